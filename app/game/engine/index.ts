@@ -1,0 +1,4 @@
+export * from "./state";
+export * from "./transition";
+export * from "./scoring";
+export * from "./view";

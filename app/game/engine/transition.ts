@@ -1,0 +1,319 @@
+import { HOST_NICKNAME } from "../rules";
+import { scoreAnswer } from "./scoring";
+import {
+  answerToCurrentQuestion,
+  currentQuestion,
+  isLastQuestion,
+  nicknameKey,
+  rememberRecentJoin,
+  type AnswerRecord,
+  type GameState,
+  type PlayerState,
+} from "./state";
+
+export type Actor = { role: "host" } | { role: "player"; playerId: number } | { role: "guest" };
+
+export type Command =
+  | { type: "join"; clientId: string; nickname: string }
+  | { type: "disconnect"; playerId: number }
+  | { type: "leave"; playerId: number }
+  | { type: "start"; actor: Actor }
+  | { type: "answer"; actor: Actor; playerId: number; answerIndex: number }
+  | { type: "next"; actor: Actor }
+  | { type: "tick" };
+
+export type Effect =
+  | { type: "playerJoined"; player: PlayerState; rejoined: boolean }
+  | { type: "playerLeft"; player: PlayerState }
+  | { type: "gameStarted"; questionCount: number }
+  | { type: "questionStarted" }
+  | { type: "answerAccepted"; player: PlayerState; answer: AnswerRecord }
+  | { type: "questionClosed"; changedPlayers: PlayerState[] }
+  | { type: "leaderboardShown" }
+  | { type: "gameOver" };
+
+export type ErrorCode =
+  | "NICKNAME_TAKEN"
+  | "NICKNAME_RESERVED"
+  | "GAME_OVER"
+  | "NOT_HOST"
+  | "NO_PLAYERS"
+  | "ALREADY_STARTED"
+  | "NO_QUESTIONS"
+  | "NOT_YOUR_PLAYER"
+  | "UNKNOWN_PLAYER"
+  | "HOST_CANNOT_ANSWER"
+  | "QUESTION_CLOSED"
+  | "ALREADY_ANSWERED"
+  | "BAD_ANSWER"
+  | "NOTHING_TO_ADVANCE";
+
+export interface Rejection {
+  error: { code: ErrorCode; message: string };
+}
+export interface Accepted {
+  effects: Effect[];
+}
+export type TransitionResult = Accepted | Rejection;
+
+export const MESSAGES = {
+  NICKNAME_TAKEN: "Nickname already taken",
+  NICKNAME_RESERVED: "Only the host of this game can join as host.",
+  GAME_OVER: "This game has already ended.",
+  NOT_HOST: "Only the host can start the game.",
+  NOT_HOST_NEXT: "Only the host can move to the next question.",
+  NO_PLAYERS: "Wait for players to join before starting the game.",
+  ALREADY_STARTED: "The game has already started.",
+  NOT_YOUR_PLAYER: "You can only answer for your own player.",
+  UNKNOWN_PLAYER: "Player ID is missing!",
+  HOST_CANNOT_ANSWER: "The host cannot answer questions.",
+  QUESTION_CLOSED: "This question is closed.",
+  ALREADY_ANSWERED: "Answer already submitted",
+  BAD_ANSWER: "Pick one of the four answers.",
+  NOTHING_TO_ADVANCE: "There is no question to move on from.",
+} as const;
+
+function reject(code: ErrorCode, message: string): Rejection {
+  return { error: { code, message } };
+}
+
+export function isRejection(result: TransitionResult): result is Rejection {
+  return "error" in result;
+}
+
+/**
+ * Applies one command at time `now`. Deterministic and free of I/O: the caller owns clocks,
+ * sockets and storage. A rejected command changes nothing.
+ */
+export function transition(state: GameState, command: Command, now: number): TransitionResult {
+  switch (command.type) {
+    case "join":
+      return join(state, command.clientId, command.nickname, now);
+    case "disconnect":
+      return disconnect(state, command.playerId, now);
+    case "leave":
+      return leave(state, command.playerId);
+    case "start":
+      return start(state, command.actor, now);
+    case "answer":
+      return answer(state, command.actor, command.playerId, command.answerIndex, now);
+    case "next":
+      return next(state, command.actor, now);
+    case "tick":
+      return tick(state, now);
+  }
+}
+
+function join(state: GameState, clientId: string, rawNickname: string, now: number): TransitionResult {
+  const returning = state.playersByClientId.get(clientId);
+  if (returning) {
+    if (!returning.connected) {
+      returning.connected = true;
+      state.connectedCount++;
+      if (state.phase === "question" && !answerToCurrentQuestion(state, returning)) state.pendingAnswers++;
+    }
+    return { effects: [{ type: "playerJoined", player: returning, rejoined: true }] };
+  }
+  if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
+  const nickname = rawNickname.trim();
+  if (nickname === HOST_NICKNAME) return reject("NICKNAME_RESERVED", MESSAGES.NICKNAME_RESERVED);
+  const key = nicknameKey(nickname);
+  if (state.playersByNickname.has(key)) return reject("NICKNAME_TAKEN", MESSAGES.NICKNAME_TAKEN);
+
+  const player: PlayerState = {
+    id: state.nextPlayerId++,
+    nickname,
+    clientId,
+    score: 0,
+    streak: 0,
+    correctCount: 0,
+    connected: true,
+    joinedAt: now,
+    rank: 0,
+    lastAnswer: null,
+  };
+  state.players.set(player.id, player);
+  state.playersByClientId.set(clientId, player);
+  state.playersByNickname.set(key, player);
+  state.connectedCount++;
+  if (state.phase === "question") state.pendingAnswers++;
+  if (state.phase !== "lobby") placeInRanking(state, player);
+  rememberRecentJoin(state, player);
+  return { effects: [{ type: "playerJoined", player, rejoined: false }] };
+}
+
+/** A late joiner enters the standings at the bottom with 0 points. */
+function placeInRanking(state: GameState, player: PlayerState): void {
+  const last = state.ranking[state.ranking.length - 1];
+  player.rank = last && last.score === 0 ? last.rank : state.ranking.length + 1;
+  state.ranking.push(player);
+}
+
+function disconnect(state: GameState, playerId: number, now: number): TransitionResult {
+  const player = state.players.get(playerId);
+  if (!player || !player.connected) return { effects: [] };
+  player.connected = false;
+  state.connectedCount--;
+  if (state.phase === "question" && !answerToCurrentQuestion(state, player)) {
+    state.pendingAnswers--;
+    return { effects: closeIfEveryoneAnswered(state, now) };
+  }
+  return { effects: [] };
+}
+
+/** Removes a player for good; only in the lobby; during a game a player keeps its place and score. */
+function leave(state: GameState, playerId: number): TransitionResult {
+  const player = state.players.get(playerId);
+  if (!player || state.phase !== "lobby") return { effects: [] };
+  state.players.delete(playerId);
+  state.playersByClientId.delete(player.clientId);
+  state.playersByNickname.delete(nicknameKey(player.nickname));
+  if (player.connected) state.connectedCount--;
+  return { effects: [{ type: "playerLeft", player }] };
+}
+
+function start(state: GameState, actor: Actor, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST);
+  if (state.phase !== "lobby") return reject("ALREADY_STARTED", MESSAGES.ALREADY_STARTED);
+  if (state.players.size === 0) return reject("NO_PLAYERS", MESSAGES.NO_PLAYERS);
+  if (state.questions.length === 0) {
+    // The spec's Quiz Error: the clients are told, and the game stays in the lobby.
+    return { effects: [{ type: "gameStarted", questionCount: 0 }] };
+  }
+  state.ranking = [...state.players.values()];
+  for (const player of state.ranking) player.rank = 1;
+  return {
+    effects: [{ type: "gameStarted", questionCount: state.questions.length }, ...startQuestion(state, 0, now)],
+  };
+}
+
+function startQuestion(state: GameState, index: number, now: number): Effect[] {
+  state.phase = "question";
+  state.questionIndex = index;
+  state.questionStartedAt = now;
+  state.questionEndsAt = now + state.timeLimitMs;
+  state.deadline = state.questionEndsAt;
+  state.answeredCount = 0;
+  state.answerCounts = [0, 0, 0, 0];
+  state.pendingAnswers = state.connectedCount;
+  return [{ type: "questionStarted" }];
+}
+
+function answer(state: GameState, actor: Actor, playerId: number, answerIndex: number, now: number): TransitionResult {
+  if (actor.role === "host") return reject("HOST_CANNOT_ANSWER", MESSAGES.HOST_CANNOT_ANSWER);
+  if (actor.role !== "player") return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
+  if (actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
+  const player = state.players.get(playerId);
+  if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
+  if (state.phase !== "question" || now >= state.questionEndsAt) {
+    return reject("QUESTION_CLOSED", MESSAGES.QUESTION_CLOSED);
+  }
+  if (answerToCurrentQuestion(state, player)) return reject("ALREADY_ANSWERED", MESSAGES.ALREADY_ANSWERED);
+  const question = currentQuestion(state)!;
+  if (!Number.isInteger(answerIndex) || answerIndex < 0 || answerIndex >= question.answers.length) {
+    return reject("BAD_ANSWER", MESSAGES.BAD_ANSWER);
+  }
+
+  // A player who joined after the question went out is timed from its own arrival, not the broadcast.
+  const sentAt = Math.max(state.questionStartedAt, player.joinedAt);
+  const responseTimeMs = Math.min(Math.max(now - sentAt, 0), state.timeLimitMs);
+  const correct = answerIndex === question.correctAnswerIndex;
+  const streak = correct ? player.streak + 1 : 0;
+  const points = scoreAnswer({ correct, responseTimeMs, timeLimitMs: state.timeLimitMs, streak });
+  const record: AnswerRecord = {
+    playerId,
+    questionId: question.id,
+    questionIndex: state.questionIndex,
+    answerIndex,
+    responseTimeMs,
+    correct,
+    points,
+    answeredAt: now,
+  };
+  player.lastAnswer = record;
+  player.streak = streak;
+  player.score += points;
+  if (correct) player.correctCount++;
+  state.answeredCount++;
+  state.answerCounts[answerIndex]++;
+  if (player.connected) state.pendingAnswers--;
+  return { effects: [{ type: "answerAccepted", player, answer: record }, ...closeIfEveryoneAnswered(state, now)] };
+}
+
+function closeIfEveryoneAnswered(state: GameState, now: number): Effect[] {
+  if (state.phase !== "question" || state.pendingAnswers > 0 || state.answeredCount === 0) return [];
+  return closeQuestion(state, now);
+}
+
+function closeQuestion(state: GameState, now: number): Effect[] {
+  const changedPlayers: PlayerState[] = [];
+  for (const player of state.players.values()) {
+    const answered = answerToCurrentQuestion(state, player);
+    if (answered) {
+      changedPlayers.push(player);
+    } else if (player.streak !== 0) {
+      player.streak = 0;
+      changedPlayers.push(player);
+    }
+  }
+  rank(state);
+  state.phase = "results";
+  state.deadline = now + state.settings.resultsDelayMs;
+  return [{ type: "questionClosed", changedPlayers }];
+}
+
+/** Competition ranking ("1, 2, 2, 4"); ties are listed by nickname so every view agrees. */
+function rank(state: GameState): void {
+  const ranking = [...state.players.values()].sort(
+    (a, b) => b.score - a.score || a.nickname.localeCompare(b.nickname) || a.id - b.id,
+  );
+  ranking.forEach((player, index) => {
+    const previous = ranking[index - 1];
+    player.rank = previous && previous.score === player.score ? previous.rank : index + 1;
+  });
+  state.ranking = ranking;
+}
+
+function showLeaderboard(state: GameState, now: number): Effect[] {
+  state.phase = "leaderboard";
+  state.deadline = now + state.settings.nextQuestionSeconds * 1000;
+  return [{ type: "leaderboardShown" }];
+}
+
+function advance(state: GameState, now: number): Effect[] {
+  if (isLastQuestion(state)) {
+    state.phase = "finished";
+    state.deadline = null;
+    return [{ type: "gameOver" }];
+  }
+  return startQuestion(state, state.questionIndex + 1, now);
+}
+
+/** The host's Skip / Next: each press moves one step: question -> results -> leaderboard -> next question. */
+function next(state: GameState, actor: Actor, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_NEXT);
+  switch (state.phase) {
+    case "question":
+      return { effects: closeQuestion(state, now) };
+    case "results":
+      return { effects: showLeaderboard(state, now) };
+    case "leaderboard":
+      return { effects: advance(state, now) };
+    default:
+      return reject("NOTHING_TO_ADVANCE", MESSAGES.NOTHING_TO_ADVANCE);
+  }
+}
+
+function tick(state: GameState, now: number): TransitionResult {
+  if (state.deadline === null || now < state.deadline) return { effects: [] };
+  switch (state.phase) {
+    case "question":
+      return { effects: closeQuestion(state, now) };
+    case "results":
+      return { effects: showLeaderboard(state, now) };
+    case "leaderboard":
+      return { effects: advance(state, now) };
+    default:
+      return { effects: [] };
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The real-time protocol on /ws (spec section 7): every message is JSON `{ type, payload }`.
+ * Shared by the browser and the server so both sides agree by construction.
+ */
+import { z } from "zod";
+import { AnswerIndexSchema, GameCodeSchema, IdSchema, NicknameSchema } from "#app/utils/validation";
+
+export const WS_PATH = "/ws";
+/** Frames larger than this are refused by the server before parsing. */
+export const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** Application close codes (4000-4999 are ours by the WebSocket spec). */
+export const CloseCode = {
+  /** The server is restarting; reconnect soon. */
+  SERVER_RESTARTING: 4000,
+  /** Another connection of the same player took over. */
+  REPLACED: 4001,
+  /** Too many messages; the socket is closed to protect the game. */
+  RATE_LIMITED: 4002,
+  /** The heartbeat went unanswered. */
+  HEARTBEAT_TIMEOUT: 4003,
+} as const;
+
+// ---------------------------------------------------------------- client -> server
+
+const GameCodePayload = z.object({ gameCode: GameCodeSchema });
+
+export const ClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("JOIN_GAME"),
+    payload: z.object({ gameCode: GameCodeSchema, nickname: NicknameSchema }),
+  }),
+  z.object({ type: z.literal("START_GAME"), payload: GameCodePayload }),
+  z.object({
+    type: z.literal("SUBMIT_ANSWER"),
+    payload: z.object({
+      gameCode: GameCodeSchema,
+      playerId: IdSchema,
+      answerIndex: AnswerIndexSchema,
+      /** Sent by the spec's client; ignored, since the server measures response time itself. */
+      time: z.unknown().optional(),
+    }),
+  }),
+  z.object({ type: z.literal("NEXT_QUESTION"), payload: GameCodePayload }),
+  z.object({ type: z.literal("LEAVE_GAME"), payload: GameCodePayload }),
+]);
+
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type ClientMessageType = ClientMessage["type"];
+
+export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string };
+
+/** Decodes one frame; never throws, so a malformed frame can only ever produce an ERROR reply. */
+export function parseClientMessage(raw: string): ParsedClientMessage {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: "Message is not valid JSON." };
+  }
+  const result = ClientMessageSchema.safeParse(data);
+  if (result.success) return { ok: true, message: result.data };
+  const issue = result.error.issues[0];
+  const type = typeof data === "object" && data !== null && "type" in data ? String(data.type) : undefined;
+  if (issue.path.length === 1 && issue.path[0] === "type") {
+    return { ok: false, error: type ? `Unknown message type: ${type.slice(0, 40)}.` : "Message needs a type." };
+  }
+  return { ok: false, error: issue.message === "Invalid input" ? `Invalid ${type ?? "message"}.` : issue.message };
+}
+
+// ---------------------------------------------------------------- server -> client
+
+const PlayerRefSchema = z.object({ id: z.number().int(), nickname: z.string() });
+const StandingSchema = z.object({ rank: z.number().int(), id: z.number().int(), nickname: z.string(), score: z.number().int() });
+const OwnStandingSchema = z.object({ rank: z.number().int(), score: z.number().int() });
+const PhaseSchema = z.enum(["lobby", "question", "results", "leaderboard", "finished"]);
+const AnswerCountsSchema = z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]);
+
+export const PlayerResultSchema = z.object({
+  playerId: z.number().int(),
+  nickname: z.string(),
+  answerIndex: z.number().int().nullable(),
+  correct: z.boolean(),
+  points: z.number().int(),
+  responseTimeMs: z.number().int().nullable(),
+  score: z.number().int(),
+  streak: z.number().int(),
+  rank: z.number().int(),
+});
+
+export const ServerMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ERROR"), payload: z.object({ message: z.string(), code: z.string().optional() }) }),
+  z.object({ type: z.literal("PLAYER_JOINED"), payload: z.object({ player: PlayerRefSchema }) }),
+  z.object({ type: z.literal("PLAYER_LEFT"), payload: z.object({ playerId: z.number().int() }) }),
+  z.object({
+    type: z.literal("LOBBY_UPDATE"),
+    payload: z.object({ playerCount: z.number().int(), players: z.array(PlayerRefSchema) }),
+  }),
+  z.object({
+    type: z.literal("GAME_SNAPSHOT"),
+    payload: z.object({
+      gameCode: z.string(),
+      title: z.string(),
+      role: z.enum(["host", "player"]),
+      playerId: z.number().int().nullable(),
+      phase: PhaseSchema,
+      questionNumber: z.number().int(),
+      totalQuestions: z.number().int(),
+      timeLimit: z.number().int(),
+      playerCount: z.number().int(),
+      /** Every player for the host; the 50 most recent for a player. */
+      players: z.array(PlayerRefSchema),
+    }),
+  }),
+  z.object({ type: z.literal("GAME_STARTED"), payload: z.object({ questionCount: z.number().int() }) }),
+  z.object({
+    type: z.literal("QUESTION_STARTED"),
+    payload: z.object({
+      question: z.object({ id: z.number().int(), text: z.string(), answers: z.array(z.string()) }),
+      questionNumber: z.number().int(),
+      totalQuestions: z.number().int(),
+      timeLimit: z.number().int(),
+      endsAt: z.number(),
+      serverNow: z.number(),
+    }),
+  }),
+  z.object({
+    type: z.literal("ANSWER_ACCEPTED"),
+    payload: z.object({ questionNumber: z.number().int(), answerIndex: z.number().int() }),
+  }),
+  z.object({
+    type: z.literal("ANSWER_PROGRESS"),
+    payload: z.object({
+      questionNumber: z.number().int(),
+      answeredCount: z.number().int(),
+      playerCount: z.number().int(),
+      answerCounts: AnswerCountsSchema,
+    }),
+  }),
+  z.object({
+    type: z.literal("ANSWER_RESULTS"),
+    payload: z.object({
+      questionNumber: z.number().int(),
+      correctAnswerIndex: z.number().int(),
+      answerCounts: AnswerCountsSchema,
+      playerResults: z.array(PlayerResultSchema),
+    }),
+  }),
+  z.object({
+    type: z.literal("LEADERBOARD_UPDATE"),
+    payload: z.object({
+      players: z.array(StandingSchema),
+      isLastLeaderboard: z.boolean(),
+      nextQuestionIn: z.number().int(),
+      questionNumber: z.number().int(),
+      totalQuestions: z.number().int(),
+      playerCount: z.number().int(),
+      you: OwnStandingSchema.optional(),
+    }),
+  }),
+  z.object({
+    type: z.literal("GAME_OVER"),
+    payload: z.object({ players: z.array(StandingSchema), playerCount: z.number().int(), you: OwnStandingSchema.optional() }),
+  }),
+]);
+
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+export type ServerMessageType = ServerMessage["type"];
+export type ServerPayload<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>["payload"];
+export type PlayerResult = z.infer<typeof PlayerResultSchema>;
+export type Standing = z.infer<typeof StandingSchema>;
+export type OwnStanding = z.infer<typeof OwnStandingSchema>;
+
+export function encodeServerMessage<T extends ServerMessageType>(type: T, payload: ServerPayload<T>): string {
+  return JSON.stringify({ type, payload });
+}

@@ -1,0 +1,12 @@
+import type { DB } from "#db/connection.server";
+import type { GameHub } from "#server/game-hub";
+
+/** What server.ts hands every loader and action (see getLoadContext there). */
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    db: DB;
+    hub: GameHub;
+  }
+}
+
+export {};

@@ -1,0 +1,283 @@
+import { randomInt } from "node:crypto";
+import type { DB } from "#db/connection.server";
+import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
+import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
+import type { Phase } from "#app/game/engine/state";
+import { getQuestions, type Question } from "./quiz.server";
+
+export interface GameSummary {
+  id: number;
+  gameCode: string;
+  status: GameStatus;
+}
+
+export function generateGameCode(): string {
+  let code = "";
+  for (let i = 0; i < GAME_CODE_LENGTH; i++) code += GAME_CODE_ALPHABET[randomInt(GAME_CODE_ALPHABET.length)];
+  return code;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_CONSTRAINT_UNIQUE");
+}
+
+/** Creates a waiting game with a fresh code, drawing again on the rare clash with a live game. */
+export async function createGame(
+  db: DB,
+  input: { quizId: number; hostId: number | null },
+  now = Date.now(),
+): Promise<GameSummary> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const row = await db
+        .insertInto("games")
+        .values({ quiz_id: input.quizId, host_id: input.hostId, game_code: generateGameCode(), created_at: now })
+        .returning(["id", "game_code", "status"])
+        .executeTakeFirstOrThrow();
+      return { id: row.id, gameCode: row.game_code, status: row.status };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 20) throw error;
+    }
+  }
+}
+
+export async function findLiveGame(db: DB, gameCode: string): Promise<GameRow | undefined> {
+  return db
+    .selectFrom("games")
+    .selectAll()
+    .where("game_code", "=", gameCode)
+    .where("status", "!=", "finished")
+    .executeTakeFirst();
+}
+
+/** The live game with this code, else the most recent finished one (results stay reachable). */
+export async function findGameByCode(db: DB, gameCode: string): Promise<GameRow | undefined> {
+  return db
+    .selectFrom("games")
+    .selectAll()
+    .where("game_code", "=", gameCode)
+    .orderBy((eb) => eb.case().when("status", "!=", "finished").then(0).else(1).end())
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+}
+
+export type RegisterHostResult = "registered" | "not-found" | "taken";
+
+/** Binds a browser's client id as the game's host; the first to register keeps it. */
+export async function registerHost(db: DB, gameCode: string, clientId: string): Promise<RegisterHostResult> {
+  return db.transaction().execute(async (trx) => {
+    const game = await trx
+      .selectFrom("games")
+      .select(["id", "host_client_id"])
+      .where("game_code", "=", gameCode)
+      .where("status", "!=", "finished")
+      .executeTakeFirst();
+    if (!game) return "not-found";
+    if (game.host_client_id === clientId) return "registered";
+    if (game.host_client_id !== null) return "taken";
+    await trx.updateTable("games").set({ host_client_id: clientId }).where("id", "=", game.id).execute();
+    return "registered";
+  });
+}
+
+export interface GameSession {
+  id: number;
+  title: string;
+  description: string;
+  gameCode: string;
+  status: GameStatus;
+  timeLimit: number;
+}
+
+/** Public games that can still be joined or watched, newest first. */
+export async function listGameSessions(db: DB): Promise<GameSession[]> {
+  const rows = await db
+    .selectFrom("games")
+    .innerJoin("quizzes", "quizzes.id", "games.quiz_id")
+    .select([
+      "games.id",
+      "quizzes.title",
+      "quizzes.description",
+      "games.game_code",
+      "games.status",
+      "quizzes.time_limit",
+    ])
+    .where("quizzes.is_public", "=", 1)
+    .where("games.status", "in", ["waiting", "active"])
+    .orderBy("games.created_at", "desc")
+    .orderBy("games.id", "desc")
+    .limit(100)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    gameCode: row.game_code,
+    status: row.status,
+    timeLimit: row.time_limit,
+  }));
+}
+
+export interface Standing {
+  rank: number;
+  id: number;
+  nickname: string;
+  score: number;
+  correctCount: number;
+}
+
+export interface GameResults {
+  gameCode: string;
+  status: GameStatus;
+  title: string;
+  totalQuestions: number;
+  players: Standing[];
+}
+
+export async function getGameResults(db: DB, game: GameRow): Promise<GameResults> {
+  const [quiz, questionCount, players] = await Promise.all([
+    db.selectFrom("quizzes").select("title").where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("questions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("quiz_id", "=", game.quiz_id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("players")
+      .select(["id", "nickname", "score", "correct_count"])
+      .where("game_id", "=", game.id)
+      .orderBy("score", "desc")
+      .orderBy("nickname")
+      .orderBy("id")
+      .execute(),
+  ]);
+  let previous: Standing | undefined;
+  const standings = players.map((player, index) => {
+    const rank = previous && previous.score === player.score ? previous.rank : index + 1;
+    previous = { rank, id: player.id, nickname: player.nickname, score: player.score, correctCount: player.correct_count };
+    return previous;
+  });
+  return {
+    gameCode: game.game_code,
+    status: game.status,
+    title: quiz.title,
+    totalQuestions: Number(questionCount.n),
+    players: standings,
+  };
+}
+
+// ------------------------------------------------------------- what a running game persists
+
+export interface LoadedGame {
+  game: GameRow;
+  title: string;
+  timeLimit: number;
+  questions: Question[];
+}
+
+export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedGame | undefined> {
+  const game = await findLiveGame(db, gameCode);
+  if (!game) return undefined;
+  const quiz = await db
+    .selectFrom("quizzes")
+    .select(["title", "time_limit"])
+    .where("id", "=", game.quiz_id)
+    .executeTakeFirstOrThrow();
+  return { game, title: quiz.title, timeLimit: quiz.time_limit, questions: await getQuestions(db, game.quiz_id) };
+}
+
+export async function getHostClientId(db: DB, gameId: number): Promise<string | null> {
+  const row = await db.selectFrom("games").select("host_client_id").where("id", "=", gameId).executeTakeFirst();
+  return row?.host_client_id ?? null;
+}
+
+export interface PlayerWrite {
+  id: number;
+  nickname: string;
+  clientId: string;
+  joinedAt: number;
+}
+
+export interface ScoreWrite {
+  id: number;
+  score: number;
+  streak: number;
+  correctCount: number;
+}
+
+export interface ProgressWrite {
+  phase: Phase;
+  questionIndex: number;
+  questionStartedAt: number | null;
+  status: GameStatus;
+  startedAt?: number;
+  endedAt?: number;
+}
+
+/** One group commit of a running game: everything that happened since the last one. */
+export interface GameWriteBatch {
+  joined: PlayerWrite[];
+  left: number[];
+  answers: NewAnswerRow[];
+  scores: ScoreWrite[];
+  progress: ProgressWrite | null;
+}
+
+const INSERT_CHUNK = 500;
+
+function chunks<T>(items: T[], size = INSERT_CHUNK): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+/** Writes a batch in one transaction, in an order that keeps foreign keys satisfied. */
+export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBatch): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (batch.left.length > 0) {
+      for (const ids of chunks(batch.left)) {
+        await trx.deleteFrom("players").where("game_id", "=", gameId).where("id", "in", ids).execute();
+      }
+    }
+    for (const rows of chunks(batch.joined)) {
+      await trx
+        .insertInto("players")
+        .values(
+          rows.map((player) => ({
+            game_id: gameId,
+            id: player.id,
+            nickname: player.nickname,
+            client_id: player.clientId,
+            joined_at: player.joinedAt,
+          })),
+        )
+        .execute();
+    }
+    for (const rows of chunks(batch.answers)) {
+      await trx.insertInto("answers").values(rows).execute();
+    }
+    for (const score of batch.scores) {
+      await trx
+        .updateTable("players")
+        .set({ score: score.score, streak: score.streak, correct_count: score.correctCount })
+        .where("game_id", "=", gameId)
+        .where("id", "=", score.id)
+        .execute();
+    }
+    if (batch.progress) {
+      const { progress } = batch;
+      await trx
+        .updateTable("games")
+        .set({
+          phase: progress.phase,
+          question_index: progress.questionIndex,
+          question_started_at: progress.questionStartedAt,
+          status: progress.status,
+          ...(progress.startedAt !== undefined ? { started_at: progress.startedAt } : {}),
+          ...(progress.endedAt !== undefined ? { ended_at: progress.endedAt } : {}),
+        })
+        .where("id", "=", gameId)
+        .execute();
+    }
+  });
+}

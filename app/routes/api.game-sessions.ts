@@ -1,0 +1,8 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listGameSessions } from "#app/models/game.server";
+import { handleApi } from "#app/utils/api.server";
+
+/** GET /api/game-sessions: public games that are waiting or running. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  return handleApi(async () => Response.json(await listGameSessions(context.db)));
+}

@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { createGame } from "#app/models/game.server";
+import { findHostableQuiz } from "#app/models/quiz.server";
+import { ApiError, clientIdOf, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { CreateGameSchema } from "#app/utils/api-schemas";
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
+
+/** POST /api/games {quizId, hostId} -> 201 {id, gameCode, status: "waiting"}. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return handleApi(async () => {
+    const input = await readJson(request, CreateGameSchema);
+    const access = await findHostableQuiz(context.db, input.quizId, { clientId: clientIdOf(request) });
+    if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
+    if (access.status === "forbidden") throw new ApiError(403, "This quiz is private. Only its creator can host it.");
+    const game = await createGame(context.db, { quizId: input.quizId, hostId: null });
+    return Response.json(game, { status: 201 });
+  });
+}

@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { findGameByCode, getGameResults } from "#app/models/game.server";
+import { ApiError, clientIdOf, handleApi } from "#app/utils/api.server";
+import { normalizeGameCode } from "#app/utils/validation";
+
+/** GET /api/games/:gameCode/results: every player's final score, for the game's host only. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    const game = await findGameByCode(context.db, normalizeGameCode(params.gameCode ?? ""));
+    if (!game) throw new ApiError(404, "Game not found.");
+    const clientId = clientIdOf(request);
+    if (!clientId || clientId !== game.host_client_id) {
+      throw new ApiError(403, "Only the game's host can see the full results.");
+    }
+    return Response.json(await getGameResults(context.db, game));
+  });
+}

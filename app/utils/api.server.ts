@@ -1,0 +1,101 @@
+/**
+ * JSON endpoints: one way to read a body, one error shape `{ error, fieldErrors? }`, and the
+ * right status for each failure. No stack trace ever reaches a client.
+ */
+import type { z } from "zod";
+
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>): Response {
+  return Response.json(fieldErrors ? { error, fieldErrors } : { error }, { status });
+}
+
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_form";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return fieldErrors;
+}
+
+/** Reads a JSON body within the size limit and validates it; throws ApiError with 400/413/415. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_JSON_BODY_BYTES) throw new ApiError(413, "Request body is too large.");
+  const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
+  // Form encodings are refused so a cross-site HTML form cannot post here.
+  if (contentType.startsWith("multipart/form-data") || contentType.startsWith("application/x-www-form-urlencoded")) {
+    throw new ApiError(415, "Send the body as JSON with Content-Type: application/json.");
+  }
+  const text = await readLimitedText(request);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "Request body is not valid JSON.");
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const fieldErrors = fieldErrorsOf(result.error);
+    const first = Object.values(fieldErrors)[0]?.[0] ?? "Invalid request.";
+    throw new ApiError(400, first, fieldErrors);
+  }
+  return result.data;
+}
+
+async function readLimitedText(request: Request): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_JSON_BODY_BYTES) {
+      await reader.cancel();
+      throw new ApiError(413, "Request body is too large.");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Runs an endpoint body, turning ApiError into its JSON response and anything else into a bare 500. */
+export async function handleApi(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors);
+    if (error instanceof Response) return error;
+    console.error("[api] unexpected error", error);
+    return jsonError(500, "Something went wrong on the server. Please try again.");
+  }
+}
+
+export function methodNotAllowed(allowed: string[]): Response {
+  return Response.json({ error: `Method not allowed. Use ${allowed.join(" or ")}.` }, { status: 405, headers: { Allow: allowed.join(", ") } });
+}
+
+/** The browser's persisted client id, when it sent one. */
+export function clientIdOf(request: Request): string | null {
+  const value = request.headers.get("x-client-id")?.trim();
+  return value && value.length <= 100 ? value : null;
+}
+
+export function parseIdParam(value: string | undefined, what: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, `${what} not found.`);
+  return id;
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const BooleanFlag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
+    error: "must be one of true/false, 1/0, yes/no, on/off",
+  })
+  .transform((value) => ["1", "true", "yes", "on"].includes(value));
+
+const OriginList = z
+  .string()
+  .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
+  .pipe(z.array(z.url({ error: "must be a comma-separated list of origins such as https://quiz.example.org" })));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_PATH: z.string().min(1).default("./data/quiz.sqlite"),
+  SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  SEED_DEMO: BooleanFlag.default(true),
+  ALLOWED_ORIGINS: OriginList.default([]),
+  RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+  NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+  LOBBY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };
+
+/** Reads and checks the environment once; a bad value stops the boot with a message naming it. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): z.infer<typeof EnvSchema> {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}\nSee .env.example for every variable.`);
+  }
+  return result.data;
+}
+
+/** SESSION_SECRET from the environment, else one generated once and kept beside the database. */
+export function resolveSessionSecret(
+  configured: string | undefined,
+  databasePath: string,
+  log: (message: string) => void,
+): string {
+  if (configured) return configured;
+  const dir = databasePath === ":memory:" ? path.resolve("data") : path.dirname(path.resolve(databasePath));
+  const file = path.join(dir, "session-secret");
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  fs.mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  log(`SESSION_SECRET is not set: generated one and saved it in ${file}`);
+  return secret;
+}

@@ -1,0 +1,79 @@
+/**
+ * Field rules shared by forms, HTTP endpoints and the WebSocket protocol, each with the message
+ * the spec gives for it (section 5), so client and server agree by construction.
+ */
+import { z } from "zod";
+import {
+  ANSWER_COUNT,
+  DEFAULT_TIME_LIMIT_SECONDS,
+  GAME_CODE_LENGTH,
+  MAX_TIME_LIMIT_SECONDS,
+  MIN_TIME_LIMIT_SECONDS,
+  NICKNAME_MAX_LENGTH,
+} from "#app/game/rules";
+
+/** What the join form does to typed input: upper-case, only A-Z and 0-9, at most 6 characters. */
+export function normalizeGameCode(raw: string): string {
+  return raw
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "")
+    .slice(0, GAME_CODE_LENGTH);
+}
+
+export const GameCodeSchema = z
+  .string({ error: "Enter the game code." })
+  .transform((raw) => raw.toUpperCase().replace(/[^A-Z0-9]/g, ""))
+  .pipe(z.string().length(GAME_CODE_LENGTH, "Quiz code must be 6 characters"));
+
+export const NicknameSchema = z
+  .string({ error: "Enter a nickname." })
+  .trim()
+  .min(1, "Enter a nickname.")
+  .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`);
+
+/** A browser's persisted random id; generous so any client library's id format fits. */
+export const ClientIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\w.:-]+$/, "Client id may only contain letters, digits, '-', '_', '.' and ':'.");
+
+export const QuizTitleSchema = z
+  .string({ error: "Please give your quiz a title." })
+  .trim()
+  .min(1, "Please give your quiz a title.")
+  .max(200, "Keep the title under 200 characters.");
+
+export const QuizDescriptionSchema = z.string().trim().max(2000, "Keep the description under 2000 characters.");
+
+export const TimeLimitSchema = z.coerce
+  .number({ error: "Time limit must be a number of seconds." })
+  .int("Time limit must be a whole number of seconds.")
+  .min(MIN_TIME_LIMIT_SECONDS, `Time limit must be at least ${MIN_TIME_LIMIT_SECONDS} seconds.`)
+  .max(MAX_TIME_LIMIT_SECONDS, `Time limit must be at most ${MAX_TIME_LIMIT_SECONDS} seconds.`)
+  .default(DEFAULT_TIME_LIMIT_SECONDS);
+
+export const QuestionTextSchema = z
+  .string({ error: "Question text is required." })
+  .trim()
+  .min(1, "Question text is required.")
+  .max(500, "Keep the question under 500 characters.");
+
+export const AnswerTextSchema = z
+  .string({ error: "Every answer option is required." })
+  .trim()
+  .min(1, "Every answer option is required.")
+  .max(200, "Keep each answer under 200 characters.");
+
+export const AnswersSchema = z
+  .array(AnswerTextSchema, { error: `A question needs exactly ${ANSWER_COUNT} answers.` })
+  .length(ANSWER_COUNT, `A question needs exactly ${ANSWER_COUNT} answers.`);
+
+export const AnswerIndexSchema = z.coerce
+  .number({ error: "The answer must be 0, 1, 2 or 3." })
+  .int("The answer must be 0, 1, 2 or 3.")
+  .min(0, "The answer must be 0, 1, 2 or 3.")
+  .max(ANSWER_COUNT - 1, "The answer must be 0, 1, 2 or 3.");
+
+export const IdSchema = z.coerce.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");

@@ -1,0 +1,12 @@
+/** `npm run db:migrate`: applies pending migrations to DATABASE_PATH and exits. */
+import { migrateToLatest, openDatabase } from "./connection.server";
+import { parseEnv } from "#app/utils/env.server";
+
+const env = parseEnv();
+const db = openDatabase(env.DATABASE_PATH);
+try {
+  const applied = await migrateToLatest(db);
+  console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
+} finally {
+  await db.destroy();
+}

@@ -1,0 +1,92 @@
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+
+/** The database as kysely sees it; one interface per table, columns in snake_case as stored. */
+export interface Database {
+  users: UsersTable;
+  quizzes: QuizzesTable;
+  questions: QuestionsTable;
+  games: GamesTable;
+  players: PlayersTable;
+  answers: AnswersTable;
+}
+
+/** SQLite stores booleans as 0/1. */
+type SqlBoolean = ColumnType<number, 0 | 1, 0 | 1>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string | null;
+  display_name: string | null;
+  subscription_tier: Generated<string>;
+  created_at: number;
+}
+
+export interface QuizzesTable {
+  id: Generated<number>;
+  title: string;
+  description: Generated<string>;
+  /** Seconds per question. */
+  time_limit: number;
+  is_public: SqlBoolean;
+  creator_id: number | null;
+  /** The persisted client id of the browser that created it, before accounts exist. */
+  owner_client_id: string | null;
+  created_at: number;
+}
+
+export interface QuestionsTable {
+  id: Generated<number>;
+  quiz_id: number;
+  text: string;
+  /** JSON array of 4 strings. */
+  answers: string;
+  correct_answer_index: number;
+  order: number;
+}
+
+export type GameStatus = "waiting" | "active" | "finished";
+
+export interface GamesTable {
+  id: Generated<number>;
+  quiz_id: number;
+  host_id: number | null;
+  game_code: string;
+  status: ColumnType<GameStatus, GameStatus | undefined, GameStatus>;
+  host_client_id: string | null;
+  phase: Generated<string>;
+  question_index: Generated<number>;
+  question_started_at: number | null;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+}
+
+export interface PlayersTable {
+  game_id: number;
+  /** Numbered per game by the engine. */
+  id: number;
+  nickname: string;
+  client_id: string;
+  score: Generated<number>;
+  streak: Generated<number>;
+  correct_count: Generated<number>;
+  joined_at: number;
+}
+
+export interface AnswersTable {
+  game_id: number;
+  player_id: number;
+  question_id: number;
+  question_index: number;
+  answer_index: number;
+  response_ms: number;
+  correct: SqlBoolean;
+  points: number;
+  answered_at: number;
+}
+
+export type QuizRow = Selectable<QuizzesTable>;
+export type QuestionRow = Selectable<QuestionsTable>;
+export type GameRow = Selectable<GamesTable>;
+export type NewAnswerRow = Insertable<AnswersTable>;

@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from "kysely";
+import * as initial from "./2026-11-22T0000-initial";
+
+/**
+ * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
+ * files under vitest, so each new migration is imported and listed here.
+ */
+const migrations: Record<string, Migration> = {
+  "2026-11-22T0000-initial": initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

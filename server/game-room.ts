@@ -1,0 +1,517 @@
+import {
+  answerProgressView,
+  answerToCurrentQuestion,
+  createGameState,
+  gameOverView,
+  isRejection,
+  leaderboardView,
+  lobbyView,
+  ownStanding,
+  playerRef,
+  playerResultView,
+  questionView,
+  resultsHeaderView,
+  snapshotView,
+  transition,
+  type Actor,
+  type Command,
+  type Effect,
+  type GameSettings,
+  type GameState,
+  type PlayerState,
+} from "#app/game/engine/index";
+import { CloseCode, encodeServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
+import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
+import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
+import { Throttle } from "./throttle";
+
+/** One client's socket as the room sees it; the transport adapts `ws` to this. */
+export interface Connection {
+  readonly clientId: string;
+  send(data: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** What a room needs from storage; server.ts binds it to the database. */
+export interface RoomStore {
+  commit(batch: GameWriteBatch): Promise<void>;
+  getHostClientId(): Promise<string | null>;
+}
+
+export interface RoomOptions {
+  settings?: Partial<GameSettings>;
+  /** Longest time an accepted action waits for its group commit. */
+  commitIntervalMs?: number;
+  now?: () => number;
+  log?: (message: string, error?: unknown) => void;
+}
+
+type Binding = { role: "host" } | { role: "player"; playerId: number };
+type Delivery = { to: Connection; data: string };
+
+const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
+
+function emptyBatch(): GameWriteBatch {
+  return { joined: [], left: [], answers: [], scores: [], progress: null };
+}
+
+function isEmptyBatch(batch: GameWriteBatch): boolean {
+  return (
+    batch.joined.length === 0 &&
+    batch.left.length === 0 &&
+    batch.answers.length === 0 &&
+    batch.scores.length === 0 &&
+    batch.progress === null
+  );
+}
+
+/** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
+function personalized<T extends ServerMessageType>(type: T, shared: object, key: string): (value: unknown) => string {
+  const head = JSON.stringify({ type, payload: shared }).slice(0, -2);
+  const prefix = `${head}${head.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
+  return (value) => `${prefix}${JSON.stringify(value)}}}`;
+}
+
+/**
+ * A live game: owns its players' connections, its timers and its group commits, and feeds
+ * commands to the pure engine. Every outgoing message waits for the commit of what came
+ * before it, so a client is never told of something the database does not hold.
+ */
+export class GameRoom {
+  readonly gameCode: string;
+  readonly gameId: number;
+  readonly state: GameState;
+  private readonly store: RoomStore;
+  private readonly now: () => number;
+  private readonly commitIntervalMs: number;
+  private readonly log: (message: string, error?: unknown) => void;
+
+  private hostClientId: string | null;
+  private readonly hosts = new Set<Connection>();
+  private readonly playerConnections = new Map<number, Connection>();
+  private readonly bindings = new Map<Connection, Binding>();
+  private readonly graceTimers = new Map<number, NodeJS.Timeout>();
+
+  private batch = emptyBatch();
+  private outbox: Delivery[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private phaseTimer: NodeJS.Timeout | null = null;
+  private readonly lobbyThrottle: Throttle;
+  private readonly progressThrottle: Throttle;
+  private disposed = false;
+
+  constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
+    this.gameCode = loaded.game.game_code;
+    this.gameId = loaded.game.id;
+    this.hostClientId = loaded.game.host_client_id;
+    this.store = store;
+    this.now = options.now ?? Date.now;
+    this.commitIntervalMs = options.commitIntervalMs ?? 10;
+    this.log = options.log ?? ((message, error) => console.error(`[game ${this.gameCode}] ${message}`, error ?? ""));
+    this.state = createGameState({
+      gameCode: loaded.game.game_code,
+      title: loaded.title,
+      timeLimitSeconds: loaded.timeLimit,
+      questions: loaded.questions.map((q) => ({
+        id: q.id,
+        text: q.text,
+        answers: q.answers,
+        correctAnswerIndex: q.correctAnswerIndex,
+      })),
+      settings: options.settings,
+    });
+    this.lobbyThrottle = new Throttle(LOBBY_UPDATE_INTERVAL_MS, () => this.sendLobbyUpdate(), this.now);
+    this.progressThrottle = new Throttle(ANSWER_PROGRESS_INTERVAL_MS, () => this.sendAnswerProgress(), this.now);
+  }
+
+  get connectionCount(): number {
+    return this.bindings.size;
+  }
+
+  isFinished(): boolean {
+    return this.state.phase === "finished";
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  async joinAsHost(connection: Connection): Promise<void> {
+    if (connection.clientId !== this.hostClientId) {
+      // The host may have registered after this room was loaded.
+      this.hostClientId = await this.store.getHostClientId();
+    }
+    if (connection.clientId !== this.hostClientId) {
+      this.sendError(connection, HOST_ONLY_JOIN, "NOT_HOST");
+      return;
+    }
+    this.unbind(connection);
+    this.hosts.add(connection);
+    this.bindings.set(connection, { role: "host" });
+    this.queue(connection, "GAME_SNAPSHOT", snapshotView(this.state, { role: "host" }));
+    this.queueCatchUp(connection, null);
+    this.scheduleFlush();
+  }
+
+  joinAsPlayer(connection: Connection, nickname: string): void {
+    const current = this.bindings.get(connection);
+    if (current?.role === "player" && this.state.players.get(current.playerId)?.clientId === connection.clientId) {
+      this.queueJoinReply(connection, this.state.players.get(current.playerId)!);
+      this.scheduleFlush();
+      return;
+    }
+    const result = transition(this.state, { type: "join", clientId: connection.clientId, nickname }, this.now());
+    if (isRejection(result)) {
+      this.sendError(connection, result.error.message, result.error.code);
+      return;
+    }
+    const joined = result.effects[0] as Extract<Effect, { type: "playerJoined" }>;
+    const player = joined.player;
+    this.unbind(connection);
+    this.cancelGrace(player.id);
+    const previous = this.playerConnections.get(player.id);
+    if (previous && previous !== connection) {
+      this.bindings.delete(previous);
+      previous.close(CloseCode.REPLACED, "Opened in another tab or device");
+    }
+    this.playerConnections.set(player.id, connection);
+    this.bindings.set(connection, { role: "player", playerId: player.id });
+    this.handleEffects(result.effects);
+    this.queueJoinReply(connection, player);
+    this.scheduleFlush();
+  }
+
+  /** The socket closed: the player keeps its place (in the lobby for a grace period). */
+  drop(connection: Connection): void {
+    const binding = this.bindings.get(connection);
+    if (!binding) return;
+    this.unbind(connection);
+  }
+
+  /** LEAVE_GAME: leaves the lobby at once; during a game the player keeps its score. */
+  leave(connection: Connection): void {
+    const binding = this.bindings.get(connection);
+    if (!binding) return;
+    this.unbind(connection);
+    if (binding.role === "player") this.apply({ type: "leave", playerId: binding.playerId });
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  start(connection: Connection): void {
+    this.apply({ type: "start", actor: this.actorOf(connection) }, connection);
+  }
+
+  next(connection: Connection): void {
+    this.apply({ type: "next", actor: this.actorOf(connection) }, connection);
+  }
+
+  answer(connection: Connection, playerId: number, answerIndex: number): void {
+    this.apply({ type: "answer", actor: this.actorOf(connection), playerId, answerIndex }, connection);
+  }
+
+  private actorOf(connection: Connection): Actor {
+    const binding = this.bindings.get(connection);
+    if (!binding) return { role: "guest" };
+    return binding.role === "host" ? { role: "host" } : { role: "player", playerId: binding.playerId };
+  }
+
+  private apply(command: Command, from?: Connection): void {
+    if (this.disposed) return;
+    const result = transition(this.state, command, this.now());
+    if (isRejection(result)) {
+      if (from) this.sendError(from, result.error.message, result.error.code);
+    } else {
+      this.handleEffects(result.effects);
+    }
+    this.armPhaseTimer();
+    this.scheduleFlush();
+  }
+
+  private unbind(connection: Connection): void {
+    const binding = this.bindings.get(connection);
+    if (!binding) return;
+    this.bindings.delete(connection);
+    if (binding.role === "host") {
+      this.hosts.delete(connection);
+      return;
+    }
+    if (this.playerConnections.get(binding.playerId) !== connection) return;
+    this.playerConnections.delete(binding.playerId);
+    this.apply({ type: "disconnect", playerId: binding.playerId });
+    if (this.state.phase === "lobby" && this.state.players.has(binding.playerId)) this.startGrace(binding.playerId);
+  }
+
+  private startGrace(playerId: number): void {
+    this.cancelGrace(playerId);
+    const timer = setTimeout(() => {
+      this.graceTimers.delete(playerId);
+      if (!this.playerConnections.has(playerId)) this.apply({ type: "leave", playerId });
+    }, this.state.settings.lobbyGraceMs);
+    timer.unref?.();
+    this.graceTimers.set(playerId, timer);
+  }
+
+  private cancelGrace(playerId: number): void {
+    const timer = this.graceTimers.get(playerId);
+    if (timer) clearTimeout(timer);
+    this.graceTimers.delete(playerId);
+  }
+
+  private armPhaseTimer(): void {
+    if (this.phaseTimer) clearTimeout(this.phaseTimer);
+    this.phaseTimer = null;
+    const { deadline } = this.state;
+    if (deadline === null || this.disposed) return;
+    this.phaseTimer = setTimeout(() => this.apply({ type: "tick" }), Math.max(0, deadline - this.now()));
+  }
+
+  // ------------------------------------------------------------------ effects -> writes and messages
+
+  private handleEffects(effects: Effect[]): void {
+    for (const effect of effects) this.handleEffect(effect);
+  }
+
+  private handleEffect(effect: Effect): void {
+    const state = this.state;
+    switch (effect.type) {
+      case "playerJoined": {
+        if (effect.rejoined) return;
+        const { player } = effect;
+        this.batch.joined.push({ id: player.id, nickname: player.nickname, clientId: player.clientId, joinedAt: player.joinedAt });
+        const data = encodeServerMessage("PLAYER_JOINED", { player: playerRef(player) });
+        for (const host of this.hosts) this.outbox.push({ to: host, data });
+        if (state.phase === "lobby") this.lobbyThrottle.request();
+        return;
+      }
+      case "playerLeft": {
+        const { player } = effect;
+        const pending = this.batch.joined.findIndex((joined) => joined.id === player.id);
+        if (pending >= 0) this.batch.joined.splice(pending, 1);
+        else this.batch.left.push(player.id);
+        this.cancelGrace(player.id);
+        const data = encodeServerMessage("PLAYER_LEFT", { playerId: player.id });
+        for (const host of this.hosts) this.outbox.push({ to: host, data });
+        this.lobbyThrottle.request();
+        return;
+      }
+      case "gameStarted": {
+        this.broadcast(encodeServerMessage("GAME_STARTED", { questionCount: effect.questionCount }));
+        if (effect.questionCount > 0) {
+          this.lobbyThrottle.cancel();
+          for (const playerId of this.graceTimers.keys()) this.cancelGrace(playerId);
+        }
+        return;
+      }
+      case "questionStarted": {
+        this.recordProgress();
+        this.broadcast(encodeServerMessage("QUESTION_STARTED", questionView(state, this.now())));
+        if (this.hosts.size > 0) this.progressThrottle.request();
+        return;
+      }
+      case "answerAccepted": {
+        const { answer, player } = effect;
+        this.batch.answers.push({
+          game_id: this.gameId,
+          player_id: answer.playerId,
+          question_id: answer.questionId,
+          question_index: answer.questionIndex,
+          answer_index: answer.answerIndex,
+          response_ms: answer.responseTimeMs,
+          correct: answer.correct ? 1 : 0,
+          points: answer.points,
+          answered_at: answer.answeredAt,
+        });
+        const connection = this.playerConnections.get(player.id);
+        if (connection) {
+          this.queue(connection, "ANSWER_ACCEPTED", { questionNumber: answer.questionIndex + 1, answerIndex: answer.answerIndex });
+        }
+        if (this.hosts.size > 0) this.progressThrottle.request();
+        return;
+      }
+      case "questionClosed": {
+        this.progressThrottle.cancel();
+        for (const player of effect.changedPlayers) {
+          this.batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
+        }
+        this.recordProgress();
+        const header = resultsHeaderView(state);
+        if (this.hosts.size > 0) {
+          const all = encodeServerMessage("ANSWER_RESULTS", {
+            ...header,
+            playerResults: state.ranking.map((player) => playerResultView(state, player)),
+          });
+          for (const host of this.hosts) this.outbox.push({ to: host, data: all });
+        }
+        const render = personalized("ANSWER_RESULTS", header, "playerResults");
+        for (const [playerId, connection] of this.playerConnections) {
+          this.outbox.push({ to: connection, data: render([playerResultView(state, state.players.get(playerId)!)]) });
+        }
+        return;
+      }
+      case "leaderboardShown": {
+        this.recordProgress();
+        this.sendStandings("LEADERBOARD_UPDATE", leaderboardView(state));
+        return;
+      }
+      case "gameOver": {
+        this.recordProgress();
+        this.sendStandings("GAME_OVER", gameOverView(state));
+        return;
+      }
+    }
+  }
+
+  private sendStandings(type: "LEADERBOARD_UPDATE" | "GAME_OVER", shared: object): void {
+    const forHost = JSON.stringify({ type, payload: shared });
+    for (const host of this.hosts) this.outbox.push({ to: host, data: forHost });
+    const render = personalized(type, shared, "you");
+    for (const [playerId, connection] of this.playerConnections) {
+      this.outbox.push({ to: connection, data: render(ownStanding(this.state.players.get(playerId)!)) });
+    }
+  }
+
+  private recordProgress(): void {
+    const state = this.state;
+    const now = this.now();
+    const started = state.phase === "question" && state.questionIndex === 0;
+    this.batch.progress = {
+      ...this.batch.progress,
+      phase: state.phase,
+      questionIndex: state.questionIndex,
+      questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
+      status: state.phase === "finished" ? "finished" : "active",
+      ...(started ? { startedAt: now } : {}),
+      ...(state.phase === "finished" ? { endedAt: now } : {}),
+    };
+  }
+
+  /** What a (re)joining player is sent: itself, the lobby, and the current phase as it stands. */
+  private queueJoinReply(connection: Connection, player: PlayerState): void {
+    this.queue(connection, "PLAYER_JOINED", { player: playerRef(player) });
+    this.queue(connection, "GAME_SNAPSHOT", snapshotView(this.state, { role: "player", player }));
+    this.queueCatchUp(connection, player);
+  }
+
+  private queueCatchUp(connection: Connection, player: PlayerState | null): void {
+    const state = this.state;
+    switch (state.phase) {
+      case "lobby":
+        return;
+      case "question": {
+        this.queue(connection, "QUESTION_STARTED", questionView(state, this.now()));
+        const answer = player && answerToCurrentQuestion(state, player);
+        if (answer) this.queue(connection, "ANSWER_ACCEPTED", { questionNumber: state.questionIndex + 1, answerIndex: answer.answerIndex });
+        if (!player) this.queue(connection, "ANSWER_PROGRESS", answerProgressView(state));
+        return;
+      }
+      case "results": {
+        const results = player ? [player] : state.ranking;
+        this.queue(connection, "ANSWER_RESULTS", {
+          ...resultsHeaderView(state),
+          playerResults: results.map((entry) => playerResultView(state, entry)),
+        });
+        return;
+      }
+      case "leaderboard":
+        this.queue(connection, "LEADERBOARD_UPDATE", { ...leaderboardView(state), ...(player ? { you: ownStanding(player) } : {}) });
+        return;
+      case "finished":
+        this.queue(connection, "GAME_OVER", { ...gameOverView(state), ...(player ? { you: ownStanding(player) } : {}) });
+        return;
+    }
+  }
+
+  private sendLobbyUpdate(): void {
+    if (this.state.phase !== "lobby" || this.playerConnections.size === 0) return;
+    this.broadcastToPlayers(encodeServerMessage("LOBBY_UPDATE", lobbyView(this.state)));
+    this.scheduleFlush();
+  }
+
+  private sendAnswerProgress(): void {
+    if (this.state.phase !== "question") return;
+    const data = encodeServerMessage("ANSWER_PROGRESS", answerProgressView(this.state));
+    for (const host of this.hosts) this.outbox.push({ to: host, data });
+    this.scheduleFlush();
+  }
+
+  // ------------------------------------------------------------------ delivery
+
+  private queue<T extends ServerMessageType>(to: Connection, type: T, payload: ServerPayload<T>): void {
+    this.outbox.push({ to, data: encodeServerMessage(type, payload) });
+  }
+
+  private sendError(to: Connection, message: string, code?: string): void {
+    this.outbox.push({ to, data: encodeServerMessage("ERROR", { message, ...(code ? { code } : {}) }) });
+    this.scheduleFlush();
+  }
+
+  private broadcast(data: string): void {
+    for (const host of this.hosts) this.outbox.push({ to: host, data });
+    this.broadcastToPlayers(data);
+  }
+
+  private broadcastToPlayers(data: string): void {
+    for (const connection of this.playerConnections.values()) this.outbox.push({ to: connection, data });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.flushing || this.disposed) return;
+    if (this.outbox.length === 0 && isEmptyBatch(this.batch)) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushing = this.flush().finally(() => {
+        this.flushing = null;
+        this.scheduleFlush();
+      });
+    }, this.commitIntervalMs);
+  }
+
+  /** Commits what happened since the last flush in one transaction, then delivers its messages. */
+  private async flush(): Promise<void> {
+    const batch = this.batch;
+    const outbox = this.outbox;
+    this.batch = emptyBatch();
+    this.outbox = [];
+    if (!isEmptyBatch(batch)) {
+      try {
+        await this.store.commit(batch);
+      } catch (error) {
+        this.log("group commit failed, retrying once", error);
+        try {
+          await this.store.commit(batch);
+        } catch (retryError) {
+          this.log("group commit failed again; the game goes on from memory", retryError);
+        }
+      }
+    }
+    for (const { to, data } of outbox) {
+      try {
+        to.send(data);
+      } catch (error) {
+        this.log("send failed", error);
+      }
+    }
+  }
+
+  /** Commits and delivers everything pending now (used at shutdown and by tests). */
+  async settle(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    await this.flush();
+  }
+
+  async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting"): Promise<void> {
+    if (this.phaseTimer) clearTimeout(this.phaseTimer);
+    this.lobbyThrottle.cancel();
+    this.progressThrottle.cancel();
+    for (const timer of this.graceTimers.values()) clearTimeout(timer);
+    this.graceTimers.clear();
+    await this.settle();
+    this.disposed = true;
+    for (const connection of this.bindings.keys()) connection.close(closeCode, reason);
+    this.bindings.clear();
+    this.hosts.clear();
+    this.playerConnections.clear();
+  }
+}

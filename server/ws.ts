@@ -1,0 +1,208 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import {
+  CloseCode,
+  MAX_MESSAGE_BYTES,
+  WS_PATH,
+  encodeServerMessage,
+  parseClientMessage,
+  type ClientMessage,
+} from "#app/game/protocol";
+import { HOST_NICKNAME } from "#app/game/rules";
+import { ClientIdSchema } from "#app/utils/validation";
+import type { GameHub } from "./game-hub";
+import type { Connection, GameRoom } from "./game-room";
+
+export interface TransportOptions {
+  /** Origins allowed besides the server's own; a request without Origin (a script) is always allowed. */
+  allowedOrigins: string[];
+  heartbeatIntervalMs?: number;
+  /** Messages a socket may send per second on average before it is closed. */
+  maxMessagesPerSecond?: number;
+  /** In production nothing else upgrades; in dev Vite's HMR socket shares the server. */
+  rejectOtherUpgrades: boolean;
+}
+
+interface Client {
+  socket: WebSocket;
+  connection: Connection;
+  room: GameRoom | null;
+  alive: boolean;
+  /** Messages of one socket are handled in order, even when one waits for the database. */
+  queue: Promise<void>;
+  tokens: number;
+  lastRefill: number;
+}
+
+export interface GameTransport {
+  close(): Promise<void>;
+  readonly clientCount: number;
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+export function isAllowedOrigin(request: IncomingMessage, allowedOrigins: string[]): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  if (allowedOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/** Mounts the game engine's WebSocket endpoint at /ws on an HTTP server. */
+export function attachGameTransport(server: Server, hub: GameHub, options: TransportOptions): GameTransport {
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 30_000;
+  const maxRate = options.maxMessagesPerSecond ?? 20;
+  const burst = maxRate * 2;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const clients = new Set<Client>();
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== WS_PATH) {
+      if (options.rejectOtherUpgrades) refuse(socket, 404, "Not Found");
+      return;
+    }
+    if (!isAllowedOrigin(request, options.allowedOrigins)) {
+      refuse(socket, 403, "Forbidden");
+      return;
+    }
+    const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
+    const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, clientId));
+  };
+  server.on("upgrade", onUpgrade);
+
+  function accept(socket: WebSocket, clientId: string): void {
+    const connection: Connection = {
+      clientId,
+      send: (data) => {
+        if (socket.readyState === socket.OPEN) socket.send(data);
+      },
+      close: (code, reason) => socket.close(code, reason),
+    };
+    const client: Client = {
+      socket,
+      connection,
+      room: null,
+      alive: true,
+      queue: Promise.resolve(),
+      tokens: burst,
+      lastRefill: Date.now(),
+    };
+    clients.add(client);
+    socket.on("pong", () => {
+      client.alive = true;
+    });
+    socket.on("message", (data, isBinary) => {
+      client.alive = true;
+      if (!takeToken(client)) {
+        socket.close(CloseCode.RATE_LIMITED, "Too many messages");
+        return;
+      }
+      const text = isBinary ? "" : data.toString();
+      client.queue = client.queue.then(() => handle(client, text)).catch((error) => {
+        console.error("[ws] message handler failed", error);
+        replyError(client, "Something went wrong handling that message.");
+      });
+    });
+    socket.on("close", () => {
+      clients.delete(client);
+      client.queue = client.queue.then(() => client.room?.drop(connection));
+    });
+    socket.on("error", (error) => {
+      // Oversized or malformed frames land here; ws closes the socket itself.
+      console.warn(`[ws] socket error: ${error.message}`);
+    });
+  }
+
+  function takeToken(client: Client): boolean {
+    const now = Date.now();
+    client.tokens = Math.min(burst, client.tokens + ((now - client.lastRefill) / 1000) * maxRate);
+    client.lastRefill = now;
+    if (client.tokens < 1) return false;
+    client.tokens -= 1;
+    return true;
+  }
+
+  function replyError(client: Client, message: string, code?: string): void {
+    client.connection.send(encodeServerMessage("ERROR", { message, ...(code ? { code } : {}) }));
+  }
+
+  async function handle(client: Client, text: string): Promise<void> {
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) {
+      replyError(client, parsed.error, "BAD_MESSAGE");
+      return;
+    }
+    const message = parsed.message;
+    if (message.type === "JOIN_GAME") {
+      await join(client, message);
+      return;
+    }
+    const room = client.room;
+    if (!room || room.gameCode !== message.payload.gameCode) {
+      replyError(client, "Join the game first.", "NOT_JOINED");
+      return;
+    }
+    switch (message.type) {
+      case "START_GAME":
+        room.start(client.connection);
+        return;
+      case "NEXT_QUESTION":
+        room.next(client.connection);
+        return;
+      case "SUBMIT_ANSWER":
+        room.answer(client.connection, message.payload.playerId, message.payload.answerIndex);
+        return;
+      case "LEAVE_GAME":
+        room.leave(client.connection);
+        client.room = null;
+        return;
+    }
+  }
+
+  async function join(client: Client, message: Extract<ClientMessage, { type: "JOIN_GAME" }>): Promise<void> {
+    const { gameCode, nickname } = message.payload;
+    const room = await hub.getRoom(gameCode);
+    if (!room) {
+      replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
+      return;
+    }
+    if (client.room && client.room !== room) client.room.drop(client.connection);
+    client.room = room;
+    if (nickname === HOST_NICKNAME) await room.joinAsHost(client.connection);
+    else room.joinAsPlayer(client.connection, nickname);
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const client of clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }, heartbeatIntervalMs);
+  heartbeat.unref();
+
+  return {
+    get clientCount() {
+      return clients.size;
+    },
+    async close() {
+      clearInterval(heartbeat);
+      server.off("upgrade", onUpgrade);
+      for (const client of clients) client.socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
