@@ -1,0 +1,215 @@
+/**
+ * Starts the real server (production build, real SQLite file, real /ws) on port 0 and drives it
+ * with real `ws` clients and fetch.
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import WebSocket from "ws";
+import { expect } from "vitest";
+import { ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
+import { startServer, type RunningServer, type ServerConfig } from "../../server";
+
+export interface TestServer extends RunningServer {
+  databasePath: string;
+  api<T = any>(pathname: string, init?: { method?: string; body?: unknown; clientId?: string; headers?: Record<string, string> }): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-test-"));
+  const databasePath = path.join(dir, "quiz.sqlite");
+  const server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    databasePath,
+    seedDemo: false,
+    allowedOrigins: ["https://allowed.example"],
+    mode: "production",
+    log: () => {},
+    ...overrides,
+    game: {
+      commitIntervalMs: 5,
+      ...overrides.game,
+      settings: { resultsDelayMs: 150, nextQuestionSeconds: 1, lobbyGraceMs: 60_000, ...overrides.game?.settings },
+    },
+  });
+  return {
+    ...server,
+    databasePath,
+    async api(pathname, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.body !== undefined) headers["content-type"] ??= "application/json";
+      if (init.clientId) headers["x-client-id"] = init.clientId;
+      const response = await fetch(server.url + pathname, {
+        method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+        headers,
+        body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+      });
+      const text = await response.text();
+      let body: any = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // an HTML page
+      }
+      return { status: response.status, body };
+    },
+    async stop() {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface QuizFixture {
+  quizId: number;
+  gameCode: string;
+  hostClientId: string;
+}
+
+export const SAMPLE_QUESTIONS = [
+  { text: "2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 },
+  { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
+  { text: "Largest planet?", answers: ["Mars", "Venus", "Jupiter", "Earth"], correctAnswerIndex: 2 },
+];
+
+/** Creates a quiz, its questions and a game over the HTTP API, and registers a host client. */
+export async function createGameFixture(
+  server: TestServer,
+  options: { questions?: typeof SAMPLE_QUESTIONS; timeLimit?: number; isPublic?: boolean } = {},
+): Promise<QuizFixture> {
+  const hostClientId = `host-${randomUUID()}`;
+  const quiz = await server.api("/api/quizzes", {
+    body: { title: "Test quiz", description: "For tests", timeLimit: options.timeLimit ?? 30, isPublic: options.isPublic ?? true, creatorId: 1 },
+    clientId: hostClientId,
+  });
+  expect(quiz.status).toBe(201);
+  for (const [order, question] of (options.questions ?? SAMPLE_QUESTIONS).entries()) {
+    const created = await server.api("/api/questions", { body: { quizId: quiz.body.id, order, ...question }, clientId: hostClientId });
+    expect(created.status).toBe(201);
+  }
+  const game = await server.api("/api/games", { body: { quizId: quiz.body.id, hostId: 1 }, clientId: hostClientId });
+  expect(game.status).toBe(201);
+  const registered = await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: hostClientId } });
+  expect(registered.status).toBe(200);
+  return { quizId: quiz.body.id, gameCode: game.body.gameCode, hostClientId };
+}
+
+type Received = { message: ServerMessage; consumed: boolean };
+
+/** A real WebSocket client that checks every message it receives against the protocol schema. */
+export class TestClient {
+  readonly received: Received[] = [];
+  private waiters: (() => void)[] = [];
+  closeCode: number | null = null;
+  private closed: Promise<number>;
+
+  private constructor(
+    readonly socket: WebSocket,
+    readonly clientId: string,
+  ) {
+    socket.on("message", (data) => {
+      const parsed = ServerMessageSchema.safeParse(JSON.parse(data.toString()));
+      if (!parsed.success) throw new Error(`Server sent an invalid message: ${data.toString()}\n${parsed.error.message}`);
+      this.received.push({ message: parsed.data, consumed: false });
+      this.wake();
+    });
+    this.closed = new Promise((resolve) =>
+      socket.on("close", (code) => {
+        this.closeCode = code;
+        this.wake();
+        resolve(code);
+      }),
+    );
+  }
+
+  static async connect(server: TestServer, clientId: string = `client-${randomUUID()}`, headers?: Record<string, string>): Promise<TestClient> {
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { headers });
+    const client = new TestClient(socket, clientId);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+    });
+    return client;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  send(type: string, payload: unknown): void {
+    this.socket.send(JSON.stringify({ type, payload }));
+  }
+
+  sendRaw(data: string): void {
+    this.socket.send(data);
+  }
+
+  /** The next unconsumed message of `type` (matching `where`), waiting for it if needed. */
+  async next<T extends ServerMessageType>(
+    type: T,
+    where: (payload: ServerPayload<T>) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<ServerPayload<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.find(
+        (entry) => !entry.consumed && entry.message.type === type && where(entry.message.payload as ServerPayload<T>),
+      );
+      if (found) {
+        found.consumed = true;
+        return found.message.payload as ServerPayload<T>;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closeCode !== null) {
+        const seen = this.received.map((entry) => entry.message.type).join(", ");
+        throw new Error(`${this.clientId}: no ${type} within ${timeoutMs} ms (closed: ${this.closeCode}); received: ${seen}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Every message of `type` received so far, consumed or not. */
+  all<T extends ServerMessageType>(type: T): ServerPayload<T>[] {
+    return this.received.filter((entry) => entry.message.type === type).map((entry) => entry.message.payload as ServerPayload<T>);
+  }
+
+  /** Waits briefly and asserts no unconsumed message of `type` arrived. */
+  async expectNone(type: ServerMessageType, waitMs = 150): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    const unexpected = this.received.filter((entry) => !entry.consumed && entry.message.type === type);
+    expect(unexpected.map((entry) => entry.message)).toEqual([]);
+  }
+
+  async joinAsPlayer(gameCode: string, nickname: string): Promise<number> {
+    this.send("JOIN_GAME", { gameCode, nickname });
+    const joined = await this.next("PLAYER_JOINED", (payload) => payload.player.nickname === nickname.trim());
+    await this.next("GAME_SNAPSHOT");
+    return joined.player.id;
+  }
+
+  async joinAsHost(gameCode: string): Promise<ServerPayload<"GAME_SNAPSHOT">> {
+    this.send("JOIN_GAME", { gameCode, nickname: "__HOST__" });
+    return this.next("GAME_SNAPSHOT", (payload) => payload.role === "host");
+  }
+
+  close(): Promise<number> {
+    if (this.closeCode === null) this.socket.close();
+    return this.closed;
+  }
+
+  terminate(): Promise<number> {
+    this.socket.terminate();
+    return this.closed;
+  }
+}
