@@ -4,7 +4,10 @@ import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import appStyles from "#app/styles/app.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: appStyles }];
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: appStyles },
+];
 
 export const meta: MetaFunction = () => [
   { title: "Quiz Night" },
