@@ -1,7 +1,7 @@
 import {
   answerProgressView,
   answerToCurrentQuestion,
-  createGameState,
+  restoreGameState,
   gameOverView,
   isRejection,
   leaderboardView,
@@ -18,6 +18,7 @@ import {
   type Effect,
   type GameSettings,
   type GameState,
+  type Phase,
   type PlayerState,
 } from "#app/game/engine/index";
 import { CloseCode, encodeServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
@@ -109,20 +110,34 @@ export class GameRoom {
     this.now = options.now ?? Date.now;
     this.commitIntervalMs = options.commitIntervalMs ?? 10;
     this.log = options.log ?? ((message, error) => console.error(`[game ${this.gameCode}] ${message}`, error ?? ""));
-    this.state = createGameState({
-      gameCode: loaded.game.game_code,
-      title: loaded.title,
-      timeLimitSeconds: loaded.timeLimit,
-      questions: loaded.questions.map((q) => ({
-        id: q.id,
-        text: q.text,
-        answers: q.answers,
-        correctAnswerIndex: q.correctAnswerIndex,
-      })),
-      settings: options.settings,
-    });
+    this.state = restoreGameState(
+      {
+        gameCode: loaded.game.game_code,
+        title: loaded.title,
+        timeLimitSeconds: loaded.timeLimit,
+        questions: loaded.questions.map((q) => ({
+          id: q.id,
+          text: q.text,
+          answers: q.answers,
+          correctAnswerIndex: q.correctAnswerIndex,
+        })),
+        settings: options.settings,
+      },
+      {
+        phase: loaded.game.phase as Phase,
+        questionIndex: loaded.game.question_index,
+        questionStartedAt: loaded.game.question_started_at,
+      },
+      loaded.players,
+      loaded.answers,
+      this.now(),
+    );
     this.lobbyThrottle = new Throttle(LOBBY_UPDATE_INTERVAL_MS, () => this.sendLobbyUpdate(), this.now);
     this.progressThrottle = new Throttle(ANSWER_PROGRESS_INTERVAL_MS, () => this.sendAnswerProgress(), this.now);
+    // A game resumed after a restart carries on from where its stored phase left it; restored
+    // lobby players get the usual grace period to reconnect.
+    this.armPhaseTimer();
+    if (this.state.phase === "lobby") for (const playerId of this.state.players.keys()) this.startGrace(playerId);
   }
 
   get connectionCount(): number {

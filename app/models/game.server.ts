@@ -2,7 +2,8 @@ import { randomInt } from "node:crypto";
 import type { DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
-import type { Phase } from "#app/game/engine/state";
+import type { AnswerRecord, Phase } from "#app/game/engine/state";
+import type { StoredPlayer } from "#app/game/engine/restore";
 import { getQuestions, type Question } from "./quiz.server";
 
 export interface GameSummary {
@@ -173,17 +174,43 @@ export interface LoadedGame {
   title: string;
   timeLimit: number;
   questions: Question[];
+  players: StoredPlayer[];
+  answers: AnswerRecord[];
 }
 
+/** Everything needed to run (or resume, after a restart) a live game. */
 export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedGame | undefined> {
   const game = await findLiveGame(db, gameCode);
   if (!game) return undefined;
-  const quiz = await db
-    .selectFrom("quizzes")
-    .select(["title", "time_limit"])
-    .where("id", "=", game.quiz_id)
-    .executeTakeFirstOrThrow();
-  return { game, title: quiz.title, timeLimit: quiz.time_limit, questions: await getQuestions(db, game.quiz_id) };
+  const [quiz, questions, players, answers] = await Promise.all([
+    db.selectFrom("quizzes").select(["title", "time_limit"]).where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
+    getQuestions(db, game.quiz_id),
+    db
+      .selectFrom("players")
+      .select(["id", "nickname", "client_id", "joined_at"])
+      .where("game_id", "=", game.id)
+      .orderBy("joined_at")
+      .orderBy("id")
+      .execute(),
+    db.selectFrom("answers").selectAll().where("game_id", "=", game.id).execute(),
+  ]);
+  return {
+    game,
+    title: quiz.title,
+    timeLimit: quiz.time_limit,
+    questions,
+    players: players.map((row) => ({ id: row.id, nickname: row.nickname, clientId: row.client_id, joinedAt: row.joined_at })),
+    answers: answers.map((row) => ({
+      playerId: row.player_id,
+      questionId: row.question_id,
+      questionIndex: row.question_index,
+      answerIndex: row.answer_index,
+      responseTimeMs: row.response_ms,
+      correct: row.correct === 1,
+      points: row.points,
+      answeredAt: row.answered_at,
+    })),
+  };
 }
 
 export async function getHostClientId(db: DB, gameId: number): Promise<string | null> {

@@ -18,17 +18,17 @@ export interface TestServer extends RunningServer {
 }
 
 export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-test-"));
-  const databasePath = path.join(dir, "quiz.sqlite");
+  const dir = overrides.databasePath ? null : fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-test-"));
+  const databasePath = overrides.databasePath ?? path.join(dir!, "quiz.sqlite");
   const server = await startServer({
     port: 0,
     host: "127.0.0.1",
-    databasePath,
     seedDemo: false,
     allowedOrigins: ["https://allowed.example"],
     mode: "production",
     log: () => {},
     ...overrides,
+    databasePath,
     game: {
       commitIntervalMs: 5,
       ...overrides.game,
@@ -58,7 +58,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     },
     async stop() {
       await server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

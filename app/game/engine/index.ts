@@ -2,3 +2,4 @@ export * from "./state";
 export * from "./transition";
 export * from "./scoring";
 export * from "./view";
+export * from "./restore";

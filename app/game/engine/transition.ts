@@ -263,7 +263,7 @@ function closeQuestion(state: GameState, now: number): Effect[] {
 }
 
 /** Competition ranking ("1, 2, 2, 4"); ties are listed by nickname so every view agrees. */
-function rank(state: GameState): void {
+export function rank(state: GameState): void {
   const ranking = [...state.players.values()].sort(
     (a, b) => b.score - a.score || a.nickname.localeCompare(b.nickname) || a.id - b.id,
   );

@@ -1,0 +1,99 @@
+/**
+ * Rebuilds a game's state from what the database holds, after a restart or a crash. Scores and
+ * streaks are derived from the stored answers, so they equal the sum of acknowledged answers.
+ */
+import { createGameState, nicknameKey, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
+import { rank } from "./transition";
+
+export interface StoredPlayer {
+  id: number;
+  nickname: string;
+  clientId: string;
+  joinedAt: number;
+}
+
+export interface StoredProgress {
+  phase: Phase;
+  questionIndex: number;
+  questionStartedAt: number | null;
+}
+
+export function restoreGameState(
+  input: NewGameInput,
+  progress: StoredProgress,
+  storedPlayers: StoredPlayer[],
+  answers: AnswerRecord[],
+  now: number,
+): GameState {
+  const state = createGameState(input);
+  const byPlayer = new Map<number, Map<number, AnswerRecord>>();
+  for (const answer of answers) {
+    let perQuestion = byPlayer.get(answer.playerId);
+    if (!perQuestion) byPlayer.set(answer.playerId, (perQuestion = new Map()));
+    perQuestion.set(answer.questionIndex, answer);
+  }
+  const phase: Phase = progress.questionIndex < 0 && progress.phase !== "finished" ? "lobby" : progress.phase;
+  state.phase = phase;
+  state.questionIndex = phase === "lobby" ? -1 : progress.questionIndex;
+
+  for (const stored of storedPlayers) {
+    const own = byPlayer.get(stored.id) ?? new Map<number, AnswerRecord>();
+    let score = 0;
+    let correctCount = 0;
+    for (const answer of own.values()) {
+      score += answer.points;
+      if (answer.correct) correctCount++;
+    }
+    let streak = 0;
+    for (let index = state.questionIndex; index >= 0; index--) {
+      const answer = own.get(index);
+      if (!answer && index === state.questionIndex && phase === "question") continue; // still open
+      if (!answer?.correct) break;
+      streak++;
+    }
+    const player: PlayerState = {
+      id: stored.id,
+      nickname: stored.nickname,
+      clientId: stored.clientId,
+      score,
+      streak,
+      correctCount,
+      connected: false,
+      joinedAt: stored.joinedAt,
+      rank: 0,
+      lastAnswer: own.get(state.questionIndex) ?? null,
+    };
+    state.players.set(player.id, player);
+    state.playersByClientId.set(player.clientId, player);
+    state.playersByNickname.set(nicknameKey(player.nickname), player);
+    state.recentJoins.push(player);
+    state.nextPlayerId = Math.max(state.nextPlayerId, player.id + 1);
+  }
+  state.recentJoins = state.recentJoins.slice(-100);
+  if (phase === "lobby") return state;
+
+  rank(state);
+  for (const player of state.players.values()) {
+    if (!player.lastAnswer) continue;
+    state.answeredCount++;
+    state.answerCounts[player.lastAnswer.answerIndex]++;
+  }
+  state.questionStartedAt = progress.questionStartedAt ?? now;
+  state.questionEndsAt = state.questionStartedAt + state.timeLimitMs;
+  switch (phase) {
+    case "question":
+      // Continues with the time it had left; the room's tick closes it at once if none is left.
+      state.deadline = state.questionEndsAt;
+      break;
+    case "results":
+      state.deadline = now + state.settings.resultsDelayMs;
+      break;
+    case "leaderboard":
+      state.deadline = now + state.settings.nextQuestionSeconds * 1000;
+      break;
+    case "finished":
+      state.deadline = null;
+      break;
+  }
+  return state;
+}
