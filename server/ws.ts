@@ -15,6 +15,9 @@ import { ClientIdSchema } from "#app/utils/validation";
 import type { GameHub } from "./game-hub";
 import type { Connection, GameRoom } from "./game-room";
 
+/** A client this far behind is too slow to keep: it is dropped and may rejoin, instead of buffering without bound. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
 export interface TransportOptions {
   /** Origins allowed besides the server's own; a request without Origin (a script) is always allowed. */
   allowedOrigins: string[];
@@ -84,7 +87,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const connection: Connection = {
       clientId,
       send: (data) => {
-        if (socket.readyState === socket.OPEN) socket.send(data);
+        if (socket.readyState !== socket.OPEN) return;
+        if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+          socket.terminate();
+          return;
+        }
+        socket.send(data);
       },
       close: (code, reason) => socket.close(code, reason),
     };

@@ -3,7 +3,7 @@
  * Shared by the browser and the server so both sides agree by construction.
  */
 import { z } from "zod";
-import { AnswerIndexSchema, GameCodeSchema, IdSchema, NicknameSchema } from "#app/utils/validation";
+import { AnswerIndexSchema, GameCodeSchema, NicknameSchema } from "#app/utils/validation";
 
 export const WS_PATH = "/ws";
 /** Frames larger than this are refused by the server before parsing. */
@@ -35,7 +35,10 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     type: z.literal("SUBMIT_ANSWER"),
     payload: z.object({
       gameCode: GameCodeSchema,
-      playerId: IdSchema,
+      playerId: z
+        .number({ error: "Player ID is missing!" })
+        .int("Player ID is missing!")
+        .positive("Player ID is missing!"),
       answerIndex: AnswerIndexSchema,
       /** Sent by the spec's client; ignored, since the server measures response time itself. */
       time: z.unknown().optional(),
@@ -60,12 +63,16 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
   }
   const result = ClientMessageSchema.safeParse(data);
   if (result.success) return { ok: true, message: result.data };
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return { ok: false, error: "A message must be a JSON object with a type and a payload." };
+  }
   const issue = result.error.issues[0];
   const type = typeof data === "object" && data !== null && "type" in data ? String(data.type) : undefined;
   if (issue.path.length === 1 && issue.path[0] === "type") {
     return { ok: false, error: type ? `Unknown message type: ${type.slice(0, 40)}.` : "Message needs a type." };
   }
-  return { ok: false, error: issue.message === "Invalid input" ? `Invalid ${type ?? "message"}.` : issue.message };
+  if (issue.path.length <= 1) return { ok: false, error: `${type ?? "Message"} needs a payload object.` };
+  return { ok: false, error: issue.message.startsWith("Invalid input") ? `Invalid ${type}: ${issue.path.slice(1).join(".")}.` : issue.message };
 }
 
 // ---------------------------------------------------------------- server -> client

@@ -125,6 +125,7 @@ export interface Standing {
   nickname: string;
   score: number;
   correctCount: number;
+  answeredCount: number;
 }
 
 export interface GameResults {
@@ -146,6 +147,14 @@ export async function getGameResults(db: DB, game: GameRow): Promise<GameResults
     db
       .selectFrom("players")
       .select(["id", "nickname", "score", "correct_count"])
+      .select((eb) =>
+        eb
+          .selectFrom("answers")
+          .whereRef("answers.game_id", "=", "players.game_id")
+          .whereRef("answers.player_id", "=", "players.id")
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .as("answered_count"),
+      )
       .where("game_id", "=", game.id)
       .orderBy("score", "desc")
       .orderBy("nickname")
@@ -155,7 +164,14 @@ export async function getGameResults(db: DB, game: GameRow): Promise<GameResults
   let previous: Standing | undefined;
   const standings = players.map((player, index) => {
     const rank = previous && previous.score === player.score ? previous.rank : index + 1;
-    previous = { rank, id: player.id, nickname: player.nickname, score: player.score, correctCount: player.correct_count };
+    previous = {
+      rank,
+      id: player.id,
+      nickname: player.nickname,
+      score: player.score,
+      correctCount: player.correct_count,
+      answeredCount: Number(player.answered_count ?? 0),
+    };
     return previous;
   });
   return {

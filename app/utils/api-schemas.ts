@@ -25,7 +25,7 @@ export const CreateQuestionSchema = z.object({
   text: QuestionTextSchema,
   answers: AnswersSchema,
   correctAnswerIndex: AnswerIndexSchema,
-  order: z.coerce.number({ error: "order must be a number." }).int("order must be a whole number.").min(0, "order starts at 0."),
+  order: z.number({ error: "order must be a number." }).int("order must be a whole number.").min(0, "order starts at 0."),
 });
 
 export const CreateGameSchema = z.object({

@@ -47,7 +47,7 @@ export const QuizTitleSchema = z
 
 export const QuizDescriptionSchema = z.string().trim().max(2000, "Keep the description under 2000 characters.");
 
-export const TimeLimitSchema = z.coerce
+export const TimeLimitSchema = z
   .number({ error: "Time limit must be a number of seconds." })
   .int("Time limit must be a whole number of seconds.")
   .min(MIN_TIME_LIMIT_SECONDS, `Time limit must be at least ${MIN_TIME_LIMIT_SECONDS} seconds.`)
@@ -70,10 +70,10 @@ export const AnswersSchema = z
   .array(AnswerTextSchema, { error: `A question needs exactly ${ANSWER_COUNT} answers.` })
   .length(ANSWER_COUNT, `A question needs exactly ${ANSWER_COUNT} answers.`);
 
-export const AnswerIndexSchema = z.coerce
+export const AnswerIndexSchema = z
   .number({ error: "The answer must be 0, 1, 2 or 3." })
   .int("The answer must be 0, 1, 2 or 3.")
   .min(0, "The answer must be 0, 1, 2 or 3.")
   .max(ANSWER_COUNT - 1, "The answer must be 0, 1, 2 or 3.");
 
-export const IdSchema = z.coerce.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");
+export const IdSchema = z.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");

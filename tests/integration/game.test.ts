@@ -141,9 +141,9 @@ describe("a whole game over the real protocol", () => {
     expect(standings.status).toBe(200);
     expect(standings.body.status).toBe("finished");
     expect(standings.body.players).toEqual([
-      { rank: 1, id: annId, nickname: "Ann", score: totals[0], correctCount: 3 },
-      { rank: 2, id: bobId, nickname: "Bob", score: totals[1], correctCount: 3 },
-      { rank: 3, id: catId, nickname: "Cat", score: 0, correctCount: 0 },
+      { rank: 1, id: annId, nickname: "Ann", score: totals[0], correctCount: 3, answeredCount: 3 },
+      { rank: 2, id: bobId, nickname: "Bob", score: totals[1], correctCount: 3, answeredCount: 3 },
+      { rank: 3, id: catId, nickname: "Cat", score: 0, correctCount: 0, answeredCount: 3 },
     ]);
     const sums = await server.db
       .selectFrom("answers")

@@ -2,7 +2,7 @@
  * Rebuilds a game's state from what the database holds, after a restart or a crash. Scores and
  * streaks are derived from the stored answers, so they equal the sum of acknowledged answers.
  */
-import { createGameState, nicknameKey, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
+import { addPlayer, createGameState, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
 import { rank } from "./transition";
 
 export interface StoredPlayer {
@@ -62,14 +62,11 @@ export function restoreGameState(
       joinedAt: stored.joinedAt,
       rank: 0,
       lastAnswer: own.get(state.questionIndex) ?? null,
+      joinedBefore: null,
+      joinedAfter: null,
     };
-    state.players.set(player.id, player);
-    state.playersByClientId.set(player.clientId, player);
-    state.playersByNickname.set(nicknameKey(player.nickname), player);
-    state.recentJoins.push(player);
-    state.nextPlayerId = Math.max(state.nextPlayerId, player.id + 1);
+    addPlayer(state, player);
   }
-  state.recentJoins = state.recentJoins.slice(-100);
   if (phase === "lobby") return state;
 
   rank(state);

@@ -38,6 +38,9 @@ export interface PlayerState {
   rank: number;
   /** The answer to the current question, if any; stale when its questionIndex is not the current one. */
   lastAnswer: AnswerRecord | null;
+  /** Neighbours in join order (a linked list, so the newest names are found without a scan). */
+  joinedBefore: PlayerState | null;
+  joinedAfter: PlayerState | null;
 }
 
 export interface GameSettings {
@@ -81,8 +84,8 @@ export interface GameState {
   answerCounts: [number, number, number, number];
   /** Players ordered by rank, recomputed when a question closes. */
   ranking: PlayerState[];
-  /** The most recent joiners, newest last, for lobby updates. */
-  recentJoins: PlayerState[];
+  /** The newest player still in the game: the tail of the join-order list. */
+  newestPlayer: PlayerState | null;
 }
 
 export interface NewGameInput {
@@ -114,7 +117,7 @@ export function createGameState(input: NewGameInput): GameState {
     answeredCount: 0,
     answerCounts: [0, 0, 0, 0],
     ranking: [],
-    recentJoins: [],
+    newestPlayer: null,
   };
 }
 
@@ -135,18 +138,34 @@ export function isLastQuestion(state: GameState): boolean {
   return state.questionIndex >= state.questions.length - 1;
 }
 
-export function rememberRecentJoin(state: GameState, player: PlayerState): void {
-  state.recentJoins.push(player);
-  if (state.recentJoins.length > LOBBY_RECENT_NAMES * 2) {
-    state.recentJoins = state.recentJoins.slice(-LOBBY_RECENT_NAMES);
-  }
+/** Adds a player to the game's indexes and to the tail of the join order. */
+export function addPlayer(state: GameState, player: PlayerState): void {
+  state.players.set(player.id, player);
+  state.playersByClientId.set(player.clientId, player);
+  state.playersByNickname.set(nicknameKey(player.nickname), player);
+  state.nextPlayerId = Math.max(state.nextPlayerId, player.id + 1);
+  player.joinedBefore = state.newestPlayer;
+  player.joinedAfter = null;
+  if (state.newestPlayer) state.newestPlayer.joinedAfter = player;
+  state.newestPlayer = player;
 }
 
+export function removePlayer(state: GameState, player: PlayerState): void {
+  state.players.delete(player.id);
+  state.playersByClientId.delete(player.clientId);
+  state.playersByNickname.delete(nicknameKey(player.nickname));
+  if (player.joinedBefore) player.joinedBefore.joinedAfter = player.joinedAfter;
+  if (player.joinedAfter) player.joinedAfter.joinedBefore = player.joinedBefore;
+  if (state.newestPlayer === player) state.newestPlayer = player.joinedBefore;
+  player.joinedBefore = null;
+  player.joinedAfter = null;
+}
+
+/** The most recent joiners still in the game, oldest first; O(LOBBY_RECENT_NAMES). */
 export function recentPlayers(state: GameState): PlayerState[] {
   const recent: PlayerState[] = [];
-  for (let i = state.recentJoins.length - 1; i >= 0 && recent.length < LOBBY_RECENT_NAMES; i--) {
-    const player = state.recentJoins[i];
-    if (state.players.get(player.id) === player) recent.push(player);
+  for (let player = state.newestPlayer; player && recent.length < LOBBY_RECENT_NAMES; player = player.joinedBefore) {
+    recent.push(player);
   }
   return recent.reverse();
 }

@@ -4,8 +4,9 @@ import {
   answerToCurrentQuestion,
   currentQuestion,
   isLastQuestion,
+  addPlayer,
   nicknameKey,
-  rememberRecentJoin,
+  removePlayer,
   type AnswerRecord,
   type GameState,
   type PlayerState,
@@ -116,12 +117,12 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
   }
   if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
   const nickname = rawNickname.trim();
-  if (nickname === HOST_NICKNAME) return reject("NICKNAME_RESERVED", MESSAGES.NICKNAME_RESERVED);
   const key = nicknameKey(nickname);
+  if (key === nicknameKey(HOST_NICKNAME)) return reject("NICKNAME_RESERVED", MESSAGES.NICKNAME_RESERVED);
   if (state.playersByNickname.has(key)) return reject("NICKNAME_TAKEN", MESSAGES.NICKNAME_TAKEN);
 
   const player: PlayerState = {
-    id: state.nextPlayerId++,
+    id: state.nextPlayerId,
     nickname,
     clientId,
     score: 0,
@@ -131,14 +132,13 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
     joinedAt: now,
     rank: 0,
     lastAnswer: null,
+    joinedBefore: null,
+    joinedAfter: null,
   };
-  state.players.set(player.id, player);
-  state.playersByClientId.set(clientId, player);
-  state.playersByNickname.set(key, player);
+  addPlayer(state, player);
   state.connectedCount++;
   if (state.phase === "question") state.pendingAnswers++;
   if (state.phase !== "lobby") placeInRanking(state, player);
-  rememberRecentJoin(state, player);
   return { effects: [{ type: "playerJoined", player, rejoined: false }] };
 }
 
@@ -165,9 +165,7 @@ function disconnect(state: GameState, playerId: number, now: number): Transition
 function leave(state: GameState, playerId: number): TransitionResult {
   const player = state.players.get(playerId);
   if (!player || state.phase !== "lobby") return { effects: [] };
-  state.players.delete(playerId);
-  state.playersByClientId.delete(player.clientId);
-  state.playersByNickname.delete(nicknameKey(player.nickname));
+  removePlayer(state, player);
   if (player.connected) state.connectedCount--;
   return { effects: [{ type: "playerLeft", player }] };
 }
