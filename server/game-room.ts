@@ -163,6 +163,8 @@ export class GameRoom {
     this.hosts.add(connection);
     this.bindings.set(connection, { role: "host" });
     this.queue(connection, "GAME_SNAPSHOT", snapshotView(this.state, { role: "host" }));
+    // A host that (re)opens its screen hears of every player, as if it had been there all along.
+    for (const player of this.state.players.values()) this.queue(connection, "PLAYER_JOINED", { player: playerRef(player) });
     this.queueCatchUp(connection, null);
     this.scheduleFlush();
   }

@@ -30,7 +30,7 @@ const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };
 
 /** Reads and checks the environment once; a bad value stops the boot with a message naming it. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): z.infer<typeof EnvSchema> {
+export function parseEnv(source: Record<string, string | undefined> = process.env): z.infer<typeof EnvSchema> {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const result = EnvSchema.safeParse(cleaned);
   if (!result.success) {

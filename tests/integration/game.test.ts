@@ -243,6 +243,18 @@ describe("host rules", () => {
     expect(snapshot.playerCount).toBe(0);
   });
 
+  it("tells a host that joins late about every player already there", async () => {
+    const { gameCode, hostClientId } = await createGameFixture(server);
+    const [ann, bob] = await Promise.all([connect(), connect()]);
+    const annId = await ann.joinAsPlayer(gameCode, "Ann");
+    const bobId = await bob.joinAsPlayer(gameCode, "Bob");
+    const host = await connect(hostClientId);
+    const snapshot = await host.joinAsHost(gameCode);
+    expect(snapshot.players).toEqual([{ id: annId, nickname: "Ann" }, { id: bobId, nickname: "Bob" }]);
+    expect(await host.next("PLAYER_JOINED")).toEqual({ player: { id: annId, nickname: "Ann" } });
+    expect(await host.next("PLAYER_JOINED")).toEqual({ player: { id: bobId, nickname: "Bob" } });
+  });
+
   it("answers an unknown game code with ERROR", async () => {
     const client = await connect();
     client.send("JOIN_GAME", { gameCode: "ZZZZZZ", nickname: "Ann" });
@@ -370,6 +382,23 @@ describe("transport hygiene", () => {
         allowed.once("error", reject);
       });
       allowed.close();
+    }
+  });
+
+  it("terminates a socket that stops answering the heartbeat", async () => {
+    const quick = await startTestServer({ heartbeatIntervalMs: 100 });
+    try {
+      const healthy = await TestClient.connect(quick);
+      const silent = await TestClient.connect(quick);
+      // A paused TCP stream reads no pings, so it sends no pongs: a phone that went to sleep.
+      (silent.socket as unknown as { _socket: import("node:net").Socket })._socket.pause();
+      await sleep(500);
+      (silent.socket as unknown as { _socket: import("node:net").Socket })._socket.resume();
+      expect(await silent.close()).toBe(1006);
+      expect(healthy.closeCode).toBeNull();
+      await healthy.close();
+    } finally {
+      await quick.stop();
     }
   });
 

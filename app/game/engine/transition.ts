@@ -287,31 +287,28 @@ function advance(state: GameState, now: number): Effect[] {
   return startQuestion(state, state.questionIndex + 1, now);
 }
 
-/** The host's Skip / Next: each press moves one step: question -> results -> leaderboard -> next question. */
-function next(state: GameState, actor: Actor, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_NEXT);
+/** Ends the current phase early or on time: question -> results -> leaderboard -> next question. */
+function step(state: GameState, now: number): Effect[] | null {
   switch (state.phase) {
     case "question":
-      return { effects: closeQuestion(state, now) };
+      return closeQuestion(state, now);
     case "results":
-      return { effects: showLeaderboard(state, now) };
+      return showLeaderboard(state, now);
     case "leaderboard":
-      return { effects: advance(state, now) };
+      return advance(state, now);
     default:
-      return reject("NOTHING_TO_ADVANCE", MESSAGES.NOTHING_TO_ADVANCE);
+      return null;
   }
+}
+
+/** The host's Skip / Next: each press moves one step. */
+function next(state: GameState, actor: Actor, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_NEXT);
+  const effects = step(state, now);
+  return effects ? { effects } : reject("NOTHING_TO_ADVANCE", MESSAGES.NOTHING_TO_ADVANCE);
 }
 
 function tick(state: GameState, now: number): TransitionResult {
   if (state.deadline === null || now < state.deadline) return { effects: [] };
-  switch (state.phase) {
-    case "question":
-      return { effects: closeQuestion(state, now) };
-    case "results":
-      return { effects: showLeaderboard(state, now) };
-    case "leaderboard":
-      return { effects: advance(state, now) };
-    default:
-      return { effects: [] };
-  }
+  return { effects: step(state, now) ?? [] };
 }

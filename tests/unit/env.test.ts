@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseEnv, resolveSessionSecret } from "#app/utils/env.server";
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    expect(parseEnv({})).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DATABASE_PATH: "./data/quiz.sqlite",
+      SEED_DEMO: true,
+      ALLOWED_ORIGINS: [],
+      RESULTS_DELAY_MS: 3000,
+      NEXT_QUESTION_SECONDS: 5,
+      LOBBY_GRACE_SECONDS: 60,
+    });
+  });
+
+  it.each([
+    ["SEED_DEMO", "off", false],
+    ["SEED_DEMO", "1", true],
+    ["PORT", "8080", 8080],
+    ["ALLOWED_ORIGINS", "https://a.example, https://b.example", ["https://a.example", "https://b.example"]],
+  ])("reads %s=%s", (name, value, expected) => {
+    expect(parseEnv({ [name]: value })[name as keyof ReturnType<typeof parseEnv>]).toEqual(expected);
+  });
+
+  it.each([
+    ["PORT", "abc", "PORT: must be a port number"],
+    ["SEED_DEMO", "maybe", "SEED_DEMO: must be one of true/false, 1/0, yes/no, on/off"],
+    ["SESSION_SECRET", "short", "SESSION_SECRET: must be at least 32 characters"],
+    ["ALLOWED_ORIGINS", "not a url", "ALLOWED_ORIGINS"],
+  ])("refuses %s=%s with a message naming it", (name, value, message) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(message);
+  });
+});
+
+describe("resolveSessionSecret", () => {
+  it("generates a secret once, keeps it beside the database, and says so", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-secret-"));
+    const logs: string[] = [];
+    const databasePath = path.join(dir, "db", "quiz.sqlite");
+    const first = resolveSessionSecret(undefined, databasePath, (message) => logs.push(message));
+    const second = resolveSessionSecret(undefined, databasePath, (message) => logs.push(message));
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(second).toBe(first);
+    expect(logs).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, "db", "session-secret"), "utf8")).toBe(first);
+    expect(resolveSessionSecret("x".repeat(40), databasePath, () => {})).toBe("x".repeat(40));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
