@@ -57,6 +57,7 @@ export interface GamesTable {
   phase: Generated<string>;
   question_index: Generated<number>;
   question_started_at: number | null;
+  round: Generated<number>;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;
@@ -77,6 +78,7 @@ export interface PlayersTable {
 export interface AnswersTable {
   game_id: number;
   player_id: number;
+  round: number;
   question_id: number;
   question_index: number;
   answer_index: number;

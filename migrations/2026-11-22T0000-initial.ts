@@ -50,6 +50,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("phase", "text", (col) => col.notNull().defaultTo("lobby"))
     .addColumn("question_index", "integer", (col) => col.notNull().defaultTo(-1))
     .addColumn("question_started_at", "integer")
+    // Play Again starts a new round with the same players; answers are kept per round.
+    .addColumn("round", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("created_at", "integer", (col) => col.notNull())
     .addColumn("started_at", "integer")
     .addColumn("ended_at", "integer")
@@ -77,6 +79,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("answers")
     .addColumn("game_id", "integer", (col) => col.notNull())
     .addColumn("player_id", "integer", (col) => col.notNull())
+    .addColumn("round", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("question_id", "integer", (col) => col.notNull().references("questions.id").onDelete("cascade"))
     .addColumn("question_index", "integer", (col) => col.notNull())
     .addColumn("answer_index", "integer", (col) => col.notNull())
@@ -84,7 +87,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("correct", "integer", (col) => col.notNull())
     .addColumn("points", "integer", (col) => col.notNull())
     .addColumn("answered_at", "integer", (col) => col.notNull())
-    .addPrimaryKeyConstraint("answers_pk", ["game_id", "player_id", "question_index"])
+    .addPrimaryKeyConstraint("answers_pk", ["game_id", "player_id", "round", "question_index"])
     .addForeignKeyConstraint("answers_player_fk", ["game_id", "player_id"], "players", ["game_id", "id"], (fk) =>
       fk.onDelete("cascade"),
     )

@@ -53,12 +53,13 @@ type Delivery = { to: Connection; data: string };
 const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
 
 function emptyBatch(): GameWriteBatch {
-  return { joined: [], left: [], answers: [], scores: [], progress: null };
+  return { joined: [], resetScores: false, left: [], answers: [], scores: [], progress: null };
 }
 
 function isEmptyBatch(batch: GameWriteBatch): boolean {
   return (
     batch.joined.length === 0 &&
+    !batch.resetScores &&
     batch.left.length === 0 &&
     batch.answers.length === 0 &&
     batch.scores.length === 0 &&
@@ -125,6 +126,7 @@ export class GameRoom {
       },
       {
         phase: loaded.game.phase as Phase,
+        round: loaded.game.round,
         questionIndex: loaded.game.question_index,
         questionStartedAt: loaded.game.question_started_at,
       },
@@ -220,6 +222,10 @@ export class GameRoom {
 
   next(connection: Connection): void {
     this.apply({ type: "next", actor: this.actorOf(connection) }, connection);
+  }
+
+  playAgain(connection: Connection): void {
+    this.apply({ type: "playAgain", actor: this.actorOf(connection) }, connection);
   }
 
   answer(connection: Connection, playerId: number, answerIndex: number): void {
@@ -330,6 +336,7 @@ export class GameRoom {
         this.batch.answers.push({
           game_id: this.gameId,
           player_id: answer.playerId,
+          round: state.round,
           question_id: answer.questionId,
           question_index: answer.questionIndex,
           answer_index: answer.answerIndex,
@@ -375,6 +382,16 @@ export class GameRoom {
         this.sendStandings("GAME_OVER", gameOverView(state));
         return;
       }
+      case "gameReset": {
+        this.batch.resetScores = true;
+        this.batch.scores = [];
+        this.recordProgress();
+        for (const host of this.hosts) this.queue(host, "GAME_SNAPSHOT", snapshotView(state, { role: "host" }));
+        const { playerId: _, ...shared } = snapshotView(state, { role: "host" as const });
+        const render = personalized("GAME_SNAPSHOT", { ...shared, role: "player", players: lobbyView(state).players }, "playerId");
+        for (const [playerId, connection] of this.playerConnections) this.outbox.push({ to: connection, data: render(playerId) });
+        return;
+      }
     }
   }
 
@@ -394,9 +411,10 @@ export class GameRoom {
     this.batch.progress = {
       ...this.batch.progress,
       phase: state.phase,
+      round: state.round,
       questionIndex: state.questionIndex,
       questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
-      status: state.phase === "finished" ? "finished" : "active",
+      status: state.phase === "finished" ? "finished" : state.phase === "lobby" ? "waiting" : "active",
       ...(started ? { startedAt: now } : {}),
       ...(state.phase === "finished" ? { endedAt: now } : {}),
     };

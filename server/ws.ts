@@ -170,6 +170,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       case "SUBMIT_ANSWER":
         room.answer(client.connection, message.payload.playerId, message.payload.answerIndex);
         return;
+      case "PLAY_AGAIN":
+        room.playAgain(client.connection);
+        return;
       case "LEAVE_GAME":
         room.leave(client.connection);
         client.room = null;

@@ -46,6 +46,8 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("NEXT_QUESTION"), payload: GameCodePayload }),
   z.object({ type: z.literal("LEAVE_GAME"), payload: GameCodePayload }),
+  /** Host only, after GAME_OVER: back to the lobby with the same players for another round. */
+  z.object({ type: z.literal("PLAY_AGAIN"), payload: GameCodePayload }),
 ]);
 
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;

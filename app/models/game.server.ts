@@ -152,6 +152,7 @@ export async function getGameResults(db: DB, game: GameRow): Promise<GameResults
           .selectFrom("answers")
           .whereRef("answers.game_id", "=", "players.game_id")
           .whereRef("answers.player_id", "=", "players.id")
+          .where("answers.round", "=", game.round)
           .select((inner) => inner.fn.countAll<number>().as("n"))
           .as("answered_count"),
       )
@@ -208,7 +209,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
       .orderBy("joined_at")
       .orderBy("id")
       .execute(),
-    db.selectFrom("answers").selectAll().where("game_id", "=", game.id).execute(),
+    db.selectFrom("answers").selectAll().where("game_id", "=", game.id).where("round", "=", game.round).execute(),
   ]);
   return {
     game,
@@ -250,6 +251,7 @@ export interface ScoreWrite {
 
 export interface ProgressWrite {
   phase: Phase;
+  round: number;
   questionIndex: number;
   questionStartedAt: number | null;
   status: GameStatus;
@@ -260,6 +262,8 @@ export interface ProgressWrite {
 /** One group commit of a running game: everything that happened since the last one. */
 export interface GameWriteBatch {
   joined: PlayerWrite[];
+  /** Play Again: every player's score of the previous round is cleared first. */
+  resetScores: boolean;
   left: number[];
   answers: NewAnswerRow[];
   scores: ScoreWrite[];
@@ -281,6 +285,9 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
       for (const ids of chunks(batch.left)) {
         await trx.deleteFrom("players").where("game_id", "=", gameId).where("id", "in", ids).execute();
       }
+    }
+    if (batch.resetScores) {
+      await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0 }).where("game_id", "=", gameId).execute();
     }
     for (const rows of chunks(batch.joined)) {
       await trx
@@ -313,6 +320,7 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
         .updateTable("games")
         .set({
           phase: progress.phase,
+          round: progress.round,
           question_index: progress.questionIndex,
           question_started_at: progress.questionStartedAt,
           status: progress.status,

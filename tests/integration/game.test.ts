@@ -204,6 +204,38 @@ describe("a whole game over the real protocol", () => {
     host.send("NEXT_QUESTION", { gameCode });
     await ann.next("GAME_OVER", undefined, 500);
   });
+
+  it("plays again with the same players from a fresh lobby", async () => {
+    const { gameCode, hostClientId } = await createGameFixture(server, { questions: SAMPLE_QUESTIONS.slice(0, 1) });
+    const host = await connect(hostClientId);
+    await host.joinAsHost(gameCode);
+    const ann = await connect();
+    const annId = await ann.joinAsPlayer(gameCode, "Ann");
+    const round = async () => {
+      host.send("START_GAME", { gameCode });
+      await ann.next("QUESTION_STARTED");
+      ann.send("SUBMIT_ANSWER", { gameCode, playerId: annId, answerIndex: 1 });
+      await ann.next("ANSWER_ACCEPTED");
+      const result = (await ann.next("ANSWER_RESULTS")).playerResults[0];
+      host.send("NEXT_QUESTION", { gameCode });
+      host.send("NEXT_QUESTION", { gameCode });
+      expect((await ann.next("GAME_OVER")).you?.score).toBe(result.score);
+      return result;
+    };
+    ann.send("PLAY_AGAIN", { gameCode });
+    expect((await ann.next("ERROR")).message).toBe("Only the host can start another round.");
+    const first = await round();
+    host.send("PLAY_AGAIN", { gameCode });
+    expect(await ann.next("GAME_SNAPSHOT")).toMatchObject({ phase: "lobby", role: "player", playerId: annId, playerCount: 1, players: [{ id: annId, nickname: "Ann" }] });
+    expect(await host.next("GAME_SNAPSHOT", (payload) => payload.phase === "lobby")).toMatchObject({ role: "host", playerCount: 1 });
+    const sessions = await server.api("/api/game-sessions");
+    expect(sessions.body.find((session: any) => session.gameCode === gameCode)?.status).toBe("waiting");
+    const second = await round();
+    expect(second.score).toBe(second.points);
+    expect(first.score).toBe(first.points);
+    const results = await server.api(`/api/games/${gameCode}/results`, { clientId: hostClientId });
+    expect(results.body.players[0]).toMatchObject({ id: annId, score: second.score, answeredCount: 1 });
+  });
 });
 
 describe("host rules", () => {

@@ -1,6 +1,7 @@
 /**
  * Rebuilds a game's state from what the database holds, after a restart or a crash. Scores and
- * streaks are derived from the stored answers, so they equal the sum of acknowledged answers.
+ * streaks are derived from the stored answers of the current round, so they equal the sum of
+ * acknowledged answers.
  */
 import { addPlayer, createGameState, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
 import { rank } from "./transition";
@@ -14,6 +15,7 @@ export interface StoredPlayer {
 
 export interface StoredProgress {
   phase: Phase;
+  round: number;
   questionIndex: number;
   questionStartedAt: number | null;
 }
@@ -34,6 +36,7 @@ export function restoreGameState(
   }
   const phase: Phase = progress.questionIndex < 0 && progress.phase !== "finished" ? "lobby" : progress.phase;
   state.phase = phase;
+  state.round = progress.round;
   state.questionIndex = phase === "lobby" ? -1 : progress.questionIndex;
 
   for (const stored of storedPlayers) {

@@ -66,6 +66,8 @@ export interface GameState {
   questions: EngineQuestion[];
   settings: GameSettings;
   phase: Phase;
+  /** 0 for the first game; Play Again starts the next round with the same players. */
+  round: number;
   /** -1 until the first question starts. */
   questionIndex: number;
   questionStartedAt: number;
@@ -104,6 +106,7 @@ export function createGameState(input: NewGameInput): GameState {
     questions: input.questions,
     settings: { ...DEFAULT_SETTINGS, ...input.settings },
     phase: "lobby",
+    round: 0,
     questionIndex: -1,
     questionStartedAt: 0,
     questionEndsAt: 0,

@@ -21,6 +21,7 @@ export type Command =
   | { type: "start"; actor: Actor }
   | { type: "answer"; actor: Actor; playerId: number; answerIndex: number }
   | { type: "next"; actor: Actor }
+  | { type: "playAgain"; actor: Actor }
   | { type: "tick" };
 
 export type Effect =
@@ -31,7 +32,8 @@ export type Effect =
   | { type: "answerAccepted"; player: PlayerState; answer: AnswerRecord }
   | { type: "questionClosed"; changedPlayers: PlayerState[] }
   | { type: "leaderboardShown" }
-  | { type: "gameOver" };
+  | { type: "gameOver" }
+  | { type: "gameReset" };
 
 export type ErrorCode =
   | "NICKNAME_TAKEN"
@@ -47,7 +49,8 @@ export type ErrorCode =
   | "QUESTION_CLOSED"
   | "ALREADY_ANSWERED"
   | "BAD_ANSWER"
-  | "NOTHING_TO_ADVANCE";
+  | "NOTHING_TO_ADVANCE"
+  | "NOT_OVER";
 
 export interface Rejection {
   error: { code: ErrorCode; message: string };
@@ -72,6 +75,8 @@ export const MESSAGES = {
   ALREADY_ANSWERED: "Answer already submitted",
   BAD_ANSWER: "Pick one of the four answers.",
   NOTHING_TO_ADVANCE: "There is no question to move on from.",
+  NOT_HOST_PLAY_AGAIN: "Only the host can start another round.",
+  NOT_OVER: "Play Again is available once the game is over.",
 } as const;
 
 function reject(code: ErrorCode, message: string): Rejection {
@@ -100,6 +105,8 @@ export function transition(state: GameState, command: Command, now: number): Tra
       return answer(state, command.actor, command.playerId, command.answerIndex, now);
     case "next":
       return next(state, command.actor, now);
+    case "playAgain":
+      return playAgain(state, command.actor);
     case "tick":
       return tick(state, now);
   }
@@ -311,4 +318,28 @@ function next(state: GameState, actor: Actor, now: number): TransitionResult {
 function tick(state: GameState, now: number): TransitionResult {
   if (state.deadline === null || now < state.deadline) return { effects: [] };
   return { effects: step(state, now) ?? [] };
+}
+
+/** Play Again: back to the lobby with the same players and fresh scores, for another round. */
+function playAgain(state: GameState, actor: Actor): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PLAY_AGAIN);
+  if (state.phase !== "finished") return reject("NOT_OVER", MESSAGES.NOT_OVER);
+  state.round++;
+  state.phase = "lobby";
+  state.questionIndex = -1;
+  state.questionStartedAt = 0;
+  state.questionEndsAt = 0;
+  state.deadline = null;
+  state.answeredCount = 0;
+  state.answerCounts = [0, 0, 0, 0];
+  state.pendingAnswers = 0;
+  state.ranking = [];
+  for (const player of state.players.values()) {
+    player.score = 0;
+    player.streak = 0;
+    player.correctCount = 0;
+    player.rank = 0;
+    player.lastAnswer = null;
+  }
+  return { effects: [{ type: "gameReset" }] };
 }
