@@ -2,6 +2,9 @@ import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { SiteFooter, SiteHeader } from "#app/components/layout";
+import { Toaster } from "#app/components/toaster";
+import { GameProvider } from "#app/game/client/game-provider";
 import appStyles from "#app/styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -20,11 +23,18 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#6d28d9" />
         <Meta />
         <Links />
       </head>
       <body>
-        {children}
+        <Toaster>
+          <div className="app-shell">
+            <SiteHeader />
+            {children}
+            <SiteFooter />
+          </div>
+        </Toaster>
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -33,7 +43,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <GameProvider>
+      <Outlet />
+    </GameProvider>
+  );
 }
 
 export function ErrorBoundary() {

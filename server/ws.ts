@@ -156,6 +156,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       return;
     }
     const room = client.room;
+    if (message.type === "LEAVE_GAME" && !room) return;
     if (!room || room.gameCode !== message.payload.gameCode) {
       replyError(client, "Join the game first.", "NOT_JOINED");
       return;

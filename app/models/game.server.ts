@@ -62,6 +62,13 @@ export async function findGameByCode(db: DB, gameCode: string): Promise<GameRow 
     .executeTakeFirst();
 }
 
+/** A new game of a quiz with `clientId` already registered as its host. */
+export async function hostNewGame(db: DB, quizId: number, clientId: string): Promise<GameSummary> {
+  const game = await createGame(db, { quizId, hostId: null });
+  await db.updateTable("games").set({ host_client_id: clientId }).where("id", "=", game.id).execute();
+  return game;
+}
+
 export type RegisterHostResult = "registered" | "not-found" | "taken";
 
 /** Binds a browser's client id as the game's host; the first to register keeps it. */
@@ -83,6 +90,7 @@ export async function registerHost(db: DB, gameCode: string, clientId: string): 
 
 export interface GameSession {
   id: number;
+  quizId: number;
   title: string;
   description: string;
   gameCode: string;
@@ -97,6 +105,7 @@ export async function listGameSessions(db: DB): Promise<GameSession[]> {
     .innerJoin("quizzes", "quizzes.id", "games.quiz_id")
     .select([
       "games.id",
+      "games.quiz_id",
       "quizzes.title",
       "quizzes.description",
       "games.game_code",
@@ -111,6 +120,7 @@ export async function listGameSessions(db: DB): Promise<GameSession[]> {
     .execute();
   return rows.map((row) => ({
     id: row.id,
+    quizId: row.quiz_id,
     title: row.title,
     description: row.description,
     gameCode: row.game_code,

@@ -88,11 +88,7 @@ export function methodNotAllowed(allowed: string[]): Response {
   return Response.json({ error: `Method not allowed. Use ${allowed.join(" or ")}.` }, { status: 405, headers: { Allow: allowed.join(", ") } });
 }
 
-/** The browser's persisted client id, when it sent one. */
-export function clientIdOf(request: Request): string | null {
-  const value = request.headers.get("x-client-id")?.trim();
-  return value && value.length <= 100 ? value : null;
-}
+export { clientIdOf } from "./client-id.server";
 
 export function parseIdParam(value: string | undefined, what: string): number {
   const id = Number(value);

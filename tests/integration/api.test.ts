@@ -137,6 +137,7 @@ describe("games", () => {
     const listed = sessions.body.find((session: any) => session.gameCode === open.gameCode);
     expect(listed).toEqual({
       id: expect.any(Number),
+      quizId: expect.any(Number),
       title: "Test quiz",
       description: "For tests",
       gameCode: open.gameCode,

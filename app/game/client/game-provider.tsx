@@ -1,0 +1,179 @@
+import { useLocation, useNavigate } from "@remix-run/react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
+import { useToast } from "#app/components/toaster";
+import { WS_PATH, type ServerMessage } from "../protocol";
+import { HOST_NICKNAME } from "../rules";
+import { gameReducer, initialGameState, screenFor, type ClientGameState } from "./game-state";
+import { GameSocket, type ConnectionState } from "./socket";
+import {
+  clearGameSessions,
+  getClientId,
+  loadHostSession,
+  loadPlayerSession,
+  saveHostSession,
+  savePlayerSession,
+} from "./storage";
+
+export interface GameContextValue {
+  state: ClientGameState;
+  connection: ConnectionState;
+  joinGame(gameCode: string, nickname: string): void;
+  hostGame(gameCode: string, title: string, hostName: string): void;
+  startGame(): void;
+  nextQuestion(): void;
+  submitAnswer(answerIndex: number): void;
+  playAgain(): void;
+  /** Home: leaves the game and clears it from this browser. */
+  leaveGame(): void;
+  reconnect(): void;
+}
+
+const GameContext = createContext<GameContextValue | null>(null);
+
+export function useGame(): GameContextValue {
+  const value = useContext(GameContext);
+  if (!value) throw new Error("useGame must be used inside <GameProvider>");
+  return value;
+}
+
+function socketUrl(clientId: string): string {
+  const protocol = window.location.protocol === "https:" ? "wss" : "ws";
+  return `${protocol}://${window.location.host}${WS_PATH}?clientId=${encodeURIComponent(clientId)}`;
+}
+
+/** Owns the app's one game socket, the client game state, and the screen changes it drives. */
+export function GameProvider({ children }: { children: ReactNode }) {
+  const [state, dispatch] = useReducer(gameReducer, initialGameState);
+  const [connection, setConnection] = useState<ConnectionState>("closed");
+  const socketRef = useRef<GameSocket | null>(null);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const toast = useToast();
+  const toastRef = useRef(toast);
+  toastRef.current = toast;
+  const navigate = useNavigate();
+  const location = useLocation();
+  const pathnameRef = useRef(location.pathname);
+  pathnameRef.current = location.pathname;
+
+  useEffect(() => {
+    let everOpened = false;
+    let warnedOnce = false;
+    const onMessage = (message: ServerMessage) => {
+      dispatch({ type: "server", message, receivedAt: Date.now() });
+      if (message.type === "ERROR") {
+        toastRef.current({ title: "Game Error", description: message.payload.message, variant: "destructive" });
+        if (stateRef.current.joining) clearGameSessions();
+      } else if (message.type === "GAME_STARTED" && message.payload.questionCount === 0) {
+        toastRef.current({
+          title: "Quiz Error",
+          description: "This quiz doesn't have any questions yet. Please choose another quiz.",
+          variant: "destructive",
+        });
+      }
+    };
+    const socket = new GameSocket(socketUrl(getClientId()), {
+      onMessage,
+      onStateChange: (next) => {
+        setConnection(next);
+        if (next === "closed" && !everOpened && !warnedOnce) {
+          warnedOnce = true;
+          toastRef.current({
+            title: "Connection Error",
+            description: "Failed to connect to game server. Please try again.",
+            variant: "destructive",
+          });
+        }
+      },
+      onOpen: () => {
+        everOpened = true;
+        // (Re)join whatever game this browser is in, so a refresh or a dropped socket lands back in it.
+        const current = stateRef.current;
+        const host = loadHostSession();
+        const player = loadPlayerSession();
+        if (current.gameCode && current.isHost) {
+          socket.send({ type: "JOIN_GAME", payload: { gameCode: current.gameCode, nickname: HOST_NICKNAME } });
+        } else if (current.gameCode && current.nickname) {
+          socket.send({ type: "JOIN_GAME", payload: { gameCode: current.gameCode, nickname: current.nickname } });
+        } else if (host) {
+          dispatch({ type: "joining", gameCode: host.gameCode, nickname: HOST_NICKNAME, isHost: true });
+          socket.send({ type: "JOIN_GAME", payload: { gameCode: host.gameCode, nickname: HOST_NICKNAME } });
+        } else if (player) {
+          dispatch({ type: "joining", gameCode: player.gameCode, nickname: player.nickname, isHost: false });
+          socket.send({ type: "JOIN_GAME", payload: { gameCode: player.gameCode, nickname: player.nickname } });
+        }
+      },
+      onReconnected: () => toastRef.current({ title: "Connected!", description: "You're back in the game." }),
+      onGiveUp: () => {
+        toastRef.current({
+          title: "Reconnection Failed",
+          description: "Could not reconnect to game server. Please try again later.",
+          variant: "destructive",
+        });
+        if (pathnameRef.current.startsWith("/waiting/")) navigate("/");
+      },
+    });
+    socketRef.current = socket;
+    socket.start();
+    return () => socket.stop();
+    // The socket lives as long as the app; navigate is stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Server messages move everyone to the screen of the game's phase (spec section 4).
+  const screen = screenFor(state);
+  useEffect(() => {
+    if (screen && screen !== pathnameRef.current) navigate(screen);
+  }, [screen, navigate]);
+
+  const send = useCallback((message: Parameters<GameSocket["send"]>[0]) => socketRef.current?.send(message), []);
+
+  const value = useMemo<GameContextValue>(
+    () => ({
+      state,
+      connection,
+      joinGame(gameCode, nickname) {
+        savePlayerSession({ gameCode, nickname });
+        dispatch({ type: "joining", gameCode, nickname, isHost: false });
+        send({ type: "JOIN_GAME", payload: { gameCode, nickname } });
+      },
+      hostGame(gameCode, title, hostName) {
+        saveHostSession({ gameCode, title, hostName });
+        dispatch({ type: "joining", gameCode, nickname: HOST_NICKNAME, isHost: true });
+        send({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } });
+      },
+      startGame() {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "START_GAME", payload: { gameCode } });
+      },
+      nextQuestion() {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "NEXT_QUESTION", payload: { gameCode } });
+      },
+      submitAnswer(answerIndex) {
+        const { gameCode, playerId, isHost, isQuestionActive, answerStatus } = stateRef.current;
+        // Spec section 5: silently refused without a code, a player id, as host, or with no open question.
+        if (!gameCode || playerId === null || isHost || !isQuestionActive) return;
+        if (answerStatus === "submitting" || answerStatus === "success") return;
+        dispatch({ type: "answerSubmitting", answerIndex });
+        send({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, answerIndex, time: 0 } });
+      },
+      playAgain() {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "PLAY_AGAIN", payload: { gameCode } });
+      },
+      leaveGame() {
+        const { gameCode } = stateRef.current;
+        if (gameCode) send({ type: "LEAVE_GAME", payload: { gameCode } });
+        clearGameSessions();
+        dispatch({ type: "reset" });
+      },
+      reconnect() {
+        socketRef.current?.reconnect();
+      },
+    }),
+    [state, connection, send],
+  );
+
+  return <GameContext.Provider value={value}>{children}</GameContext.Provider>;
+}

@@ -1,0 +1,280 @@
+/**
+ * The client's game state (spec sections 3 and 4) as a pure reducer over server messages and
+ * local actions, so every transition is unit-testable without a browser.
+ */
+import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
+import type { OwnStanding, PlayerResult, ServerMessage, ServerPayload, Standing } from "../protocol";
+
+export type Phase = ServerPayload<"GAME_SNAPSHOT">["phase"];
+export type AnswerStatus = "idle" | "submitting" | "success" | "error";
+export interface PlayerRef {
+  id: number;
+  nickname: string;
+}
+
+export interface ClientGameState {
+  gameCode: string | null;
+  nickname: string | null;
+  isHost: boolean;
+  playerId: number | null;
+  /** Set while a JOIN_GAME waits for its answer. */
+  joining: boolean;
+  /** Why the last join was refused (unknown code, nickname taken, ...). */
+  joinError: string | null;
+  title: string;
+  phase: Phase | null;
+  players: PlayerRef[];
+  playerCount: number;
+  currentQuestion: { id: number; text: string; answers: string[] } | null;
+  questionNumber: number;
+  totalQuestions: number;
+  timeLimit: number;
+  /** Server epoch ms when the question closes, and serverNow minus the local clock. */
+  endsAt: number | null;
+  clockOffsetMs: number;
+  correctAnswerIndex: number | null;
+  selectedAnswerIndex: number | null;
+  answerStatus: AnswerStatus;
+  answerError: string | null;
+  isQuestionActive: boolean;
+  isShowingResults: boolean;
+  isGameOver: boolean;
+  answeredCount: number;
+  answerCounts: [number, number, number, number];
+  answerResults: PlayerResult[];
+  leaderboard: Standing[];
+  myStanding: OwnStanding | null;
+  isLastLeaderboard: boolean;
+  nextQuestionIn: number;
+  /** Local time the leaderboard arrived, for the 'Next question in N seconds' countdown. */
+  leaderboardShownAt: number | null;
+}
+
+export const initialGameState: ClientGameState = {
+  gameCode: null,
+  nickname: null,
+  isHost: false,
+  playerId: null,
+  joining: false,
+  joinError: null,
+  title: "",
+  phase: null,
+  players: [],
+  playerCount: 0,
+  currentQuestion: null,
+  questionNumber: 0,
+  totalQuestions: 0,
+  timeLimit: DEFAULT_TIME_LIMIT_SECONDS,
+  endsAt: null,
+  clockOffsetMs: 0,
+  correctAnswerIndex: null,
+  selectedAnswerIndex: null,
+  answerStatus: "idle",
+  answerError: null,
+  isQuestionActive: false,
+  isShowingResults: false,
+  isGameOver: false,
+  answeredCount: 0,
+  answerCounts: [0, 0, 0, 0],
+  answerResults: [],
+  leaderboard: [],
+  myStanding: null,
+  isLastLeaderboard: false,
+  nextQuestionIn: 5,
+  leaderboardShownAt: null,
+};
+
+export type GameAction =
+  | { type: "server"; message: ServerMessage; receivedAt: number }
+  | { type: "joining"; gameCode: string; nickname: string; isHost: boolean }
+  | { type: "answerSubmitting"; answerIndex: number }
+  | { type: "reset" };
+
+function upsertPlayer(players: PlayerRef[], player: PlayerRef): PlayerRef[] {
+  const index = players.findIndex((existing) => existing.id === player.id);
+  if (index === -1) return [...players, player];
+  const copy = players.slice();
+  copy[index] = player;
+  return copy;
+}
+
+export function gameReducer(state: ClientGameState, action: GameAction): ClientGameState {
+  switch (action.type) {
+    case "reset":
+      return initialGameState;
+    case "joining":
+      return {
+        ...initialGameState,
+        gameCode: action.gameCode,
+        nickname: action.nickname,
+        isHost: action.isHost,
+        joining: true,
+        clockOffsetMs: state.clockOffsetMs,
+      };
+    case "answerSubmitting":
+      return { ...state, selectedAnswerIndex: action.answerIndex, answerStatus: "submitting", answerError: null };
+    case "server":
+      return onServerMessage(state, action.message, action.receivedAt);
+  }
+}
+
+function onServerMessage(state: ClientGameState, message: ServerMessage, receivedAt: number): ClientGameState {
+  switch (message.type) {
+    case "ERROR": {
+      if (state.joining) return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
+      if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: message.payload.message };
+      return state;
+    }
+    case "PLAYER_JOINED": {
+      const { player } = message.payload;
+      // A player learns its id from the PLAYER_JOINED for its own nickname (spec section 6).
+      const isMe = !state.isHost && state.joining && player.nickname.toLowerCase() === state.nickname?.trim().toLowerCase();
+      const players = upsertPlayer(state.players, player);
+      return {
+        ...state,
+        players,
+        playerCount: Math.max(state.playerCount, players.length),
+        ...(isMe ? { playerId: player.id, nickname: player.nickname } : {}),
+      };
+    }
+    case "PLAYER_LEFT": {
+      const players = state.players.filter((player) => player.id !== message.payload.playerId);
+      return { ...state, players, playerCount: Math.max(0, state.playerCount - 1) };
+    }
+    case "LOBBY_UPDATE":
+      return { ...state, players: message.payload.players, playerCount: message.payload.playerCount };
+    case "GAME_SNAPSHOT": {
+      const snapshot = message.payload;
+      const back = snapshot.phase === "lobby";
+      return {
+        ...(back ? { ...initialGameState, clockOffsetMs: state.clockOffsetMs } : state),
+        gameCode: snapshot.gameCode,
+        nickname: state.nickname,
+        isHost: snapshot.role === "host",
+        playerId: snapshot.playerId,
+        joining: false,
+        title: snapshot.title,
+        phase: snapshot.phase,
+        players: snapshot.players,
+        playerCount: snapshot.playerCount,
+        questionNumber: snapshot.questionNumber,
+        totalQuestions: snapshot.totalQuestions,
+        timeLimit: snapshot.timeLimit,
+      };
+    }
+    case "GAME_STARTED":
+      if (message.payload.questionCount === 0) return state;
+      return {
+        ...state,
+        totalQuestions: message.payload.questionCount,
+        questionNumber: 0,
+        isGameOver: false,
+        isShowingResults: false,
+        leaderboard: [],
+        myStanding: null,
+        answerResults: [],
+      };
+    case "QUESTION_STARTED": {
+      const payload = message.payload;
+      return {
+        ...state,
+        phase: "question",
+        currentQuestion: payload.question,
+        questionNumber: payload.questionNumber,
+        totalQuestions: payload.totalQuestions,
+        timeLimit: payload.timeLimit,
+        endsAt: payload.endsAt,
+        clockOffsetMs: payload.serverNow - receivedAt,
+        correctAnswerIndex: null,
+        selectedAnswerIndex: null,
+        answerStatus: "idle",
+        answerError: null,
+        isQuestionActive: true,
+        isShowingResults: false,
+        isGameOver: false,
+        answeredCount: 0,
+        answerCounts: [0, 0, 0, 0],
+        answerResults: [],
+      };
+    }
+    case "ANSWER_ACCEPTED":
+      if (message.payload.questionNumber !== state.questionNumber) return state;
+      return { ...state, selectedAnswerIndex: message.payload.answerIndex, answerStatus: "success", answerError: null };
+    case "ANSWER_PROGRESS":
+      if (message.payload.questionNumber !== state.questionNumber) return state;
+      return {
+        ...state,
+        answeredCount: message.payload.answeredCount,
+        playerCount: message.payload.playerCount,
+        answerCounts: message.payload.answerCounts,
+      };
+    case "ANSWER_RESULTS": {
+      const payload = message.payload;
+      const mine = payload.playerResults.find((result) => result.playerId === state.playerId);
+      return {
+        ...state,
+        phase: "results",
+        questionNumber: payload.questionNumber,
+        correctAnswerIndex: payload.correctAnswerIndex,
+        answerCounts: payload.answerCounts,
+        answeredCount: payload.answerCounts.reduce((sum, count) => sum + count, 0),
+        answerResults: payload.playerResults,
+        selectedAnswerIndex: mine ? mine.answerIndex : state.selectedAnswerIndex,
+        isQuestionActive: false,
+        isShowingResults: true,
+      };
+    }
+    case "LEADERBOARD_UPDATE": {
+      const payload = message.payload;
+      return {
+        ...state,
+        phase: "leaderboard",
+        leaderboard: payload.players,
+        myStanding: payload.you ?? state.myStanding,
+        isLastLeaderboard: payload.isLastLeaderboard,
+        nextQuestionIn: payload.nextQuestionIn,
+        questionNumber: payload.questionNumber,
+        totalQuestions: payload.totalQuestions,
+        playerCount: payload.playerCount,
+        leaderboardShownAt: receivedAt,
+        isQuestionActive: false,
+        isShowingResults: false,
+      };
+    }
+    case "GAME_OVER":
+      return {
+        ...state,
+        phase: "finished",
+        leaderboard: message.payload.players,
+        myStanding: message.payload.you ?? state.myStanding,
+        playerCount: message.payload.playerCount,
+        isGameOver: true,
+        isQuestionActive: false,
+        isShowingResults: false,
+      };
+  }
+}
+
+/** Where a game screen should be for this state; null when the browser is in no game. */
+export function screenFor(state: ClientGameState): string | null {
+  if (!state.gameCode || state.joining || !state.phase) return null;
+  const code = state.gameCode;
+  switch (state.phase) {
+    case "lobby":
+      return `/waiting/${code}`;
+    case "question":
+      return state.isHost ? `/host/${code}` : `/play/${code}`;
+    case "results":
+      return state.isHost ? `/host/${code}` : `/result/${code}`;
+    case "leaderboard":
+      return `/leaderboard/${code}`;
+    case "finished":
+      return `/results/${code}`;
+  }
+}
+
+/** Milliseconds left until the server's `endsAt`, on the server's clock. */
+export function timeLeftMs(state: Pick<ClientGameState, "endsAt" | "clockOffsetMs">, localNow: number): number {
+  if (state.endsAt === null) return 0;
+  return Math.max(0, state.endsAt - (localNow + state.clockOffsetMs));
+}

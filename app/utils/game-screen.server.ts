@@ -1,0 +1,37 @@
+import { redirect } from "@remix-run/node";
+import type { DB } from "#db/connection.server";
+import { findGameByCode } from "#app/models/game.server";
+import { clientIdOf } from "./client-id.server";
+import { normalizeGameCode } from "./validation";
+
+export interface GameScreenData {
+  gameCode: string;
+  title: string;
+  status: string;
+  /** Whether this browser (by its client id cookie) is the game's registered host. */
+  isHost: boolean;
+}
+
+/** Loads the game a screen is about; unknown codes are a 404. */
+export async function loadGameScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const gameCode = normalizeGameCode(rawCode ?? "");
+  const game = await findGameByCode(db, gameCode);
+  if (!game) throw new Response("Game not found", { status: 404 });
+  const quiz = await db.selectFrom("quizzes").select("title").where("id", "=", game.quiz_id).executeTakeFirstOrThrow();
+  const clientId = clientIdOf(request);
+  return { gameCode, title: quiz.title, status: game.status, isHost: clientId !== null && clientId === game.host_client_id };
+}
+
+/** Spec section 6: host screens send non-hosts to /. */
+export async function requireHostScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await loadGameScreen(db, request, rawCode);
+  if (!screen.isHost) throw redirect("/");
+  return screen;
+}
+
+/** Spec section 6: player screens send hosts to /. */
+export async function requirePlayerScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await loadGameScreen(db, request, rawCode);
+  if (screen.isHost) throw redirect("/");
+  return screen;
+}
