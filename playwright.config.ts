@@ -41,6 +41,9 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATABASE_PATH: databasePath,
       SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+      // Shorter pauses between screens keep the journey quick; the texts are the same.
+      RESULTS_DELAY_MS: "1500",
+      NEXT_QUESTION_SECONDS: "3",
     },
   },
 });

@@ -46,6 +46,8 @@ export function GameProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(gameReducer, initialGameState);
   const [connection, setConnection] = useState<ConnectionState>("closed");
   const socketRef = useRef<GameSocket | null>(null);
+  /** The game this browser wants to be in; joined on every (re)open of the socket. */
+  const targetRef = useRef<{ gameCode: string; nickname: string; isHost: boolean } | null>(null);
   const stateRef = useRef(state);
   stateRef.current = state;
   const toast = useToast();
@@ -63,7 +65,10 @@ export function GameProvider({ children }: { children: ReactNode }) {
       dispatch({ type: "server", message, receivedAt: Date.now() });
       if (message.type === "ERROR") {
         toastRef.current({ title: "Game Error", description: message.payload.message, variant: "destructive" });
-        if (stateRef.current.joining) clearGameSessions();
+        if (stateRef.current.joining) {
+          targetRef.current = null;
+          clearGameSessions();
+        }
       } else if (message.type === "GAME_STARTED" && message.payload.questionCount === 0) {
         toastRef.current({
           title: "Quiz Error",
@@ -88,20 +93,21 @@ export function GameProvider({ children }: { children: ReactNode }) {
       onOpen: () => {
         everOpened = true;
         // (Re)join whatever game this browser is in, so a refresh or a dropped socket lands back in it.
-        const current = stateRef.current;
-        const host = loadHostSession();
-        const player = loadPlayerSession();
-        if (current.gameCode && current.isHost) {
-          socket.send({ type: "JOIN_GAME", payload: { gameCode: current.gameCode, nickname: HOST_NICKNAME } });
-        } else if (current.gameCode && current.nickname) {
-          socket.send({ type: "JOIN_GAME", payload: { gameCode: current.gameCode, nickname: current.nickname } });
-        } else if (host) {
-          dispatch({ type: "joining", gameCode: host.gameCode, nickname: HOST_NICKNAME, isHost: true });
-          socket.send({ type: "JOIN_GAME", payload: { gameCode: host.gameCode, nickname: HOST_NICKNAME } });
-        } else if (player) {
-          dispatch({ type: "joining", gameCode: player.gameCode, nickname: player.nickname, isHost: false });
-          socket.send({ type: "JOIN_GAME", payload: { gameCode: player.gameCode, nickname: player.nickname } });
+        let target = targetRef.current;
+        if (!target) {
+          const host = loadHostSession();
+          const player = loadPlayerSession();
+          target = host
+            ? { gameCode: host.gameCode, nickname: HOST_NICKNAME, isHost: true }
+            : player
+              ? { gameCode: player.gameCode, nickname: player.nickname, isHost: false }
+              : null;
+          if (target) {
+            targetRef.current = target;
+            dispatch({ type: "joining", ...target });
+          }
         }
+        if (target) socket.send({ type: "JOIN_GAME", payload: { gameCode: target.gameCode, nickname: target.nickname } });
       },
       onReconnected: () => toastRef.current({ title: "Connected!", description: "You're back in the game." }),
       onGiveUp: () => {
@@ -128,19 +134,24 @@ export function GameProvider({ children }: { children: ReactNode }) {
 
   const send = useCallback((message: Parameters<GameSocket["send"]>[0]) => socketRef.current?.send(message), []);
 
+  /** Joins now when connected; otherwise the socket's next open joins. */
+  const enter = useCallback((gameCode: string, nickname: string, isHost: boolean) => {
+    targetRef.current = { gameCode, nickname, isHost };
+    dispatch({ type: "joining", gameCode, nickname, isHost });
+    if (socketRef.current?.state === "open") socketRef.current.send({ type: "JOIN_GAME", payload: { gameCode, nickname } });
+  }, []);
+
   const value = useMemo<GameContextValue>(
     () => ({
       state,
       connection,
       joinGame(gameCode, nickname) {
         savePlayerSession({ gameCode, nickname });
-        dispatch({ type: "joining", gameCode, nickname, isHost: false });
-        send({ type: "JOIN_GAME", payload: { gameCode, nickname } });
+        enter(gameCode, nickname, false);
       },
       hostGame(gameCode, title, hostName) {
         saveHostSession({ gameCode, title, hostName });
-        dispatch({ type: "joining", gameCode, nickname: HOST_NICKNAME, isHost: true });
-        send({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } });
+        enter(gameCode, HOST_NICKNAME, true);
       },
       startGame() {
         const { gameCode, isHost } = stateRef.current;
@@ -165,6 +176,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
       leaveGame() {
         const { gameCode } = stateRef.current;
         if (gameCode) send({ type: "LEAVE_GAME", payload: { gameCode } });
+        targetRef.current = null;
         clearGameSessions();
         dispatch({ type: "reset" });
       },
@@ -172,7 +184,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
         socketRef.current?.reconnect();
       },
     }),
-    [state, connection, send],
+    [state, connection, send, enter],
   );
 
   return <GameContext.Provider value={value}>{children}</GameContext.Provider>;

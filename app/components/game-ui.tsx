@@ -1,0 +1,114 @@
+import { useEffect, useState } from "react";
+import type { PlayerRef } from "#app/game/client/game-state";
+
+export const ANSWER_LETTERS = ["A", "B", "C", "D"] as const;
+/** Colour and shape both tell the answers apart, so colour-blind players are not at a disadvantage. */
+export const ANSWER_SHAPES = ["▲", "◆", "●", "■"] as const;
+export const ANSWER_SHAPE_NAMES = ["triangle", "diamond", "circle", "square"] as const;
+
+export function initials(nickname: string): string {
+  const words = nickname.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return "?";
+  if (words.length === 1) return words[0].slice(0, 2).toUpperCase();
+  return (words[0][0] + words[1][0]).toUpperCase();
+}
+
+export function Avatar({ nickname }: { nickname: string }) {
+  return (
+    <span className="avatar" aria-hidden="true">
+      {initials(nickname)}
+    </span>
+  );
+}
+
+export function PlayerList({ players, highlightId }: { players: PlayerRef[]; highlightId?: number | null }) {
+  return (
+    <ul className="player-list" aria-label="Players">
+      {players.map((player) => (
+        <li key={player.id} className={player.id === highlightId ? "me" : undefined}>
+          <Avatar nickname={player.nickname} />
+          <span>{player.nickname}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Re-renders every `intervalMs` and returns the local clock. */
+export function useNow(intervalMs = 250): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+export function Countdown({ secondsLeft, label = "Time left" }: { secondsLeft: number; label?: string }) {
+  return (
+    <div className={`countdown${secondsLeft <= 5 ? " low" : ""}`} role="timer" aria-label={`${label}: ${secondsLeft} seconds`}>
+      {secondsLeft}
+    </div>
+  );
+}
+
+export function AnswerLabel({ index, text }: { index: number; text: string }) {
+  return (
+    <>
+      <span className="answer-shape" aria-hidden="true">
+        {ANSWER_SHAPES[index]}
+      </span>
+      <span>
+        <span className="answer-letter">{ANSWER_LETTERS[index]}. </span>
+        {text}
+      </span>
+    </>
+  );
+}
+
+export function AnswerDistribution({
+  answers,
+  counts,
+  correctAnswerIndex,
+}: {
+  answers: string[];
+  counts: readonly number[];
+  correctAnswerIndex: number | null;
+}) {
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  return (
+    <div className="distribution" aria-label="Answer distribution">
+      {answers.map((answer, index) => {
+        const percent = total === 0 ? 0 : Math.round((counts[index] / total) * 100);
+        return (
+          <div className="distribution-row" key={index}>
+            <span className="answer-shape" aria-hidden="true" style={{ color: `var(--answer-${"abcd"[index]})` }}>
+              {ANSWER_SHAPES[index]}
+            </span>
+            <div className="distribution-bar" title={answer}>
+              <span style={{ width: `${percent}%`, background: `var(--answer-${"abcd"[index]})` }} />
+            </div>
+            <span>
+              {percent}% ({counts[index]}){index === correctAnswerIndex ? " ✓" : ""}
+              <span className="visually-hidden">
+                {" "}
+                {ANSWER_LETTERS[index]}: {answer}
+              </span>
+            </span>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export function ConnectingNotice({ gameCode }: { gameCode: string }) {
+  return (
+    <div className="card center stack" role="status">
+      <p>Connecting to game {gameCode}...</p>
+      <p className="muted">
+        Not in this game yet? <a href={`/join?code=${gameCode}`}>Join it with a nickname</a>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import QRCode from "qrcode";
+import { useEffect, useRef } from "react";
+import { PlayerList } from "#app/components/game-ui";
+import { Page } from "#app/components/layout";
+import { useToast } from "#app/components/toaster";
+import { useGame } from "#app/game/client/game-provider";
+import { loadHostSession } from "#app/game/client/storage";
+import { loadGameScreen } from "#app/utils/game-screen.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Lobby ${data.gameCode} · Quiz Night` : "Quiz Night" }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const screen = await loadGameScreen(context.db, request, params.code);
+  const joinUrl = `${new URL(request.url).origin}/join?code=${screen.gameCode}`;
+  // Drawn on the server: no external QR service, and it shows without JavaScript.
+  const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { ...screen, joinUrl, qrSvg };
+}
+
+export default function Lobby() {
+  const { gameCode, title, isHost: viewerIsHost, joinUrl, qrSvg } = useLoaderData<typeof loader>();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { state, hostGame, joinGame, startGame, leaveGame } = useGame();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const joinedOnce = useRef(false);
+  const inThisGame = state.gameCode === gameCode;
+
+  // Flash messages from the create and host forms' redirects.
+  useEffect(() => {
+    const created = searchParams.get("created");
+    const hosted = searchParams.get("hosted");
+    if (created) toast({ title: "Quiz created!", description: `Share the code ${gameCode} with your players.` });
+    else if (hosted) toast({ title: "Success!", description: "You're now hosting the game..." });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Take our place in this game: as its host, or with the nickname a no-JavaScript join carried.
+  // A player already in it (even after a refresh) is rejoined by the game provider.
+  useEffect(() => {
+    if (joinedOnce.current || (inThisGame && !state.joinError)) return;
+    const nickname = searchParams.get("nickname");
+    if (viewerIsHost) {
+      joinedOnce.current = true;
+      const stored = loadHostSession();
+      hostGame(gameCode, title, searchParams.get("hostName") ?? (stored?.gameCode === gameCode ? stored.hostName : ""));
+    } else if (nickname) {
+      joinedOnce.current = true;
+      joinGame(gameCode, nickname);
+    }
+    if (joinedOnce.current && searchParams.size > 0) setSearchParams({}, { replace: true, preventScrollReset: true });
+  }, [viewerIsHost, gameCode, title, inThisGame, state.joinError, searchParams, setSearchParams, hostGame, joinGame]);
+
+  const isHost = inThisGame && state.isHost;
+  const players = inThisGame ? state.players : [];
+  const playerCount = inThisGame ? state.playerCount : 0;
+
+  function onStart() {
+    if (!isHost) {
+      toast({ title: "Not authorized", description: "Only the host can start the game.", variant: "destructive" });
+      return;
+    }
+    if (playerCount === 0) {
+      toast({ title: "No players", description: "Wait for players to join before starting the game.", variant: "destructive" });
+      return;
+    }
+    startGame();
+  }
+
+  function onLeave() {
+    leaveGame();
+    navigate("/");
+  }
+
+  return (
+    <Page>
+      <div className="stack">
+        <div className="card center stack">
+          <p className="muted">{title}</p>
+          <h1>Game code</h1>
+          <div className="game-code" aria-label={`Game code ${gameCode.split("").join(" ")}`}>
+            {gameCode}
+          </div>
+          <div className="row" style={{ justifyContent: "center", alignItems: "center" }}>
+            <div className="qr" role="img" aria-label={`QR code for ${joinUrl}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+            <div className="stack" style={{ textAlign: "left" }}>
+              <span>Join at</span>
+              <a href={joinUrl} data-testid="join-link">
+                {joinUrl}
+              </a>
+            </div>
+          </div>
+        </div>
+
+        <div className="card stack">
+          <div className="row" style={{ justifyContent: "space-between" }}>
+            <h2>
+              Players <span className="badge" data-testid="player-count">{playerCount}</span>
+            </h2>
+            {isHost ? (
+              <button type="button" className="button button-large" onClick={onStart}>
+                Start Game
+              </button>
+            ) : null}
+          </div>
+          {players.length === 0 ? <p className="muted">No players yet. Share the code!</p> : <PlayerList players={players} highlightId={state.playerId} />}
+          {playerCount > players.length ? <p className="muted">and {playerCount - players.length} more</p> : null}
+          {!isHost && inThisGame && state.playerId !== null ? (
+            <p className="status-banner">Waiting for host to start the game...</p>
+          ) : null}
+          {!inThisGame || state.joining ? (
+            <p className="muted" role="status">
+              {state.joining ? "Joining..." : <a href={`/join?code=${gameCode}`}>Join this game</a>}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <button type="button" className="button button-secondary" onClick={onLeave}>
+            Leave
+          </button>
+        </div>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const PHONE = { width: 390, height: 844 };
+const QUESTIONS = [
+  { text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 },
+  { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
+];
+
+/** A browser context whose persisted client id is known, like a real returning browser. */
+async function contextWithClientId(browser: Browser, clientId: string, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
+  return context;
+}
+
+async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
+  const headers = { "x-client-id": hostClientId };
+  const quiz = await (await page.request.post("/api/quizzes", { data: { title: "E2E Night", description: "", timeLimit: 20, isPublic: true }, headers })).json();
+  for (const [order, question] of QUESTIONS.entries()) {
+    await page.request.post("/api/questions", { data: { quizId: quiz.id, order, ...question }, headers });
+  }
+  const game = await (await page.request.post("/api/games", { data: { quizId: quiz.id }, headers })).json();
+  await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
+  return game.gameCode as string;
+}
+
+test("a host and three players play a whole game to the podium, and play again", async ({ browser, page }, testInfo) => {
+  test.setTimeout(120_000);
+  const hostId = `host-${randomUUID()}`;
+  const host = await (await contextWithClientId(browser, hostId)).newPage();
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  const gameCode = await createHostedGame(page, hostId);
+  await host.goto(`/waiting/${gameCode}?hosted=1`);
+  await expect(host.getByText("Success!")).toBeVisible();
+  await expect(host.getByLabel(/Game code/)).toHaveText(gameCode);
+  await expect(host.getByTestId("join-link")).toHaveText(new RegExp(`/join\\?code=${gameCode}$`));
+  await expect(host.getByRole("img", { name: /QR code/ })).toBeVisible();
+
+  const names = ["Ann", "Bob", "Cat"];
+  const players: Page[] = [];
+  for (const [index, name] of names.entries()) {
+    const context = await contextWithClientId(browser, `player-${randomUUID()}`, index === 2 ? PHONE : undefined);
+    const player = await context.newPage();
+    await player.goto(`/waiting/${gameCode}?nickname=${name}`);
+    await expect(player.getByText("Waiting for host to start the game...")).toBeVisible();
+    players.push(player);
+  }
+  const [ann, bob, cat] = players;
+  await expect(host.getByTestId("player-count")).toHaveText("3");
+  for (const name of names) await expect(host.getByRole("list", { name: "Players" }).getByText(name)).toBeVisible();
+  await cat.screenshot({ path: testInfo.outputPath("phone-lobby.png") });
+
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(host).toHaveURL(`/host/${gameCode}`);
+  for (const player of players) await expect(player).toHaveURL(`/play/${gameCode}`);
+  await expect(host.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
+  await expect(host.getByText("What is 2 + 2?")).toBeVisible();
+  await expect(host.getByText("0 of 3 answered")).toBeVisible();
+  await cat.screenshot({ path: testInfo.outputPath("phone-question.png") });
+
+  // Ann answers first (right), Bob by keyboard (right), Cat wrong.
+  await ann.getByRole("button", { name: /B\. 4/ }).click();
+  await expect(ann.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
+  await expect(ann.getByRole("button", { name: /A\. 3/ })).toBeDisabled();
+  await expect(host.getByText("1 of 3 answered")).toBeVisible();
+  await bob.keyboard.press("2");
+  await expect(bob.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
+  await cat.getByRole("button", { name: /C\. 5/ }).click();
+
+  // Everyone answered: results.
+  await expect(ann).toHaveURL(`/result/${gameCode}`);
+  await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
+  const annPoints = Number((await ann.getByTestId("points").textContent())!.replace(/\D/g, ""));
+  expect(annPoints).toBeGreaterThanOrEqual(500);
+  expect(annPoints).toBeLessThanOrEqual(1000);
+  await expect(cat.getByRole("heading", { name: "Incorrect" })).toBeVisible();
+  await expect(cat.getByTestId("correct-answer")).toHaveText("B. 4");
+  await cat.screenshot({ path: testInfo.outputPath("phone-result.png") });
+  await expect(host.getByLabel("Answer distribution")).toContainText("67% (2)");
+
+  // Leaderboard with a real countdown.
+  for (const player of [host, ...players]) await expect(player).toHaveURL(`/leaderboard/${gameCode}`);
+  await expect(ann.getByText("Question 1 of 2 completed")).toBeVisible();
+  await expect(ann.getByText(/Next question in \d seconds\.\.\./)).toBeVisible();
+  await expect(ann.getByRole("list", { name: "Leaderboard" }).locator("li").first()).toContainText("Ann");
+  await cat.screenshot({ path: testInfo.outputPath("phone-leaderboard.png") });
+
+  // Question 2: Bob refreshes mid-question and keeps his place and score.
+  await expect(bob).toHaveURL(`/play/${gameCode}`, { timeout: 10_000 });
+  await bob.reload();
+  await expect(bob.getByText("Capital of France?")).toBeVisible();
+  await bob.getByRole("button", { name: /A\. Paris/ }).click();
+  await expect(bob.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
+  await ann.getByRole("button", { name: /B\. Rome/ }).click();
+  await cat.getByRole("button", { name: /A\. Paris/ }).click();
+  await expect(bob).toHaveURL(`/result/${gameCode}`);
+  const bobScore = Number(await bob.getByTestId("score").textContent());
+  expect(bobScore).toBeGreaterThan(1000);
+
+  // The podium.
+  for (const player of [host, ...players]) await expect(player).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });
+  await expect(host.getByRole("heading", { name: "Game Complete" })).toBeVisible();
+  await expect(host.getByLabel("Podium")).toContainText("Bob");
+  await expect(bob.getByTestId("own-rank")).toHaveText(`You finished #1 of 3 with ${bobScore} points`);
+  await cat.screenshot({ path: testInfo.outputPath("phone-podium.png") });
+  await expect(ann.getByRole("button", { name: "Play Again" })).toHaveCount(0);
+
+  const download = host.waitForEvent("download");
+  await host.getByRole("button", { name: "Download CSV" }).click();
+  const csv = await (await (await download).createReadStream()).toArray();
+  expect(Buffer.concat(csv).toString()).toMatch(/^Rank,Nickname,Score,Correct answers,Answered\n1,Bob,\d+,2,2\n/);
+
+  // Play Again brings everyone back to the lobby with the same players.
+  await host.getByRole("button", { name: "Play Again" }).click();
+  for (const player of [host, ...players]) await expect(player).toHaveURL(`/waiting/${gameCode}`);
+  await expect(host.getByTestId("player-count")).toHaveText("3");
+  await expect(cat.getByText("Waiting for host to start the game...")).toBeVisible();
+});
+
+test("host screens send non-hosts home and player screens send the host home", async ({ browser, page }, testInfo) => {
+  const hostId = `host-${randomUUID()}`;
+  const gameCode = await createHostedGame(page, hostId);
+  const stranger = await (await browser.newContext()).newPage();
+  await stranger.goto(`/host/${gameCode}`);
+  await expect(stranger).toHaveURL("/");
+  const host = await (await contextWithClientId(browser, hostId)).newPage();
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.goto(`/play/${gameCode}`);
+  await expect(host).toHaveURL("/");
+});
