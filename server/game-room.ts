@@ -444,6 +444,7 @@ export class GameRoom {
         this.queue(connection, "ANSWER_RESULTS", {
           ...resultsHeaderView(state),
           playerResults: results.map((entry) => playerResultView(state, entry)),
+          question: questionView(state, this.now()).question,
         });
         return;
       }

@@ -153,6 +153,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       correctAnswerIndex: z.number().int(),
       answerCounts: AnswerCountsSchema,
       playerResults: z.array(PlayerResultSchema),
+      /** Only in the catch-up sent to a (re)joining client, which missed QUESTION_STARTED. */
+      question: z.object({ id: z.number().int(), text: z.string(), answers: z.array(z.string()) }).optional(),
     }),
   }),
   z.object({

@@ -33,7 +33,7 @@ test("a host and three players play a whole game to the podium, and play again",
   await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
   const gameCode = await createHostedGame(page, hostId);
   await host.goto(`/waiting/${gameCode}?hosted=1`);
-  await expect(host.getByText("Success!")).toBeVisible();
+  await expect(host.locator(".toast-title")).toHaveText("Success!");
   await expect(host.getByLabel(/Game code/)).toHaveText(gameCode);
   await expect(host.getByTestId("join-link")).toHaveText(new RegExp(`/join\\?code=${gameCode}$`));
   await expect(host.getByRole("img", { name: /QR code/ })).toBeVisible();
@@ -129,4 +129,27 @@ test("host screens send non-hosts home and player screens send the host home", a
   await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
   await host.goto(`/play/${gameCode}`);
   await expect(host).toHaveURL("/");
+});
+
+test("the host cannot start an empty lobby, and a host refresh mid-question keeps the game", async ({ browser, page }, testInfo) => {
+  const hostId = `host-${randomUUID()}`;
+  const gameCode = await createHostedGame(page, hostId);
+  const host = await (await contextWithClientId(browser, hostId)).newPage();
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.goto(`/waiting/${gameCode}`);
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(host.locator(".toast-title")).toHaveText("No players");
+  await expect(host.locator(".toast-description")).toHaveText("Wait for players to join before starting the game.");
+
+  const player = await (await contextWithClientId(browser, `player-${randomUUID()}`)).newPage();
+  await player.goto(`/waiting/${gameCode}?nickname=Dee`);
+  await expect(host.getByTestId("player-count")).toHaveText("1");
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(host).toHaveURL(`/host/${gameCode}`);
+  await host.reload();
+  await expect(host.getByText("What is 2 + 2?")).toBeVisible();
+  await expect(host.getByText("0 of 1 answered")).toBeVisible();
+  await player.getByRole("button", { name: /A\. 3/ }).click();
+  await expect(player.getByRole("heading", { name: "Incorrect" })).toBeVisible();
+  await expect(host.getByLabel("Answer distribution")).toContainText("100% (1)");
 });

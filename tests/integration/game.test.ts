@@ -348,6 +348,31 @@ describe("joining", () => {
     expect(results.body.players).toHaveLength(2);
   });
 
+  it("replays the open results with their question to a player who rejoins then", async () => {
+    const slow = await startTestServer({ game: { settings: { resultsDelayMs: 10_000 } } });
+    try {
+      const { gameCode, hostClientId } = await createGameFixture(slow);
+      const host = await TestClient.connect(slow, hostClientId);
+      await host.joinAsHost(gameCode);
+      const ann = await TestClient.connect(slow, "ann-results");
+      const annId = await ann.joinAsPlayer(gameCode, "Ann");
+      host.send("START_GAME", { gameCode });
+      await ann.next("QUESTION_STARTED");
+      ann.send("SUBMIT_ANSWER", { gameCode, playerId: annId, answerIndex: 0 });
+      await ann.next("ANSWER_RESULTS");
+      await ann.terminate();
+      const back = await TestClient.connect(slow, "ann-results");
+      back.send("JOIN_GAME", { gameCode, nickname: "Ann" });
+      expect((await back.next("GAME_SNAPSHOT")).phase).toBe("results");
+      const replay = await back.next("ANSWER_RESULTS");
+      expect(replay.question).toEqual({ id: expect.any(Number), text: SAMPLE_QUESTIONS[0].text, answers: SAMPLE_QUESTIONS[0].answers });
+      expect(replay.playerResults).toEqual([expect.objectContaining({ playerId: annId, answerIndex: 0, correct: false })]);
+      await Promise.all([host.close(), back.close()]);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it("keeps a dropped lobby player for the grace period, then reports PLAYER_LEFT", async () => {
     const graceServer = await startTestServer({ game: { settings: { lobbyGraceMs: 300 } } });
     try {

@@ -214,6 +214,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
       return {
         ...state,
         phase: "results",
+        currentQuestion: payload.question ?? state.currentQuestion,
         questionNumber: payload.questionNumber,
         correctAnswerIndex: payload.correctAnswerIndex,
         answerCounts: payload.answerCounts,
