@@ -65,6 +65,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       },
       // Served over plain http on a LAN as often as behind TLS.
       strictTransportSecurity: false,
+      // "no-referrer" makes browsers send `Origin: null` on form posts, which Remix's origin check refuses.
+      referrerPolicy: { policy: "same-origin" },
     }),
   );
   app.use(compression());

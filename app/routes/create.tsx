@@ -1,0 +1,356 @@
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useNavigation, type ClientActionFunctionArgs } from "@remix-run/react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import type { DB } from "#db/connection.server";
+import { Page } from "#app/components/layout";
+import { useToast } from "#app/components/toaster";
+import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
+import { hostNewGame } from "#app/models/game.server";
+import { addQuestion, createQuiz } from "#app/models/quiz.server";
+import { ensureClientId } from "#app/utils/client-id.server";
+import {
+  CANNOT_REMOVE_QUESTION,
+  CREATE_QUIZ_FAILED,
+  CreateQuizFormSchema,
+  createQuizErrorToast,
+  emptyCreateQuizDraft,
+  emptyQuestionDraft,
+  firstErrors,
+  parseCreateQuizForm,
+  type CreateQuizDraft,
+  type CreateQuizForm,
+  type ToastMessage,
+} from "#app/utils/form-schemas";
+
+export const meta: MetaFunction = () => [{ title: "Create Quiz - Quiz Night" }];
+
+const ANSWER_LETTERS = ["A", "B", "C", "D"] as const;
+const REMOVE_INTENT = /^remove-question-(\d+)$/;
+
+interface CreateActionData {
+  draft?: CreateQuizDraft;
+  /** Field path (`questions.0.text`) to its message. */
+  errors?: Record<string, string>;
+  formError?: ToastMessage;
+}
+
+function reply(body: CreateActionData, status = 200) {
+  return data(body, { status });
+}
+
+/**
+ * Save, or (without JavaScript) add or remove a question and hand the edited draft back. A saved
+ * quiz gets a game at once, hosted by this browser, and the host goes to its lobby.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const draft = parseCreateQuizForm(formData);
+  const intent = String(formData.get("intent") ?? "save");
+
+  if (intent === "add-question") return reply({ draft: { ...draft, questions: [...draft.questions, emptyQuestionDraft()] } });
+  const removal = REMOVE_INTENT.exec(intent);
+  if (removal) {
+    if (draft.questions.length <= 1) return reply({ draft, formError: CANNOT_REMOVE_QUESTION }, 400);
+    const index = Number(removal[1]);
+    return reply({ draft: { ...draft, questions: draft.questions.filter((_, i) => i !== index) } });
+  }
+
+  const parsed = CreateQuizFormSchema.safeParse(draft);
+  if (!parsed.success) return reply({ draft, errors: firstErrors(parsed.error) }, 400);
+
+  const { clientId, headers } = ensureClientId(request);
+  let gameCode: string;
+  try {
+    gameCode = await saveQuizAndHost(context.db, parsed.data, clientId);
+  } catch (error) {
+    console.error("[create] could not save a quiz", error);
+    return reply({ draft, formError: CREATE_QUIZ_FAILED }, 500);
+  }
+  return redirect(`/waiting/${gameCode}?created=1`, { headers });
+}
+
+/** All or nothing: a quiz never exists without its questions and its game. */
+async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, clientId: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const created = await createQuiz(
+      trx,
+      { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.visibility === "public" },
+      { clientId },
+    );
+    for (const [order, question] of quiz.questions.entries()) {
+      await addQuestion(trx, { quizId: created.id, ...question, order });
+    }
+    const game = await hostNewGame(trx, created.id, clientId);
+    return game.gameCode;
+  });
+}
+
+/** A post that never reached the server gets the same message as one the server could not save. */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<CreateActionData> {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { formError: CREATE_QUIZ_FAILED };
+  }
+}
+
+/** Ids follow the error keys, so the first invalid field can be found and focused. */
+const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
+
+export default function CreateQuiz() {
+  const actionData = useActionData<typeof clientAction>();
+  const toast = useToast();
+  const navigation = useNavigation();
+  const [draft, setDraft] = useState<CreateQuizDraft>(() => actionData?.draft ?? emptyCreateQuizDraft());
+  // Stable keys, so removing a question does not hand its inputs to the next one.
+  const nextKey = useRef(draft.questions.length);
+  const [keys, setKeys] = useState(() => draft.questions.map((_, i) => i));
+  const [validateLive, setValidateLive] = useState(false);
+  const [focusId, setFocusId] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!actionData) return;
+    if (actionData.draft) {
+      setDraft(actionData.draft);
+      setKeys(actionData.draft.questions.map(() => nextKey.current++));
+    }
+    if (actionData.formError) toast({ ...actionData.formError, variant: "destructive" });
+  }, [actionData, toast]);
+
+  useEffect(() => {
+    if (!focusId) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
+
+  const liveErrors = useMemo(() => {
+    if (!validateLive) return null;
+    const result = CreateQuizFormSchema.safeParse(draft);
+    return result.success ? {} : firstErrors(result.error);
+  }, [draft, validateLive]);
+  const errors = liveErrors ?? actionData?.errors ?? {};
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
+
+  const update = (change: Partial<CreateQuizDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const updateQuestion = (index: number, change: Partial<CreateQuizDraft["questions"][number]>) =>
+    setDraft((current) => ({
+      ...current,
+      questions: current.questions.map((question, i) => (i === index ? { ...question, ...change } : question)),
+    }));
+
+  function addQuestionClick(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    setDraft((current) => ({ ...current, questions: [...current.questions, emptyQuestionDraft()] }));
+    setKeys((current) => [...current, nextKey.current++]);
+    setFocusId(fieldId(`questions.${draft.questions.length}.text`));
+  }
+
+  function removeQuestionClick(event: MouseEvent<HTMLButtonElement>, index: number) {
+    event.preventDefault();
+    if (draft.questions.length <= 1) {
+      toast({ ...CANNOT_REMOVE_QUESTION, variant: "destructive" });
+      return;
+    }
+    setDraft((current) => ({ ...current, questions: current.questions.filter((_, i) => i !== index) }));
+    setKeys((current) => current.filter((_, i) => i !== index));
+    setFocusId(fieldId(`questions.${Math.max(0, index - 1)}.text`));
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const result = CreateQuizFormSchema.safeParse(draft);
+    if (result.success) return;
+    event.preventDefault();
+    setValidateLive(true);
+    toast({ ...createQuizErrorToast(result.error), variant: "destructive" });
+    setFocusId(fieldId(Object.keys(firstErrors(result.error))[0]));
+  }
+
+  return (
+    <Page>
+      <div className="form-page stack">
+        <h1>Create Quiz</h1>
+        {actionData?.formError ? (
+          <div className="form-error" role="alert">
+            {actionData.formError.title}: {actionData.formError.description}
+          </div>
+        ) : null}
+        <Form method="post" noValidate onSubmit={onSubmit} className="stack">
+          {/* The first submit button answers the Enter key: it must save, not remove question 1. */}
+          <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={saving}>
+            Save Quiz
+          </button>
+          <div className="card stack">
+            <TextField
+              label="Title"
+              name="title"
+              value={draft.title}
+              error={errors.title}
+              onChange={(title) => update({ title })}
+            />
+            <div className="field">
+              <label htmlFor="description">Description (optional)</label>
+              <textarea
+                id="description"
+                name="description"
+                className="textarea"
+                rows={3}
+                value={draft.description}
+                aria-invalid={errors.description ? true : undefined}
+                aria-describedby={errors.description ? "description-error" : undefined}
+                onChange={(event) => update({ description: event.target.value })}
+              />
+              <FieldError id="description-error" message={errors.description} />
+            </div>
+            <div className="form-columns">
+              <div className="field">
+                <label htmlFor="timeLimit">Time limit</label>
+                <select
+                  id="timeLimit"
+                  name="timeLimit"
+                  className="select"
+                  value={String(draft.timeLimit)}
+                  aria-invalid={errors.timeLimit ? true : undefined}
+                  aria-describedby={errors.timeLimit ? "timeLimit-error" : undefined}
+                  onChange={(event) => update({ timeLimit: Number(event.target.value) })}
+                >
+                  {CREATE_TIME_LIMIT_OPTIONS.map((seconds) => (
+                    <option key={seconds} value={seconds}>
+                      {seconds} seconds
+                    </option>
+                  ))}
+                </select>
+                <FieldError id="timeLimit-error" message={errors.timeLimit} />
+              </div>
+              <div className="field">
+                <label htmlFor="visibility">Visibility</label>
+                <select
+                  id="visibility"
+                  name="visibility"
+                  className="select"
+                  value={draft.visibility}
+                  aria-invalid={errors.visibility ? true : undefined}
+                  aria-describedby={errors.visibility ? "visibility-error" : undefined}
+                  onChange={(event) => update({ visibility: event.target.value })}
+                >
+                  <option value="private">Private</option>
+                  <option value="public">Public</option>
+                </select>
+                <FieldError id="visibility-error" message={errors.visibility} />
+              </div>
+            </div>
+          </div>
+
+          <h2>Questions</h2>
+          <FieldError id="questions-error" message={errors.questions} />
+          {draft.questions.map((question, index) => (
+            <fieldset key={keys[index] ?? `extra-${index}`} className="card stack question-card">
+              <legend>Question {index + 1}</legend>
+              <TextField
+                label="Question text"
+                name={`questions[${index}].text`}
+                id={fieldId(`questions.${index}.text`)}
+                value={question.text}
+                error={errors[`questions.${index}.text`]}
+                onChange={(text) => updateQuestion(index, { text })}
+              />
+              <div className="answer-grid">
+                {ANSWER_LETTERS.map((letter, answerIndex) => (
+                  <TextField
+                    key={letter}
+                    label={`Answer ${letter}`}
+                    name={`questions[${index}].answers[${answerIndex}]`}
+                    id={fieldId(`questions.${index}.answers.${answerIndex}`)}
+                    value={question.answers[answerIndex] ?? ""}
+                    error={errors[`questions.${index}.answers.${answerIndex}`]}
+                    onChange={(answer) =>
+                      updateQuestion(index, {
+                        answers: question.answers.map((existing, i) => (i === answerIndex ? answer : existing)),
+                      })
+                    }
+                  />
+                ))}
+              </div>
+              <FieldError id={fieldId(`questions.${index}.answers-error`)} message={errors[`questions.${index}.answers`]} />
+              <fieldset className="choice-group">
+                <legend className="label">Correct answer</legend>
+                {ANSWER_LETTERS.map((letter, answerIndex) => (
+                  <label key={letter} className="choice">
+                    <input
+                      type="radio"
+                      name={`questions[${index}].correctAnswerIndex`}
+                      value={answerIndex}
+                      checked={question.correctAnswerIndex === answerIndex}
+                      onChange={() => updateQuestion(index, { correctAnswerIndex: answerIndex })}
+                    />
+                    {letter}
+                  </label>
+                ))}
+              </fieldset>
+              <FieldError
+                id={fieldId(`questions.${index}.correctAnswerIndex-error`)}
+                message={errors[`questions.${index}.correctAnswerIndex`]}
+              />
+              <div className="row">
+                <button
+                  type="submit"
+                  name="intent"
+                  value={`remove-question-${index}`}
+                  className="button button-secondary button-small"
+                  aria-label={`Remove question ${index + 1}`}
+                  onClick={(event) => removeQuestionClick(event, index)}
+                >
+                  Remove
+                </button>
+              </div>
+            </fieldset>
+          ))}
+
+          <div className="form-actions">
+            <button type="submit" name="intent" value="add-question" className="button button-secondary" onClick={addQuestionClick}>
+              Add Question
+            </button>
+            <button type="submit" name="intent" value="save" className="button" disabled={saving}>
+              {saving ? "Saving..." : "Save Quiz"}
+            </button>
+          </div>
+        </Form>
+      </div>
+    </Page>
+  );
+}
+
+function TextField(props: {
+  label: string;
+  name: string;
+  id?: string;
+  value: string;
+  error?: string;
+  onChange(value: string): void;
+}) {
+  const id = props.id ?? props.name;
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        className="input"
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+      <FieldError id={errorId} message={props.error} />
+    </div>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p id={id} className="field-error">
+      {message}
+    </p>
+  ) : null;
+}

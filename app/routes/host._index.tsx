@@ -1,0 +1,251 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { Page } from "#app/components/layout";
+import { useToast } from "#app/components/toaster";
+import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
+import { hostNewGame, registerHost } from "#app/models/game.server";
+import { findHostableQuiz, listHostableQuizzes } from "#app/models/quiz.server";
+import { clientIdOf, ensureClientId } from "#app/utils/client-id.server";
+import {
+  firstErrors,
+  GAME_ALREADY_HOSTED,
+  GAME_NOT_FOUND,
+  HOST_CONNECTION_FAILED,
+  HostFormSchema,
+  QUIZ_NOT_FOUND,
+  QUIZ_NOT_HOSTABLE,
+  QUIZZES_LOAD_FAILED,
+} from "#app/utils/form-schemas";
+import { normalizeGameCode } from "#app/utils/validation";
+
+export const meta: MetaFunction = () => [{ title: "Host a Quiz - Quiz Night" }];
+
+interface QuizOption {
+  id: number;
+  title: string;
+  description: string;
+  questionCount: number;
+  isPublic: boolean;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  try {
+    const quizzes = await listHostableQuizzes(context.db, { clientId: clientIdOf(request) });
+    const options: QuizOption[] = quizzes.map(({ id, title, description, questionCount, isPublic }) => ({
+      id,
+      title,
+      description,
+      questionCount,
+      isPublic,
+    }));
+    return { quizzes: options, loadFailed: false };
+  } catch (error) {
+    // Hosting by code still works without the list.
+    console.error("[host] could not list quizzes", error);
+    return { quizzes: [] as QuizOption[], loadFailed: true };
+  }
+}
+
+interface HostValues {
+  quizCode: string;
+  quizId: string;
+  hostName: string;
+}
+
+interface HostActionData {
+  values?: HostValues;
+  errors?: Record<string, string>;
+  formError?: string;
+}
+
+function reply(body: HostActionData, status: number) {
+  return data(body, { status });
+}
+
+/** A chosen quiz gets a new game hosted by this browser; a code claims that existing game's host seat. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const field = (name: string) => String(formData.get(name) ?? "");
+  const values: HostValues = { quizCode: field("quizCode"), quizId: field("quizId"), hostName: field("hostName") };
+  const parsed = HostFormSchema.safeParse(values);
+  if (!parsed.success) return reply({ values, errors: firstErrors(parsed.error) }, 400);
+
+  const { clientId, headers } = ensureClientId(request);
+  const choice = parsed.data;
+  let gameCode: string;
+  if (choice.quizId !== undefined) {
+    const access = await findHostableQuiz(context.db, choice.quizId, { clientId });
+    if (access.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
+    if (access.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);
+    gameCode = (await hostNewGame(context.db, choice.quizId, clientId)).gameCode;
+  } else {
+    const result = await registerHost(context.db, choice.gameCode, clientId);
+    if (result === "not-found") return reply({ values, errors: { quizCode: GAME_NOT_FOUND } }, 404);
+    if (result === "taken") return reply({ values, errors: { quizCode: GAME_ALREADY_HOSTED } }, 403);
+    gameCode = choice.gameCode;
+  }
+  return redirect(`/waiting/${gameCode}?${new URLSearchParams({ hosted: "1", hostName: choice.hostName })}`, { headers });
+}
+
+/** Spec section 8: a host request that never reached the server. */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<HostActionData> {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { formError: HOST_CONNECTION_FAILED };
+  }
+}
+
+/** After an unreachable server, reloading the quiz list would only fail too and replace the form with an error page. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult?.formError ? false : defaultShouldRevalidate;
+
+export default function HostQuiz() {
+  const { quizzes, loadFailed } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof clientAction>();
+  const toast = useToast();
+  const navigation = useNavigation();
+  const [values, setValues] = useState<HostValues>(() => actionData?.values ?? { quizCode: "", quizId: "", hostName: "" });
+  const [validateLive, setValidateLive] = useState(false);
+  const hosting = navigation.state !== "idle" && navigation.formData?.has("hostName") === true;
+
+  useEffect(() => {
+    if (loadFailed) toast({ ...QUIZZES_LOAD_FAILED, variant: "destructive" });
+  }, [loadFailed, toast]);
+
+  useEffect(() => {
+    if (actionData?.formError) toast({ title: "Connection Error", description: actionData.formError, variant: "destructive" });
+  }, [actionData, toast]);
+
+  const liveErrors = useMemo(() => {
+    if (!validateLive) return null;
+    const result = HostFormSchema.safeParse(values);
+    return result.success ? {} : firstErrors(result.error);
+  }, [values, validateLive]);
+  const errors = liveErrors ?? actionData?.errors ?? {};
+
+  // Choosing a quiz and typing a code are two ways to pick the game: each clears the other.
+  const typeCode = (raw: string) => setValues((current) => ({ ...current, quizCode: normalizeGameCode(raw), quizId: "" }));
+  const chooseQuiz = (quizId: number) => setValues((current) => ({ ...current, quizId: String(quizId), quizCode: "" }));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const result = HostFormSchema.safeParse(values);
+    if (result.success) return;
+    event.preventDefault();
+    setValidateLive(true);
+    const first = Object.keys(firstErrors(result.error))[0];
+    document.getElementById(first === "quizId" ? "quiz-options" : first)?.focus();
+  }
+
+  return (
+    <Page narrow>
+      <div className="stack">
+        <h1>Host a Quiz</h1>
+        <Form method="post" noValidate onSubmit={onSubmit} className="card stack">
+          {actionData?.formError ? (
+            <p className="form-error" role="alert">
+              {actionData.formError}
+            </p>
+          ) : null}
+          <div className="field">
+            <label htmlFor="quizCode">Quiz code</label>
+            <input
+              id="quizCode"
+              name="quizCode"
+              className="input code-input"
+              value={values.quizCode}
+              placeholder="ABC123"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              aria-invalid={errors.quizCode ? true : undefined}
+              aria-describedby={errors.quizCode ? "quizCode-error quizCode-hint" : "quizCode-hint"}
+              onChange={(event) => typeCode(event.target.value)}
+            />
+            <p id="quizCode-hint" className="hint">
+              The code of a game you created, or choose a quiz below to start a new game.
+            </p>
+            {errors.quizCode ? (
+              <p id="quizCode-error" className="field-error">
+                {errors.quizCode}
+              </p>
+            ) : null}
+          </div>
+
+          <fieldset className="quiz-choices stack" id="quiz-options" tabIndex={-1}>
+            <legend className="label">Available quizzes</legend>
+            {loadFailed ? (
+              <p className="form-error" role="alert">
+                {QUIZZES_LOAD_FAILED.description}
+              </p>
+            ) : quizzes.length === 0 ? (
+              <p className="muted">
+                No quizzes yet. <Link to="/create">Create one</Link>.
+              </p>
+            ) : (
+              <ul className="quiz-options">
+                {quizzes.map((quiz) => (
+                  <li key={quiz.id} className="quiz-option">
+                    <input
+                      type="radio"
+                      id={`quiz-${quiz.id}`}
+                      name="quizId"
+                      value={quiz.id}
+                      checked={values.quizId === String(quiz.id)}
+                      aria-describedby={`quiz-${quiz.id}-details`}
+                      onChange={() => chooseQuiz(quiz.id)}
+                    />
+                    <div>
+                      <label htmlFor={`quiz-${quiz.id}`} className="quiz-option-title">
+                        {quiz.title}
+                      </label>
+                      <p id={`quiz-${quiz.id}-details`} className="hint">
+                        {quiz.questionCount} {quiz.questionCount === 1 ? "question" : "questions"} ·{" "}
+                        {quiz.isPublic ? "Public" : "Private"}
+                      </p>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {errors.quizId ? <p className="field-error">{errors.quizId}</p> : null}
+          </fieldset>
+
+          <div className="field">
+            <label htmlFor="hostName">Host name</label>
+            <input
+              id="hostName"
+              name="hostName"
+              className="input"
+              value={values.hostName}
+              maxLength={HOST_NAME_MAX_LENGTH}
+              autoComplete="nickname"
+              aria-invalid={errors.hostName ? true : undefined}
+              aria-describedby={errors.hostName ? "hostName-error" : undefined}
+              onChange={(event) => setValues((current) => ({ ...current, hostName: event.target.value }))}
+            />
+            {errors.hostName ? (
+              <p id="hostName-error" className="field-error">
+                {errors.hostName}
+              </p>
+            ) : null}
+          </div>
+
+          <button type="submit" className="button" disabled={hosting}>
+            {hosting ? "Hosting..." : "Host Game"}
+          </button>
+        </Form>
+      </div>
+    </Page>
+  );
+}

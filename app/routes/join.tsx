@@ -1,0 +1,256 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Page } from "#app/components/layout";
+import { useGame } from "#app/game/client/game-provider";
+import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
+import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
+import { findHostableQuiz } from "#app/models/quiz.server";
+import { ensureClientId } from "#app/utils/client-id.server";
+import {
+  firstErrors,
+  GAME_NOT_FOUND,
+  HOST_CONNECTION_FAILED,
+  JoinFormSchema,
+  QUIZ_NOT_FOUND,
+  QUIZ_NOT_HOSTABLE,
+} from "#app/utils/form-schemas";
+import { IdSchema, normalizeGameCode } from "#app/utils/validation";
+
+export const meta: MetaFunction = () => [{ title: "Join a Game - Quiz Night" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const code = normalizeGameCode(new URL(request.url).searchParams.get("code") ?? "");
+  let sessions: GameSession[] | null;
+  try {
+    sessions = await listGameSessions(context.db);
+  } catch (error) {
+    // The join form works without the list, so a failed listing does not take the page down.
+    console.error("[join] could not list game sessions", error);
+    sessions = null;
+  }
+  return { code, sessions };
+}
+
+interface JoinActionData {
+  values?: { gameCode: string; nickname: string };
+  errors?: Record<string, string>;
+  /** Why Start Game failed. */
+  startError?: string;
+}
+
+function reply(body: JoinActionData, status: number) {
+  return data(body, { status });
+}
+
+/**
+ * Joining without JavaScript checks the code here and hands over to the lobby; with JavaScript
+ * the page joins over the socket instead. Start Game always lands here: it starts a new game of
+ * the session's quiz with this browser as host, never taking over the listed game.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  if (formData.get("intent") === "start") {
+    const quizId = IdSchema.safeParse(Number(formData.get("quizId")));
+    if (!quizId.success) return reply({ startError: QUIZ_NOT_FOUND }, 400);
+    const { clientId, headers } = ensureClientId(request);
+    const access = await findHostableQuiz(context.db, quizId.data, { clientId });
+    if (access.status !== "ok") {
+      return reply({ startError: access.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, access.status === "forbidden" ? 403 : 404);
+    }
+    const game = await hostNewGame(context.db, quizId.data, clientId);
+    return redirect(`/waiting/${game.gameCode}?hosted=1`, { headers });
+  }
+
+  const values = { gameCode: String(formData.get("gameCode") ?? ""), nickname: String(formData.get("nickname") ?? "") };
+  const parsed = JoinFormSchema.safeParse(values);
+  if (!parsed.success) return reply({ values, errors: firstErrors(parsed.error) }, 400);
+  const { gameCode, nickname } = parsed.data;
+  if (!(await findLiveGame(context.db, gameCode))) return reply({ values, errors: { gameCode: GAME_NOT_FOUND } }, 404);
+  return redirect(`/waiting/${gameCode}?${new URLSearchParams({ nickname })}`);
+}
+
+/** Start Game posts here with JavaScript too; a post that never reached the server gets the hosting message. */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<JoinActionData> {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { startError: HOST_CONNECTION_FAILED };
+  }
+}
+
+/** After an unreachable server, reloading the list would only fail too and replace the page with an error. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult?.startError === HOST_CONNECTION_FAILED ? false : defaultShouldRevalidate;
+
+/** False in the server's HTML, so nothing is disabled for a browser that never runs the page's script. */
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export default function Join() {
+  const { code, sessions } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof clientAction>();
+  const { state, joinGame } = useGame();
+  const hydrated = useHydrated();
+  const [gameCode, setGameCode] = useState(() => normalizeGameCode(actionData?.values?.gameCode ?? code));
+  const [nickname, setNickname] = useState(actionData?.values?.nickname ?? "");
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const nicknameRef = useRef<HTMLInputElement>(null);
+
+  // A session's Join Game link lands here with ?code=: take the code and move on to the nickname.
+  useEffect(() => {
+    if (!code) return;
+    setGameCode(code);
+    nicknameRef.current?.focus();
+  }, [code]);
+
+  const errors = clientErrors ?? actionData?.errors ?? {};
+  const filled = gameCode !== "" && nickname.trim() !== "";
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // Spec section 5: joining does nothing while either field is empty.
+    if (!filled || state.joining) return;
+    const parsed = JoinFormSchema.safeParse({ gameCode, nickname });
+    if (!parsed.success) {
+      setClientErrors(firstErrors(parsed.error));
+      return;
+    }
+    setClientErrors({});
+    setSubmitted(true);
+    // The provider moves to the lobby once the server accepts the join.
+    joinGame(parsed.data.gameCode, parsed.data.nickname);
+  }
+
+  const joinError = submitted && !state.joining ? state.joinError : null;
+
+  return (
+    <Page narrow>
+      <div className="stack">
+        <h1>Join a Game</h1>
+        <Form method="post" noValidate onSubmit={onSubmit} className="card stack">
+          <div className="field">
+            <label htmlFor="gameCode">Game code</label>
+            <input
+              id="gameCode"
+              name="gameCode"
+              className="input code-input"
+              value={gameCode}
+              placeholder="ABC123"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              aria-invalid={errors.gameCode ? true : undefined}
+              aria-describedby={errors.gameCode ? "gameCode-error" : undefined}
+              onChange={(event) => setGameCode(normalizeGameCode(event.target.value))}
+            />
+            {errors.gameCode ? (
+              <p id="gameCode-error" className="field-error">
+                {errors.gameCode}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor="nickname">Nickname</label>
+            <input
+              ref={nicknameRef}
+              id="nickname"
+              name="nickname"
+              className="input"
+              value={nickname}
+              maxLength={NICKNAME_MAX_LENGTH}
+              autoComplete="nickname"
+              aria-invalid={errors.nickname ? true : undefined}
+              aria-describedby={errors.nickname ? "nickname-error" : undefined}
+              onChange={(event) => setNickname(event.target.value)}
+            />
+            {errors.nickname ? (
+              <p id="nickname-error" className="field-error">
+                {errors.nickname}
+              </p>
+            ) : null}
+          </div>
+          {joinError ? (
+            <p className="form-error" role="alert">
+              {joinError}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={hydrated && (!filled || state.joining)}>
+            {state.joining ? "Connecting..." : "Join Game"}
+          </button>
+        </Form>
+
+        <LiveSessions sessions={sessions} startError={actionData?.startError} />
+      </div>
+    </Page>
+  );
+}
+
+function LiveSessions({ sessions, startError }: { sessions: GameSession[] | null; startError?: string }) {
+  const navigation = useNavigation();
+  const startingQuizId = navigation.formData?.get("intent") === "start" ? String(navigation.formData.get("quizId")) : null;
+  return (
+    <section className="stack" aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">Live games</h2>
+      {startError ? (
+        <p className="form-error" role="alert">
+          {startError}
+        </p>
+      ) : null}
+      {sessions === null ? (
+        <p className="muted">Could not load the live games. You can still join with a code.</p>
+      ) : sessions.length === 0 ? (
+        <p className="muted">No live games right now.</p>
+      ) : (
+        <ul className="session-list">
+          {sessions.map((session) => (
+            <li key={session.id} className="card stack">
+              <div className="row">
+                <h3 id={`session-${session.id}`}>{session.title}</h3>
+                <span className="badge">{session.status === "waiting" ? "Open" : session.status}</span>
+              </div>
+              {session.description ? <p className="muted">{session.description}</p> : null}
+              <p className="muted">
+                Code <strong>{session.gameCode}</strong> · {session.timeLimit} s per question
+              </p>
+              <div className="row">
+                <Link
+                  to={`/join?code=${session.gameCode}`}
+                  className="button button-small"
+                  aria-describedby={`session-${session.id}`}
+                >
+                  Join Game
+                </Link>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="start" />
+                  <input type="hidden" name="quizId" value={session.quizId} />
+                  <button
+                    type="submit"
+                    className="button button-secondary button-small"
+                    aria-describedby={`session-${session.id}`}
+                    disabled={startingQuizId === String(session.quizId)}
+                  >
+                    Start Game
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,263 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/**
+ * Chromium logs a console error for every 4xx/5xx document or fetch. A refused form post answers
+ * 400/404, and a lobby that does not exist yet answers 404: those are expected here, nothing else.
+ */
+function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
+  const expected = (error: string) =>
+    statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
+}
+
+/** An aborted request is logged as a failed resource; the tests that abort one expect that. */
+function allowNetworkFailureLogs(consoleErrors: string[]) {
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !error.startsWith("Failed to load resource: net::ERR_FAILED")));
+}
+
+async function openHydrated(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForLoadState("networkidle");
+}
+
+const question = (page: Page, n: number) => page.getByRole("group", { name: `Question ${n}`, exact: true });
+
+async function fillQuestion(page: Page, n: number, text: string, answers: string[]) {
+  const card = question(page, n);
+  await card.getByLabel("Question text").fill(text);
+  for (const [index, answer] of answers.entries()) await card.getByLabel(`Answer ${"ABCD"[index]}`).fill(answer);
+}
+
+async function expectToast(page: Page, title: string, description: string) {
+  await expect(page.locator(".toast-title")).toHaveText(title);
+  await expect(page.locator(".toast-description")).toHaveText(description);
+}
+
+test.describe("with JavaScript", () => {
+  test("create quiz names the first problem in a toast and never removes the last question", async ({ page }) => {
+    await openHydrated(page, "/create");
+    await expect(question(page, 1).getByRole("textbox")).toHaveCount(5);
+    await expect(page.getByLabel("Time limit")).toHaveValue("20");
+    await expect(page.getByLabel("Visibility")).toHaveValue("private");
+
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+    await expectToast(page, "Missing title", "Please give your quiz a title.");
+    await expect(page.getByText("Please give your quiz a title.", { exact: true }).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/create$/);
+
+    await page.getByLabel("Title").fill("Friday night");
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+    await expectToast(page, "Empty question", "Question 1 is empty.");
+
+    await question(page, 1).getByLabel("Question text").fill("2 + 2?");
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+    await expectToast(page, "Empty answer", "Question 1 has an empty answer option.");
+
+    await question(page, 1).getByRole("button", { name: "Remove question 1" }).click();
+    await expectToast(page, "Cannot remove question", "A quiz must have at least one question.");
+    await expect(question(page, 1)).toBeVisible();
+
+    await page.getByRole("button", { name: "Add Question" }).click();
+    await expect(question(page, 2).getByLabel("Question text")).toBeFocused();
+    await question(page, 2).getByLabel("Question text").fill("Second");
+    await question(page, 1).getByRole("button", { name: "Remove question 1" }).click();
+    await expect(question(page, 2)).toHaveCount(0);
+    await expect(question(page, 1).getByLabel("Question text")).toHaveValue("Second");
+  });
+
+  test("a valid quiz reads Saving... while it is saved, then its host goes to the lobby", async ({ page, consoleErrors }) => {
+    await openHydrated(page, "/create");
+    await page.getByLabel("Title").fill("Saved with JavaScript");
+    await fillQuestion(page, 1, "2 + 2?", ["3", "4", "5", "22"]);
+    await question(page, 1).getByRole("radio", { name: "B" }).check();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/create\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+    await expect(page.getByRole("button", { name: "Saving..." })).toBeDisabled();
+    release();
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?created=1$/);
+    allowStatusLogs(consoleErrors, 404);
+  });
+
+  test("a save that cannot reach the server says the quiz was not created", async ({ page, consoleErrors }) => {
+    await openHydrated(page, "/create");
+    await page.getByLabel("Title").fill("Offline quiz");
+    await fillQuestion(page, 1, "2 + 2?", ["3", "4", "5", "22"]);
+    await page.route(/\/create\.data/, (route) => route.abort());
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+    await expectToast(page, "Failed to create quiz", "There was an error creating your quiz. Please try again.");
+    await expect(page.getByLabel("Title")).toHaveValue("Offline quiz");
+    allowNetworkFailureLogs(consoleErrors);
+  });
+
+  test("join normalises the code as typed and enables Join Game only with both fields", async ({ page }) => {
+    await openHydrated(page, "/join");
+    const join = page.getByRole("button", { name: "Join Game" });
+    await expect(join).toBeDisabled();
+
+    await page.getByLabel("Game code").pressSequentially("ab-c12x9");
+    await expect(page.getByLabel("Game code")).toHaveValue("ABC12X");
+    await expect(join).toBeDisabled();
+
+    await page.getByLabel("Nickname").fill("Sam");
+    await expect(join).toBeEnabled();
+    await page.getByLabel("Nickname").fill("   ");
+    await expect(join).toBeDisabled();
+    await page.getByLabel("Nickname").fill("x".repeat(20));
+    await expect(page.getByLabel("Nickname")).toHaveValue("x".repeat(15));
+    await page.getByLabel("Game code").fill("");
+    await expect(join).toBeDisabled();
+  });
+
+  test("join says when no game has the code", async ({ page }) => {
+    await openHydrated(page, "/join");
+    await page.getByLabel("Game code").fill("ZZZZ99");
+    await page.getByLabel("Nickname").fill("Sam");
+    await page.getByRole("button", { name: "Join Game" }).click();
+    await expect(page.locator("form .form-error")).toHaveText("Game not found. Check the code and try again.");
+    await expect(page.getByRole("button", { name: "Join Game" })).toBeEnabled();
+    await expect(page).toHaveURL(/\/join$/);
+  });
+
+  test("a live game's Join Game fills in its code, and Start Game starts a new game of its quiz", async ({ page, consoleErrors }) => {
+    const quiz = await (await page.request.post("/api/quizzes", { data: { title: "Listed quiz", timeLimit: 30, isPublic: true } })).json();
+    await page.request.post("/api/questions", {
+      data: { quizId: quiz.id, order: 0, text: "Q?", answers: ["a", "b", "c", "d"], correctAnswerIndex: 0 },
+    });
+    const listed = await (await page.request.post("/api/games", { data: { quizId: quiz.id } })).json();
+
+    await openHydrated(page, "/join");
+    const session = page.getByRole("listitem").filter({ hasText: listed.gameCode });
+    await expect(session.getByRole("heading", { name: "Listed quiz" })).toBeVisible();
+    await expect(session).toContainText("Open");
+    await expect(session).toContainText("30 s per question");
+    await session.getByRole("link", { name: "Join Game" }).click();
+    await expect(page).toHaveURL(new RegExp(`/join\\?code=${listed.gameCode}$`));
+    await expect(page.getByLabel("Game code")).toHaveValue(listed.gameCode);
+    await expect(page.getByLabel("Nickname")).toBeFocused();
+
+    await session.getByRole("button", { name: "Start Game" }).click();
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?hosted=1$/);
+    expect(page.url()).not.toContain(listed.gameCode);
+    allowStatusLogs(consoleErrors, 404);
+  });
+
+  test("host checks the code and host name before posting", async ({ page }) => {
+    await openHydrated(page, "/host");
+    await page.getByLabel("Quiz code").pressSequentially("ab1");
+    await expect(page.getByLabel("Quiz code")).toHaveValue("AB1");
+    await page.getByLabel("Host name").fill("S");
+    await page.getByRole("button", { name: "Host Game" }).click();
+    await expect(page.getByText("Quiz code must be 6 characters")).toBeVisible();
+    await expect(page.getByText("Host name must be between 2-15 characters")).toBeVisible();
+
+    // Choosing a quiz takes the place of the code.
+    await page.getByRole("radio", { name: "General Knowledge" }).check();
+    await expect(page.getByLabel("Quiz code")).toHaveValue("");
+    await expect(page.getByText("Quiz code must be 6 characters")).toHaveCount(0);
+    await page.getByLabel("Quiz code").fill("ABC123");
+    await expect(page.getByRole("radio", { name: "General Knowledge" })).not.toBeChecked();
+  });
+
+  test("a host request that cannot reach the server says so", async ({ page, consoleErrors }) => {
+    await openHydrated(page, "/host");
+    await page.getByRole("radio", { name: "Science Sprint" }).check();
+    await page.getByLabel("Host name").fill("Sam");
+    await page.route(/\/host\.data/, (route) => route.abort());
+    await page.getByRole("button", { name: "Host Game" }).click();
+    await expectToast(page, "Connection Error", "Failed to connect to the game server. Please try again.");
+    await expect(page.getByRole("button", { name: "Host Game" })).toBeEnabled();
+    allowNetworkFailureLogs(consoleErrors);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("create with a missing title shows the message and keeps everything typed", async ({ page, consoleErrors }) => {
+    await page.goto("/create");
+    await page.getByLabel("Description (optional)").fill("Questions for the pub");
+    await page.getByLabel("Time limit").selectOption("60");
+    await page.getByLabel("Visibility").selectOption("public");
+    await fillQuestion(page, 1, "2 + 2?", ["3", "4", "5", "22"]);
+    await question(page, 1).getByRole("radio", { name: "B" }).check();
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+
+    await expect(page.getByText("Please give your quiz a title.")).toBeVisible();
+    await expect(page.getByLabel("Title")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Description (optional)")).toHaveValue("Questions for the pub");
+    await expect(page.getByLabel("Time limit")).toHaveValue("60");
+    await expect(page.getByLabel("Visibility")).toHaveValue("public");
+    await expect(question(page, 1).getByLabel("Question text")).toHaveValue("2 + 2?");
+    await expect(question(page, 1).getByLabel("Answer D")).toHaveValue("22");
+    await expect(question(page, 1).getByRole("radio", { name: "B" })).toBeChecked();
+    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("create adds and removes questions through the server", async ({ page, consoleErrors }) => {
+    await page.goto("/create");
+    await page.getByLabel("Title").fill("Two rounds");
+    await fillQuestion(page, 1, "First?", ["a", "b", "c", "d"]);
+    await page.getByRole("button", { name: "Add Question" }).click();
+    await expect(question(page, 2)).toBeVisible();
+    await expect(page.getByLabel("Title")).toHaveValue("Two rounds");
+    await fillQuestion(page, 2, "Second?", ["e", "f", "g", "h"]);
+
+    await question(page, 1).getByRole("button", { name: "Remove question 1" }).click();
+    await expect(question(page, 2)).toHaveCount(0);
+    await expect(question(page, 1).getByLabel("Question text")).toHaveValue("Second?");
+
+    await question(page, 1).getByRole("button", { name: "Remove question 1" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Cannot remove question: A quiz must have at least one question.");
+    await expect(question(page, 1).getByLabel("Question text")).toHaveValue("Second?");
+    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("a valid quiz is created and its host sent to the lobby", async ({ page, consoleErrors }) => {
+    await page.goto("/create");
+    await page.getByLabel("Title").fill("No script quiz");
+    await fillQuestion(page, 1, "2 + 2?", ["3", "4", "5", "22"]);
+    await page.getByLabel("Answer D").press("Enter");
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?created=1$/);
+    allowStatusLogs(consoleErrors, 404);
+  });
+
+  test("join with an unknown code shows the not-found error beside the code", async ({ page, consoleErrors }) => {
+    await page.goto("/join");
+    await page.getByLabel("Game code").fill("zz-zz99");
+    await page.getByLabel("Nickname").fill("Sam");
+    await page.getByRole("button", { name: "Join Game" }).click();
+    await expect(page.locator("#gameCode-error")).toHaveText("Game not found. Check the code and try again.");
+    await expect(page.getByLabel("Game code")).toHaveValue("ZZZZ99");
+    await expect(page.getByLabel("Nickname")).toHaveValue("Sam");
+    allowStatusLogs(consoleErrors, 404);
+  });
+
+  test("host shows both messages, then hosts a chosen quiz that the join page then lists", async ({ page, consoleErrors }) => {
+    await page.goto("/host");
+    await page.getByLabel("Host name").fill("S");
+    await page.getByRole("button", { name: "Host Game" }).click();
+    await expect(page.getByText("Quiz code must be 6 characters")).toBeVisible();
+    await expect(page.getByText("Host name must be between 2-15 characters")).toBeVisible();
+    await expect(page.getByLabel("Host name")).toHaveValue("S");
+
+    await page.getByRole("radio", { name: "Around the World" }).check();
+    await page.getByLabel("Host name").fill("Sam");
+    await page.getByRole("button", { name: "Host Game" }).click();
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?hosted=1&hostName=Sam$/);
+    const gameCode = /\/waiting\/([A-Z0-9]{6})/.exec(page.url())![1];
+
+    await page.goto("/join");
+    const session = page.getByRole("listitem").filter({ hasText: gameCode });
+    await expect(session.getByRole("heading", { name: "Around the World" })).toBeVisible();
+    await session.getByRole("link", { name: "Join Game" }).click();
+    await expect(page).toHaveURL(new RegExp(`/join\\?code=${gameCode}$`));
+    await expect(page.getByLabel("Game code")).toHaveValue(gameCode);
+    allowStatusLogs(consoleErrors, 400, 404);
+  });
+});
