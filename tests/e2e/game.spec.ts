@@ -26,14 +26,22 @@ async function createHostedGame(page: Page, hostClientId: string): Promise<strin
   return game.gameCode as string;
 }
 
-test("a host and three players play a whole game to the podium, and play again", async ({ browser, page }, testInfo) => {
+test("a host creates a quiz in the UI, three players join with the code, play to the podium, and play again", async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
-  const hostId = `host-${randomUUID()}`;
-  const host = await (await contextWithClientId(browser, hostId)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
-  const gameCode = await createHostedGame(page, hostId);
-  await host.goto(`/waiting/${gameCode}?hosted=1`);
-  await expect(host.locator(".toast-title")).toHaveText("Success!");
+  const host = await (await contextWithClientId(browser, `host-${randomUUID()}`)).newPage();
+  await host.goto("/create");
+  await host.getByLabel("Title").fill("E2E Night");
+  await host.getByRole("button", { name: "Add Question" }).click();
+  for (const [index, question] of QUESTIONS.entries()) {
+    const card = host.getByRole("group", { name: `Question ${index + 1}` });
+    await card.getByLabel("Question text").fill(question.text);
+    for (const [answerIndex, answer] of question.answers.entries()) await card.getByLabel(`Answer ${"ABCD"[answerIndex]}`).fill(answer);
+    await card.getByRole("group", { name: "Correct answer" }).getByLabel("ABCD"[question.correctAnswerIndex], { exact: true }).check();
+  }
+  await host.getByRole("button", { name: "Save Quiz" }).click();
+  await expect(host).toHaveURL(/\/waiting\/[A-Z0-9]{6}$/);
+  await expect(host.locator(".toast-title")).toHaveText("Quiz created!");
+  const gameCode = new URL(host.url()).pathname.split("/").pop()!;
   await expect(host.getByLabel(/Game code/)).toHaveText(gameCode);
   await expect(host.getByTestId("join-link")).toHaveText(new RegExp(`/join\\?code=${gameCode}$`));
   await expect(host.getByRole("img", { name: /QR code/ })).toBeVisible();
@@ -43,7 +51,11 @@ test("a host and three players play a whole game to the podium, and play again",
   for (const [index, name] of names.entries()) {
     const context = await contextWithClientId(browser, `player-${randomUUID()}`, index === 2 ? PHONE : undefined);
     const player = await context.newPage();
-    await player.goto(`/waiting/${gameCode}?nickname=${name}`);
+    await player.goto("/join");
+    await player.getByLabel("Game code").fill(gameCode.toLowerCase());
+    await player.getByLabel("Nickname").fill(name);
+    await player.getByRole("button", { name: "Join Game" }).click();
+    await expect(player).toHaveURL(`/waiting/${gameCode}`);
     await expect(player.getByText("Waiting for host to start the game...")).toBeVisible();
     players.push(player);
   }
