@@ -44,6 +44,17 @@ export function useNow(intervalMs = 250): number {
   return now;
 }
 
+export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: number; nickname: string; score: number; isMe: boolean; testId?: string }) {
+  return (
+    <li className={isMe ? "me" : undefined} data-testid={testId}>
+      <span className="rank">{rank}</span>
+      <Avatar nickname={nickname} />
+      <span>{nickname}</span>
+      <span className="score">{score}</span>
+    </li>
+  );
+}
+
 export function Countdown({ secondsLeft, label = "Time left" }: { secondsLeft: number; label?: string }) {
   return (
     <div className={`countdown${secondsLeft <= 5 ? " low" : ""}`} role="timer" aria-label={`${label}: ${secondsLeft} seconds`}>

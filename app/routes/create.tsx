@@ -80,8 +80,9 @@ async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, clientId: string): 
     for (const [order, question] of quiz.questions.entries()) {
       await addQuestion(trx, { quizId: created.id, ...question, order });
     }
-    const game = await hostNewGame(trx, created.id, clientId);
-    return game.gameCode;
+    const hosted = await hostNewGame(trx, created.id, clientId);
+    if (hosted.status !== "ok") throw new Error(`A quiz just created could not be hosted (${hosted.status}).`);
+    return hosted.value.gameCode;
   });
 }
 

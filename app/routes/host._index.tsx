@@ -13,7 +13,7 @@ import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
 import { hostNewGame, registerHost } from "#app/models/game.server";
-import { findHostableQuiz, listHostableQuizzes } from "#app/models/quiz.server";
+import { listHostableQuizzes } from "#app/models/quiz.server";
 import { clientIdOf, ensureClientId } from "#app/utils/client-id.server";
 import {
   firstErrors,
@@ -83,10 +83,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const choice = parsed.data;
   let gameCode: string;
   if (choice.quizId !== undefined) {
-    const access = await findHostableQuiz(context.db, choice.quizId, { clientId });
-    if (access.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
-    if (access.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);
-    gameCode = (await hostNewGame(context.db, choice.quizId, clientId)).gameCode;
+    const hosted = await hostNewGame(context.db, choice.quizId, clientId);
+    if (hosted.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
+    if (hosted.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);
+    gameCode = hosted.value.gameCode;
   } else {
     const result = await registerHost(context.db, choice.gameCode, clientId);
     if (result === "not-found") return reply({ values, errors: { quizCode: GAME_NOT_FOUND } }, 404);

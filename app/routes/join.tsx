@@ -13,7 +13,6 @@ import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
-import { findHostableQuiz } from "#app/models/quiz.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   firstErrors,
@@ -62,12 +61,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const quizId = IdSchema.safeParse(Number(formData.get("quizId")));
     if (!quizId.success) return reply({ startError: QUIZ_NOT_FOUND }, 400);
     const { clientId, headers } = ensureClientId(request);
-    const access = await findHostableQuiz(context.db, quizId.data, { clientId });
-    if (access.status !== "ok") {
-      return reply({ startError: access.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, access.status === "forbidden" ? 403 : 404);
+    const hosted = await hostNewGame(context.db, quizId.data, clientId);
+    if (hosted.status !== "ok") {
+      return reply({ startError: hosted.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, hosted.status === "forbidden" ? 403 : 404);
     }
-    const game = await hostNewGame(context.db, quizId.data, clientId);
-    return redirect(`/waiting/${game.gameCode}?hosted=1`, { headers });
+    return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
   }
 
   const values = { gameCode: String(formData.get("gameCode") ?? ""), nickname: String(formData.get("nickname") ?? "") };

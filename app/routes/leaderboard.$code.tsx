@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Avatar, ConnectingNotice, useNow } from "#app/components/game-ui";
+import { ConnectingNotice, StandingRow, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { loadGameScreen } from "#app/utils/game-screen.server";
@@ -33,20 +33,10 @@ export default function Leaderboard() {
         <h1 className="center">Leaderboard</h1>
         <ol className="leaderboard" aria-label="Leaderboard">
           {state.leaderboard.map((entry) => (
-            <li key={entry.id} className={entry.id === state.playerId ? "me" : undefined}>
-              <span className="rank">{entry.rank}</span>
-              <Avatar nickname={entry.nickname} />
-              <span>{entry.nickname}</span>
-              <span className="score">{entry.score}</span>
-            </li>
+            <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />
           ))}
           {me && !meInTop && state.nickname ? (
-            <li className="me" data-testid="own-row">
-              <span className="rank">{me.rank}</span>
-              <Avatar nickname={state.nickname} />
-              <span>{state.nickname} (you)</span>
-              <span className="score">{me.score}</span>
-            </li>
+            <StandingRow rank={me.rank} nickname={`${state.nickname} (you)`} score={me.score} isMe testId="own-row" />
           ) : null}
         </ol>
         <p className="center">

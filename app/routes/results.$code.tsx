@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { stringify } from "csv-stringify/browser/esm/sync";
 import { useEffect, useState } from "react";
-import { Avatar, ConnectingNotice } from "#app/components/game-ui";
+import { Avatar, ConnectingNotice, StandingRow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -98,12 +98,7 @@ export default function FinalResults() {
         ) : null}
         <ol className="leaderboard" aria-label="All players">
           {everyone.map((entry) => (
-            <li key={entry.id} className={entry.id === state.playerId ? "me" : undefined}>
-              <span className="rank">{entry.rank}</span>
-              <Avatar nickname={entry.nickname} />
-              <span>{entry.nickname}</span>
-              <span className="score">{entry.score}</span>
-            </li>
+            <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />
           ))}
         </ol>
         {!state.isHost && state.playerCount > everyone.length ? (
