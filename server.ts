@@ -25,6 +25,9 @@ export interface ServerConfig {
   databasePath: string;
   seedDemo: boolean;
   allowedOrigins: string[];
+  sessionSecret: string;
+  /** Behind a reverse proxy, trust its X-Forwarded-For for client addresses. */
+  trustProxy?: boolean;
   mode: "production" | "development";
   game?: HubOptions;
   heartbeatIntervalMs?: number;
@@ -52,6 +55,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   const app = express();
   app.disable("x-powered-by");
+  if (config.trustProxy) app.set("trust proxy", true);
   const httpServer = http.createServer(app);
   app.use(
     helmet({
@@ -85,7 +89,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     app.use(express.static(clientDir, { maxAge: "1h" }));
     build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
   }
-  app.all("*", createRequestHandler({ build, getLoadContext: () => ({ db, hub }), mode: config.mode }));
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      getLoadContext: (req) => ({ db, hub, sessionSecret: config.sessionSecret, clientIp: req.ip ?? "" }),
+      mode: config.mode,
+    }),
+  );
 
   const transport = attachGameTransport(httpServer, hub, {
     allowedOrigins: config.allowedOrigins,
@@ -119,8 +130,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
 async function main(): Promise<void> {
   const env = parseEnv();
-  resolveSessionSecret(env.SESSION_SECRET, env.DATABASE_PATH, console.log);
+  const sessionSecret = resolveSessionSecret(env.SESSION_SECRET, env.DATABASE_PATH, console.log);
   const server = await startServer({
+    sessionSecret,
+    trustProxy: env.TRUST_PROXY,
     port: env.PORT,
     host: env.HOST,
     databasePath: env.DATABASE_PATH,

@@ -6,6 +6,10 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     db: DB;
     hub: GameHub;
+    /** Signs the session cookie (SESSION_SECRET). */
+    sessionSecret: string;
+    /** The client's address as Express sees it (honours TRUST_PROXY), for rate limits. */
+    clientIp: string;
   }
 }
 

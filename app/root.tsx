@@ -1,11 +1,14 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
 import { Toaster } from "#app/components/toaster";
 import { GameProvider } from "#app/game/client/game-provider";
+import { remainingAiQuizzes } from "#app/models/user.server";
 import appStyles from "#app/styles/app.css?url";
+import { publicFirebaseConfig } from "#app/utils/env.server";
+import { getUser } from "#app/utils/session.server";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -16,6 +19,14 @@ export const meta: MetaFunction = () => [
   { title: "Quiz Night" },
   { name: "description", content: "Live multiplayer quizzes for clubs, classrooms and pubs." },
 ];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getUser(context, request);
+  return {
+    user: user ? { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) } : null,
+    firebase: publicFirebaseConfig(),
+  };
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

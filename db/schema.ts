@@ -8,6 +8,9 @@ export interface Database {
   games: GamesTable;
   players: PlayersTable;
   answers: AnswersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  ai_generations: AiGenerationsTable;
 }
 
 /** SQLite stores booleans as 0/1. */
@@ -19,6 +22,30 @@ export interface UsersTable {
   email: string | null;
   display_name: string | null;
   subscription_tier: Generated<string>;
+  created_at: number;
+  /** argon2id; null for Google-only accounts and guests. */
+  password_hash: string | null;
+  firebase_uid: string | null;
+  is_guest: Generated<number>;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface LoginFailuresTable {
+  /** "email:<address>" or "ip:<address>". */
+  key: string;
+  failed_at: number;
+}
+
+export interface AiGenerationsTable {
+  id: Generated<number>;
+  user_id: number;
+  quiz_id: number | null;
   created_at: number;
 }
 
@@ -88,6 +115,7 @@ export interface AnswersTable {
   answered_at: number;
 }
 
+export type UserRow = Selectable<UsersTable>;
 export type QuizRow = Selectable<QuizzesTable>;
 export type QuestionRow = Selectable<QuestionsTable>;
 export type GameRow = Selectable<GamesTable>;

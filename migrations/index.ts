@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely";
 import * as initial from "./2026-11-22T0000-initial";
+import * as accounts from "./2026-11-22T0100-accounts";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -7,6 +8,7 @@ import * as initial from "./2026-11-22T0000-initial";
  */
 const migrations: Record<string, Migration> = {
   "2026-11-22T0000-initial": initial,
+  "2026-11-22T0100-accounts": accounts,
 };
 
 export const migrationProvider: MigrationProvider = {

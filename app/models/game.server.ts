@@ -4,7 +4,7 @@ import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
 import type { AnswerRecord, Phase } from "#app/game/engine/state";
 import type { StoredPlayer } from "#app/game/engine/restore";
-import { findHostableQuiz, getQuestions, type Question, type QuizAccess } from "./quiz.server";
+import { findHostableQuiz, getQuestions, type Question, type QuizAccess, type Requester } from "./quiz.server";
 
 export interface GameSummary {
   id: number;
@@ -62,12 +62,16 @@ export async function findGameByCode(db: DB, gameCode: string): Promise<GameRow 
     .executeTakeFirst();
 }
 
-/** A new game of a quiz the client may host (public or its own), with the client registered as host. */
-export async function hostNewGame(db: DB, quizId: number, clientId: string): Promise<QuizAccess<GameSummary>> {
-  const access = await findHostableQuiz(db, quizId, { clientId });
+/** A new game of a quiz the requester may host (public or its own), with its browser registered as host. */
+export async function hostNewGame(
+  db: DB,
+  quizId: number,
+  requester: Requester & { clientId: string },
+): Promise<QuizAccess<GameSummary>> {
+  const access = await findHostableQuiz(db, quizId, requester);
   if (access.status !== "ok") return access;
-  const game = await createGame(db, { quizId, hostId: null });
-  await db.updateTable("games").set({ host_client_id: clientId }).where("id", "=", game.id).execute();
+  const game = await createGame(db, { quizId, hostId: requester.userId ?? null });
+  await db.updateTable("games").set({ host_client_id: requester.clientId }).where("id", "=", game.id).execute();
   return { status: "ok", value: game };
 }
 

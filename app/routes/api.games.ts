@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createGame } from "#app/models/game.server";
 import { findHostableQuiz } from "#app/models/quiz.server";
-import { ApiError, clientIdOf, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { requesterOf } from "#app/utils/session.server";
 import { CreateGameSchema } from "#app/utils/api-schemas";
 
 export function loader() {
@@ -13,10 +14,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateGameSchema);
-    const access = await findHostableQuiz(context.db, input.quizId, { clientId: clientIdOf(request) });
+    const requester = await requesterOf(context, request);
+    const access = await findHostableQuiz(context.db, input.quizId, requester);
     if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (access.status === "forbidden") throw new ApiError(403, "This quiz is private. Only its creator can host it.");
-    const game = await createGame(context.db, { quizId: input.quizId, hostId: null });
+    const game = await createGame(context.db, { quizId: input.quizId, hostId: requester.userId ?? null });
     return Response.json(game, { status: 201 });
   });
 }

@@ -6,8 +6,8 @@ import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { hostNewGame } from "#app/models/game.server";
-import { addQuestion, createQuiz } from "#app/models/quiz.server";
-import { ensureClientId } from "#app/utils/client-id.server";
+import { addQuestion, createQuiz, type Requester } from "#app/models/quiz.server";
+import { formRequester } from "#app/utils/session.server";
 import {
   CANNOT_REMOVE_QUESTION,
   CREATE_QUIZ_FAILED,
@@ -58,10 +58,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = CreateQuizFormSchema.safeParse(draft);
   if (!parsed.success) return reply({ draft, errors: firstErrors(parsed.error) }, 400);
 
-  const { clientId, headers } = ensureClientId(request);
+  const { requester, headers } = await formRequester(context, request);
   let gameCode: string;
   try {
-    gameCode = await saveQuizAndHost(context.db, parsed.data, clientId);
+    gameCode = await saveQuizAndHost(context.db, parsed.data, requester);
   } catch (error) {
     console.error("[create] could not save a quiz", error);
     return reply({ draft, formError: CREATE_QUIZ_FAILED }, 500);
@@ -70,17 +70,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /** All or nothing: a quiz never exists without its questions and its game. */
-async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, clientId: string): Promise<string> {
+async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, requester: Requester & { clientId: string }): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const created = await createQuiz(
       trx,
       { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.visibility === "public" },
-      { clientId },
+      requester,
     );
     for (const [order, question] of quiz.questions.entries()) {
       await addQuestion(trx, { quizId: created.id, ...question, order });
     }
-    const hosted = await hostNewGame(trx, created.id, clientId);
+    const hosted = await hostNewGame(trx, created.id, requester);
     if (hosted.status !== "ok") throw new Error(`A quiz just created could not be hosted (${hosted.status}).`);
     return hosted.value.gameCode;
   });

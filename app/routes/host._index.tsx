@@ -14,7 +14,7 @@ import { useToast } from "#app/components/toaster";
 import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
 import { hostNewGame, registerHost } from "#app/models/game.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
-import { clientIdOf, ensureClientId } from "#app/utils/client-id.server";
+import { formRequester, requesterOf } from "#app/utils/session.server";
 import {
   firstErrors,
   GAME_ALREADY_HOSTED,
@@ -39,7 +39,7 @@ interface QuizOption {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
-    const quizzes = await listHostableQuizzes(context.db, { clientId: clientIdOf(request) });
+    const quizzes = await listHostableQuizzes(context.db, await requesterOf(context, request));
     const options: QuizOption[] = quizzes.map(({ id, title, description, questionCount, isPublic }) => ({
       id,
       title,
@@ -79,16 +79,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = HostFormSchema.safeParse(values);
   if (!parsed.success) return reply({ values, errors: firstErrors(parsed.error) }, 400);
 
-  const { clientId, headers } = ensureClientId(request);
+  const { requester, headers } = await formRequester(context, request);
   const choice = parsed.data;
   let gameCode: string;
   if (choice.quizId !== undefined) {
-    const hosted = await hostNewGame(context.db, choice.quizId, clientId);
+    const hosted = await hostNewGame(context.db, choice.quizId, requester);
     if (hosted.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
     if (hosted.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);
     gameCode = hosted.value.gameCode;
   } else {
-    const result = await registerHost(context.db, choice.gameCode, clientId);
+    const result = await registerHost(context.db, choice.gameCode, requester.clientId);
     if (result === "not-found") return reply({ values, errors: { quizCode: GAME_NOT_FOUND } }, 404);
     if (result === "taken") return reply({ values, errors: { quizCode: GAME_ALREADY_HOSTED } }, 403);
     gameCode = choice.gameCode;

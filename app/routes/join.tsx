@@ -13,7 +13,7 @@ import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
-import { ensureClientId } from "#app/utils/client-id.server";
+import { formRequester } from "#app/utils/session.server";
 import {
   firstErrors,
   GAME_NOT_FOUND,
@@ -60,8 +60,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "start") {
     const quizId = IdSchema.safeParse(Number(formData.get("quizId")));
     if (!quizId.success) return reply({ startError: QUIZ_NOT_FOUND }, 400);
-    const { clientId, headers } = ensureClientId(request);
-    const hosted = await hostNewGame(context.db, quizId.data, clientId);
+    const { requester, headers } = await formRequester(context, request);
+    const hosted = await hostNewGame(context.db, quizId.data, requester);
     if (hosted.status !== "ok") {
       return reply({ startError: hosted.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, hosted.status === "forbidden" ? 403 : 404);
     }

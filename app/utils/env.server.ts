@@ -22,6 +22,10 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   SEED_DEMO: BooleanFlag.default(true),
   ALLOWED_ORIGINS: OriginList.default([]),
+  TRUST_PROXY: BooleanFlag.default(false),
+  FIREBASE_API_KEY: z.string().min(1).optional(),
+  FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
+  FIREBASE_PROJECT_ID: z.string().min(1).optional(),
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   LOBBY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -55,4 +59,16 @@ export function resolveSessionSecret(
   fs.writeFileSync(file, secret, { mode: 0o600 });
   log(`SESSION_SECRET is not set: generated one and saved it in ${file}`);
   return secret;
+}
+
+export interface PublicFirebaseConfig {
+  apiKey: string;
+  authDomain: string;
+  projectId: string;
+}
+
+/** What the browser needs for Google sign-in; null (Google sign-in off) unless all three are set. */
+export function publicFirebaseConfig(source: Record<string, string | undefined> = process.env): PublicFirebaseConfig | null {
+  const { FIREBASE_API_KEY: apiKey, FIREBASE_AUTH_DOMAIN: authDomain, FIREBASE_PROJECT_ID: projectId } = source;
+  return apiKey && authDomain && projectId ? { apiKey, authDomain, projectId } : null;
 }

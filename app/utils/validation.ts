@@ -77,3 +77,40 @@ export const AnswerIndexSchema = z
   .max(ANSWER_COUNT - 1, "The answer must be 0, 1, 2 or 3.");
 
 export const IdSchema = z.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");
+
+// ---------------------------------------------------------------- accounts (spec section 5)
+
+export const PASSWORD_MIN_LENGTH = 6;
+export const USERNAME_MIN_LENGTH = 3;
+
+export const UsernameSchema = z
+  .string({ error: "Username must be at least 3 characters" })
+  .trim()
+  .min(USERNAME_MIN_LENGTH, "Username must be at least 3 characters")
+  .max(30, "Username must be at most 30 characters")
+  .regex(/^[\p{L}\p{N}_.\- ]+$/u, "Username may only contain letters, digits, spaces, '.', '-' and '_'");
+
+export const EmailSchema = z
+  .string({ error: "Please enter a valid email" })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "Please enter a valid email" }).max(254, "Please enter a valid email"));
+
+export const PasswordSchema = z
+  .string({ error: "Password must be at least 6 characters" })
+  .min(PASSWORD_MIN_LENGTH, "Password must be at least 6 characters")
+  .max(200, "Password must be at most 200 characters");
+
+export const LoginSchema = z.object({ email: EmailSchema, password: PasswordSchema });
+
+export const RegisterSchema = z
+  .object({
+    username: UsernameSchema,
+    email: EmailSchema,
+    password: PasswordSchema,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });

@@ -57,7 +57,7 @@ async function call(
     headers,
     body: init.form ? new URLSearchParams(init.form) : undefined,
   });
-  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any } });
+  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any, sessionSecret: "forms-test-secret-0123456789-0123456789", clientIp: "127.0.0.1" } });
   if (result instanceof Response) {
     return { status: result.status, body: null, location: result.headers.get("location"), setCookie: result.headers.get("set-cookie") };
   }

@@ -25,6 +25,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     host: "127.0.0.1",
     seedDemo: false,
     allowedOrigins: ["https://allowed.example"],
+    sessionSecret: "integration-test-session-secret-0123456789",
     mode: "production",
     log: () => {},
     ...overrides,

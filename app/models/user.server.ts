@@ -1,0 +1,165 @@
+import { randomBytes } from "node:crypto";
+import { hash, verify } from "@node-rs/argon2";
+import { sql } from "kysely";
+import type { DB } from "#db/connection.server";
+import type { UserRow } from "#db/schema";
+import { dailyAiQuizLimit, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
+
+/** What the browser may know about a user (spec section 3). */
+export interface User {
+  id: number;
+  username: string;
+  displayName: string | null;
+  email: string | null;
+  subscriptionTier: string;
+  isGuest: boolean;
+  hasPassword: boolean;
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    email: row.email,
+    subscriptionTier: row.subscription_tier,
+    isGuest: row.is_guest === 1,
+    hasPassword: row.password_hash !== null,
+  };
+}
+
+/** argon2id with the library's defaults (19 MiB, 2 passes), OWASP's recommended floor. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** Spends about as long as a real check, so an unknown email cannot be told from a wrong password by timing. */
+const DUMMY_HASH = hash(randomBytes(16).toString("hex"));
+export async function burnPasswordCheck(password: string): Promise<void> {
+  await verifyPassword(await DUMMY_HASH, password);
+}
+
+export async function findUserById(db: DB, id: number): Promise<User | null> {
+  const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function findUserRowByEmail(db: DB, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where(sql`lower(email)`, "=", email.toLowerCase()).executeTakeFirst();
+}
+
+export type Conflict = "username" | "email";
+
+/** Which of a username and an email another user already has. */
+export async function findConflicts(db: DB, username: string, email: string | null, exceptUserId?: number): Promise<Conflict[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username", "email"])
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(username)`, "=", username.toLowerCase()),
+        ...(email ? [eb(sql`lower(email)`, "=", email.toLowerCase())] : []),
+      ]),
+    )
+    .execute();
+  const conflicts = new Set<Conflict>();
+  for (const row of rows) {
+    if (row.id === exceptUserId) continue;
+    if (row.username.toLowerCase() === username.toLowerCase()) conflicts.add("username");
+    if (email && row.email?.toLowerCase() === email.toLowerCase()) conflicts.add("email");
+  }
+  return [...conflicts];
+}
+
+export const CONFLICT_MESSAGES: Record<Conflict, string> = {
+  username: "That username is already taken",
+  email: "An account with this email already exists",
+};
+
+export interface NewAccount {
+  username: string;
+  email: string;
+  password?: string;
+  firebaseUid?: string;
+  displayName?: string | null;
+}
+
+/**
+ * Creates an account, or turns the current guest into one so it keeps what it made.
+ * The caller has checked conflicts; a race still ends in the unique index.
+ */
+export async function createAccount(db: DB, input: NewAccount, guestId?: number | null, now = Date.now()): Promise<User> {
+  const values = {
+    username: input.username,
+    email: input.email,
+    display_name: input.displayName ?? null,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    firebase_uid: input.firebaseUid ?? null,
+    is_guest: 0,
+  };
+  if (guestId) {
+    const upgraded = await db
+      .updateTable("users")
+      .set(values)
+      .where("id", "=", guestId)
+      .where("is_guest", "=", 1)
+      .returningAll()
+      .executeTakeFirst();
+    if (upgraded) return toUser(upgraded);
+  }
+  const row = await db.insertInto("users").values({ ...values, created_at: now }).returningAll().executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function createGuest(db: DB, now = Date.now()): Promise<User> {
+  const row = await db
+    .insertInto("users")
+    .values({ username: `guest-${randomBytes(6).toString("hex")}`, is_guest: 1, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function findUserByFirebaseUid(db: DB, uid: string): Promise<User | null> {
+  const row = await db.selectFrom("users").selectAll().where("firebase_uid", "=", uid).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function changePassword(db: DB, userId: number, password: string): Promise<void> {
+  await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", userId).execute();
+}
+
+/** Deletes the account and everything it owns (quizzes cascade to questions and games). */
+export async function deleteAccount(db: DB, userId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("quizzes").where("creator_id", "=", userId).execute();
+    await trx.deleteFrom("users").where("id", "=", userId).execute();
+  });
+}
+
+/** AI quizzes left: guests have 5 in total, accounts a daily allowance by plan. */
+export async function remainingAiQuizzes(db: DB, user: User, now = Date.now()): Promise<number> {
+  const since = user.isGuest ? 0 : startOfUtcDay(now);
+  const { used } = await db
+    .selectFrom("ai_generations")
+    .select((eb) => eb.fn.countAll<number>().as("used"))
+    .where("user_id", "=", user.id)
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  const limit = user.isGuest ? GUEST_AI_QUIZ_LIMIT : dailyAiQuizLimit(user.subscriptionTier);
+  return Math.max(0, limit - Number(used));
+}
+
+function startOfUtcDay(now: number): number {
+  const day = new Date(now);
+  day.setUTCHours(0, 0, 0, 0);
+  return day.getTime();
+}

@@ -1,0 +1,88 @@
+/**
+ * Sessions are rows in SQLite; the cookie holds only a random id (signed with SESSION_SECRET),
+ * httpOnly, SameSite=Lax, Secure over https. Logout deletes the row.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
+import { clientIdOf, ensureClientId } from "./client-id.server";
+import { findUserById, type User } from "#app/models/user.server";
+import type { Requester } from "#app/models/quiz.server";
+
+export const SESSION_COOKIE = "qn_session";
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret">;
+
+function sessionCookie(secret: string) {
+  return createCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "lax", path: "/", secrets: [secret] });
+}
+
+function hashId(id: string): string {
+  return createHash("sha256").update(id).digest("hex");
+}
+
+function isHttps(request: Request): boolean {
+  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+}
+
+async function sessionIdOf(context: AuthContext, request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie(context.sessionSecret).parse(request.headers.get("cookie"));
+  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value) ? value : null;
+}
+
+/** The signed-in user (or guest) of this request, if any. */
+export async function getUser(context: AuthContext, request: Request, now = Date.now()): Promise<User | null> {
+  const id = await sessionIdOf(context, request);
+  if (!id) return null;
+  const session = await context.db
+    .selectFrom("sessions")
+    .select(["user_id", "expires_at"])
+    .where("id_hash", "=", hashId(id))
+    .executeTakeFirst();
+  if (!session || session.expires_at <= now) return null;
+  return findUserById(context.db, session.user_id);
+}
+
+/** Starts a session for the user and returns the Set-Cookie header value. */
+export async function startSession(context: AuthContext, request: Request, userId: number, now = Date.now()): Promise<string> {
+  const id = randomBytes(32).toString("hex");
+  await context.db
+    .insertInto("sessions")
+    .values({ id_hash: hashId(id), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS })
+    .execute();
+  await context.db.deleteFrom("sessions").where("expires_at", "<=", now).execute();
+  return sessionCookie(context.sessionSecret).serialize(id, { maxAge: SESSION_TTL_MS / 1000, secure: isHttps(request) });
+}
+
+/** Deletes this request's session and returns the Set-Cookie header that clears the cookie. */
+export async function endSession(context: AuthContext, request: Request): Promise<string> {
+  const id = await sessionIdOf(context, request);
+  if (id) await context.db.deleteFrom("sessions").where("id_hash", "=", hashId(id)).execute();
+  return sessionCookie(context.sessionSecret).serialize("", { maxAge: 0, secure: isHttps(request) });
+}
+
+/** For loaders and actions that need an account (or a guest, when allowed); others go to /auth. */
+export async function requireUser(context: AuthContext, request: Request, options: { allowGuest?: boolean } = {}): Promise<User> {
+  const user = await getUser(context, request);
+  if (!user || (user.isGuest && !options.allowGuest)) {
+    const from = new URL(request.url).pathname;
+    throw redirect(`/auth?${new URLSearchParams({ redirectTo: from })}`);
+  }
+  return user;
+}
+
+/** Who is asking, for ownership checks: the signed-in user (or guest) and the browser's client id. */
+export async function requesterOf(context: AuthContext, request: Request): Promise<Requester> {
+  const user = await getUser(context, request);
+  return { userId: user?.id ?? null, clientId: clientIdOf(request) };
+}
+
+/** For form actions: the requester with a client id minted (and its cookie header) when the browser has none. */
+export async function formRequester(
+  context: AuthContext,
+  request: Request,
+): Promise<{ requester: Requester & { clientId: string }; headers: HeadersInit }> {
+  const { clientId, headers } = ensureClientId(request);
+  const user = await getUser(context, request);
+  return { requester: { userId: user?.id ?? null, clientId }, headers };
+}
