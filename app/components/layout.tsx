@@ -1,5 +1,7 @@
-import { Link, NavLink } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { FlashToasts } from "#app/components/flash-toasts";
+import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
 
 const NAV_LINKS = [
   { to: "/", label: "Home" },
@@ -14,12 +16,74 @@ const SOCIAL_LINKS = [
   { href: "#", label: "GitHub" },
 ] as const;
 
+/** Spec section 6: free-tier accounts (not guests) see Upgrade Plan. */
+function showsUpgrade(user: RootUser): boolean {
+  return !user.isGuest && user.subscriptionTier.toLowerCase() === "free";
+}
+
+/**
+ * An open/closed menu that closes itself on navigation: it is open only while the location it
+ * was opened at is still the current one. Before hydration the menu is a native <details>, so it
+ * also works without JavaScript; once hydrated it becomes a button with aria-expanded, keeping
+ * whatever state the <details> was left in.
+ */
+function useDisclosure() {
+  const { key } = useLocation();
+  const [openedAt, setOpenedAt] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const detailsRef = useRef<HTMLDetailsElement>(null);
+  const open = hydrated && openedAt === key;
+
+  useEffect(() => {
+    if (detailsRef.current?.open) setOpenedAt(key);
+    setHydrated(true);
+    // Only the first render's <details> is read.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const setOpen = useCallback((next: boolean) => setOpenedAt(next ? key : null), [key]);
+  const toggle = useCallback(() => setOpenedAt(open ? null : key), [open, key]);
+  return { hydrated, open, detailsRef, setOpen, toggle };
+}
+
 export function SiteHeader() {
-  const [menuOpen, setMenuOpen] = useState(false);
+  const user = useOptionalUser();
+  const menu = useDisclosure();
+  const close = () => menu.setOpen(false);
+
+  const toggleLabel = menu.open ? "Close menu" : "Open menu";
+  const mobileMenu = (
+    <nav id="mobile-menu" className="mobile-menu" aria-label="Mobile" hidden={menu.hydrated ? !menu.open : undefined}>
+      {NAV_LINKS.map((link) => (
+        <NavLink key={link.to} to={link.to} end={link.to === "/"} className="nav-link" onClick={close}>
+          {link.label}
+        </NavLink>
+      ))}
+      {user ? (
+        <>
+          <p className="mobile-signed-in">
+            Signed in as <strong>{userLabel(user)}</strong>
+          </p>
+          <AccountLinks user={user} linkClassName="nav-link" onNavigate={close} />
+          <Form method="post" action="/logout" className="menu-form">
+            <button type="submit" className="nav-link link-button">
+              Sign Out
+            </button>
+          </Form>
+        </>
+      ) : (
+        <Link to="/auth" className="nav-link" onClick={close}>
+          Sign In
+        </Link>
+      )}
+    </nav>
+  );
+
   return (
     <header className="site-header">
+      <FlashToasts />
       <div className="header-inner">
-        <Link to="/" className="brand" onClick={() => setMenuOpen(false)}>
+        <Link to="/" className="brand" onClick={close}>
           <span className="brand-mark" aria-hidden="true">
             Q
           </span>
@@ -33,34 +97,170 @@ export function SiteHeader() {
           ))}
         </nav>
         <div className="header-actions">
-          <Link to="/auth" className="button button-small">
-            Sign In
-          </Link>
-          <button
-            type="button"
-            className="menu-toggle"
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            aria-label={menuOpen ? "Close menu" : "Open menu"}
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span>
-          </button>
+          {user ? (
+            <>
+              {showsUpgrade(user) ? (
+                <Link to="/subscription" className="button button-secondary button-small header-upgrade">
+                  Upgrade Plan
+                </Link>
+              ) : null}
+              <UserMenu user={user} />
+            </>
+          ) : (
+            <Link to="/auth" className="button button-small">
+              Sign In
+            </Link>
+          )}
+          {menu.hydrated ? (
+            <button
+              type="button"
+              className="menu-toggle"
+              aria-expanded={menu.open}
+              aria-controls="mobile-menu"
+              aria-label={toggleLabel}
+              onClick={menu.toggle}
+            >
+              <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
+            </button>
+          ) : (
+            <details ref={menu.detailsRef} className="mobile-menu-details">
+              <summary className="menu-toggle" aria-label={toggleLabel}>
+                <span aria-hidden="true">☰</span>
+              </summary>
+              {mobileMenu}
+            </details>
+          )}
         </div>
       </div>
-      {menuOpen ? (
-        <nav id="mobile-menu" className="mobile-menu" aria-label="Mobile">
-          {NAV_LINKS.map((link) => (
-            <NavLink key={link.to} to={link.to} end={link.to === "/"} className="nav-link" onClick={() => setMenuOpen(false)}>
-              {link.label}
-            </NavLink>
-          ))}
-          <Link to="/auth" className="nav-link" onClick={() => setMenuOpen(false)}>
-            Sign In
-          </Link>
-        </nav>
-      ) : null}
+      {menu.hydrated ? mobileMenu : null}
     </header>
+  );
+}
+
+/** The account links both menus share: My Account, My Quizzes, Upgrade Plan (free tier), and for a guest a way to register. */
+function AccountLinks({ user, linkClassName, onNavigate }: { user: RootUser; linkClassName: string; onNavigate: () => void }) {
+  return (
+    <>
+      <Link to="/account" className={linkClassName} onClick={onNavigate}>
+        My Account
+      </Link>
+      <Link to="/my-quizzes" className={linkClassName} onClick={onNavigate}>
+        My Quizzes
+      </Link>
+      {showsUpgrade(user) ? (
+        <Link to="/subscription" className={linkClassName} onClick={onNavigate}>
+          Upgrade Plan
+        </Link>
+      ) : null}
+      {user.isGuest ? (
+        <Link to="/auth?tab=register" className={linkClassName} onClick={onNavigate}>
+          Create Account
+        </Link>
+      ) : null}
+    </>
+  );
+}
+
+/** The signed-in user's menu: a disclosure labelled with the display name or username ("Guest" for a guest). */
+function UserMenu({ user }: { user: RootUser }) {
+  const menu = useDisclosure();
+  const { open, setOpen } = menu;
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const label = userLabel(user);
+
+  // An open menu closes on Escape (focus back on its button) and on a click elsewhere.
+  useEffect(() => {
+    if (!open) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    }
+    function onPointerDown(event: PointerEvent) {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    }
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onPointerDown);
+    };
+  }, [open, setOpen]);
+
+  const panel = (
+    <ul id={panelId} className="user-menu-list" hidden={menu.hydrated ? !open : undefined}>
+      <AccountMenuItems user={user} onNavigate={() => setOpen(false)} />
+    </ul>
+  );
+
+  if (!menu.hydrated) {
+    return (
+      <details ref={menu.detailsRef} className="user-menu">
+        <summary className="user-menu-button">
+          <UserMenuLabel label={label} />
+        </summary>
+        {panel}
+      </details>
+    );
+  }
+  return (
+    <div ref={rootRef} className="user-menu">
+      <button
+        ref={buttonRef}
+        type="button"
+        className="user-menu-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={menu.toggle}
+      >
+        <UserMenuLabel label={label} />
+      </button>
+      {panel}
+    </div>
+  );
+}
+
+function UserMenuLabel({ label }: { label: string }) {
+  return (
+    <>
+      <span className="user-menu-name">{label}</span>
+      <span className="user-menu-caret" aria-hidden="true">
+        ▾
+      </span>
+    </>
+  );
+}
+
+function AccountMenuItems({ user, onNavigate }: { user: RootUser; onNavigate: () => void }) {
+  return (
+    <>
+      <li>
+        <Link to="/account" className="user-menu-item" onClick={onNavigate}>
+          My Account
+        </Link>
+      </li>
+      <li>
+        <Link to="/my-quizzes" className="user-menu-item" onClick={onNavigate}>
+          My Quizzes
+        </Link>
+      </li>
+      {user.isGuest ? (
+        <li>
+          <Link to="/auth?tab=register" className="user-menu-item" onClick={onNavigate}>
+            Create Account
+          </Link>
+        </li>
+      ) : null}
+      <li>
+        <Form method="post" action="/logout" className="menu-form">
+          <button type="submit" className="user-menu-item link-button">
+            Log out
+          </button>
+        </Form>
+      </li>
+    </>
   );
 }
 

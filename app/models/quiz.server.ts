@@ -41,6 +41,13 @@ export interface NewQuestion {
   order: number;
 }
 
+/** A question as a form edits it: its place in the quiz is its place in the list. */
+export interface QuestionInput {
+  text: string;
+  answers: string[];
+  correctAnswerIndex: number;
+}
+
 function toQuiz(row: QuizRow): Quiz {
   return {
     id: row.id,
@@ -104,6 +111,16 @@ function isOwnedBy(row: QuizRow, requester: Requester): boolean {
   if (row.creator_id === null && row.owner_client_id === null) return true;
   if (requester.userId != null && row.creator_id === requester.userId) return true;
   return requester.clientId != null && row.owner_client_id === requester.clientId;
+}
+
+/**
+ * For changing or deleting a quiz: stricter than `isOwnedBy`. A quiz made by an account belongs to
+ * that account alone (not to whoever later uses the same browser); one made by a signed-out
+ * browser belongs to that browser; a quiz made with no identity belongs to no one and stays as is.
+ */
+function isManagedBy(row: QuizRow, requester: Requester): boolean {
+  if (row.creator_id !== null) return requester.userId != null && row.creator_id === requester.userId;
+  return row.owner_client_id !== null && requester.clientId != null && row.owner_client_id === requester.clientId;
 }
 
 export type QuizAccess<T> = { status: "ok"; value: T } | { status: "not-found" } | { status: "forbidden" };
@@ -171,4 +188,104 @@ export async function listHostableQuizzes(db: DB, requester: Requester): Promise
     .orderBy("id", "desc")
     .execute();
   return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
+}
+
+/** The user's own quizzes, newest first, with question counts. */
+export async function listOwnQuizzes(db: DB, userId: number): Promise<(Quiz & { questionCount: number })[]> {
+  const rows = await db
+    .selectFrom("quizzes")
+    .selectAll("quizzes")
+    .select((eb) =>
+      eb
+        .selectFrom("questions")
+        .whereRef("questions.quiz_id", "=", "quizzes.id")
+        .select((inner) => inner.fn.countAll<number>().as("n"))
+        .as("question_count"),
+    )
+    .where("creator_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
+}
+
+/** For the edit form: the quiz with its questions, for the one who may change it (see `isManagedBy`). */
+export async function findEditableQuiz(
+  db: DB,
+  quizId: number,
+  requester: Requester,
+): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
+  const row = await findQuizRow(db, quizId);
+  if (!row) return { status: "not-found" };
+  if (!isManagedBy(row, requester)) return { status: "forbidden" };
+  return { status: "ok", value: { ...toQuiz(row), questions: await getQuestions(db, quizId) } };
+}
+
+function inTransaction<T>(db: DB, run: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * Replaces a quiz's details and questions, all or nothing, for its owner. Questions are rewritten
+ * in place by position, so the rows a game has already loaded keep their ids; extra rows are
+ * added and surplus ones removed (with their recorded answers).
+ */
+export async function updateQuiz(
+  db: DB,
+  quizId: number,
+  input: NewQuiz,
+  questions: QuestionInput[],
+  requester: Requester,
+): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
+  return inTransaction(db, async (trx) => {
+    const row = await findQuizRow(trx, quizId);
+    if (!row) return { status: "not-found" };
+    if (!isManagedBy(row, requester)) return { status: "forbidden" };
+    const updated = await trx
+      .updateTable("quizzes")
+      .set({
+        title: input.title,
+        description: input.description,
+        time_limit: input.timeLimit,
+        is_public: input.isPublic ? 1 : 0,
+      })
+      .where("id", "=", quizId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const existing = await getQuestions(trx, quizId);
+    const saved: Question[] = [];
+    for (const [order, question] of questions.entries()) {
+      const current = existing[order];
+      if (!current) {
+        saved.push(await addQuestion(trx, { quizId, ...question, order }));
+        continue;
+      }
+      const rewritten = await trx
+        .updateTable("questions")
+        .set({
+          text: question.text,
+          answers: JSON.stringify(question.answers),
+          correct_answer_index: question.correctAnswerIndex,
+          order,
+        })
+        .where("id", "=", current.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      saved.push(toQuestion(rewritten));
+    }
+    const surplus = existing.slice(questions.length).map((question) => question.id);
+    if (surplus.length > 0) await trx.deleteFrom("questions").where("id", "in", surplus).execute();
+    return { status: "ok", value: { ...toQuiz(updated), questions: saved } };
+  });
+}
+
+/** Deletes a quiz for its owner; its questions and games (with their players and answers) go with it. */
+export async function deleteQuiz(db: DB, quizId: number, requester: Requester): Promise<QuizAccess<Quiz>> {
+  return inTransaction(db, async (trx) => {
+    const row = await findQuizRow(trx, quizId);
+    if (!row) return { status: "not-found" };
+    if (!isManagedBy(row, requester)) return { status: "forbidden" };
+    await trx.deleteFrom("quizzes").where("id", "=", quizId).execute();
+    return { status: "ok", value: toQuiz(row) };
+  });
 }

@@ -1,13 +1,21 @@
-import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useNavigation, type ClientActionFunctionArgs } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import type { DB } from "#db/connection.server";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { hostNewGame } from "#app/models/game.server";
-import { addQuestion, createQuiz, type Requester } from "#app/models/quiz.server";
-import { formRequester } from "#app/utils/session.server";
+import { addQuestion, createQuiz, findEditableQuiz, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
+import { formRequester, requesterOf } from "#app/utils/session.server";
 import {
   CANNOT_REMOVE_QUESTION,
   CREATE_QUIZ_FAILED,
@@ -22,10 +30,48 @@ import {
   type ToastMessage,
 } from "#app/utils/form-schemas";
 
-export const meta: MetaFunction = () => [{ title: "Create Quiz - Quiz Night" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" },
+];
 
 const ANSWER_LETTERS = ["A", "B", "C", "D"] as const;
 const REMOVE_INTENT = /^remove-question-(\d+)$/;
+
+const SAVE_QUIZ_FAILED: ToastMessage = {
+  title: "Failed to save quiz",
+  description: "There was an error saving your quiz. Please try again.",
+};
+
+function notFound(): Response {
+  return new Response("Not Found", { status: 404 });
+}
+
+/** `?edit=ID` puts the form in edit mode; null without it. A malformed id is a quiz that does not exist. */
+function editIdOf(request: Request): number | null {
+  const raw = new URL(request.url).searchParams.get("edit");
+  if (raw === null) return null;
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+function draftOf(quiz: Quiz & { questions: Question[] }): CreateQuizDraft {
+  return {
+    title: quiz.title,
+    description: quiz.description,
+    timeLimit: quiz.timeLimit,
+    visibility: quiz.isPublic ? "public" : "private",
+    questions: quiz.questions.map(({ text, answers, correctAnswerIndex }) => ({ text, answers: [...answers], correctAnswerIndex })),
+  };
+}
+
+/** Create mode has nothing to load; edit mode loads the quiz for its owner, and anyone else gets 404. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const quizId = editIdOf(request);
+  if (quizId === null) return { editing: null };
+  const access = await findEditableQuiz(context.db, quizId, await requesterOf(context, request));
+  if (access.status !== "ok") throw notFound();
+  return { editing: { id: quizId, draft: draftOf(access.value) } };
+}
 
 interface CreateActionData {
   draft?: CreateQuizDraft;
@@ -40,9 +86,11 @@ function reply(body: CreateActionData, status = 200) {
 
 /**
  * Save, or (without JavaScript) add or remove a question and hand the edited draft back. A saved
- * quiz gets a game at once, hosted by this browser, and the host goes to its lobby.
+ * quiz gets a game at once, hosted by this browser, and the host goes to its lobby. In edit mode
+ * saving replaces the owner's quiz and goes back to My Quizzes.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
+  const editId = editIdOf(request);
   const formData = await request.formData();
   const draft = parseCreateQuizForm(formData);
   const intent = String(formData.get("intent") ?? "save");
@@ -58,6 +106,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = CreateQuizFormSchema.safeParse(draft);
   if (!parsed.success) return reply({ draft, errors: firstErrors(parsed.error) }, 400);
 
+  if (editId !== null) return saveEdit(context.db, editId, parsed.data, await requesterOf(context, request), draft);
+
   const { requester, headers } = await formRequester(context, request);
   let gameCode: string;
   try {
@@ -67,6 +117,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply({ draft, formError: CREATE_QUIZ_FAILED }, 500);
   }
   return redirect(`/waiting/${gameCode}?created=1`, { headers });
+}
+
+async function saveEdit(db: DB, quizId: number, quiz: CreateQuizForm, requester: Requester, draft: CreateQuizDraft) {
+  let status: "ok" | "not-found" | "forbidden";
+  try {
+    ({ status } = await updateQuiz(
+      db,
+      quizId,
+      { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.visibility === "public" },
+      quiz.questions,
+      requester,
+    ));
+  } catch (error) {
+    console.error("[create] could not update a quiz", error);
+    return reply({ draft, formError: SAVE_QUIZ_FAILED }, 500);
+  }
+  if (status !== "ok") throw notFound();
+  return redirect("/my-quizzes?saved=1");
 }
 
 /** All or nothing: a quiz never exists without its questions and its game. */
@@ -87,23 +155,36 @@ async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, requester: Requeste
 }
 
 /** A post that never reached the server gets the same message as one the server could not save. */
-export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<CreateActionData> {
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<CreateActionData> {
   try {
     return await serverAction<typeof action>();
   } catch (error) {
     if (error instanceof Response) throw error;
-    return { formError: CREATE_QUIZ_FAILED };
+    return { formError: new URL(request.url).searchParams.has("edit") ? SAVE_QUIZ_FAILED : CREATE_QUIZ_FAILED };
   }
 }
+
+/**
+ * The loader depends on the URL alone: a post that stays on the page (a refused save, or one that
+ * never reached the server) must not reload it, which would replace the form with an error page.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET" && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate;
 
 /** Ids follow the error keys, so the first invalid field can be found and focused. */
 const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
 
 export default function CreateQuiz() {
+  const { editing } = useLoaderData<typeof loader>();
+  // A new form for each quiz, so going from editing one to creating one starts afresh.
+  return <QuizForm key={editing?.id ?? "new"} editing={editing} />;
+}
+
+function QuizForm({ editing }: { editing: { id: number; draft: CreateQuizDraft } | null }) {
   const actionData = useActionData<typeof clientAction>();
   const toast = useToast();
   const navigation = useNavigation();
-  const [draft, setDraft] = useState<CreateQuizDraft>(() => actionData?.draft ?? emptyCreateQuizDraft());
+  const [draft, setDraft] = useState<CreateQuizDraft>(() => actionData?.draft ?? editing?.draft ?? emptyCreateQuizDraft());
   // Stable keys, so removing a question does not hand its inputs to the next one.
   const nextKey = useRef(draft.questions.length);
   const [keys, setKeys] = useState(() => draft.questions.map((_, i) => i));
@@ -132,6 +213,12 @@ export default function CreateQuiz() {
   }, [draft, validateLive]);
   const errors = liveErrors ?? actionData?.errors ?? {};
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
+  const saveLabel = editing ? "Save Changes" : "Save Quiz";
+  // A quiz made through the API may have a time limit the select does not offer; show it as it is.
+  const unlisted = editing && Number.isInteger(draft.timeLimit) && !(CREATE_TIME_LIMIT_OPTIONS as readonly number[]).includes(draft.timeLimit);
+  const timeLimitOptions: readonly number[] = unlisted
+    ? [...CREATE_TIME_LIMIT_OPTIONS, draft.timeLimit].sort((x, y) => x - y)
+    : CREATE_TIME_LIMIT_OPTIONS;
 
   const update = (change: Partial<CreateQuizDraft>) => setDraft((current) => ({ ...current, ...change }));
   const updateQuestion = (index: number, change: Partial<CreateQuizDraft["questions"][number]>) =>
@@ -170,7 +257,12 @@ export default function CreateQuiz() {
   return (
     <Page>
       <div className="form-page stack">
-        <h1>Create Quiz</h1>
+        <h1>{editing ? "Edit Quiz" : "Create Quiz"}</h1>
+        {editing ? (
+          <p className="hint">
+            Saving replaces the quiz&apos;s details and questions. <Link to="/my-quizzes">Back to My Quizzes</Link>
+          </p>
+        ) : null}
         {actionData?.formError ? (
           <div className="form-error" role="alert">
             {actionData.formError.title}: {actionData.formError.description}
@@ -179,7 +271,7 @@ export default function CreateQuiz() {
         <Form method="post" noValidate onSubmit={onSubmit} className="stack">
           {/* The first submit button answers the Enter key: it must save, not remove question 1. */}
           <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={saving}>
-            Save Quiz
+            {saveLabel}
           </button>
           <div className="card stack">
             <TextField
@@ -215,7 +307,7 @@ export default function CreateQuiz() {
                   aria-describedby={errors.timeLimit ? "timeLimit-error" : undefined}
                   onChange={(event) => update({ timeLimit: Number(event.target.value) })}
                 >
-                  {CREATE_TIME_LIMIT_OPTIONS.map((seconds) => (
+                  {timeLimitOptions.map((seconds) => (
                     <option key={seconds} value={seconds}>
                       {seconds} seconds
                     </option>
@@ -312,7 +404,7 @@ export default function CreateQuiz() {
               Add Question
             </button>
             <button type="submit" name="intent" value="save" className="button" disabled={saving}>
-              {saving ? "Saving..." : "Save Quiz"}
+              {saving ? "Saving..." : saveLabel}
             </button>
           </div>
         </Form>

@@ -1,0 +1,35 @@
+import { useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { useToast, type ToastInput } from "#app/components/toaster";
+
+/** Spec section 8's success toasts, keyed by the `?welcome=` the auth action's redirect carries. */
+export const WELCOME_TOASTS: Record<string, ToastInput> = {
+  login: { title: "Login successful", description: "Welcome back!" },
+  register: { title: "Registration successful", description: "Your account has been created" },
+  guest: { title: "Welcome!", description: "Welcome! You can explore quizzes as a guest" },
+};
+
+/**
+ * A one-shot flash on any page: shows the toast `?welcome=` names, then drops the parameter from
+ * the address (replacing the history entry) so a reload or Back does not show it again.
+ */
+export function FlashToasts() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const toast = useToast();
+  const welcome = searchParams.get("welcome");
+
+  useEffect(() => {
+    if (welcome === null) return;
+    if (Object.hasOwn(WELCOME_TOASTS, welcome)) toast(WELCOME_TOASTS[welcome]);
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete("welcome");
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [welcome, toast, setSearchParams]);
+
+  return null;
+}

@@ -1,0 +1,159 @@
+/**
+ * 'Continue with Google' (spec sections 2, 4, 7 and 8). The Firebase web SDK is loaded only when the
+ * button is approached or clicked, so it stays out of the initial bundle. The popup's ID token is
+ * traded for our own session: GET /api/auth/me, and on 404 POST /api/auth/register.
+ * Firebase keeps nothing on the device (in-memory persistence) and is signed out afterwards; the
+ * app's own session cookie is what keeps the user signed in.
+ */
+import { useNavigate, useRouteLoaderData } from "@remix-run/react";
+import { useCallback, useRef, useState } from "react";
+import type { Auth } from "firebase/auth";
+import { useToast } from "#app/components/toaster";
+import type { loader as rootLoader } from "#app/root";
+import type { PublicFirebaseConfig } from "#app/utils/env.server";
+import {
+  GOOGLE_LOGIN_FAILED_TITLE,
+  GOOGLE_NOT_CONFIGURED,
+  SOMETHING_WENT_WRONG,
+  googleErrorMessage,
+  googleUsername,
+} from "#app/utils/google-errors";
+
+export const GOOGLE_NOTICE = "Google sign-in needs this domain to be authorized in Firebase; email and password login is recommended.";
+
+type FirebaseAuthModule = typeof import("firebase/auth");
+interface FirebaseClient {
+  auth: Auth;
+  sdk: FirebaseAuthModule;
+}
+
+let client: Promise<FirebaseClient> | null = null;
+
+/** Loads the SDK once and sets up Auth for the public config (reusing an app that already exists). */
+function loadFirebase(config: PublicFirebaseConfig): Promise<FirebaseClient> {
+  client ??= Promise.all([import("firebase/app"), import("firebase/auth")]).then(([appSdk, sdk]) => {
+    const app = appSdk.getApps().length > 0 ? appSdk.getApp() : appSdk.initializeApp(config);
+    let auth: Auth;
+    try {
+      auth = sdk.initializeAuth(app, { persistence: sdk.inMemoryPersistence, popupRedirectResolver: sdk.browserPopupRedirectResolver });
+    } catch {
+      auth = sdk.getAuth(app); // already initialised (e.g. after a hot reload)
+    }
+    return { auth, sdk };
+  });
+  client.catch(() => {
+    client = null; // a failed chunk load may succeed on the next click
+  });
+  return client;
+}
+
+/** An error whose message is what the user should read. */
+class SignInError extends Error {}
+
+async function serverMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body && typeof body === "object" && "error" in body && typeof body.error === "string") return body.error;
+  } catch {
+    // not JSON
+  }
+  return `${response.status}: ${text || response.statusText}`;
+}
+
+/** Google popup, then our session: the existing account, or a new one registered by the spec's rule. */
+async function signInWithGoogle(config: PublicFirebaseConfig): Promise<void> {
+  const { auth, sdk } = await loadFirebase(config);
+  const provider = new sdk.GoogleAuthProvider();
+  provider.setCustomParameters({ prompt: "select_account" });
+  const credential = await sdk.signInWithPopup(auth, provider);
+  try {
+    const token = await credential.user.getIdToken();
+    const authorization = `Bearer ${token}`;
+    const me = await fetch("/api/auth/me", { headers: { authorization }, credentials: "same-origin" });
+    if (me.ok) return;
+    if (me.status !== 404) throw new SignInError(await serverMessage(me));
+    const { displayName, email } = credential.user;
+    const registered = await fetch("/api/auth/register", {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      credentials: "same-origin",
+      body: JSON.stringify({ username: googleUsername(displayName, email), email: email ?? "" }),
+    });
+    if (!registered.ok) throw new SignInError(await serverMessage(registered));
+  } finally {
+    await sdk.signOut(auth).catch(() => {});
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof SignInError) return error.message || SOMETHING_WENT_WRONG;
+  const code = typeof error === "object" && error && "code" in error && typeof error.code === "string" ? error.code : undefined;
+  if (code?.startsWith("auth/")) return googleErrorMessage(code);
+  if (error instanceof TypeError) return googleErrorMessage("auth/network-request-failed"); // fetch could not reach the server
+  return error instanceof Error && error.message ? error.message : SOMETHING_WENT_WRONG;
+}
+
+function GoogleLogo() {
+  return (
+    <svg aria-hidden="true" width="18" height="18" viewBox="0 0 48 48" style={{ verticalAlign: "middle", marginRight: "0.5rem" }}>
+      <path fill="#EA4335" d="M24 9.5c3.54 0 6.71 1.22 9.21 3.6l6.85-6.85C35.9 2.38 30.47 0 24 0 14.62 0 6.51 5.38 2.56 13.22l7.98 6.19C12.43 13.72 17.74 9.5 24 9.5z" />
+      <path fill="#4285F4" d="M46.98 24.55c0-1.57-.15-3.09-.38-4.55H24v9.02h12.94c-.58 2.96-2.26 5.48-4.78 7.18l7.73 6c4.51-4.18 7.09-10.36 7.09-17.65z" />
+      <path fill="#FBBC05" d="M10.53 28.59c-.48-1.45-.76-2.99-.76-4.59s.27-3.14.76-4.59l-7.98-6.19C.92 16.46 0 20.12 0 24c0 3.88.92 7.54 2.56 10.78l7.97-6.19z" />
+      <path fill="#34A853" d="M24 48c6.48 0 11.93-2.13 15.89-5.81l-7.73-6c-2.15 1.45-4.92 2.3-8.16 2.3-6.26 0-11.57-4.22-13.47-9.91l-7.98 6.19C6.51 42.62 14.62 48 24 48z" />
+    </svg>
+  );
+}
+
+/** The 'Continue with Google' button with its notice; reads the public Firebase config from the root loader. */
+export function GoogleSignInButton() {
+  const config = useRouteLoaderData<typeof rootLoader>("root")?.firebase ?? null;
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+
+  // Warm the SDK when the pointer or focus gets near, so the popup opens straight from the click.
+  const preload = useCallback(() => {
+    if (config) loadFirebase(config).catch(() => {});
+  }, [config]);
+
+  const onClick = useCallback(async () => {
+    if (!config) {
+      toast({ title: GOOGLE_LOGIN_FAILED_TITLE, description: GOOGLE_NOT_CONFIGURED, variant: "destructive" });
+      return;
+    }
+    if (busyRef.current) return;
+    busyRef.current = true;
+    setBusy(true);
+    try {
+      await signInWithGoogle(config);
+      navigate("/?welcome=login");
+    } catch (error) {
+      toast({ title: GOOGLE_LOGIN_FAILED_TITLE, description: messageOf(error), variant: "destructive" });
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+  }, [config, navigate, toast]);
+
+  return (
+    <div className="google-sign-in">
+      <button
+        type="button"
+        className="button button-secondary"
+        style={{ width: "100%" }}
+        onClick={onClick}
+        onPointerEnter={preload}
+        onFocus={preload}
+        disabled={busy}
+        aria-busy={busy}
+      >
+        <GoogleLogo />
+        Continue with Google
+      </button>
+      <p className="hint">{GOOGLE_NOTICE}</p>
+      {config ? null : <p className="hint">{GOOGLE_NOT_CONFIGURED}</p>}
+    </div>
+  );
+}

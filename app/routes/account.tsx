@@ -1,0 +1,309 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { z } from "zod";
+import { Page } from "#app/components/layout";
+import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
+import { endSession, requireUser } from "#app/utils/session.server";
+import { PasswordSchema } from "#app/utils/validation";
+
+export const meta: MetaFunction = () => [{ title: "My Account - Quiz Night" }];
+
+const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
+const CURRENT_PASSWORD_REQUIRED = "Enter your current password";
+const PASSWORDS_DONT_MATCH = "Passwords don't match";
+const DELETE_CONFIRMATION = "I understand this deletes my account and my quizzes";
+const DELETE_NOT_CONFIRMED = "Tick the box to confirm that you want to delete your account.";
+const PASSWORD_CHANGED = "Password changed.";
+
+/** The change-password form; the current password is checked against the account on the server. */
+const ChangePasswordSchema = z
+  .object({
+    currentPassword: z.string().default(""),
+    newPassword: PasswordSchema,
+    confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
+  })
+  .refine((form) => form.newPassword === form.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
+
+type FieldErrors = Partial<Record<string, string>>;
+
+function firstErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) errors[String(issue.path[0] ?? "_form")] ??= issue.message;
+  return errors;
+}
+
+/** Client and server check the same things; only the server knows whether the current password is right. */
+function checkPasswordForm(values: Record<string, string>, needsCurrent: boolean): FieldErrors {
+  const parsed = ChangePasswordSchema.safeParse(values);
+  const errors = parsed.success ? {} : firstErrors(parsed.error.issues);
+  if (needsCurrent && !values.currentPassword) return { currentPassword: CURRENT_PASSWORD_REQUIRED, ...errors };
+  return errors;
+}
+
+function capitalize(word: string): string {
+  return word ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  return {
+    account: {
+      username: user.username,
+      displayName: user.displayName,
+      email: user.email,
+      plan: capitalize(user.subscriptionTier),
+      isFree: user.subscriptionTier.toLowerCase() === "free",
+      hasPassword: user.hasPassword,
+    },
+    remainingQuizzes: await remainingAiQuizzes(context.db, user),
+  };
+}
+
+type Intent = "change-password" | "delete-account";
+
+interface AccountActionData {
+  intent: Intent | "unknown";
+  errors: FieldErrors;
+}
+
+function refuse(intent: AccountActionData["intent"], errors: FieldErrors, status = 400) {
+  return data<AccountActionData>({ intent, errors }, { status });
+}
+
+async function currentPasswordMatches(context: ActionFunctionArgs["context"], user: User, password: string): Promise<boolean> {
+  if (!user.email) return false;
+  const row = await findUserRowByEmail(context.db, user.email);
+  if (!row || row.id !== user.id || !row.password_hash) return false;
+  return verifyPassword(row.password_hash, password);
+}
+
+/** Change the password, or delete the account (which ends the session); both work as plain form posts. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  const form = await request.formData();
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const intent = field("intent");
+
+  if (intent === "change-password") {
+    const values = {
+      currentPassword: field("currentPassword"),
+      newPassword: field("newPassword"),
+      confirmPassword: field("confirmPassword"),
+    };
+    const errors = checkPasswordForm(values, user.hasPassword);
+    if (Object.keys(errors).length > 0) return refuse(intent, errors);
+    if (user.hasPassword && !(await currentPasswordMatches(context, user, values.currentPassword))) {
+      return refuse(intent, { currentPassword: CURRENT_PASSWORD_INCORRECT });
+    }
+    await changePassword(context.db, user.id, values.newPassword);
+    return redirect("/account?password=changed");
+  }
+
+  if (intent === "delete-account") {
+    if (field("confirm") !== "yes") return refuse(intent, { confirm: DELETE_NOT_CONFIRMED });
+    await deleteAccount(context.db, user.id);
+    return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });
+  }
+
+  return refuse("unknown", { _form: "Unknown action." });
+}
+
+export default function Account() {
+  const { account, remainingQuizzes } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const passwordChanged = searchParams.get("password") === "changed";
+
+  return (
+    <Page narrow>
+      <div className="stack account">
+        <h1>My Account</h1>
+        {actionData?.errors._form ? (
+          <p className="form-error" role="alert">
+            {actionData.errors._form}
+          </p>
+        ) : null}
+
+        <section className="card stack" aria-labelledby="profile-heading">
+          <h2 id="profile-heading">Profile</h2>
+          <dl className="account-details">
+            <div>
+              <dt>Username</dt>
+              <dd>{account.username}</dd>
+            </div>
+            <div>
+              <dt>Display name</dt>
+              <dd>{account.displayName || <span className="muted">Not set</span>}</dd>
+            </div>
+            <div>
+              <dt>Email</dt>
+              <dd>{account.email || <span className="muted">Not set</span>}</dd>
+            </div>
+          </dl>
+        </section>
+
+        <section className="card stack" aria-labelledby="plan-heading">
+          <h2 id="plan-heading">Plan</h2>
+          <dl className="account-details">
+            <div>
+              <dt>Current plan</dt>
+              <dd>{account.plan}</dd>
+            </div>
+            <div>
+              <dt>AI quizzes left today</dt>
+              <dd>{remainingQuizzes}</dd>
+            </div>
+          </dl>
+          <div className="row">
+            {account.isFree ? (
+              <Link to="/subscription" className="button">
+                Upgrade Plan
+              </Link>
+            ) : (
+              <Link to="/subscription" className="button button-secondary">
+                Change Plan
+              </Link>
+            )}
+            <Link to="/my-quizzes" className="button button-secondary">
+              My Quizzes
+            </Link>
+          </div>
+        </section>
+
+        <ChangePasswordForm
+          username={account.email ?? account.username}
+          hasPassword={account.hasPassword}
+          serverErrors={actionData?.intent === "change-password" ? actionData.errors : undefined}
+          changed={passwordChanged}
+        />
+
+        <DeleteAccountForm serverErrors={actionData?.intent === "delete-account" ? actionData.errors : undefined} />
+      </div>
+    </Page>
+  );
+}
+
+function ChangePasswordForm(props: { username: string; hasPassword: boolean; serverErrors?: FieldErrors; changed: boolean }) {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "change-password";
+  const errors = clientErrors ?? props.serverErrors ?? {};
+
+  // A server answer replaces what the browser found before posting.
+  useEffect(() => setClientErrors(null), [props.serverErrors]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const values = Object.fromEntries([...new FormData(event.currentTarget)].map(([key, value]) => [key, String(value)]));
+    const found = checkPasswordForm(values, props.hasPassword);
+    if (Object.keys(found).length === 0) return setClientErrors(null);
+    event.preventDefault();
+    setClientErrors(found);
+    const first = Object.keys(found)[0];
+    event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
+  }
+
+  return (
+    <section className="card stack" aria-labelledby="password-heading">
+      <h2 id="password-heading">{props.hasPassword ? "Change password" : "Set a password"}</h2>
+      {props.changed ? (
+        <p className="status-notice" role="status">
+          {PASSWORD_CHANGED}
+        </p>
+      ) : null}
+      {props.hasPassword ? null : (
+        <p className="hint">Your account has no password yet. Set one to also log in with your email.</p>
+      )}
+      {/* Keyed by location: after each post the password fields start empty, as they do without JavaScript. */}
+      <Form key={location.key} method="post" action="/account" noValidate onSubmit={onSubmit} className="stack" aria-labelledby="password-heading">
+        {/* Lets password managers file the new password under the right account. */}
+        <input type="text" name="username" autoComplete="username" value={props.username} readOnly hidden />
+        {props.hasPassword ? (
+          <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" error={errors.currentPassword} />
+        ) : null}
+        <PasswordField name="newPassword" label="New password" autoComplete="new-password" error={errors.newPassword} />
+        <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" error={errors.confirmPassword} />
+        <div>
+          <button type="submit" name="intent" value="change-password" className="button" disabled={busy}>
+            {busy ? "Changing password..." : props.hasPassword ? "Change Password" : "Set Password"}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
+  const navigation = useNavigation();
+  const [clientError, setClientError] = useState<string | null>(null);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete-account";
+  const error = clientError ?? serverErrors?.confirm;
+
+  useEffect(() => setClientError(null), [serverErrors]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (new FormData(event.currentTarget).get("confirm") === "yes") return setClientError(null);
+    event.preventDefault();
+    setClientError(DELETE_NOT_CONFIRMED);
+    event.currentTarget.querySelector<HTMLInputElement>('[name="confirm"]')?.focus();
+  }
+
+  return (
+    <section className="card stack account-danger" aria-labelledby="delete-heading">
+      <h2 id="delete-heading">Delete account</h2>
+      <p>Deleting your account also deletes every quiz you have made and their games. This cannot be undone.</p>
+      <Form method="post" action="/account" noValidate onSubmit={onSubmit} className="stack" aria-labelledby="delete-heading">
+        <div className="field">
+          <label className="choice">
+            <input
+              type="checkbox"
+              name="confirm"
+              value="yes"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "confirm-error" : undefined}
+              onChange={() => setClientError(null)}
+            />
+            {DELETE_CONFIRMATION}
+          </label>
+          {error ? (
+            <p id="confirm-error" className="field-error">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <button type="submit" name="intent" value="delete-account" className="button button-danger" disabled={busy}>
+            {busy ? "Deleting account..." : "Delete Account"}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function PasswordField(props: { name: string; label: string; autoComplete: string; error?: string }) {
+  const errorId = `${props.name}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={props.name}>{props.label}</label>
+      <input
+        id={props.name}
+        name={props.name}
+        type="password"
+        className="input"
+        autoComplete={props.autoComplete}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      />
+      {props.error ? (
+        <p id={errorId} className="field-error">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { randomInt } from "node:crypto";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import type { DB } from "#db/connection.server";
+import {
+  CONFLICT_MESSAGES,
+  createAccount,
+  findConflicts,
+  findUserByFirebaseUid,
+  findUserRowByEmail,
+  remainingAiQuizzes,
+  type User,
+} from "#app/models/user.server";
+import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { verifyGoogleToken, type GoogleIdentity } from "#app/utils/firebase.server";
+import { pickUsername } from "#app/utils/google-errors";
+import { getUser, startSession } from "#app/utils/session.server";
+import { UsernameSchema } from "#app/utils/validation";
+
+const ALREADY_REGISTERED = "This Google account is already registered. Use 'Continue with Google' to log in.";
+const EMAIL_TAKEN = `${CONFLICT_MESSAGES.email}. Please log in with your email and password.`;
+const NO_EMAIL = "Your Google account did not share an email address. Please register with email and password.";
+const EMAIL_NOT_VERIFIED = "Your Google email address is not verified. Please verify it with Google or register with email and password.";
+
+/**
+ * The browser sends what the spec says (section 7). The username is a wish: a display name may hold
+ * characters a username may not, so it is cleaned and made unique rather than refused. The email
+ * is ignored: the address comes from the verified token.
+ */
+const GoogleRegisterSchema = z.object({
+  username: z.string({ error: "Username must be text." }).max(200, "Username is too long.").nullish(),
+  email: z.string({ error: "Email must be text." }).max(320, "Email is too long.").nullish(),
+});
+
+const USERNAME_MAX = 30;
+
+/** At most `max` UTF-16 units without splitting a character. */
+function truncate(text: string, max: number): string {
+  let result = "";
+  for (const char of text) {
+    if (result.length + char.length > max) break;
+    result += char;
+  }
+  return result;
+}
+
+/** `base`, else `base2` … `base10`, else `base` with random digits: the first nobody has (ignoring case). */
+async function uniqueUsername(db: DB, base: string): Promise<string> {
+  for (let attempt = 1; attempt <= 20; attempt++) {
+    const suffix = attempt === 1 ? "" : attempt <= 10 ? String(attempt) : String(randomInt(100, 1_000_000));
+    const candidate = `${truncate(base, USERNAME_MAX - suffix.length).trimEnd()}${suffix}`;
+    const conflicts = await findConflicts(db, candidate, null);
+    if (!conflicts.includes("username") && UsernameSchema.safeParse(candidate).success) return candidate;
+  }
+  throw new ApiError(409, CONFLICT_MESSAGES.username);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/** Refusals that do not depend on the chosen username. */
+async function assertCanRegister(db: DB, identity: GoogleIdentity, email: string): Promise<void> {
+  if (await findUserByFirebaseUid(db, identity.uid)) throw new ApiError(409, ALREADY_REGISTERED);
+  // Not linked to an existing password account by email: that account may never have proved it owns the address.
+  if (await findUserRowByEmail(db, email)) throw new ApiError(409, EMAIL_TAKEN, { email: [CONFLICT_MESSAGES.email] });
+}
+
+/**
+ * POST /api/auth/register with `Authorization: Bearer <Firebase ID token>` and {username, email}:
+ * creates the account for that Google user (a guest who registers keeps what it made), signs it in
+ * and answers 201 with the user record and a session cookie.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return handleApi(async () => {
+    const identity = await verifyGoogleToken(request);
+    const body = await readJson(request, GoogleRegisterSchema);
+    if (!identity.email) throw new ApiError(400, NO_EMAIL);
+    if (!identity.emailVerified) throw new ApiError(400, EMAIL_NOT_VERIFIED);
+    const email = identity.email;
+
+    const current = await getUser(context, request);
+    const guestId = current?.isGuest ? current.id : null;
+    const base = pickUsername([body.username, identity.name, email.split("@")[0]]);
+
+    let user: User | null = null;
+    for (let attempt = 0; !user; attempt++) {
+      await assertCanRegister(context.db, identity, email);
+      const username = await uniqueUsername(context.db, base);
+      try {
+        user = await createAccount(context.db, { username, email, firebaseUid: identity.uid, displayName: identity.name }, guestId);
+      } catch (error) {
+        // Another request took the name (or registered this account) in between: check again.
+        if (!isUniqueViolation(error) || attempt >= 2) throw error;
+      }
+    }
+
+    const cookie = await startSession(context, request, user.id);
+    return Response.json(
+      { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) },
+      { status: 201, headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },
+    );
+  });
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}

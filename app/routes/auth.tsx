@@ -1,0 +1,422 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type MouseEvent } from "react";
+import { GoogleSignInButton } from "#app/components/google-sign-in";
+import { Page } from "#app/components/layout";
+import { useToast } from "#app/components/toaster";
+import { AuthError, continueAsGuest, login, register, type FieldErrors } from "#app/utils/auth.server";
+import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
+import { getUser } from "#app/utils/session.server";
+import { LoginSchema, RegisterSchema } from "#app/utils/validation";
+
+export const meta: MetaFunction = () => [{ title: "Sign In - Quiz Night" }];
+
+type Tab = "login" | "register";
+type Intent = Tab | "guest";
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: "login", label: "Login" },
+  { id: "register", label: "Register" },
+];
+
+/** Where the auth action's redirect tells FlashToasts which success toast to show. */
+const WELCOME_PARAM = "welcome";
+
+/**
+ * A same-site path to go to after signing in, or the fallback: only paths starting with one "/"
+ * (not "//" or "/\", which browsers read as another host), and never back to /auth or /logout.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
+  const url = new URL(to, "http://quiz.invalid");
+  if (url.origin !== "http://quiz.invalid") return fallback;
+  if (/^\/(auth|logout)(\/|$)/.test(url.pathname)) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The redirect target with the one-shot `?welcome=` flash added. */
+function withWelcome(to: string, intent: Intent): string {
+  const url = new URL(to, "http://quiz.invalid");
+  url.searchParams.set(WELCOME_PARAM, intent);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+function redirectParam(request: Request): string | null {
+  const to = new URL(request.url).searchParams.get("redirectTo");
+  return to && safeRedirect(to, "") ? safeRedirect(to) : null;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getUser(context, request);
+  // A guest may still register or log in here; an account has nothing to do on this page.
+  if (user && !user.isGuest) throw redirect("/");
+  const url = new URL(request.url);
+  const tab: Tab = url.searchParams.get("tab") === "register" ? "register" : "login";
+  return { tab, redirectTo: redirectParam(request), isGuest: Boolean(user?.isGuest) };
+}
+
+export interface AuthActionData {
+  intent: Intent;
+  /** What was typed, passwords left out. */
+  values: { username?: string; email?: string };
+  fieldErrors: FieldErrors;
+  formError: string;
+}
+
+function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The login strategy reads the body itself, so this reads a copy.
+  const form = await request.clone().formData();
+  const intentValue = text(form, "intent");
+  const intent: Intent = intentValue === "register" || intentValue === "guest" ? intentValue : "login";
+  const values = intent === "register" ? { username: text(form, "username"), email: text(form, "email") } : { email: text(form, "email") };
+  const to = redirectParam(request) ?? "/";
+  try {
+    const { cookie } =
+      intent === "login"
+        ? await login(context, request)
+        : intent === "register"
+          ? await register(context, request, form)
+          : await continueAsGuest(context, request);
+    return redirect(withWelcome(to, intent), cookie ? { headers: { "Set-Cookie": cookie } } : undefined);
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    const body: AuthActionData = { intent, values, fieldErrors: error.fieldErrors, formError: error.message };
+    return data(body, { status: error.status });
+  }
+}
+
+// ---------------------------------------------------------------- page
+
+/** False in the server's HTML, so nothing that needs a script is taken away before it runs. */
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/** The first message per field, as the server's AuthError carries them. */
+function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = String(issue.path[0] ?? "_form");
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+function validate(tab: Tab, form: HTMLFormElement): FieldErrors {
+  const values = new FormData(form);
+  const field = (name: string) => String(values.get(name) ?? "");
+  const parsed =
+    tab === "login"
+      ? LoginSchema.safeParse({ email: field("email"), password: field("password") })
+      : RegisterSchema.safeParse({
+          username: field("username"),
+          email: field("email"),
+          password: field("password"),
+          confirmPassword: field("confirmPassword"),
+        });
+  return parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
+}
+
+export default function Auth() {
+  const { tab: linkedTab, redirectTo, isGuest } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AuthActionData | undefined;
+  const hydrated = useHydrated();
+  const toast = useToast();
+  const failedTab = actionData && actionData.intent !== "guest" ? actionData.intent : null;
+
+  // The tab shown: the one the last refused form was on, else the URL's ?tab=, else what was clicked.
+  const [tab, setTab] = useState<Tab>(failedTab ?? linkedTab);
+  const [seen, setSeen] = useState({ linkedTab, actionData });
+  if (seen.linkedTab !== linkedTab || seen.actionData !== actionData) {
+    setSeen({ linkedTab, actionData });
+    setTab(seen.actionData !== actionData && failedTab ? failedTab : linkedTab);
+  }
+
+  useEffect(() => {
+    if (!actionData || actionData.intent === "guest") return;
+    toast({
+      title: actionData.intent === "register" ? "Registration failed" : "Login failed",
+      description: actionData.formError || "Something went wrong",
+      variant: "destructive",
+    });
+  }, [actionData, toast]);
+
+  const tabRefs = useRef<Record<Tab, HTMLAnchorElement | null>>({ login: null, register: null });
+  const query = (extra: Record<string, string>) => `?${new URLSearchParams({ ...extra, ...(redirectTo ? { redirectTo } : {}) })}`;
+  const actionUrl = redirectTo ? `/auth?${new URLSearchParams({ redirectTo })}` : "/auth";
+
+  function onTabClick(event: MouseEvent<HTMLAnchorElement>, next: Tab) {
+    // With JavaScript the tabs switch in place; without it the link asks the server for ?tab=.
+    event.preventDefault();
+    setTab(next);
+  }
+
+  function onTabKeyDown(event: KeyboardEvent<HTMLAnchorElement>) {
+    const index = TABS.findIndex((entry) => entry.id === tab);
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = TABS[(moves[event.key] + TABS.length) % TABS.length].id;
+    setTab(next);
+    tabRefs.current[next]?.focus();
+  }
+
+  return (
+    <Page>
+      <div className="auth-layout">
+        <section className="card stack auth-card" aria-labelledby="auth-heading">
+          <div>
+            <h1 id="auth-heading">Welcome to Quiz Night</h1>
+            <p className="muted">Log in or create an account to save your quizzes and track your progress.</p>
+            {isGuest ? (
+              <p className="muted">You are browsing as a guest. Register to keep the quizzes you have made.</p>
+            ) : null}
+          </div>
+
+          <div role="tablist" aria-label="Login or register" className="auth-tabs">
+            {TABS.map((entry) => (
+              <Link
+                key={entry.id}
+                ref={(element) => {
+                  tabRefs.current[entry.id] = element;
+                }}
+                to={query({ tab: entry.id })}
+                role="tab"
+                id={`auth-tab-${entry.id}`}
+                aria-selected={tab === entry.id}
+                aria-controls={`auth-panel-${entry.id}`}
+                tabIndex={hydrated && tab !== entry.id ? -1 : undefined}
+                className="auth-tab"
+                preventScrollReset
+                replace
+                onClick={(event) => onTabClick(event, entry.id)}
+                onKeyDown={onTabKeyDown}
+              >
+                {entry.label}
+              </Link>
+            ))}
+          </div>
+
+          <div role="tabpanel" id="auth-panel-login" aria-labelledby="auth-tab-login" hidden={tab !== "login"}>
+            <LoginForm actionUrl={actionUrl} result={actionData?.intent === "login" ? actionData : undefined} />
+          </div>
+          <div role="tabpanel" id="auth-panel-register" aria-labelledby="auth-tab-register" hidden={tab !== "register"}>
+            <RegisterForm actionUrl={actionUrl} result={actionData?.intent === "register" ? actionData : undefined} />
+          </div>
+
+          <div className="auth-divider" role="presentation">
+            <span>or</span>
+          </div>
+
+          <div className="stack auth-alternatives">
+            {/* The button carries the notice that Google sign-in needs domain authorization. */}
+            <GoogleSignInButton />
+            <GuestForm actionUrl={actionUrl} />
+            <p className="hint">Guests have limited access to {GUEST_AI_QUIZ_LIMIT} AI quizzes and basic features.</p>
+          </div>
+        </section>
+
+        <aside className="card stack auth-benefits" aria-labelledby="benefits-heading">
+          <h2 id="benefits-heading">Premium benefits</h2>
+          <p className="muted">Create an account and upgrade your plan to get:</p>
+          <ul className="auth-benefit-list">
+            <li>Unlimited AI quizzes</li>
+            <li>Save and share your quizzes</li>
+            <li>Track your progress</li>
+            <li>Real-time multiplayer challenges</li>
+          </ul>
+          <Link to="/subscription" className="button button-secondary">
+            View plans
+          </Link>
+        </aside>
+      </div>
+    </Page>
+  );
+}
+
+interface FormProps {
+  actionUrl: string;
+  /** The server's answer to this form's last post, when it was refused. */
+  result?: AuthActionData;
+}
+
+/**
+ * What a login or register form shares: checks on submit with the same schema the server uses,
+ * re-checks as the user types once a submit was tried, shows the server's refusal beside the
+ * fields, and clears the password fields after a refusal (as a page reload without JavaScript does).
+ */
+function useAuthForm(tab: Tab, result: AuthActionData | undefined) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const [live, setLive] = useState(false);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === tab;
+
+  useEffect(() => {
+    if (!result) return;
+    setClientErrors(null);
+    const form = formRef.current;
+    if (!form) return;
+    for (const input of form.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = "";
+    const firstInvalid = Object.keys(result.fieldErrors)[0];
+    if (firstInvalid) form.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus();
+  }, [result]);
+
+  const errors: FieldErrors = clientErrors ?? result?.fieldErrors ?? {};
+  const formError = !clientErrors && result && Object.keys(result.fieldErrors).length === 0 ? result.formError : null;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    setLive(true);
+    if (busy) {
+      event.preventDefault();
+      return;
+    }
+    const found = validate(tab, event.currentTarget);
+    setClientErrors(found);
+    const firstInvalid = Object.keys(found)[0];
+    if (firstInvalid) {
+      event.preventDefault();
+      event.currentTarget.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus();
+    }
+  }
+
+  function onChange(event: FormEvent<HTMLFormElement>) {
+    if (live) setClientErrors(validate(tab, event.currentTarget));
+  }
+
+  return { formRef, errors, formError, busy, onSubmit, onChange };
+}
+
+function LoginForm({ actionUrl, result }: FormProps) {
+  const form = useAuthForm("login", result);
+  return (
+    <Form
+      ref={form.formRef}
+      method="post"
+      action={actionUrl}
+      noValidate
+      className="stack"
+      onSubmit={form.onSubmit}
+      onChange={form.onChange}
+      aria-label="Login"
+    >
+      <input type="hidden" name="intent" value="login" />
+      <Field id="login-email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.values.email} error={form.errors.email} />
+      <Field id="login-password" name="password" label="Password" type="password" autoComplete="current-password" error={form.errors.password} />
+      {form.formError ? (
+        <p className="form-error" role="alert">
+          {form.formError}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={form.busy}>
+        {form.busy ? "Logging in..." : "Login"}
+      </button>
+    </Form>
+  );
+}
+
+function RegisterForm({ actionUrl, result }: FormProps) {
+  const form = useAuthForm("register", result);
+  return (
+    <Form
+      ref={form.formRef}
+      method="post"
+      action={actionUrl}
+      noValidate
+      className="stack"
+      onSubmit={form.onSubmit}
+      onChange={form.onChange}
+      aria-label="Register"
+    >
+      <input type="hidden" name="intent" value="register" />
+      <Field
+        id="register-username"
+        name="username"
+        label="Username"
+        autoComplete="username"
+        defaultValue={result?.values.username}
+        error={form.errors.username}
+      />
+      <Field
+        id="register-email"
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        defaultValue={result?.values.email}
+        error={form.errors.email}
+      />
+      <Field id="register-password" name="password" label="Password" type="password" autoComplete="new-password" error={form.errors.password} />
+      <Field
+        id="register-confirm-password"
+        name="confirmPassword"
+        label="Confirm Password"
+        type="password"
+        autoComplete="new-password"
+        error={form.errors.confirmPassword}
+      />
+      {form.formError ? (
+        <p className="form-error" role="alert">
+          {form.formError}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={form.busy}>
+        {form.busy ? "Creating account..." : "Register"}
+      </button>
+    </Form>
+  );
+}
+
+function Field(props: {
+  id: string;
+  name: string;
+  label: string;
+  type?: string;
+  autoComplete: string;
+  defaultValue?: string;
+  error?: string;
+}) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type={props.type ?? "text"}
+        className="input"
+        autoComplete={props.autoComplete}
+        defaultValue={props.defaultValue}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      />
+      {props.error ? (
+        <p id={errorId} className="field-error">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function GuestForm({ actionUrl }: { actionUrl: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "guest";
+  return (
+    <Form method="post" action={actionUrl}>
+      <input type="hidden" name="intent" value="guest" />
+      <button type="submit" className="button button-secondary auth-wide" disabled={busy}>
+        Continue as Guest
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,179 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Page } from "#app/components/layout";
+import { hostNewGame } from "#app/models/game.server";
+import { deleteQuiz, listOwnQuizzes } from "#app/models/quiz.server";
+import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
+import { formRequester, requesterOf, requireUser } from "#app/utils/session.server";
+
+export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
+
+const QUIZ_NOT_DELETABLE = "Only the quiz's creator can delete it.";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request, { allowGuest: true });
+  const quizzes = await listOwnQuizzes(context.db, user.id);
+  return {
+    quizzes: quizzes.map(({ id, title, description, questionCount, timeLimit, isPublic }) => ({
+      id,
+      title,
+      description,
+      questionCount,
+      timeLimit,
+      isPublic,
+    })),
+  };
+}
+
+interface MyQuizzesActionData {
+  quizId?: number;
+  error: string;
+}
+
+function refuse(error: string, status: number, quizId?: number) {
+  return data<MyQuizzesActionData>({ error, quizId }, { status });
+}
+
+/** Host (a new game of the quiz, hosted by this browser) or delete (the owner only). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireUser(context, request, { allowGuest: true });
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const rawId = String(formData.get("quizId") ?? "");
+  const quizId = /^[1-9]\d{0,15}$/.test(rawId) ? Number(rawId) : null;
+  if (quizId === null) return refuse(QUIZ_NOT_FOUND, 400);
+
+  if (intent === "host") {
+    const { requester, headers } = await formRequester(context, request);
+    const hosted = await hostNewGame(context.db, quizId, requester);
+    if (hosted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
+    if (hosted.status === "forbidden") return refuse(QUIZ_NOT_HOSTABLE, 403, quizId);
+    return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
+  }
+
+  if (intent === "delete") {
+    const deleted = await deleteQuiz(context.db, quizId, await requesterOf(context, request));
+    if (deleted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
+    if (deleted.status === "forbidden") return refuse(QUIZ_NOT_DELETABLE, 403, quizId);
+    return redirect("/my-quizzes?deleted=1");
+  }
+
+  return refuse("Unknown action.", 400, quizId);
+}
+
+export default function MyQuizzes() {
+  const { quizzes } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const confirmingId = Number(searchParams.get("delete")) || null;
+  const notice = searchParams.has("saved") ? "Quiz saved." : searchParams.has("deleted") ? "Quiz deleted." : null;
+  const busyId = navigation.state !== "idle" ? Number(navigation.formData?.get("quizId")) : null;
+  const busyIntent = navigation.formData?.get("intent");
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+
+  // Asking to delete moves focus to the question, so a keyboard or screen reader user meets it next.
+  useEffect(() => {
+    if (confirmingId) confirmHeading.current?.focus();
+  }, [confirmingId]);
+
+  return (
+    <Page>
+      <div className="stack">
+        <div className="row section-heading">
+          <h1>My Quizzes</h1>
+          <Link to="/create" className="button">
+            Create Quiz
+          </Link>
+        </div>
+        {notice ? (
+          <p className="status-notice" role="status">
+            {notice}
+          </p>
+        ) : null}
+        {actionData?.error ? (
+          <p className="form-error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+
+        {quizzes.length === 0 ? (
+          <div className="card stack my-quizzes-empty">
+            <p>You have not made any quizzes yet.</p>
+            <p>
+              <Link to="/create" className="button">
+                Create your first quiz
+              </Link>
+            </p>
+          </div>
+        ) : (
+          <ul className="my-quiz-list">
+            {quizzes.map((quiz) => {
+              const confirming = confirmingId === quiz.id;
+              const busy = busyId === quiz.id;
+              return (
+                <li key={quiz.id} className="card stack my-quiz" aria-labelledby={`quiz-${quiz.id}-title`}>
+                  <div className="my-quiz-header">
+                    <h2 id={`quiz-${quiz.id}-title`}>{quiz.title}</h2>
+                    <span className={`badge${quiz.isPublic ? " badge-success" : ""}`}>{quiz.isPublic ? "Public" : "Private"}</span>
+                  </div>
+                  {quiz.description ? <p className="muted">{quiz.description}</p> : null}
+                  <p className="hint">
+                    {quiz.questionCount} {quiz.questionCount === 1 ? "question" : "questions"} · {quiz.timeLimit} s per question
+                  </p>
+                  {confirming ? (
+                    <div className="my-quiz-confirm stack" role="group" aria-labelledby={`quiz-${quiz.id}-confirm`}>
+                      <h3 id={`quiz-${quiz.id}-confirm`} tabIndex={-1} ref={confirmHeading}>
+                        Delete “{quiz.title}”?
+                      </h3>
+                      <p>This deletes the quiz, its questions and its games. It cannot be undone.</p>
+                      <div className="row">
+                        <Form method="post" action="/my-quizzes">
+                          <input type="hidden" name="quizId" value={quiz.id} />
+                          <button type="submit" name="intent" value="delete" className="button button-danger" disabled={busy}>
+                            {busy && busyIntent === "delete" ? "Deleting..." : "Yes, delete quiz"}
+                          </button>
+                        </Form>
+                        <Link to="/my-quizzes" className="button button-secondary" preventScrollReset>
+                          Cancel
+                        </Link>
+                      </div>
+                    </div>
+                  ) : (
+                    <div className="row my-quiz-actions">
+                      <Form method="post" action="/my-quizzes">
+                        <input type="hidden" name="quizId" value={quiz.id} />
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="host"
+                          className="button"
+                          disabled={busy}
+                          aria-label={`Host ${quiz.title}`}
+                        >
+                          {busy && busyIntent === "host" ? "Hosting..." : "Host"}
+                        </button>
+                      </Form>
+                      <Link to={`/create?edit=${quiz.id}`} className="button button-secondary" aria-label={`Edit ${quiz.title}`}>
+                        Edit
+                      </Link>
+                      <Link
+                        to={`/my-quizzes?delete=${quiz.id}`}
+                        className="button button-secondary"
+                        aria-label={`Delete ${quiz.title}`}
+                        preventScrollReset
+                      >
+                        Delete
+                      </Link>
+                    </div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </Page>
+  );
+}

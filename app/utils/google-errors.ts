@@ -1,0 +1,67 @@
+/**
+ * Pure helpers for Google sign-in, shared by the browser button and the server (no Firebase
+ * import here, so the unit tests and the initial bundle stay free of the SDK).
+ */
+
+export const GOOGLE_LOGIN_FAILED_TITLE = "Google login failed";
+export const GOOGLE_NOT_CONFIGURED = "Google login requires Firebase configuration. Please use email/password login or contact support.";
+export const GOOGLE_UNAUTHORIZED_DOMAIN = "This domain is not authorized for Google login. Please use email/password login instead.";
+export const GOOGLE_POPUP_BLOCKED = "Popup was blocked. Please allow popups and try again.";
+export const GOOGLE_CANCELLED = "Login was cancelled. Please try again.";
+export const GOOGLE_NETWORK_ERROR = "Network error. Please check your connection and try again.";
+export const GOOGLE_FALLBACK = "Google login failed. Please try email/password login.";
+/** Toast description when an error carries no message at all (spec section 8). */
+export const SOMETHING_WENT_WRONG = "Something went wrong";
+
+const MESSAGES: Record<string, string> = {
+  "auth/unauthorized-domain": GOOGLE_UNAUTHORIZED_DOMAIN,
+  "auth/popup-blocked": GOOGLE_POPUP_BLOCKED,
+  "auth/popup-closed-by-user": GOOGLE_CANCELLED,
+  "auth/cancelled-popup-request": GOOGLE_CANCELLED,
+  "auth/user-cancelled": GOOGLE_CANCELLED,
+  "auth/network-request-failed": GOOGLE_NETWORK_ERROR,
+  "auth/invalid-api-key": GOOGLE_NOT_CONFIGURED,
+  "auth/configuration-not-found": GOOGLE_NOT_CONFIGURED,
+};
+
+/** The message to show for a Firebase Auth error code from the Google popup (spec section 8). */
+export function googleErrorMessage(code: string | undefined): string {
+  return (code && Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : undefined) ?? GOOGLE_FALLBACK;
+}
+
+const USERNAME_MAX = 30;
+const USERNAME_MIN = 3;
+
+/** Display names may hold anything; keep what a username allows (see UsernameSchema), at most 30 long. */
+function cleanUsername(raw: string | null | undefined): string {
+  const kept = (raw ?? "")
+    .normalize("NFKC")
+    .replace(/\s+/gu, " ")
+    .replace(/[^\p{L}\p{N}_.\- ]+/gu, "")
+    .replace(/ {2,}/g, " ")
+    .trim();
+  let result = "";
+  for (const char of kept) {
+    if (result.length + char.length > USERNAME_MAX) break;
+    result += char;
+  }
+  return result.trim();
+}
+
+/** The first candidate that is still a valid username (3+ characters) once cleaned, else 'user'. */
+export function pickUsername(candidates: readonly (string | null | undefined)[]): string {
+  for (const candidate of candidates) {
+    const cleaned = cleanUsername(candidate);
+    if (cleaned.length >= USERNAME_MIN) return cleaned;
+  }
+  return "user";
+}
+
+/**
+ * The username a Google user registers with (spec section 7): the display name, else the part of
+ * the email before the @, else 'user'. Each candidate is cleaned to what a username may contain;
+ * one shorter than 3 characters after cleaning falls through to the next.
+ */
+export function googleUsername(displayName: string | null | undefined, email: string | null | undefined): string {
+  return pickUsername([displayName, email?.split("@")[0]]);
+}

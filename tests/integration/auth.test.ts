@@ -1,0 +1,362 @@
+/**
+ * Accounts and sessions end to end on the server: the /auth route's loader and action and the
+ * /logout action, called with real Requests against a real SQLite database, plus login() and
+ * register() from auth.server directly.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { createQuiz, listOwnQuizzes } from "#app/models/quiz.server";
+import * as authRoute from "#app/routes/auth";
+import * as logoutRoute from "#app/routes/logout";
+import { AuthError, LOGIN_FAILED, login, MAX_FAILED_LOGINS, register, TOO_MANY_ATTEMPTS } from "#app/utils/auth.server";
+import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
+
+const SECRET = "auth-test-secret-0123456789-0123456789";
+const PASSWORD = "correct horse";
+
+let dir: string;
+let db: DB;
+let ipCounter = 0;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-auth-"));
+  db = openDatabase(path.join(dir, "auth.sqlite"));
+  await migrateToLatest(db);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Failed logins are also counted per client address, so each test gets its own. */
+function freshIp(): string {
+  ipCounter += 1;
+  return `10.0.0.${ipCounter}`;
+}
+
+function contextFor(clientIp = "127.0.0.1") {
+  return { db, hub: null as any, sessionSecret: SECRET, clientIp };
+}
+
+let uniqueCounter = 0;
+function unique(prefix: string): string {
+  uniqueCounter += 1;
+  return `${prefix}${Date.now().toString(36)}${uniqueCounter}`;
+}
+
+function request(url: string, init: { form?: Record<string, string>; cookie?: string | null; headers?: Record<string, string> } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("cookie", init.cookie);
+  return new Request(`http://localhost${url}`, {
+    method: init.form ? "POST" : "GET",
+    headers,
+    body: init.form ? new URLSearchParams(init.form) : undefined,
+  });
+}
+
+interface Reply {
+  status: number;
+  body: any;
+  location: string | null;
+  setCookie: string | null;
+  /** Everything the client receives, to check that no password leaks. */
+  raw: string;
+}
+
+type Handler = (args: any) => Promise<unknown>;
+
+/** Calls a loader or action the way Remix does; a thrown Response (a redirect) counts as the reply. */
+async function call(
+  handler: Handler,
+  url: string,
+  init: { form?: Record<string, string>; cookie?: string | null; clientIp?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  let result: unknown;
+  try {
+    result = await handler({ request: request(url, init), params: {}, context: contextFor(init.clientIp) });
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    result = thrown;
+  }
+  if (result instanceof Response) {
+    const body = await result.text();
+    const raw = JSON.stringify([...result.headers.entries()]) + body;
+    return { status: result.status, body, location: result.headers.get("location"), setCookie: result.headers.get("set-cookie"), raw };
+  }
+  if (result && typeof result === "object" && "init" in result && "data" in result) {
+    const wrapped = result as { data: unknown; init: ResponseInit | null };
+    const raw = JSON.stringify(wrapped);
+    return { status: wrapped.init?.status ?? 200, body: wrapped.data, location: null, setCookie: null, raw };
+  }
+  return { status: 200, body: result, location: null, setCookie: null, raw: JSON.stringify(result) };
+}
+
+/** The Cookie header a browser would send back after this Set-Cookie. */
+function cookieFrom(setCookie: string | null): string {
+  expect(setCookie).toBeTruthy();
+  return setCookie!.split(";")[0];
+}
+
+function registerForm(change: Record<string, string> = {}): Record<string, string> {
+  return { intent: "register", username: unique("user"), email: `${unique("mail")}@example.com`, password: PASSWORD, confirmPassword: PASSWORD, ...change };
+}
+
+async function registerAccount(change: Record<string, string> = {}) {
+  const form = registerForm(change);
+  const reply = await call(authRoute.action, "/auth", { form });
+  expect(reply.status).toBe(302);
+  return { form, cookie: cookieFrom(reply.setCookie), reply };
+}
+
+async function userRow(username: string) {
+  return db.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirstOrThrow();
+}
+
+describe("register", () => {
+  it("creates the account, starts a session in an httpOnly SameSite=Lax cookie and goes home with the welcome flash", async () => {
+    const form = registerForm();
+    const reply = await call(authRoute.action, "/auth", { form });
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/?welcome=register");
+
+    const setCookie = reply.setCookie!;
+    expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
+    expect(setCookie).toMatch(/; HttpOnly/i);
+    expect(setCookie).toMatch(/; SameSite=Lax/i);
+    expect(setCookie).toMatch(/; Path=\//i);
+    expect(setCookie).not.toMatch(/; Secure/i);
+    expect(reply.raw).not.toContain(PASSWORD);
+    expect(reply.raw).not.toContain(encodeURIComponent(PASSWORD));
+
+    const user = await getUser(contextFor(), request("/", { cookie: cookieFrom(setCookie) }));
+    expect(user).toMatchObject({ username: form.username, email: form.email, isGuest: false, hasPassword: true, subscriptionTier: "free" });
+  });
+
+  it("stores the password hashed with argon2id, never as typed", async () => {
+    const { form } = await registerAccount();
+    const row = await userRow(form.username);
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    expect(row.password_hash).not.toBe(PASSWORD);
+    expect(row.password_hash).not.toContain(PASSWORD);
+  });
+
+  it("marks the cookie Secure behind https", async () => {
+    const reply = await call(authRoute.action, "/auth", { form: registerForm(), headers: { "x-forwarded-proto": "https" } });
+    expect(reply.status).toBe(302);
+    expect(reply.setCookie).toMatch(/; Secure/i);
+  });
+
+  it("refuses a username or an email that is already taken, in any case, with a clear 409", async () => {
+    const { form } = await registerAccount();
+
+    const sameUsername = await call(authRoute.action, "/auth", { form: registerForm({ username: form.username.toUpperCase() }) });
+    expect(sameUsername.status).toBe(409);
+    expect(sameUsername.setCookie).toBeNull();
+    expect(sameUsername.body).toMatchObject({
+      intent: "register",
+      formError: "That username is already taken",
+      fieldErrors: { username: "That username is already taken" },
+    });
+
+    const sameEmail = await call(authRoute.action, "/auth", { form: registerForm({ email: form.email.toUpperCase() }) });
+    expect(sameEmail.status).toBe(409);
+    expect(sameEmail.body).toMatchObject({
+      formError: "An account with this email already exists",
+      fieldErrors: { email: "An account with this email already exists" },
+    });
+    expect(sameEmail.raw).not.toContain(PASSWORD);
+
+    const again = request("/auth", { form: registerForm({ username: form.username }) });
+    await expect(register(contextFor(), again, await again.clone().formData())).rejects.toMatchObject({
+      status: 409,
+      message: "That username is already taken",
+    });
+    const count = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where("email", "=", form.email).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
+  it("shows the spec's messages beside the fields and keeps what was typed except the passwords", async () => {
+    const form = { intent: "register", username: "ab", email: "not-an-email", password: "12345", confirmPassword: "123456" };
+    const reply = await call(authRoute.action, "/auth", { form });
+    expect(reply.status).toBe(400);
+    expect(reply.body.values).toEqual({ username: "ab", email: "not-an-email" });
+    expect(reply.body.fieldErrors).toMatchObject({
+      username: "Username must be at least 3 characters",
+      email: "Please enter a valid email",
+      password: "Password must be at least 6 characters",
+    });
+    expect(reply.raw).not.toContain("12345");
+
+    const mismatch = await call(authRoute.action, "/auth", { form: registerForm({ confirmPassword: "something else" }) });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.fieldErrors).toEqual({ confirmPassword: "Passwords don't match" });
+    expect(mismatch.body.formError).toBe("Passwords don't match");
+    expect(Object.keys(mismatch.body.values).sort()).toEqual(["email", "username"]);
+  });
+});
+
+describe("login", () => {
+  it("signs in with the right password (any email case) and goes home with the welcome flash", async () => {
+    const { form } = await registerAccount();
+    const reply = await call(authRoute.action, "/auth", {
+      form: { intent: "login", email: form.email.toUpperCase(), password: PASSWORD },
+      clientIp: freshIp(),
+    });
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/?welcome=login");
+    expect(reply.setCookie).toMatch(/; HttpOnly/i);
+    expect(reply.setCookie).toMatch(/; SameSite=Lax/i);
+    expect(reply.raw).not.toContain(PASSWORD);
+    const user = await getUser(contextFor(), request("/", { cookie: cookieFrom(reply.setCookie) }));
+    expect(user?.username).toBe(form.username);
+
+    const direct = await login(contextFor(freshIp()), request("/auth", { form: { email: form.email, password: PASSWORD } }));
+    expect(direct.user.username).toBe(form.username);
+    expect(direct.cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
+  });
+
+  it("gives the same message for a wrong password and an unknown email", async () => {
+    const { form } = await registerAccount();
+    const ip = freshIp();
+    const wrongPassword = await call(authRoute.action, "/auth", { form: { intent: "login", email: form.email, password: "wrong password" }, clientIp: ip });
+    const unknownEmail = await call(authRoute.action, "/auth", {
+      form: { intent: "login", email: `${unique("nobody")}@example.com`, password: "wrong password" },
+      clientIp: ip,
+    });
+    for (const reply of [wrongPassword, unknownEmail]) {
+      expect(reply.status).toBe(401);
+      expect(reply.setCookie).toBeNull();
+      expect(reply.body).toEqual({ intent: "login", values: { email: expect.any(String) }, fieldErrors: {}, formError: LOGIN_FAILED });
+      expect(reply.raw).not.toContain("wrong password");
+    }
+    expect(LOGIN_FAILED).toBe("Invalid email or password");
+    expect(wrongPassword.body.values.email).toBe(form.email);
+
+    const direct = await login(contextFor(freshIp()), request("/auth", { form: { email: form.email, password: "nope nope" } })).catch((error) => error);
+    expect(direct).toBeInstanceOf(AuthError);
+    expect(direct).toMatchObject({ message: LOGIN_FAILED, status: 401 });
+  });
+
+  it("checks the form with the spec's messages before looking anyone up", async () => {
+    const reply = await call(authRoute.action, "/auth", { form: { intent: "login", email: "nope", password: "123" }, clientIp: freshIp() });
+    expect(reply.status).toBe(400);
+    expect(reply.body.fieldErrors).toEqual({ email: "Please enter a valid email", password: "Password must be at least 6 characters" });
+    expect(reply.body.values).toEqual({ email: "nope" });
+  });
+
+  it(`refuses even the right password after ${MAX_FAILED_LOGINS} failures, with 'Too many attempts...' and 429`, async () => {
+    const { form } = await registerAccount();
+    const ip = freshIp();
+    for (let attempt = 0; attempt < MAX_FAILED_LOGINS; attempt += 1) {
+      const reply = await call(authRoute.action, "/auth", { form: { intent: "login", email: form.email, password: `wrong-${attempt}` }, clientIp: ip });
+      expect(reply.status).toBe(401);
+    }
+    const blocked = await call(authRoute.action, "/auth", { form: { intent: "login", email: form.email, password: PASSWORD }, clientIp: ip });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.formError).toBe(TOO_MANY_ATTEMPTS);
+    expect(TOO_MANY_ATTEMPTS).toMatch(/^Too many attempts/);
+    expect(blocked.setCookie).toBeNull();
+
+    // The count is per email too: another address does not get around it.
+    const elsewhere = await call(authRoute.action, "/auth", { form: { intent: "login", email: form.email, password: PASSWORD }, clientIp: freshIp() });
+    expect(elsewhere.status).toBe(429);
+  });
+
+  it("follows a same-site redirectTo and ignores any other", async () => {
+    const { form } = await registerAccount();
+    const cases: [string, string][] = [
+      ["/ai-quiz", "/ai-quiz?welcome=login"],
+      ["/create?x=1", "/create?x=1&welcome=login"],
+      ["//evil.example", "/?welcome=login"],
+      ["/\\evil.example", "/?welcome=login"],
+      ["https://evil.example/", "/?welcome=login"],
+      ["javascript:alert(1)", "/?welcome=login"],
+      ["/auth", "/?welcome=login"],
+    ];
+    for (const [redirectTo, expected] of cases) {
+      const reply = await call(authRoute.action, `/auth?${new URLSearchParams({ redirectTo })}`, {
+        form: { intent: "login", email: form.email, password: PASSWORD },
+        clientIp: freshIp(),
+      });
+      expect(reply.location, redirectTo).toBe(expected);
+    }
+  });
+});
+
+describe("logout", () => {
+  it("deletes the session row, so the old cookie no longer resolves a user", async () => {
+    const { cookie } = await registerAccount();
+    expect(await getUser(contextFor(), request("/", { cookie }))).not.toBeNull();
+    const sessionsBefore = await db.selectFrom("sessions").select("id_hash").execute();
+
+    const reply = await call(logoutRoute.action, "/logout", { form: {}, cookie });
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/");
+    expect(reply.setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+    expect(reply.setCookie).toMatch(/Max-Age=0/i);
+
+    const sessionsAfter = await db.selectFrom("sessions").select("id_hash").execute();
+    expect(sessionsAfter).toHaveLength(sessionsBefore.length - 1);
+    // The browser kept the old cookie anyway: it no longer means anyone.
+    expect(await getUser(contextFor(), request("/", { cookie }))).toBeNull();
+    const loader = await call(authRoute.loader, "/auth", { cookie });
+    expect(loader.status).toBe(200);
+  });
+});
+
+describe("/auth loader", () => {
+  it("sends a signed-in account home", async () => {
+    const { cookie } = await registerAccount();
+    const reply = await call(authRoute.loader, "/auth?tab=register", { cookie });
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/");
+  });
+
+  it("shows the chosen tab to a signed-out visitor, login by default, and keeps only a safe redirectTo", async () => {
+    expect((await call(authRoute.loader, "/auth")).body).toEqual({ tab: "login", redirectTo: null, isGuest: false });
+    expect((await call(authRoute.loader, "/auth?tab=register")).body).toMatchObject({ tab: "register" });
+    expect((await call(authRoute.loader, "/auth?tab=bogus")).body).toMatchObject({ tab: "login" });
+    expect((await call(authRoute.loader, "/auth?redirectTo=%2Fai-quiz")).body).toMatchObject({ redirectTo: "/ai-quiz" });
+    expect((await call(authRoute.loader, "/auth?redirectTo=%2F%2Fevil.example")).body).toMatchObject({ redirectTo: null });
+  });
+});
+
+describe("guests", () => {
+  it("'Continue as Guest' starts a guest session and goes home with the guest welcome", async () => {
+    const reply = await call(authRoute.action, "/auth", { form: { intent: "guest" } });
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/?welcome=guest");
+    expect(reply.setCookie).toMatch(/; HttpOnly/i);
+    const guest = await getUser(contextFor(), request("/", { cookie: cookieFrom(reply.setCookie) }));
+    expect(guest).toMatchObject({ isGuest: true, hasPassword: false, email: null });
+
+    // A guest may still open /auth, and continuing again keeps the same guest.
+    const cookie = cookieFrom(reply.setCookie);
+    const page = await call(authRoute.loader, "/auth", { cookie });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ isGuest: true });
+    const again = await call(authRoute.action, "/auth", { form: { intent: "guest" }, cookie });
+    expect(again.location).toBe("/?welcome=guest");
+    expect(again.setCookie).toBeNull();
+  });
+
+  it("a guest who registers keeps its id, and so its quizzes", async () => {
+    const guestReply = await call(authRoute.action, "/auth", { form: { intent: "guest" } });
+    const guestCookie = cookieFrom(guestReply.setCookie);
+    const guest = (await getUser(contextFor(), request("/", { cookie: guestCookie })))!;
+    const quiz = await createQuiz(db, { title: "Made as a guest", description: "", timeLimit: 20, isPublic: false }, { userId: guest.id });
+
+    const form = registerForm();
+    const reply = await call(authRoute.action, "/auth", { form, cookie: guestCookie });
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/?welcome=register");
+    const account = (await getUser(contextFor(), request("/", { cookie: cookieFrom(reply.setCookie) })))!;
+    expect(account).toMatchObject({ id: guest.id, username: form.username, isGuest: false });
+    expect((await listOwnQuizzes(db, account.id)).map((own) => own.id)).toContain(quiz.id);
+    expect((await userRow(form.username)).password_hash).toMatch(/^\$argon2id\$/);
+  });
+});
