@@ -13,7 +13,7 @@ import helmet from "helmet";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
-import { parseEnv, resolveSessionSecret } from "#app/utils/env.server";
+import { parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { attachGameTransport } from "#server/ws";
 
@@ -53,6 +53,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const hub = new GameHub(db, config.game);
 
+  const firebase = publicFirebaseConfig();
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy) app.set("trust proxy", true);
@@ -62,8 +63,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       contentSecurityPolicy: {
         directives: {
           // Remix hydrates with inline scripts; connect-src allows the game socket (and Vite's in dev).
-          "script-src": ["'self'", "'unsafe-inline'"],
-          "connect-src": ["'self'", "ws:", "wss:"],
+          "script-src": ["'self'", "'unsafe-inline'", ...(firebase ? ["https://apis.google.com"] : [])],
+          "connect-src": [
+            "'self'",
+            "ws:",
+            "wss:",
+            ...(firebase ? ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"] : []),
+          ],
+          "frame-src": firebase ? [`https://${firebase.authDomain}`] : ["'none'"],
           "upgrade-insecure-requests": null,
         },
       },
@@ -71,6 +78,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       strictTransportSecurity: false,
       // "no-referrer" makes browsers send `Origin: null` on form posts, which Remix's origin check refuses.
       referrerPolicy: { policy: "same-origin" },
+      // Google sign-in opens a Firebase popup that must be able to report back to this page.
+      crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
     }),
   );
   app.use(compression());

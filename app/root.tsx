@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -27,6 +28,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     firebase: publicFirebaseConfig(),
   };
 }
+
+/** A form that failed to save changed nothing the root shows; skipping the reload keeps its error visible. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && typeof actionResult === "object" && "formError" in actionResult ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
