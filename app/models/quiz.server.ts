@@ -166,9 +166,8 @@ export async function findOwnQuizWithQuestions(
   return { status: "ok", value: { ...access.value, questions: await getQuestions(db, quizId) } };
 }
 
-/** Quizzes the requester may host: public ones and its own, newest first, with question counts. */
-export async function listHostableQuizzes(db: DB, requester: Requester): Promise<(Quiz & { questionCount: number })[]> {
-  const rows = await db
+function quizzesWithQuestionCounts(db: DB) {
+  return db
     .selectFrom("quizzes")
     .selectAll("quizzes")
     .select((eb) =>
@@ -177,7 +176,12 @@ export async function listHostableQuizzes(db: DB, requester: Requester): Promise
         .whereRef("questions.quiz_id", "=", "quizzes.id")
         .select((inner) => inner.fn.countAll<number>().as("n"))
         .as("question_count"),
-    )
+    );
+}
+
+/** Quizzes the requester may host: public ones and its own, newest first, with question counts. */
+export async function listHostableQuizzes(db: DB, requester: Requester): Promise<(Quiz & { questionCount: number })[]> {
+  const rows = await quizzesWithQuestionCounts(db)
     .where((eb) => {
       const visible = [eb("is_public", "=", 1), eb.and([eb("creator_id", "is", null), eb("owner_client_id", "is", null)])];
       if (requester.userId != null) visible.push(eb("creator_id", "=", requester.userId));
@@ -192,16 +196,7 @@ export async function listHostableQuizzes(db: DB, requester: Requester): Promise
 
 /** The user's own quizzes, newest first, with question counts. */
 export async function listOwnQuizzes(db: DB, userId: number): Promise<(Quiz & { questionCount: number })[]> {
-  const rows = await db
-    .selectFrom("quizzes")
-    .selectAll("quizzes")
-    .select((eb) =>
-      eb
-        .selectFrom("questions")
-        .whereRef("questions.quiz_id", "=", "quizzes.id")
-        .select((inner) => inner.fn.countAll<number>().as("n"))
-        .as("question_count"),
-    )
+  const rows = await quizzesWithQuestionCounts(db)
     .where("creator_id", "=", userId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")

@@ -1,7 +1,9 @@
+import { firstErrors } from "#app/utils/form-schemas";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { z } from "zod";
+import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
 import { endSession, requireUser } from "#app/utils/session.server";
@@ -27,16 +29,11 @@ const ChangePasswordSchema = z
 
 type FieldErrors = Partial<Record<string, string>>;
 
-function firstErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) errors[String(issue.path[0] ?? "_form")] ??= issue.message;
-  return errors;
-}
 
 /** Client and server check the same things; only the server knows whether the current password is right. */
 function checkPasswordForm(values: Record<string, string>, needsCurrent: boolean): FieldErrors {
   const parsed = ChangePasswordSchema.safeParse(values);
-  const errors = parsed.success ? {} : firstErrors(parsed.error.issues);
+  const errors = parsed.success ? {} : firstErrors(parsed.error);
   if (needsCurrent && !values.currentPassword) return { currentPassword: CURRENT_PASSWORD_REQUIRED, ...errors };
   return errors;
 }
@@ -223,10 +220,10 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
         {/* Lets password managers file the new password under the right account. */}
         <input type="text" name="username" autoComplete="username" value={props.username} readOnly hidden />
         {props.hasPassword ? (
-          <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" error={errors.currentPassword} />
+          <Field id="currentPassword" name="currentPassword" type="password" label="Current password" autoComplete="current-password" error={errors.currentPassword} />
         ) : null}
-        <PasswordField name="newPassword" label="New password" autoComplete="new-password" error={errors.newPassword} />
-        <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" error={errors.confirmPassword} />
+        <Field id="newPassword" name="newPassword" type="password" label="New password" autoComplete="new-password" error={errors.newPassword} />
+        <Field id="confirmPassword" name="confirmPassword" type="password" label="Confirm new password" autoComplete="new-password" error={errors.confirmPassword} />
         <div>
           <button type="submit" name="intent" value="change-password" className="button" disabled={busy}>
             {busy ? "Changing password..." : props.hasPassword ? "Change Password" : "Set Password"}
@@ -285,25 +282,3 @@ function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
   );
 }
 
-function PasswordField(props: { name: string; label: string; autoComplete: string; error?: string }) {
-  const errorId = `${props.name}-error`;
-  return (
-    <div className="field">
-      <label htmlFor={props.name}>{props.label}</label>
-      <input
-        id={props.name}
-        name={props.name}
-        type="password"
-        className="input"
-        autoComplete={props.autoComplete}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-      />
-      {props.error ? (
-        <p id={errorId} className="field-error">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
-  );
-}

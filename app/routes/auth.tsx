@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type MouseEvent } from "react";
 import { GoogleSignInButton } from "#app/components/google-sign-in";
+import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { AuthError, continueAsGuest, login, register, type FieldErrors } from "#app/utils/auth.server";
@@ -376,37 +377,6 @@ function RegisterForm({ actionUrl, result }: FormProps) {
   );
 }
 
-function Field(props: {
-  id: string;
-  name: string;
-  label: string;
-  type?: string;
-  autoComplete: string;
-  defaultValue?: string;
-  error?: string;
-}) {
-  const errorId = `${props.id}-error`;
-  return (
-    <div className="field">
-      <label htmlFor={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        name={props.name}
-        type={props.type ?? "text"}
-        className="input"
-        autoComplete={props.autoComplete}
-        defaultValue={props.defaultValue}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-      />
-      {props.error ? (
-        <p id={errorId} className="field-error">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 function GuestForm({ actionUrl }: { actionUrl: string }) {
   const navigation = useNavigation();

@@ -10,6 +10,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import type { DB } from "#db/connection.server";
+import { Field, FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
@@ -274,12 +275,13 @@ function QuizForm({ editing }: { editing: { id: number; draft: CreateQuizDraft }
             {saveLabel}
           </button>
           <div className="card stack">
-            <TextField
+            <Field
+              id="title"
               label="Title"
               name="title"
               value={draft.title}
               error={errors.title}
-              onChange={(title) => update({ title })}
+              onChange={(event) => update({ title: event.target.value })}
             />
             <div className="field">
               <label htmlFor="description">Description (optional)</label>
@@ -339,26 +341,26 @@ function QuizForm({ editing }: { editing: { id: number; draft: CreateQuizDraft }
           {draft.questions.map((question, index) => (
             <fieldset key={keys[index] ?? `extra-${index}`} className="card stack question-card">
               <legend>Question {index + 1}</legend>
-              <TextField
+              <Field
                 label="Question text"
                 name={`questions[${index}].text`}
                 id={fieldId(`questions.${index}.text`)}
                 value={question.text}
                 error={errors[`questions.${index}.text`]}
-                onChange={(text) => updateQuestion(index, { text })}
+                onChange={(event) => updateQuestion(index, { text: event.target.value })}
               />
               <div className="answer-grid">
                 {ANSWER_LETTERS.map((letter, answerIndex) => (
-                  <TextField
+                  <Field
                     key={letter}
                     label={`Answer ${letter}`}
                     name={`questions[${index}].answers[${answerIndex}]`}
                     id={fieldId(`questions.${index}.answers.${answerIndex}`)}
                     value={question.answers[answerIndex] ?? ""}
                     error={errors[`questions.${index}.answers.${answerIndex}`]}
-                    onChange={(answer) =>
+                    onChange={(event) =>
                       updateQuestion(index, {
-                        answers: question.answers.map((existing, i) => (i === answerIndex ? answer : existing)),
+                        answers: question.answers.map((existing, i) => (i === answerIndex ? event.target.value : existing)),
                       })
                     }
                   />
@@ -413,37 +415,4 @@ function QuizForm({ editing }: { editing: { id: number; draft: CreateQuizDraft }
   );
 }
 
-function TextField(props: {
-  label: string;
-  name: string;
-  id?: string;
-  value: string;
-  error?: string;
-  onChange(value: string): void;
-}) {
-  const id = props.id ?? props.name;
-  const errorId = `${id}-error`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.name}
-        className="input"
-        value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-      <FieldError id={errorId} message={props.error} />
-    </div>
-  );
-}
 
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="field-error">
-      {message}
-    </p>
-  ) : null;
-}

@@ -17,6 +17,7 @@ import {
   type User,
 } from "#app/models/user.server";
 import { getUser, startSession } from "./session.server";
+import { firstErrors } from "./form-schemas";
 import { LoginSchema, RegisterSchema } from "./validation";
 
 export const LOGIN_FAILED = "Invalid email or password";
@@ -39,14 +40,6 @@ export class AuthError extends Error {
   }
 }
 
-function firstErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? "_form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 function failureKeys(context: AuthContext, email: string): string[] {
   return [`email:${email.toLowerCase()}`, `ip:${context.clientIp || "unknown"}`];
@@ -77,7 +70,7 @@ function loginAuthenticator(context: AuthContext, now: number): Authenticator<Us
     new FormStrategy(async ({ form }) => {
       const parsed = LoginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
       if (!parsed.success) {
-        const errors = firstErrors(parsed.error.issues);
+        const errors = firstErrors(parsed.error);
         throw new AuthError(Object.values(errors)[0] ?? LOGIN_FAILED, errors);
       }
       const { email, password } = parsed.data;
@@ -119,7 +112,7 @@ export async function register(context: AuthContext, request: Request, form: For
     confirmPassword: form.get("confirmPassword") ?? "",
   });
   if (!parsed.success) {
-    const errors = firstErrors(parsed.error.issues);
+    const errors = firstErrors(parsed.error);
     throw new AuthError(Object.values(errors)[0] ?? "Failed to register", errors);
   }
   const { username, email, password } = parsed.data;
