@@ -13,7 +13,8 @@ import helmet from "helmet";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
-import { parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
+import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
+import { aiConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { attachGameTransport } from "#server/ws";
 
@@ -29,6 +30,8 @@ export interface ServerConfig {
   /** Behind a reverse proxy, trust its X-Forwarded-For for client addresses. */
   trustProxy?: boolean;
   mode: "production" | "development";
+  /** AI quiz generation; off when absent or without a key and a base URL. */
+  ai?: AiConfig;
   game?: HubOptions;
   heartbeatIntervalMs?: number;
   log?: (message: string) => void;
@@ -52,6 +55,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
   const hub = new GameHub(db, config.game);
+  const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
+  log(describeAiConfig(config.ai));
 
   const firebase = publicFirebaseConfig();
   const app = express();
@@ -102,7 +107,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     "*",
     createRequestHandler({
       build,
-      getLoadContext: (req) => ({ db, hub, sessionSecret: config.sessionSecret, clientIp: req.ip ?? "" }),
+      getLoadContext: (req) => ({ db, hub, quizGenerator, sessionSecret: config.sessionSecret, clientIp: req.ip ?? "" }),
       mode: config.mode,
     }),
   );
@@ -149,6 +154,7 @@ async function main(): Promise<void> {
     seedDemo: env.SEED_DEMO,
     allowedOrigins: env.ALLOWED_ORIGINS,
     mode: env.NODE_ENV === "production" ? "production" : "development",
+    ai: aiConfigOf(env),
     game: {
       settings: {
         resultsDelayMs: env.RESULTS_DELAY_MS,

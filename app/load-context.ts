@@ -1,5 +1,6 @@
 import type { DB } from "#db/connection.server";
 import type { GameHub } from "#server/game-hub";
+import type { QuizGenerator } from "#app/ai/quiz-generator.server";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
 declare module "@remix-run/node" {
@@ -10,6 +11,8 @@ declare module "@remix-run/node" {
     sessionSecret: string;
     /** The client's address as Express sees it (honours TRUST_PROXY), for rate limits. */
     clientIp: string;
+    /** Null when AI generation is not configured (no OPENAI_API_KEY or OPENAI_BASE_URL). */
+    quizGenerator: QuizGenerator | null;
   }
 }
 

@@ -7,6 +7,7 @@ import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
 import { endSession, requireUser } from "#app/utils/session.server";
+import { planName } from "#app/utils/plans";
 import { PasswordSchema } from "#app/utils/validation";
 
 export const meta: MetaFunction = () => [{ title: "My Account - Quiz Night" }];
@@ -38,10 +39,6 @@ function checkPasswordForm(values: Record<string, string>, needsCurrent: boolean
   return errors;
 }
 
-function capitalize(word: string): string {
-  return word ? word[0].toUpperCase() + word.slice(1) : word;
-}
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   return {
@@ -49,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       username: user.username,
       displayName: user.displayName,
       email: user.email,
-      plan: capitalize(user.subscriptionTier),
+      plan: planName(user.subscriptionTier),
       isFree: user.subscriptionTier.toLowerCase() === "free",
       hasPassword: user.hasPassword,
     },

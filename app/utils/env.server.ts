@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { AiConfig } from "#app/ai/quiz-generator.server";
 
 const BooleanFlag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
@@ -13,6 +14,9 @@ const OriginList = z
   .string()
   .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(z.url({ error: "must be a comma-separated list of origins such as https://quiz.example.org" })));
+
+/** A current model with structured output that answers a quiz in seconds; any such model works. */
+export const DEFAULT_AI_MODEL = "gpt-5.4-mini";
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -26,6 +30,10 @@ const EnvSchema = z.object({
   FIREBASE_API_KEY: z.string().min(1).optional(),
   FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
   FIREBASE_PROJECT_ID: z.string().min(1).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be the API root of an OpenAI-compatible server, such as http://127.0.0.1:11434/v1" }).optional(),
+  OPENAI_MODEL: z.string().min(1).default(DEFAULT_AI_MODEL),
+  OPENAI_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int().min(5).max(600).default(60),
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   LOBBY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -71,4 +79,14 @@ export interface PublicFirebaseConfig {
 export function publicFirebaseConfig(source: Record<string, string | undefined> = process.env): PublicFirebaseConfig | null {
   const { FIREBASE_API_KEY: apiKey, FIREBASE_AUTH_DOMAIN: authDomain, FIREBASE_PROJECT_ID: projectId } = source;
   return apiKey && authDomain && projectId ? { apiKey, authDomain, projectId } : null;
+}
+
+/** The quiz generator's settings; generation is off unless a key or a base URL is set. */
+export function aiConfigOf(env: z.infer<typeof EnvSchema>): AiConfig {
+  return {
+    apiKey: env.OPENAI_API_KEY,
+    baseURL: env.OPENAI_BASE_URL,
+    model: env.OPENAI_MODEL,
+    timeoutMs: env.OPENAI_TIMEOUT_SECONDS * 1000,
+  };
 }

@@ -10,3 +10,9 @@ export const DAILY_AI_QUIZ_LIMITS: Record<string, number> = {
 export function dailyAiQuizLimit(tier: string): number {
   return DAILY_AI_QUIZ_LIMITS[tier.toLowerCase()] ?? DAILY_AI_QUIZ_LIMITS.free;
 }
+
+/** A tier as a plan's name: "free" -> "Free". */
+export function planName(tier: string): string {
+  const lower = tier.toLowerCase();
+  return lower.charAt(0).toUpperCase() + lower.slice(1);
+}

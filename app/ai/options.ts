@@ -1,0 +1,93 @@
+/**
+ * The AI quiz form's choices and its request schema (spec sections 3, 5 and 9), shared by the
+ * /ai-quiz page, its no-JavaScript action and POST /api/generate-quiz.
+ */
+import { z } from "zod";
+import { QuizDescriptionSchema } from "#app/utils/validation";
+
+export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+export const DEFAULT_DIFFICULTY: Difficulty = "medium";
+
+/** The word the suggested title puts before the topic (spec section 5). */
+export const DIFFICULTY_LEVELS: Record<Difficulty, string> = { easy: "Beginner", medium: "Intermediate", hard: "Expert" };
+
+export const QUESTION_COUNT = { min: 3, max: 15, step: 1, default: 5 } as const;
+export const SECONDS_PER_QUESTION = { min: 10, max: 60, step: 5, default: 20 } as const;
+
+/** How long the page waits after 'Quiz Generated!' before opening the lobby (spec section 9). */
+export const REDIRECT_AFTER_GENERATION_MS = 800;
+
+export const POPULAR_TOPICS = [
+  "History & Civilizations",
+  "Science & Technology",
+  "Space & Astronomy",
+  "Pop Culture & Entertainment",
+  "Animals & Nature",
+  "Sports & Athletics",
+  "Literature & Arts",
+  "Geography & Travel",
+  "Food & Cooking",
+  "Music & Movies",
+  "Business & Economics",
+  "Health & Medicine",
+] as const;
+
+export const TOPIC_MAX_LENGTH = 200;
+export const AI_QUIZ_TITLE_MAX_LENGTH = 200;
+export const FALLBACK_AI_QUIZ_TITLE = "AI Generated Quiz";
+
+export const TOPIC_REQUIRED = { title: "Topic Required", description: "Please describe what you want your quiz to be about." };
+export const GENERATION_FAILED = {
+  title: "Generation Failed",
+  description: "There was an error generating the quiz. Please try again.",
+};
+
+/** '{Beginner|Intermediate|Expert} {topic} Quiz', else 'AI Generated Quiz' (spec section 5). */
+export function suggestedQuizTitle(topic: string, difficulty: string): string {
+  const level = DIFFICULTY_LEVELS[difficulty as Difficulty];
+  const subject = topic.trim().replace(/\s+/g, " ");
+  if (!level || !subject) return FALLBACK_AI_QUIZ_TITLE;
+  const room = AI_QUIZ_TITLE_MAX_LENGTH - `${level}  Quiz`.length;
+  return `${level} ${subject.slice(0, room).trim()} Quiz`;
+}
+
+/** The description the spec's client sends: 'Quiz about {topic}'. */
+export function aiQuizDescription(topic: string): string {
+  return `Quiz about ${topic.trim()}`;
+}
+
+const TopicSchema = z
+  .string({ error: TOPIC_REQUIRED.description })
+  .trim()
+  .min(1, TOPIC_REQUIRED.description)
+  .max(TOPIC_MAX_LENGTH, `Keep the topic under ${TOPIC_MAX_LENGTH} characters.`);
+
+const wholeNumberBetween = (what: string, { min, max, step }: { min: number; max: number; step: number }) => {
+  const message = step === 1 ? `${what} must be a whole number from ${min} to ${max}.` : `${what} must be ${min} to ${max} in steps of ${step}.`;
+  return z.number({ error: message }).int(message).min(min, message).max(max, message).multipleOf(step, message);
+};
+
+/**
+ * POST /api/generate-quiz {title, description, topic, difficulty, questionCount, timeLimit}.
+ * An empty title becomes the suggested one; the description defaults to 'Quiz about {topic}'.
+ */
+export const GenerateQuizSchema = z
+  .object({
+    title: z
+      .string({ error: "The quiz name must be text." })
+      .trim()
+      .max(AI_QUIZ_TITLE_MAX_LENGTH, `Keep the quiz name under ${AI_QUIZ_TITLE_MAX_LENGTH} characters.`)
+      .nullish(),
+    description: QuizDescriptionSchema.nullish(),
+    topic: TopicSchema,
+    difficulty: z.enum(DIFFICULTIES, { error: "Choose easy, medium or hard." }).default(DEFAULT_DIFFICULTY),
+    questionCount: wholeNumberBetween("The number of questions", QUESTION_COUNT).default(QUESTION_COUNT.default),
+    timeLimit: wholeNumberBetween("The time per question", SECONDS_PER_QUESTION).default(SECONDS_PER_QUESTION.default),
+  })
+  .transform((input) => ({
+    ...input,
+    title: input.title || suggestedQuizTitle(input.topic, input.difficulty),
+    description: input.description || aiQuizDescription(input.topic),
+  }));
+export type GenerateQuizInput = z.output<typeof GenerateQuizSchema>;

@@ -1,0 +1,153 @@
+/**
+ * Writes quiz questions with a language model through the `openai` SDK: any OpenAI-compatible
+ * server (OpenAI itself, or a local Ollama or llama.cpp through OPENAI_BASE_URL). Structured output
+ * holds the reply to a JSON schema; the reply is still checked, retried once when unusable, and its
+ * answers are shuffled. Every failure becomes an HTTP status and a message a host can act on.
+ *
+ * `generate` returns its failures as data rather than throwing: server.ts builds the generator from
+ * the source tree while the routes that call it run from the app build, and an error class would
+ * not be the same class on both sides.
+ */
+import { randomInt } from "node:crypto";
+import OpenAI from "openai";
+import { zodResponseFormat } from "openai/helpers/zod";
+import { checkGeneratedQuiz, modelReplySchema, shuffleAnswers, type GeneratedQuestion } from "./generated-quiz";
+import { quizPrompt, retryPrompt, type PromptMessage, type PromptRequest } from "./prompt.server";
+
+export interface AiConfig {
+  apiKey?: string;
+  /** An OpenAI-compatible server's API root, e.g. http://127.0.0.1:11434/v1 for Ollama. */
+  baseURL?: string;
+  model: string;
+  /** The whole generation, retry included, must finish within this. */
+  timeoutMs: number;
+}
+
+export const AI_NOT_CONFIGURED =
+  "AI quiz generation is not configured on this server. To turn it on, set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama) and restart Quiz Night.";
+
+/** A key, or a base URL of a local server that needs none, turns generation on. */
+export function isAiConfigured(config: AiConfig | null | undefined): config is AiConfig {
+  return Boolean(config && (config.apiKey || config.baseURL));
+}
+
+/** How the operator reads the setting at boot; never shows the key. */
+export function describeAiConfig(config: AiConfig | null | undefined): string {
+  if (!isAiConfigured(config)) return "AI quiz generation is off: set OPENAI_API_KEY or OPENAI_BASE_URL to turn it on.";
+  return `AI quiz generation is on: model ${config.model}${config.baseURL ? ` at ${config.baseURL}` : ""}.`;
+}
+
+const cryptoRandom = () => randomInt(2 ** 47) / 2 ** 47;
+
+type Attempt = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; reply: string };
+
+export type GenerationResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; status: number; message: string };
+
+/** A failure with its HTTP status, thrown and caught within this module only. */
+class GenerationFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class QuizGenerator {
+  private readonly client: OpenAI;
+  /** Users with a generation under way: one at a time each, so a double click costs one call. */
+  private readonly busy = new Set<number>();
+
+  constructor(
+    private readonly config: AiConfig,
+    private readonly random: () => number = cryptoRandom,
+  ) {
+    this.client = new OpenAI({
+      // A local server needs no key, but the SDK insists on one.
+      apiKey: config.apiKey || "no-key",
+      baseURL: config.baseURL,
+      timeout: config.timeoutMs,
+      // One quick retry of a dropped connection or a 5xx; the deadline bounds the whole.
+      maxRetries: 1,
+    });
+  }
+
+  /** Questions for the request, answers shuffled; `signal` ends it early (the host went away). */
+  async generate(request: PromptRequest, userId: number, signal?: AbortSignal): Promise<GenerationResult> {
+    if (this.busy.has(userId)) return { ok: false, status: 409, message: "Your previous quiz is still being generated. Please wait for it to finish." };
+    this.busy.add(userId);
+    const deadline = AbortSignal.timeout(this.config.timeoutMs);
+    const stop = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    try {
+      const messages = quizPrompt(request);
+      let attempt = await this.ask(messages, request.questionCount, stop);
+      if (!attempt.ok) {
+        console.warn(`[ai] unusable reply, asking again: ${attempt.reason}`);
+        const retry = [...messages, { role: "assistant" as const, content: attempt.reply }, retryPrompt(attempt.reason, request.questionCount)];
+        attempt = await this.ask(retry, request.questionCount, stop);
+      }
+      if (!attempt.ok) {
+        console.warn(`[ai] unusable reply again: ${attempt.reason}`);
+        return {
+          ok: false,
+          status: 502,
+          message: `The AI service did not return a usable quiz (${attempt.reason}). Please try again, perhaps with a more specific topic.`,
+        };
+      }
+      return { ok: true, questions: attempt.questions.map((question) => shuffleAnswers(question, this.random)) };
+    } catch (error) {
+      const failure = this.explain(error, deadline);
+      return { ok: false, status: failure.status, message: failure.message };
+    } finally {
+      this.busy.delete(userId);
+    }
+  }
+
+  private async ask(messages: PromptMessage[], questionCount: number, signal: AbortSignal): Promise<Attempt> {
+    const completion = await this.client.chat.completions.create(
+      {
+        model: this.config.model,
+        messages,
+        response_format: zodResponseFormat(modelReplySchema(questionCount), "quiz"),
+      },
+      { signal },
+    );
+    const choice = completion.choices[0];
+    if (choice?.message.refusal) {
+      throw new GenerationFailure(422, "The AI declined to write a quiz about this topic. Please try a different topic.");
+    }
+    const reply = choice?.message.content ?? "";
+    if (choice?.finish_reason === "length") return { ok: false, reason: "the reply was cut off before it ended", reply };
+    if (!reply) return { ok: false, reason: "the reply was empty", reply };
+    const checked = checkGeneratedQuiz(reply, questionCount);
+    return checked.ok ? checked : { ...checked, reply };
+  }
+
+  /** A status and a message for the host (and a warning with the cause for the operator). */
+  private explain(error: unknown, deadline: AbortSignal): GenerationFailure {
+    if (error instanceof GenerationFailure) return error;
+    if (deadline.aborted || error instanceof OpenAI.APIConnectionTimeoutError) {
+      console.warn(`[ai] no answer within ${this.config.timeoutMs} ms`);
+      const seconds = Math.round(this.config.timeoutMs / 1000);
+      return new GenerationFailure(504, `The AI service did not answer within ${seconds} seconds. Please try again, perhaps with fewer questions.`);
+    }
+    if (error instanceof OpenAI.APIUserAbortError) return new GenerationFailure(499, "The request was cancelled.");
+    if (error instanceof OpenAI.APIConnectionError) {
+      console.warn(`[ai] could not reach the AI service: ${error.message}`);
+      return new GenerationFailure(502, "Could not reach the AI service. Please try again later.");
+    }
+    if (error instanceof OpenAI.APIError) {
+      console.warn(`[ai] the AI service answered ${error.status}: ${error.message}`);
+      if (error.status === 401 || error.status === 403) {
+        return new GenerationFailure(502, "The AI service refused this server's credentials. Ask the operator to check OPENAI_API_KEY.");
+      }
+      if (error.status === 404) {
+        return new GenerationFailure(502, `The AI service does not offer the model "${this.config.model}". Ask the operator to check OPENAI_MODEL.`);
+      }
+      if (error.status === 429) return new GenerationFailure(503, "The AI service is busy right now. Please try again in a minute.");
+      return new GenerationFailure(502, `The AI service had a problem (HTTP ${error.status ?? "error"}). Please try again.`);
+    }
+    console.warn("[ai] generation failed", error);
+    return new GenerationFailure(502, "The AI service could not generate the quiz. Please try again.");
+  }
+}

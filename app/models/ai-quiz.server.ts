@@ -1,0 +1,71 @@
+import type { DB } from "#db/connection.server";
+import type { GenerateQuizInput } from "#app/ai/options";
+import { AI_NOT_CONFIGURED, type QuizGenerator } from "#app/ai/quiz-generator.server";
+import { ApiError } from "#app/utils/api.server";
+import { dailyAiQuizLimit, GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
+import { hostNewGame, type GameSession } from "./game.server";
+import { addQuestion, createQuiz, type Question, type Quiz, type Requester } from "./quiz.server";
+import { remainingAiQuizzes, type User } from "./user.server";
+
+export interface GeneratedQuiz {
+  quiz: Quiz;
+  questions: Question[];
+  gameSession: GameSession;
+}
+
+/** What an exhausted quota says: the limit, when it comes back, and the way to more. */
+export function quotaExhaustedMessage(user: Pick<User, "isGuest" | "subscriptionTier">): string {
+  if (user.isGuest) {
+    return `Guests can generate ${GUEST_AI_QUIZ_LIMIT} AI quizzes and you have used them all. Register for a free account to get ${dailyAiQuizLimit("free")} a day, then Upgrade Plan (/subscription) for more.`;
+  }
+  const limit = dailyAiQuizLimit(user.subscriptionTier);
+  const used = `You have used all ${limit} AI quizzes of your ${planName(user.subscriptionTier)} plan for today; more arrive at midnight UTC.`;
+  return user.subscriptionTier.toLowerCase() === "premium" ? used : `${used} For more each day, choose Upgrade Plan (/subscription).`;
+}
+
+async function requireQuotaLeft(db: DB, user: User): Promise<void> {
+  if ((await remainingAiQuizzes(db, user)) <= 0) throw new ApiError(429, quotaExhaustedMessage(user));
+}
+
+/**
+ * Generates a quiz for the user, stores it (owned by the user, private) with its questions, opens a
+ * game of it with this browser as host, and spends one of the user's AI quizzes: all or nothing, so
+ * a failed generation costs nothing. The quota is checked before the (slow, paid) call and again in
+ * the transaction that spends it, so concurrent requests cannot overdraw it.
+ */
+export async function generateAndHostQuiz(
+  db: DB,
+  generator: QuizGenerator | null,
+  user: User,
+  requester: Requester & { clientId: string },
+  input: GenerateQuizInput,
+  signal?: AbortSignal,
+): Promise<GeneratedQuiz> {
+  if (!generator) throw new ApiError(503, AI_NOT_CONFIGURED);
+  await requireQuotaLeft(db, user);
+  const generation = await generator.generate(
+    { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount },
+    user.id,
+    signal,
+  );
+  if (!generation.ok) throw new ApiError(generation.status, generation.message);
+  return db.transaction().execute(async (trx) => {
+    await requireQuotaLeft(trx, user);
+    const quiz = await createQuiz(
+      trx,
+      { title: input.title, description: input.description, timeLimit: input.timeLimit, isPublic: false },
+      requester,
+    );
+    const questions: Question[] = [];
+    for (const [order, question] of generation.questions.entries()) questions.push(await addQuestion(trx, { quizId: quiz.id, ...question, order }));
+    const hosted = await hostNewGame(trx, quiz.id, requester);
+    if (hosted.status !== "ok") throw new Error(`A quiz just generated could not be hosted (${hosted.status}).`);
+    await trx.insertInto("ai_generations").values({ user_id: user.id, quiz_id: quiz.id, created_at: Date.now() }).execute();
+    const { id, gameCode, status } = hosted.value;
+    return {
+      quiz,
+      questions,
+      gameSession: { id, gameCode, status, quizId: quiz.id, title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit },
+    };
+  });
+}

@@ -1,0 +1,35 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { GenerateQuizSchema } from "#app/ai/options";
+import { generateAndHostQuiz } from "#app/models/ai-quiz.server";
+import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { ensureClientId } from "#app/utils/client-id.server";
+import { getUser } from "#app/utils/session.server";
+
+const SIGN_IN_TO_GENERATE = "Sign in or continue as a guest to generate AI quizzes.";
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
+
+/**
+ * POST /api/generate-quiz {title, description, topic, difficulty, questionCount, timeLimit}
+ * -> 201 {quiz, questions, gameSession: {gameCode, ...}}, the caller's browser registered as host.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return handleApi(async () => {
+    const user = await getUser(context, request);
+    if (!user) throw new ApiError(401, SIGN_IN_TO_GENERATE);
+    const input = await readJson(request, GenerateQuizSchema);
+    const { clientId, headers } = ensureClientId(request);
+    const generated = await generateAndHostQuiz(
+      context.db,
+      context.quizGenerator,
+      user,
+      { userId: user.id, clientId },
+      input,
+      request.signal,
+    );
+    return Response.json(generated, { status: 201, headers });
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * A stand-in for an OpenAI-compatible server: POST /v1/chat/completions with structured output,
+ * answered in the real wire format (chat.completion objects, error envelopes), so the real `openai`
+ * SDK talks to it through OPENAI_BASE_URL. Nothing leaves the machine.
+ *
+ * The topic picks the behaviour, so parallel tests need no shared switches:
+ *   "[malformed]"       every reply is not JSON
+ *   "[malformed-once]"  the first reply for that topic is not JSON, the next ones are fine
+ *   "[duplicates]"      every reply repeats one question
+ *   "[refuse]"          the model refuses
+ *   "[error-500]"       HTTP 500 with OpenAI's error envelope
+ *   "[slow]"            answers after 30 s (longer than any test's generation timeout)
+ *   anything else       a valid quiz whose right answer is always first ("Right N")
+ *
+ * Run directly (`tsx tests/fakes/openai.ts`) it listens on FAKE_OPENAI_PORT for the browser tests.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+export interface RecordedRequest {
+  authorization: string | undefined;
+  body: {
+    model: string;
+    messages: { role: string; content: string }[];
+    response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: any } };
+  };
+}
+
+export interface FakeOpenAI {
+  /** The API root to hand the SDK as baseURL. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const SLOW_REPLY_MS = 30_000;
+
+/** The topic our prompt quotes as JSON on its "Topic" line. */
+function topicOf(body: RecordedRequest["body"]): string {
+  const user = body.messages.find((message) => message.role === "user")?.content ?? "";
+  const line = /^Topic[^:]*: (".*")$/m.exec(user);
+  return line ? (JSON.parse(line[1]) as string) : user;
+}
+
+/** How many questions the request's JSON schema asks for (minItems of `questions`). */
+function questionCountOf(body: RecordedRequest["body"]): number {
+  return body.response_format?.json_schema?.schema?.properties?.questions?.minItems ?? 5;
+}
+
+function validQuiz(topic: string, count: number) {
+  return {
+    questions: Array.from({ length: count }, (_, i) => ({
+      text: `${topic} question ${i + 1}?`,
+      answers: [`Right ${i + 1}`, `Wrong A${i + 1}`, `Wrong B${i + 1}`, `Wrong C${i + 1}`],
+      correctAnswerIndex: 0,
+    })),
+  };
+}
+
+function completion(model: string, message: { content: string | null; refusal: string | null }) {
+  const content = message.content ?? "";
+  return {
+    id: `chatcmpl-fake-${Math.random().toString(36).slice(2)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", ...message, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    usage: { prompt_tokens: 200, completion_tokens: Math.ceil(content.length / 4), total_tokens: 200 + Math.ceil(content.length / 4) },
+    system_fingerprint: null,
+    service_tier: "default",
+  };
+}
+
+export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
+  const requests: RecordedRequest[] = [];
+  const seenTopics = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (chunk) => (raw += chunk));
+    req.on("end", () => {
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { "content-type": "application/json", "x-request-id": "req_fake" }).end(JSON.stringify(body));
+      if (req.method === "GET" && req.url === "/health") return send(200, { ok: true });
+      if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+        return send(404, { error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: "invalid_request_error", param: null, code: "unknown_url" } });
+      }
+      const body = JSON.parse(raw) as RecordedRequest["body"];
+      requests.push({ authorization: req.headers.authorization, body });
+      const topic = topicOf(body);
+      const count = questionCountOf(body);
+      const attempt = (seenTopics.get(topic) ?? 0) + 1;
+      seenTopics.set(topic, attempt);
+      const reply = (content: string) => send(200, completion(body.model, { content, refusal: null }));
+
+      if (topic.includes("[error-500]")) {
+        return send(500, { error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } });
+      }
+      if (topic.includes("[refuse]")) {
+        return send(200, completion(body.model, { content: null, refusal: "I'm sorry, I can't help with that." }));
+      }
+      if (topic.includes("[slow]")) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) reply(JSON.stringify(validQuiz(topic, count)));
+        }, SLOW_REPLY_MS);
+        timers.add(timer);
+        return;
+      }
+      if (topic.includes("[malformed]") || (topic.includes("[malformed-once]") && attempt === 1)) {
+        return reply('{"questions": [{"text": "Unfinished');
+      }
+      if (topic.includes("[duplicates]")) {
+        const quiz = validQuiz(topic, count);
+        return reply(JSON.stringify({ questions: quiz.questions.map(() => quiz.questions[0]) }));
+      }
+      return reply(JSON.stringify(validQuiz(topic, count)));
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${bound}/v1`,
+    requests,
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const fake = await startFakeOpenAI(Number(process.env.FAKE_OPENAI_PORT ?? 4311));
+  console.log(`Fake OpenAI listening at ${fake.baseURL}`);
+}
