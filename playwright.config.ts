@@ -3,6 +3,8 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 4310);
+/** The local stand-in for an OpenAI-compatible server that AI quiz generation talks to. */
+const fakeOpenAiPort = Number(process.env.E2E_FAKE_OPENAI_PORT ?? port + 1);
 /** A fresh database per run, so every run starts from the demo quizzes alone. */
 const databasePath = path.join(os.tmpdir(), `quiz-night-e2e-${process.pid}-${Date.now()}`, "quiz.sqlite");
 
@@ -30,20 +32,32 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "node_modules/.bin/tsx server.ts",
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_PATH: databasePath,
-      SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
-      // Shorter pauses between screens keep the journey quick; the texts are the same.
-      RESULTS_DELAY_MS: "1500",
-      NEXT_QUESTION_SECONDS: "3",
+  webServer: [
+    {
+      command: "node_modules/.bin/tsx tests/fakes/openai.ts",
+      url: `http://127.0.0.1:${fakeOpenAiPort}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_OPENAI_PORT: String(fakeOpenAiPort) },
     },
-  },
+    {
+      command: "node_modules/.bin/tsx server.ts",
+      url: `http://127.0.0.1:${port}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_PATH: databasePath,
+        SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+        // Shorter pauses between screens keep the journey quick; the texts are the same.
+        RESULTS_DELAY_MS: "1500",
+        NEXT_QUESTION_SECONDS: "3",
+        OPENAI_BASE_URL: `http://127.0.0.1:${fakeOpenAiPort}/v1`,
+        OPENAI_API_KEY: "e2e-test-key",
+        OPENAI_MODEL: "e2e-model",
+      },
+    },
+  ],
 });

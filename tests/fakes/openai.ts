@@ -10,6 +10,7 @@
  *   "[refuse]"          the model refuses
  *   "[error-500]"       HTTP 500 with OpenAI's error envelope
  *   "[slow]"            answers after 30 s (longer than any test's generation timeout)
+ *   "[delay]"           a valid quiz after 1.5 s, long enough to see the page wait for it
  *   anything else       a valid quiz whose right answer is always first ("Right N")
  *
  * Run directly (`tsx tests/fakes/openai.ts`) it listens on FAKE_OPENAI_PORT for the browser tests.
@@ -36,6 +37,7 @@ export interface FakeOpenAI {
 }
 
 const SLOW_REPLY_MS = 30_000;
+const DELAYED_REPLY_MS = 1500;
 
 /** The topic our prompt quotes as JSON on its "Topic" line. */
 function topicOf(body: RecordedRequest["body"]): string {
@@ -102,11 +104,12 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       if (topic.includes("[refuse]")) {
         return send(200, completion(body.model, { content: null, refusal: "I'm sorry, I can't help with that." }));
       }
-      if (topic.includes("[slow]")) {
+      const later = topic.includes("[slow]") ? SLOW_REPLY_MS : topic.includes("[delay]") ? DELAYED_REPLY_MS : 0;
+      if (later) {
         const timer = setTimeout(() => {
           timers.delete(timer);
           if (!res.destroyed) reply(JSON.stringify(validQuiz(topic, count)));
-        }, SLOW_REPLY_MS);
+        }, later);
         timers.add(timer);
         return;
       }
