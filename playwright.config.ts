@@ -5,6 +5,8 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 4310);
 /** The local stand-in for an OpenAI-compatible server that AI quiz generation talks to. */
 const fakeOpenAiPort = Number(process.env.E2E_FAKE_OPENAI_PORT ?? port + 1);
+/** The local stand-in for Stripe's API that billing talks to. */
+const fakeStripePort = Number(process.env.E2E_FAKE_STRIPE_PORT ?? port + 2);
 /** A fresh database per run, so every run starts from the demo quizzes alone. */
 const databasePath = path.join(os.tmpdir(), `quiz-night-e2e-${process.pid}-${Date.now()}`, "quiz.sqlite");
 
@@ -41,6 +43,13 @@ export default defineConfig({
       env: { FAKE_OPENAI_PORT: String(fakeOpenAiPort) },
     },
     {
+      command: "node_modules/.bin/tsx tests/fakes/stripe.ts",
+      url: `http://127.0.0.1:${fakeStripePort}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_STRIPE_PORT: String(fakeStripePort) },
+    },
+    {
       command: "node_modules/.bin/tsx server.ts",
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,
@@ -57,6 +66,10 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${fakeOpenAiPort}/v1`,
         OPENAI_API_KEY: "e2e-test-key",
         OPENAI_MODEL: "e2e-model",
+        STRIPE_SECRET_KEY: "sk_test_e2e",
+        STRIPE_WEBHOOK_SECRET: "whsec_e2e",
+        STRIPE_PRICE_STANDARD: "price_e2e_standard",
+        STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
       },
     },
   ],

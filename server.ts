@@ -14,7 +14,8 @@ import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
-import { aiConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
+import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
+import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { attachGameTransport } from "#server/ws";
 
@@ -32,6 +33,8 @@ export interface ServerConfig {
   mode: "production" | "development";
   /** AI quiz generation; off when absent or without a key and a base URL. */
   ai?: AiConfig;
+  /** Stripe billing; off when absent or without a secret key. */
+  billing?: BillingConfig;
   game?: HubOptions;
   heartbeatIntervalMs?: number;
   log?: (message: string) => void;
@@ -57,6 +60,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const hub = new GameHub(db, config.game);
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
+  const billing = isBillingConfigured(config.billing) ? new Billing(config.billing) : null;
+  log(describeBillingConfig(config.billing));
 
   const firebase = publicFirebaseConfig();
   const app = express();
@@ -76,6 +81,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
             ...(firebase ? ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"] : []),
           ],
           "frame-src": firebase ? [`https://${firebase.authDomain}`] : ["'none'"],
+          // Subscribe and Manage billing post forms that the server redirects to Stripe's pages.
+          "form-action": ["'self'", ...billingPageOrigins(config.billing)],
           "upgrade-insecure-requests": null,
         },
       },
@@ -107,7 +114,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     "*",
     createRequestHandler({
       build,
-      getLoadContext: (req) => ({ db, hub, quizGenerator, sessionSecret: config.sessionSecret, clientIp: req.ip ?? "" }),
+      getLoadContext: (req) => ({ db, hub, quizGenerator, billing, sessionSecret: config.sessionSecret, clientIp: req.ip ?? "" }),
       mode: config.mode,
     }),
   );
@@ -155,6 +162,7 @@ async function main(): Promise<void> {
     allowedOrigins: env.ALLOWED_ORIGINS,
     mode: env.NODE_ENV === "production" ? "production" : "development",
     ai: aiConfigOf(env),
+    billing: billingConfigOf(env),
     game: {
       settings: {
         resultsDelayMs: env.RESULTS_DELAY_MS,

@@ -1,6 +1,7 @@
 import type { DB } from "#db/connection.server";
 import type { GameHub } from "#server/game-hub";
 import type { QuizGenerator } from "#app/ai/quiz-generator.server";
+import type { Billing } from "#app/billing/billing.server";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
 declare module "@remix-run/node" {
@@ -13,6 +14,8 @@ declare module "@remix-run/node" {
     clientIp: string;
     /** Null when AI generation is not configured (no OPENAI_API_KEY or OPENAI_BASE_URL). */
     quizGenerator: QuizGenerator | null;
+    /** Null when billing is not configured (no STRIPE_SECRET_KEY). */
+    billing: Billing | null;
   }
 }
 

@@ -11,6 +11,8 @@ export interface Database {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   ai_generations: AiGenerationsTable;
+  plans: PlansTable;
+  stripe_events: StripeEventsTable;
 }
 
 /** SQLite stores booleans as 0/1. */
@@ -27,6 +29,33 @@ export interface UsersTable {
   password_hash: string | null;
   firebase_uid: string | null;
   is_guest: Generated<number>;
+  stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  stripe_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Stripe's status of the subscription (active, past_due, canceled, ...). */
+  subscription_status: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a cancelled or unpaid subscription's paid tier ends (ms): the user is on Free from then. */
+  subscription_ends_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** `created` (s) of the last subscription event applied. */
+  subscription_event_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface PlansTable {
+  id: Generated<number>;
+  name: string;
+  description: Generated<string>;
+  /** Per month, in the currency's smallest unit. */
+  price_cents: number;
+  currency: Generated<string>;
+  ai_quiz_limit: number;
+  /** JSON array of strings. */
+  features: Generated<string>;
+  sort_order: Generated<number>;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: number;
 }
 
 export interface SessionsTable {
@@ -116,6 +145,7 @@ export interface AnswersTable {
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type PlanRow = Selectable<PlansTable>;
 export type QuizRow = Selectable<QuizzesTable>;
 export type QuestionRow = Selectable<QuestionsTable>;
 export type GameRow = Selectable<GamesTable>;

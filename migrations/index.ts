@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely";
 import * as initial from "./2026-11-22T0000-initial";
 import * as accounts from "./2026-11-22T0100-accounts";
+import * as subscriptions from "./2026-11-23T0000-subscriptions";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -9,6 +10,7 @@ import * as accounts from "./2026-11-22T0100-accounts";
 const migrations: Record<string, Migration> = {
   "2026-11-22T0000-initial": initial,
   "2026-11-22T0100-accounts": accounts,
+  "2026-11-23T0000-subscriptions": subscriptions,
 };
 
 export const migrationProvider: MigrationProvider = {

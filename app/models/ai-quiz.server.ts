@@ -2,10 +2,11 @@ import type { DB } from "#db/connection.server";
 import type { GenerateQuizInput } from "#app/ai/options";
 import { AI_NOT_CONFIGURED, type QuizGenerator } from "#app/ai/quiz-generator.server";
 import { ApiError } from "#app/utils/api.server";
-import { dailyAiQuizLimit, GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
+import { GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
 import { hostNewGame, type GameSession } from "./game.server";
 import { addQuestion, createQuiz, type Question, type Quiz, type Requester } from "./quiz.server";
-import { remainingAiQuizzes, type User } from "./user.server";
+import { dailyAiQuizLimit } from "./plan.server";
+import { aiQuizQuota, type User } from "./user.server";
 
 export interface GeneratedQuiz {
   quiz: Quiz;
@@ -13,18 +14,18 @@ export interface GeneratedQuiz {
   gameSession: GameSession;
 }
 
-/** What an exhausted quota says: the limit, when it comes back, and the way to more. */
-export function quotaExhaustedMessage(user: Pick<User, "isGuest" | "subscriptionTier">): string {
+/** What an exhausted quota of `limit` says: the limit, when it comes back, and the way to more. */
+export async function quotaExhaustedMessage(db: DB, user: Pick<User, "isGuest" | "subscriptionTier">, limit: number): Promise<string> {
   if (user.isGuest) {
-    return `Guests can generate ${GUEST_AI_QUIZ_LIMIT} AI quizzes and you have used them all. Register for a free account to get ${dailyAiQuizLimit("free")} a day, then Upgrade Plan (/subscription) for more.`;
+    return `Guests can generate ${GUEST_AI_QUIZ_LIMIT} AI quizzes and you have used them all. Register for a free account to get ${await dailyAiQuizLimit(db, "free")} a day, then Upgrade Plan (/subscription) for more.`;
   }
-  const limit = dailyAiQuizLimit(user.subscriptionTier);
   const used = `You have used all ${limit} AI quizzes of your ${planName(user.subscriptionTier)} plan for today; more arrive at midnight UTC.`;
   return user.subscriptionTier.toLowerCase() === "premium" ? used : `${used} For more each day, choose Upgrade Plan (/subscription).`;
 }
 
 async function requireQuotaLeft(db: DB, user: User): Promise<void> {
-  if ((await remainingAiQuizzes(db, user)) <= 0) throw new ApiError(429, quotaExhaustedMessage(user));
+  const quota = await aiQuizQuota(db, user);
+  if (quota.remaining <= 0) throw new ApiError(429, await quotaExhaustedMessage(db, user, quota.limit));
 }
 
 /**

@@ -3,7 +3,8 @@ import { hash, verify } from "@node-rs/argon2";
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import type { UserRow } from "#db/schema";
-import { dailyAiQuizLimit, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
+import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
+import { dailyAiQuizLimit } from "./plan.server";
 
 /** What the browser may know about a user (spec section 3). */
 export interface User {
@@ -14,6 +15,13 @@ export interface User {
   subscriptionTier: string;
   isGuest: boolean;
   hasPassword: boolean;
+  /** Has a Stripe customer, so Manage billing can open the customer portal. */
+  hasBillingAccount: boolean;
+}
+
+/** The tier in force: a cancelled or unpaid subscription's paid tier lasts until its period ends. */
+export function effectiveTier(row: Pick<UserRow, "subscription_tier" | "subscription_ends_at">, now = Date.now()): string {
+  return row.subscription_ends_at !== null && row.subscription_ends_at <= now ? FREE_TIER : row.subscription_tier;
 }
 
 export function toUser(row: UserRow): User {
@@ -22,9 +30,10 @@ export function toUser(row: UserRow): User {
     username: row.username,
     displayName: row.display_name,
     email: row.email,
-    subscriptionTier: row.subscription_tier,
+    subscriptionTier: effectiveTier(row),
     isGuest: row.is_guest === 1,
     hasPassword: row.password_hash !== null,
+    hasBillingAccount: row.stripe_customer_id !== null,
   };
 }
 
@@ -145,8 +154,14 @@ export async function deleteAccount(db: DB, userId: number): Promise<void> {
   });
 }
 
-/** AI quizzes left: guests have 5 in total, accounts a daily allowance by plan. */
-export async function remainingAiQuizzes(db: DB, user: User, now = Date.now()): Promise<number> {
+export interface AiQuizQuota {
+  /** Guests: in all; accounts: per UTC day, from their plan. */
+  limit: number;
+  remaining: number;
+}
+
+/** AI quizzes allowed and left: guests have 5 in total, accounts a daily allowance from their plan. */
+export async function aiQuizQuota(db: DB, user: User, now = Date.now()): Promise<AiQuizQuota> {
   const since = user.isGuest ? 0 : startOfUtcDay(now);
   const { used } = await db
     .selectFrom("ai_generations")
@@ -154,8 +169,12 @@ export async function remainingAiQuizzes(db: DB, user: User, now = Date.now()): 
     .where("user_id", "=", user.id)
     .where("created_at", ">=", since)
     .executeTakeFirstOrThrow();
-  const limit = user.isGuest ? GUEST_AI_QUIZ_LIMIT : dailyAiQuizLimit(user.subscriptionTier);
-  return Math.max(0, limit - Number(used));
+  const limit = user.isGuest ? GUEST_AI_QUIZ_LIMIT : await dailyAiQuizLimit(db, user.subscriptionTier);
+  return { limit, remaining: Math.max(0, limit - Number(used)) };
+}
+
+export async function remainingAiQuizzes(db: DB, user: User, now = Date.now()): Promise<number> {
+  return (await aiQuizQuota(db, user, now)).remaining;
 }
 
 function startOfUtcDay(now: number): number {

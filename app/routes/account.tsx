@@ -49,6 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       plan: planName(user.subscriptionTier),
       isFree: user.subscriptionTier.toLowerCase() === "free",
       hasPassword: user.hasPassword,
+      hasBillingAccount: user.hasBillingAccount,
     },
     remainingQuizzes: await remainingAiQuizzes(context.db, user),
   };
@@ -166,6 +167,13 @@ export default function Account() {
               My Quizzes
             </Link>
           </div>
+          {account.hasBillingAccount ? (
+            <Form method="post" action="/subscription">
+              <button type="submit" name="intent" value="portal" className="button button-secondary">
+                Manage billing
+              </button>
+            </Form>
+          ) : null}
         </section>
 
         <ChangePasswordForm

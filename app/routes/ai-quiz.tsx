@@ -21,11 +21,11 @@ import {
 import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { getClientId } from "#app/game/client/storage";
 import { generateAndHostQuiz, quotaExhaustedMessage } from "#app/models/ai-quiz.server";
-import { remainingAiQuizzes } from "#app/models/user.server";
+import { dailyAiQuizLimit } from "#app/models/plan.server";
+import { aiQuizQuota } from "#app/models/user.server";
 import { ApiError } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { firstErrors, type ToastMessage } from "#app/utils/form-schemas";
-import { dailyAiQuizLimit, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 
 export const meta: MetaFunction = () => [{ title: "AI Quiz Generator | Quiz Night" }];
@@ -33,13 +33,14 @@ export const meta: MetaFunction = () => [{ title: "AI Quiz Generator | Quiz Nigh
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
   if (!user) return { user: null };
-  const remainingQuizzes = await remainingAiQuizzes(context.db, user);
+  const quota = await aiQuizQuota(context.db, user);
   return {
     user: {
       isGuest: user.isGuest,
-      quotaLimit: user.isGuest ? GUEST_AI_QUIZ_LIMIT : dailyAiQuizLimit(user.subscriptionTier),
-      remainingQuizzes,
-      quotaMessage: remainingQuizzes > 0 ? null : quotaExhaustedMessage(user),
+      quotaLimit: quota.limit,
+      remainingQuizzes: quota.remaining,
+      freeDailyLimit: await dailyAiQuizLimit(context.db, "free"),
+      quotaMessage: quota.remaining > 0 ? null : await quotaExhaustedMessage(context.db, user, quota.limit),
       canUpgrade: !user.isGuest && user.subscriptionTier.toLowerCase() !== "premium",
     },
     notConfigured: context.quizGenerator ? null : AI_NOT_CONFIGURED,
@@ -142,6 +143,7 @@ interface QuotaView {
   remainingQuizzes: number;
   quotaMessage: string | null;
   canUpgrade: boolean;
+  freeDailyLimit: number;
 }
 
 function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: string | null }) {
@@ -236,7 +238,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         {user.isGuest ? (
           <>
             {" "}
-            (guest). <Link to="/auth?tab=register">Register</Link> for {dailyAiQuizLimit("free")} a day.
+            (guest). <Link to="/auth?tab=register">Register</Link> for {user.freeDailyLimit} a day.
           </>
         ) : null}
       </p>

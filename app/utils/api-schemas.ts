@@ -37,3 +37,7 @@ export const CreateGameSchema = z.object({
 export const RegisterHostSchema = z.object({
   clientId: ClientIdSchema,
 });
+
+export const CreateSubscriptionSessionSchema = z.object({
+  planId: z.union([IdSchema, z.string().regex(/^[1-9]\d{0,15}$/, "Choose a plan.").transform(Number)], { error: "Choose a plan." }),
+});

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { AiConfig } from "#app/ai/quiz-generator.server";
+import type { BillingConfig } from "#app/billing/billing.server";
 
 const BooleanFlag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
@@ -34,6 +35,11 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be the API root of an OpenAI-compatible server, such as http://127.0.0.1:11434/v1" }).optional(),
   OPENAI_MODEL: z.string().min(1).default(DEFAULT_AI_MODEL),
   OPENAI_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int().min(5).max(600).default(60),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_PRICE_STANDARD: z.string().min(1).optional(),
+  STRIPE_PRICE_PREMIUM: z.string().min(1).optional(),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be a URL such as http://127.0.0.1:12111" }).optional(),
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   LOBBY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -88,5 +94,15 @@ export function aiConfigOf(env: z.infer<typeof EnvSchema>): AiConfig {
     baseURL: env.OPENAI_BASE_URL,
     model: env.OPENAI_MODEL,
     timeoutMs: env.OPENAI_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+/** Stripe's settings; billing is off unless STRIPE_SECRET_KEY is set. */
+export function billingConfigOf(env: z.infer<typeof EnvSchema>): BillingConfig {
+  return {
+    secretKey: env.STRIPE_SECRET_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    prices: { standard: env.STRIPE_PRICE_STANDARD, premium: env.STRIPE_PRICE_PREMIUM },
+    apiBase: env.STRIPE_API_BASE,
   };
 }

@@ -1,18 +1,74 @@
-/** Spec section 9's default plans; the subscriptions issue moves them into the database. */
+/**
+ * Subscription plans as the browser sees them (spec section 3), and the built-in defaults of
+ * section 9 that the page shows when the plans cannot be loaded. The plans themselves live in the
+ * database (migration 2026-11-23T0000-subscriptions seeds the same defaults).
+ */
+export interface Plan {
+  id: number;
+  name: string;
+  /** Per month, e.g. 4.99. */
+  price: number;
+  currency: string;
+  description: string;
+  /** AI quizzes per day. */
+  aiQuizLimit: number;
+  features: string[];
+}
+
 export const GUEST_AI_QUIZ_LIMIT = 5;
 
-export const DAILY_AI_QUIZ_LIMITS: Record<string, number> = {
-  free: 10,
-  standard: 50,
-  premium: 100,
-};
+/** Spec section 8's subscription messages. */
+export const PLEASE_SIGN_IN = { title: "Please sign in", description: "You need to be signed in to subscribe to a plan." };
+export const SUBSCRIPTION_ERROR = { title: "Error", description: "Failed to create subscription. Please try again." };
 
-export function dailyAiQuizLimit(tier: string): number {
-  return DAILY_AI_QUIZ_LIMITS[tier.toLowerCase()] ?? DAILY_AI_QUIZ_LIMITS.free;
+export const DEFAULT_PLANS: Plan[] = [
+  {
+    id: 1,
+    name: "Free",
+    price: 0,
+    currency: "usd",
+    description: "For trying Quiz Night out and the occasional quiz night.",
+    aiQuizLimit: 10,
+    features: ["10 AI quizzes per day", "Create and host your own quizzes", "Live games with players on any device"],
+  },
+  {
+    id: 2,
+    name: "Standard",
+    price: 4.99,
+    currency: "usd",
+    description: "For hosts who run a quiz night every week.",
+    aiQuizLimit: 50,
+    features: ["50 AI quizzes per day", "Everything in Free", "Supports the project's development"],
+  },
+  {
+    id: 3,
+    name: "Premium",
+    price: 9.99,
+    currency: "usd",
+    description: "For clubs, schools and pubs that quiz every day.",
+    aiQuizLimit: 100,
+    features: ["Unlimited AI quizzes (fair use: 100 per day)", "Everything in Standard", "First in line for new features"],
+  },
+];
+
+export const FREE_TIER = "free";
+
+/** A user's tier is the lower-case name of a plan. */
+export function tierOf(plan: Pick<Plan, "name">): string {
+  return plan.name.toLowerCase();
 }
 
 /** A tier as a plan's name: "free" -> "Free". */
 export function planName(tier: string): string {
   const lower = tier.toLowerCase();
   return lower.charAt(0).toUpperCase() + lower.slice(1);
+}
+
+/** "$4.99", "€0" ... in the plan's currency. */
+export function formatPrice(plan: Pick<Plan, "price" | "currency">): string {
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: plan.currency.toUpperCase(),
+    minimumFractionDigits: Number.isInteger(plan.price) ? 0 : 2,
+  }).format(plan.price);
 }

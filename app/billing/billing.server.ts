@@ -1,0 +1,151 @@
+/**
+ * Stripe through its SDK: Checkout Sessions for subscriptions, the customer portal, and webhook
+ * signatures. `STRIPE_API_BASE` points the SDK at another host (a local Stripe mock or a test fake).
+ *
+ * Like the quiz generator, it is built in server.ts from the source tree and called from routes in
+ * the app build, so it reports failures as data, never as an error class of its own.
+ */
+import Stripe from "stripe";
+import { SUBSCRIPTION_ERROR } from "#app/utils/plans";
+
+export interface BillingConfig {
+  secretKey?: string;
+  webhookSecret?: string;
+  /** Stripe price ids by tier (STRIPE_PRICE_STANDARD, STRIPE_PRICE_PREMIUM). */
+  prices: Record<string, string | undefined>;
+  /** e.g. http://127.0.0.1:12111; unset for api.stripe.com. */
+  apiBase?: string;
+}
+
+export type BillingResult<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
+
+export const BILLING_NOT_CONFIGURED =
+  "Billing is not configured on this server, so plans cannot be bought here. The operator can set STRIPE_SECRET_KEY to turn it on, or set your plan with `npm run user -- set-tier`.";
+const SUBSCRIPTION_FAILED = SUBSCRIPTION_ERROR.description;
+
+/** Lookup key of a tier's price when no price id is configured: quiz_night_standard, ... */
+export function priceLookupKey(tier: string): string {
+  return `quiz_night_${tier.toLowerCase()}`;
+}
+
+export function isBillingConfigured(config: BillingConfig | null | undefined): config is BillingConfig & { secretKey: string } {
+  return Boolean(config?.secretKey);
+}
+
+export function describeBillingConfig(config: BillingConfig | null | undefined): string {
+  if (!isBillingConfigured(config)) return "Billing is off: set STRIPE_SECRET_KEY to sell plans (or set tiers with `npm run user -- set-tier`).";
+  const webhooks = config.webhookSecret ? "webhooks verified with STRIPE_WEBHOOK_SECRET" : "STRIPE_WEBHOOK_SECRET is unset, so plan changes from Stripe are refused";
+  return `Billing is on through ${config.apiBase ?? "api.stripe.com"}; ${webhooks}.`;
+}
+
+/**
+ * Where a form post may be redirected for billing (CSP form-action): Stripe's Checkout and portal
+ * pages, or the stand-in at STRIPE_API_BASE, which serves both.
+ */
+export function billingPageOrigins(config: BillingConfig | null | undefined): string[] {
+  if (!isBillingConfigured(config)) return [];
+  return config.apiBase ? [new URL(config.apiBase).origin] : ["https://checkout.stripe.com", "https://billing.stripe.com"];
+}
+
+function connectionOptions(apiBase: string | undefined): Stripe.StripeConfig {
+  if (!apiBase) return {};
+  const url = new URL(apiBase);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol };
+}
+
+export interface CheckoutRequest {
+  tier: string;
+  planName: string;
+  userId: number;
+  email: string | null;
+  name: string;
+  /** The user's Stripe customer, when there is one already. */
+  customerId: string | null;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export class Billing {
+  private readonly stripe: Stripe;
+
+  constructor(private readonly config: BillingConfig & { secretKey: string }) {
+    this.stripe = new Stripe(config.secretKey, { ...connectionOptions(config.apiBase), maxNetworkRetries: 1, timeout: 20_000 });
+  }
+
+  /** The price of a tier: its configured id, else the active price with the tier's lookup key. */
+  private async priceOf(tier: string, planName: string): Promise<BillingResult<string>> {
+    const configured = this.config.prices[tier];
+    if (configured) return { ok: true, value: configured };
+    const found = await this.stripe.prices.list({ lookup_keys: [priceLookupKey(tier)], active: true, limit: 1 });
+    if (found.data[0]) return { ok: true, value: found.data[0].id };
+    console.warn(`[billing] no Stripe price for ${tier}: set STRIPE_PRICE_${tier.toUpperCase()} or the lookup key ${priceLookupKey(tier)}`);
+    return {
+      ok: false,
+      status: 503,
+      message: `The ${planName} plan has no price in Stripe yet. The operator sets STRIPE_PRICE_${tier.toUpperCase()} or gives a price the lookup key ${priceLookupKey(tier)}.`,
+    };
+  }
+
+  /**
+   * A Checkout Session in subscription mode for the tier's price, for the user's Stripe customer
+   * (created on first use). Returns its url and the customer id to keep.
+   */
+  async checkout(request: CheckoutRequest): Promise<BillingResult<{ url: string; customerId: string }>> {
+    try {
+      const price = await this.priceOf(request.tier, request.planName);
+      if (!price.ok) return price;
+      const metadata = { userId: String(request.userId), tier: request.tier };
+      const customerId =
+        request.customerId ??
+        (await this.stripe.customers.create({ email: request.email ?? undefined, name: request.name, metadata: { userId: metadata.userId } })).id;
+      const session = await this.stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer: customerId,
+        client_reference_id: metadata.userId,
+        line_items: [{ price: price.value, quantity: 1 }],
+        success_url: request.successUrl,
+        cancel_url: request.cancelUrl,
+        metadata,
+        subscription_data: { metadata },
+      });
+      if (!session.url) return { ok: false, status: 502, message: SUBSCRIPTION_FAILED };
+      return { ok: true, value: { url: session.url, customerId } };
+    } catch (error) {
+      return this.failed("create a checkout session", error);
+    }
+  }
+
+  /** The customer portal, where a subscriber changes plan, updates the card or cancels. */
+  async portal(customerId: string, returnUrl: string): Promise<BillingResult<{ url: string }>> {
+    try {
+      const session = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+      return { ok: true, value: { url: session.url } };
+    } catch (error) {
+      return this.failed("open the customer portal", error, "Could not open billing. Please try again.");
+    }
+  }
+
+  /** The tier a Stripe price sells: a configured price id, else a quiz_night_<tier> lookup key. */
+  tierOfPrice(price: { id: string; lookup_key: string | null }): string | null {
+    for (const [tier, id] of Object.entries(this.config.prices)) if (id && id === price.id) return tier;
+    return /^quiz_night_([a-z0-9_-]+)$/.exec(price.lookup_key ?? "")?.[1] ?? null;
+  }
+
+  /** The event, if the signature over the raw body is Stripe's (signed with STRIPE_WEBHOOK_SECRET). */
+  verifyWebhook(rawBody: Buffer, signature: string | null): BillingResult<Stripe.Event> {
+    if (!this.config.webhookSecret) return { ok: false, status: 503, message: "Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)." };
+    if (!signature) return { ok: false, status: 400, message: "Missing Stripe-Signature header." };
+    try {
+      return { ok: true, value: this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret) };
+    } catch {
+      return { ok: false, status: 400, message: "Webhook signature verification failed." };
+    }
+  }
+
+  private failed(what: string, error: unknown, message = SUBSCRIPTION_FAILED): BillingResult<never> {
+    const detail = error instanceof Stripe.errors.StripeError ? `${error.type} ${error.statusCode ?? ""}: ${error.message}` : String(error);
+    console.warn(`[billing] could not ${what}: ${detail}`);
+    return { ok: false, status: 502, message };
+  }
+}

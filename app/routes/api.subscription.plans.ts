@@ -1,0 +1,8 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listPlans } from "#app/models/plan.server";
+import { handleApi } from "#app/utils/api.server";
+
+/** GET /api/subscription/plans -> [{id, name, price, currency, description, aiQuizLimit, features}]. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  return handleApi(async () => Response.json(await listPlans(context.db)));
+}

@@ -1,0 +1,422 @@
+/**
+ * Plans, Stripe Checkout, the customer portal and webhooks against the real server, a real SQLite
+ * file and the real `stripe` SDK, pointed (STRIPE_API_BASE) at a local stand-in for Stripe's API.
+ * Webhooks are signed with the SDK's own test-header helper.
+ */
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount, createGuest, type User } from "#app/models/user.server";
+import { startSession } from "#app/utils/session.server";
+import { startFakeStripe, type FakeStripe } from "#tests/fakes/stripe";
+import { startTestServer, type TestServer } from "./harness";
+
+const SESSION_SECRET = "integration-test-session-secret-0123456789"; // the harness's
+const WEBHOOK_SECRET = "whsec_integration_test_secret";
+const STANDARD_PRICE = "price_standard_configured";
+const BILLING_NOT_CONFIGURED =
+  "Billing is not configured on this server, so plans cannot be bought here. The operator can set STRIPE_SECRET_KEY to turn it on, or set your plan with `npm run user -- set-tier`.";
+
+const signer = new Stripe("sk_test_signer_only");
+let stripe: FakeStripe;
+let server: TestServer;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  // Standard has a configured price id; Premium is found by its lookup key.
+  server = await startTestServer({
+    billing: { secretKey: "sk_test_integration", webhookSecret: WEBHOOK_SECRET, prices: { standard: STANDARD_PRICE }, apiBase: stripe.apiBase },
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await stripe?.close();
+});
+
+interface Caller {
+  user: User;
+  cookie: string;
+  email: string;
+}
+
+let people = 0;
+
+async function signIn(target: TestServer = server, kind: "user" | "guest" = "user"): Promise<Caller> {
+  const n = ++people;
+  const email = `sub${n}-${randomUUID().slice(0, 8)}@example.com`;
+  const user = kind === "guest" ? await createGuest(target.db) : await createAccount(target.db, { username: `sub${n}${randomUUID().slice(0, 6)}`, email, password: "secret-password" });
+  const setCookie = await startSession({ db: target.db, sessionSecret: SESSION_SECRET }, new Request("http://localhost/auth"), user.id);
+  return { user, cookie: setCookie.split(";")[0], email };
+}
+
+const PLAN_IDS = { free: 1, standard: 2, premium: 3 };
+
+function createSession(caller: Caller | null, planId: unknown, target: TestServer = server) {
+  return target.api("/api/subscription/create-session", { body: { planId }, headers: caller ? { cookie: caller.cookie } : {} });
+}
+
+async function quota(caller: Caller): Promise<number> {
+  return (await server.api("/api/auth/quiz-limit", { headers: { cookie: caller.cookie } })).body.remainingQuizzes;
+}
+
+async function userRow(caller: Caller) {
+  return server.db.selectFrom("users").selectAll().where("id", "=", caller.user.id).executeTakeFirstOrThrow();
+}
+
+async function pageText(response: Response): Promise<string> {
+  return (await response.text()).replaceAll("<!-- -->", "");
+}
+
+// ------------------------------------------------------------------------- Stripe-shaped events
+
+let eventCount = 0;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function stripeEvent(type: string, object: Record<string, unknown>, created = nowSeconds()) {
+  return {
+    id: `evt_test_${++eventCount}_${randomUUID().slice(0, 8)}`,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created,
+    type,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  };
+}
+
+function subscription(options: {
+  id: string;
+  customer: string;
+  price: { id: string; lookup_key?: string | null };
+  status?: string;
+  cancelAtPeriodEnd?: boolean;
+  periodEnd?: number;
+}) {
+  const periodEnd = options.periodEnd ?? nowSeconds() + 30 * 86_400;
+  return {
+    id: options.id,
+    object: "subscription",
+    customer: options.customer,
+    status: options.status ?? "active",
+    cancel_at_period_end: options.cancelAtPeriodEnd ?? false,
+    cancel_at: null,
+    metadata: {},
+    items: {
+      object: "list",
+      data: [
+        {
+          id: `si_${options.id}`,
+          object: "subscription_item",
+          current_period_start: periodEnd - 30 * 86_400,
+          current_period_end: periodEnd,
+          price: { object: "price", lookup_key: null, ...options.price },
+        },
+      ],
+    },
+  };
+}
+
+async function deliver(event: object, signature?: string): Promise<{ status: number; body: any }> {
+  const payload = JSON.stringify(event);
+  const header = signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  return server.api("/api/stripe/webhook", { body: payload, headers: { "stripe-signature": header } });
+}
+
+/** A caller who has gone through Checkout for Standard; also returns the event, for replays. */
+async function subscribedToStandard(caller?: Caller) {
+  const subscriber = caller ?? (await signIn());
+  expect((await createSession(subscriber, PLAN_IDS.standard)).status).toBe(200);
+  const customer = (await userRow(subscriber)).stripe_customer_id!;
+  const subscriptionId = `sub_${randomUUID().slice(0, 12)}`;
+  const completedEvent = stripeEvent("checkout.session.completed", {
+    id: `cs_${randomUUID().slice(0, 8)}`,
+    object: "checkout.session",
+    mode: "subscription",
+    customer,
+    subscription: subscriptionId,
+    client_reference_id: String(subscriber.user.id),
+    payment_status: "paid",
+    status: "complete",
+    metadata: { userId: String(subscriber.user.id), tier: "standard" },
+  });
+  expect((await deliver(completedEvent)).body).toEqual({ received: true, outcome: "applied" });
+  return { ...subscriber, customer, subscriptionId, completedEvent };
+}
+
+describe("plans", () => {
+  it("GET /api/subscription/plans lists the spec's default plans", async () => {
+    const response = await server.api("/api/subscription/plans");
+    expect(response.status).toBe(200);
+    expect(response.body.map((plan: any) => [plan.name, plan.price, plan.aiQuizLimit])).toEqual([
+      ["Free", 0, 10],
+      ["Standard", 4.99, 50],
+      ["Premium", 9.99, 100],
+    ]);
+    for (const plan of response.body) {
+      expect(plan).toMatchObject({ id: expect.any(Number), description: expect.any(String), features: expect.any(Array) });
+    }
+    expect(response.body[2].features.join(" ")).toMatch(/unlimited/i);
+  });
+
+  it("the page shows the plans, the Current badge on the user's plan and Subscribe on the others", async () => {
+    const caller = await signIn();
+    const html = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
+    expect(html).toMatch(/<h2 id="plan-1">Free<\/h2><span class="badge badge-success">Current<\/span>/);
+    expect(html).toMatch(/disabled="">Current Plan<\/button>/);
+    expect(html).toContain(">Subscribe to Standard</button>");
+    expect(html).toContain(">Subscribe to Premium</button>");
+    expect(html).toContain("$4.99");
+    expect(html).toContain("Plans are billed monthly and can be cancelled at any time.");
+  });
+});
+
+describe("POST /api/subscription/create-session", () => {
+  it("refuses a signed-out visitor and a guest with the spec's message", async () => {
+    for (const caller of [null, await signIn(server, "guest")]) {
+      const response = await createSession(caller, PLAN_IDS.standard);
+      expect(response.status).toBe(401);
+      expect(response.body.error).toBe("You need to be signed in to subscribe to a plan.");
+    }
+  });
+
+  it("opens Checkout in subscription mode for the plan's price, for a Stripe customer created once", async () => {
+    const caller = await signIn();
+    const before = stripe.requests.length;
+    const response = await createSession(caller, PLAN_IDS.standard);
+    expect(response.status).toBe(200);
+    expect(response.body.url).toMatch(new RegExp(`^${stripe.apiBase}/checkout/cs_test_\\d+$`));
+
+    const [customer, checkout] = stripe.requests.slice(before);
+    expect(customer).toMatchObject({ method: "POST", path: "/v1/customers", authorization: "Bearer sk_test_integration" });
+    expect(customer.params).toMatchObject({ email: caller.email, "metadata[userId]": String(caller.user.id) });
+    expect(checkout.path).toBe("/v1/checkout/sessions");
+    expect(checkout.params).toMatchObject({
+      mode: "subscription",
+      customer: (await userRow(caller)).stripe_customer_id,
+      client_reference_id: String(caller.user.id),
+      "line_items[0][price]": STANDARD_PRICE,
+      "line_items[0][quantity]": "1",
+      success_url: `${server.url}/subscription?checkout=success`,
+      cancel_url: `${server.url}/subscription?checkout=cancelled`,
+      "metadata[tier]": "standard",
+      "subscription_data[metadata][tier]": "standard",
+    });
+
+    // Premium has no configured price: it is found by its lookup key; the customer is reused.
+    const again = stripe.requests.length;
+    expect((await createSession(caller, String(PLAN_IDS.premium))).status).toBe(200);
+    const next = stripe.requests.slice(again);
+    expect(next.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /v1/prices", "POST /v1/checkout/sessions"]);
+    expect(next[0].params).toMatchObject({ "lookup_keys[0]": "quiz_night_premium" });
+    expect(next[1].params["line_items[0][price]"]).toBe("price_lookup_premium");
+    expect(next[1].params.customer).toBe((await userRow(caller)).stripe_customer_id);
+  });
+
+  it.each([
+    [PLAN_IDS.free, 409, "You are already on the Free plan."],
+    [99, 404, "That plan does not exist."],
+    ["abc", 400, "Choose a plan."],
+  ])("refuses plan %j with %i", async (planId, status, message) => {
+    const response = await createSession(await signIn(), planId);
+    expect(response.status).toBe(status);
+    expect(response.body.error).toBe(message);
+  });
+
+  it("says 'Failed to create subscription. Please try again.' when Stripe fails", async () => {
+    const caller = await signIn();
+    stripe.failing = true;
+    try {
+      const response = await createSession(caller, PLAN_IDS.standard);
+      expect(response.status).toBe(502);
+      expect(response.body.error).toBe("Failed to create subscription. Please try again.");
+    } finally {
+      stripe.failing = false;
+    }
+    expect((await userRow(caller)).stripe_customer_id).toBeNull();
+  });
+
+  it("sends a subscriber to the customer portal to change plan, not to a second Checkout", async () => {
+    const caller = await subscribedToStandard();
+    const before = stripe.requests.length;
+    const response = await createSession(caller, PLAN_IDS.premium);
+    expect(response.status).toBe(200);
+    expect(response.body.url).toMatch(/\/portal\/bps_test_\d+$/);
+    expect(stripe.requests.slice(before).map((request) => request.path)).toEqual(["/v1/billing_portal/sessions"]);
+    expect(stripe.requests.at(-1)!.params).toMatchObject({ customer: caller.customer, return_url: `${server.url}/subscription` });
+  });
+
+  it("lets the browser follow a plan form's redirect to Stripe's pages (CSP form-action), and nowhere else", async () => {
+    const response = await fetch(`${server.url}/subscription`);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain(`form-action 'self' ${stripe.apiBase};`);
+  });
+
+  it("works without JavaScript: the plan form redirects the browser to Checkout", async () => {
+    const caller = await signIn();
+    const response = await fetch(`${server.url}/subscription`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: caller.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "subscribe", planId: String(PLAN_IDS.standard) }),
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(new RegExp(`^${stripe.apiBase}/checkout/`));
+  });
+});
+
+describe("Manage billing", () => {
+  it("opens the customer portal for a user with a Stripe customer, and explains when there is none", async () => {
+    const caller = await subscribedToStandard();
+    const response = await server.api("/api/subscription/portal", { method: "POST", headers: { cookie: caller.cookie } });
+    expect(response.status).toBe(200);
+    expect(response.body.url).toMatch(/\/portal\/bps_test_\d+$/);
+
+    const newcomer = await signIn();
+    const none = await server.api("/api/subscription/portal", { method: "POST", headers: { cookie: newcomer.cookie } });
+    expect(none.status).toBe(404);
+    expect(none.body.error).toBe("You have no billing account yet: subscribe to a plan first.");
+
+    const html = await pageText(await fetch(`${server.url}/account`, { headers: { cookie: caller.cookie } }));
+    expect(html).toContain(">Manage billing</button>");
+  });
+});
+
+describe("POST /api/stripe/webhook", () => {
+  it("refuses a bad or missing signature with 400 and changes nothing", async () => {
+    const caller = await signIn();
+    await createSession(caller, PLAN_IDS.standard);
+    const customer = (await userRow(caller)).stripe_customer_id!;
+    const event = stripeEvent("customer.subscription.updated", subscription({ id: "sub_forged", customer, price: { id: STANDARD_PRICE } }));
+    const payload = JSON.stringify(event);
+    const forged = signer.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
+
+    const bad = await deliver(event, forged);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("Webhook signature verification failed.");
+    const missing = await server.api("/api/stripe/webhook", { body: payload });
+    expect(missing.status).toBe(400);
+    expect((await userRow(caller)).subscription_tier).toBe("free");
+    const stored = await server.db.selectFrom("stripe_events").select("id").where("id", "=", event.id).execute();
+    expect(stored).toEqual([]);
+  });
+
+  it("upgrades on checkout.session.completed, once however often the event is delivered", async () => {
+    const caller = await signIn();
+    expect(await quota(caller)).toBe(10);
+    const subscriber = await subscribedToStandard(caller);
+    expect((await userRow(caller)).subscription_tier).toBe("standard");
+    expect(await quota(caller)).toBe(50);
+
+    // A replayed event is acknowledged and changes nothing, even after a later change.
+    const ended = subscription({ id: subscriber.subscriptionId, customer: subscriber.customer, price: { id: STANDARD_PRICE }, status: "canceled" });
+    const cancelled = await deliver(stripeEvent("customer.subscription.deleted", ended));
+    expect(cancelled.body.outcome).toBe("applied");
+    expect((await userRow(caller)).subscription_tier).toBe("free");
+    const replay = await deliver(subscriber.completedEvent);
+    expect(replay).toEqual({ status: 200, body: { received: true, outcome: "duplicate" } });
+    expect((await userRow(caller)).subscription_tier).toBe("free");
+  });
+
+  it("follows an upgrade, a cancellation at period end, and the end of the period", async () => {
+    const caller = await subscribedToStandard();
+    const premium = { id: "price_lookup_premium", lookup_key: "quiz_night_premium" };
+    const upgraded = await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium })));
+    expect(upgraded.body.outcome).toBe("applied");
+    expect((await userRow(caller)).subscription_tier).toBe("premium");
+    expect(await quota(caller)).toBe(100);
+
+    // Cancelled at period end: Premium holds until then, and the page says when it ends.
+    const periodEnd = nowSeconds() + 10 * 86_400;
+    await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, cancelAtPeriodEnd: true, periodEnd })));
+    expect(await userRow(caller)).toMatchObject({ subscription_tier: "premium", subscription_ends_at: periodEnd * 1000 });
+    expect(await quota(caller)).toBe(100);
+    const html = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
+    expect(html).toContain("Your Premium plan ends on");
+
+    // Once the period has ended the user is on Free, before Stripe even says so.
+    await server.db.updateTable("users").set({ subscription_ends_at: Date.now() - 1000 }).where("id", "=", caller.user.id).execute();
+    expect(await quota(caller)).toBe(10);
+    const me = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
+    expect(me).toMatch(/<h2 id="plan-1">Free<\/h2><span class="badge badge-success">Current<\/span>/);
+
+    const ended = await deliver(stripeEvent("customer.subscription.deleted", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, status: "canceled" })));
+    expect(ended.body.outcome).toBe("applied");
+    expect(await userRow(caller)).toMatchObject({ subscription_tier: "free", stripe_subscription_id: null, subscription_ends_at: null });
+  });
+
+  it("keeps the tier while a payment is retried, and ends it at period end once the subscription is unpaid", async () => {
+    const caller = await subscribedToStandard();
+    const failed = await deliver(stripeEvent("invoice.payment_failed", { id: "in_1", object: "invoice", customer: caller.customer, subscription: caller.subscriptionId, status: "open" }));
+    expect(failed.body.outcome).toBe("applied");
+    expect(await userRow(caller)).toMatchObject({ subscription_tier: "standard", subscription_status: "past_due" });
+    const html = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
+    expect(html).toContain("Your last payment failed.");
+
+    const periodEnd = nowSeconds() + 5 * 86_400;
+    await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE }, status: "unpaid", periodEnd })));
+    expect(await userRow(caller)).toMatchObject({ subscription_tier: "standard", subscription_status: "unpaid", subscription_ends_at: periodEnd * 1000 });
+    expect(await quota(caller)).toBe(50);
+  });
+
+  it("ignores an event older than the last one applied (Stripe does not promise order)", async () => {
+    const caller = await subscribedToStandard();
+    const later = nowSeconds() + 60;
+    await deliver(stripeEvent("customer.subscription.deleted", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE }, status: "canceled" }), later));
+    const stale = await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE } }), later - 30));
+    expect(stale.body.outcome).toBe("ignored");
+    expect((await userRow(caller)).subscription_tier).toBe("free");
+  });
+
+  it("acknowledges event types it does not use", async () => {
+    const response = await deliver(stripeEvent("customer.created", { id: "cus_x", object: "customer" }));
+    expect(response).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
+  });
+});
+
+describe("without Stripe configuration", () => {
+  let plain: TestServer;
+  beforeAll(async () => {
+    plain = await startTestServer();
+  });
+  afterAll(async () => {
+    await plain?.stop();
+  });
+
+  it("still shows the plans, and subscribing says billing is not configured", async () => {
+    expect((await plain.api("/api/subscription/plans")).body).toHaveLength(3);
+    const caller = await signIn(plain);
+    const response = await createSession(caller, PLAN_IDS.standard, plain);
+    expect(response.status).toBe(503);
+    expect(response.body.error).toBe(BILLING_NOT_CONFIGURED);
+    const html = await pageText(await fetch(`${plain.url}/subscription`, { headers: { cookie: caller.cookie } }));
+    expect(html).toContain(">Subscribe to Premium</button>");
+    expect(html).toContain("Billing is not configured on this server");
+    const webhook = await plain.api("/api/stripe/webhook", { body: "{}", headers: { "stripe-signature": "t=1,v1=x" } });
+    expect(webhook.status).toBe(503);
+  });
+});
+
+describe("npm run user -- set-tier", () => {
+  const run = promisify(execFile);
+  const cli = (args: string[]) =>
+    run("node_modules/.bin/tsx", ["db/user-cli.ts", ...args], { env: { ...process.env, DATABASE_PATH: server.databasePath } }).then(
+      ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    );
+
+  it("puts an account on a plan by hand, and explains what it cannot do", async () => {
+    const caller = await signIn();
+    const done = await cli(["set-tier", caller.email.toUpperCase(), "Premium"]);
+    expect(done).toMatchObject({ code: 0, stdout: `${caller.email.toUpperCase()} is now on the premium plan (100 AI quizzes a day).\n` });
+    expect(await quota(caller)).toBe(100);
+
+    expect(await cli(["set-tier", caller.email, "gold"])).toMatchObject({ code: 1, stderr: 'There is no plan "gold". Plans: free, standard, premium.\n' });
+    expect(await cli(["set-tier", "nobody@example.com", "free"])).toMatchObject({ code: 1, stderr: "No account has the email nobody@example.com.\n" });
+    expect(await cli(["set-tier", caller.email])).toMatchObject({ code: 2, stderr: "Usage: npm run user -- set-tier <email> <free|standard|premium>\n" });
+  }, 60_000);
+});
