@@ -1,10 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { FieldError } from "#app/components/form-field";
+import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import {
+  AI_QUIZ_TITLE_MAX_LENGTH,
   aiQuizDescription,
   DEFAULT_DIFFICULTY,
   DIFFICULTIES,
@@ -260,23 +261,18 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         <button type="submit" name="intent" value="generate" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={cannotGenerate}>
           Generate Quiz
         </button>
-        <div className="field">
-          <label htmlFor="topic">Topic</label>
-          <textarea
-            id="topic"
-            name="topic"
-            ref={topicRef}
-            className="textarea"
-            rows={3}
-            maxLength={TOPIC_MAX_LENGTH}
-            placeholder="e.g. The Roman Empire, 90s pop music, the solar system"
-            value={draft.topic}
-            aria-invalid={errors.topic ? true : undefined}
-            aria-describedby={errors.topic ? "topic-error" : undefined}
-            onChange={(event) => update({ topic: event.target.value })}
-          />
-          <FieldError id="topic-error" message={errors.topic} />
-        </div>
+        <TextAreaField
+          id="topic"
+          label="Topic"
+          name="topic"
+          ref={topicRef}
+          rows={3}
+          maxLength={TOPIC_MAX_LENGTH}
+          placeholder="e.g. The Roman Empire, 90s pop music, the solar system"
+          value={draft.topic}
+          error={errors.topic}
+          onChange={(event) => update({ topic: event.target.value })}
+        />
 
         <fieldset className="topic-chips">
           <legend className="label">Popular topics</legend>
@@ -302,21 +298,16 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
           </div>
         </fieldset>
 
-        <div className="field">
-          <label htmlFor="title">Quiz name (optional)</label>
-          <input
-            id="title"
-            name="title"
-            className="input"
-            maxLength={200}
-            placeholder={suggestedQuizTitle(draft.topic, draft.difficulty)}
-            value={draft.title}
-            aria-invalid={errors.title ? true : undefined}
-            aria-describedby={errors.title ? "title-error" : undefined}
-            onChange={(event) => update({ title: event.target.value })}
-          />
-          <FieldError id="title-error" message={errors.title} />
-        </div>
+        <Field
+          id="title"
+          label="Quiz name (optional)"
+          name="title"
+          maxLength={AI_QUIZ_TITLE_MAX_LENGTH}
+          placeholder={suggestedQuizTitle(draft.topic, draft.difficulty)}
+          value={draft.title}
+          error={errors.title}
+          onChange={(event) => update({ title: event.target.value })}
+        />
 
         <div className="form-columns">
           <div className="field">

@@ -10,7 +10,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import type { DB } from "#db/connection.server";
-import { Field, FieldError } from "#app/components/form-field";
+import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
@@ -283,20 +283,15 @@ function QuizForm({ editing }: { editing: { id: number; draft: CreateQuizDraft }
               error={errors.title}
               onChange={(event) => update({ title: event.target.value })}
             />
-            <div className="field">
-              <label htmlFor="description">Description (optional)</label>
-              <textarea
-                id="description"
-                name="description"
-                className="textarea"
-                rows={3}
-                value={draft.description}
-                aria-invalid={errors.description ? true : undefined}
-                aria-describedby={errors.description ? "description-error" : undefined}
-                onChange={(event) => update({ description: event.target.value })}
-              />
-              <FieldError id="description-error" message={errors.description} />
-            </div>
+            <TextAreaField
+              id="description"
+              label="Description (optional)"
+              name="description"
+              rows={3}
+              value={draft.description}
+              error={errors.description}
+              onChange={(event) => update({ description: event.target.value })}
+            />
             <div className="form-columns">
               <div className="field">
                 <label htmlFor="timeLimit">Time limit</label>

@@ -4,12 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createGuest, type User } from "#app/models/user.server";
-import { startSession } from "#app/utils/session.server";
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";
-import { startTestServer, TestClient, type TestServer } from "./harness";
+import { signInAs, startTestServer, TestClient, type SignedIn, type TestServer } from "./harness";
 
-const SESSION_SECRET = "integration-test-session-secret-0123456789"; // the harness's
 const TIMEOUT_MS = 2000;
 
 let fake: FakeOpenAI;
@@ -25,24 +22,8 @@ afterAll(async () => {
   await fake?.close();
 });
 
-interface Caller {
-  user: User;
-  cookie: string;
-  clientId: string;
-}
-
-let people = 0;
-
-async function signIn(target: TestServer, kind: "user" | "guest", tier = "free"): Promise<Caller> {
-  const n = ++people;
-  let user = kind === "guest" ? await createGuest(target.db) : await createAccount(target.db, { username: `ai${n}`, email: `ai${n}@example.com`, password: "secret-password" });
-  if (tier !== "free") {
-    await target.db.updateTable("users").set({ subscription_tier: tier }).where("id", "=", user.id).execute();
-    user = { ...user, subscriptionTier: tier };
-  }
-  const setCookie = await startSession({ db: target.db, sessionSecret: SESSION_SECRET }, new Request("http://localhost/auth"), user.id);
-  return { user, cookie: setCookie.split(";")[0], clientId: `browser-${randomUUID()}` };
-}
+type Caller = SignedIn;
+const signIn = (target: TestServer, kind: "user" | "guest", tier = "free") => signInAs(target, kind, tier);
 
 function generate(caller: Caller | null, body: Record<string, unknown>, target: TestServer = server) {
   return target.api("/api/generate-quiz", {

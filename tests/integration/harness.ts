@@ -9,6 +9,8 @@ import path from "node:path";
 import WebSocket from "ws";
 import { expect } from "vitest";
 import { ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
+import { createAccount, createGuest, type User } from "#app/models/user.server";
+import { startSession } from "#app/utils/session.server";
 import { startServer, type RunningServer, type ServerConfig } from "../../server";
 
 export interface TestServer extends RunningServer {
@@ -16,6 +18,8 @@ export interface TestServer extends RunningServer {
   api<T = any>(pathname: string, init?: { method?: string; body?: unknown; clientId?: string; headers?: Record<string, string> }): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
+
+export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789";
 
 export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dir = overrides.databasePath ? null : fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-test-"));
@@ -25,7 +29,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     host: "127.0.0.1",
     seedDemo: false,
     allowedOrigins: ["https://allowed.example"],
-    sessionSecret: "integration-test-session-secret-0123456789",
+    sessionSecret: TEST_SESSION_SECRET,
     mode: "production",
     log: () => {},
     ...overrides,
@@ -62,6 +66,30 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface SignedIn {
+  user: User;
+  /** `qn_session=...`, for a Cookie header. */
+  cookie: string;
+  email: string;
+  /** A fresh browser client id for this caller. */
+  clientId: string;
+}
+
+let signIns = 0;
+
+/** A new account (on `tier`) or guest with a real database session. */
+export async function signInAs(server: TestServer, kind: "user" | "guest" = "user", tier = "free"): Promise<SignedIn> {
+  const name = `u${++signIns}${randomUUID().slice(0, 8)}`;
+  const email = `${name}@example.com`;
+  let user = kind === "guest" ? await createGuest(server.db) : await createAccount(server.db, { username: name, email, password: "secret-password" });
+  if (tier !== "free") {
+    await server.db.updateTable("users").set({ subscription_tier: tier }).where("id", "=", user.id).execute();
+    user = { ...user, subscriptionTier: tier };
+  }
+  const setCookie = await startSession({ db: server.db, sessionSecret: TEST_SESSION_SECRET }, new Request("http://localhost/auth"), user.id);
+  return { user, cookie: setCookie.split(";")[0], email, clientId: `browser-${randomUUID()}` };
 }
 
 export interface QuizFixture {

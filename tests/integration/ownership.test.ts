@@ -391,6 +391,7 @@ describe("/account", () => {
         plan: "Free",
         isFree: true,
         hasPassword: true,
+        hasBillingAccount: false,
       },
       remainingQuizzes: 10,
     });

@@ -8,12 +8,9 @@ import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createGuest, type User } from "#app/models/user.server";
-import { startSession } from "#app/utils/session.server";
 import { startFakeStripe, type FakeStripe } from "#tests/fakes/stripe";
-import { startTestServer, type TestServer } from "./harness";
+import { signInAs, startTestServer, type SignedIn, type TestServer } from "./harness";
 
-const SESSION_SECRET = "integration-test-session-secret-0123456789"; // the harness's
 const WEBHOOK_SECRET = "whsec_integration_test_secret";
 const STANDARD_PRICE = "price_standard_configured";
 const BILLING_NOT_CONFIGURED =
@@ -36,21 +33,8 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-interface Caller {
-  user: User;
-  cookie: string;
-  email: string;
-}
-
-let people = 0;
-
-async function signIn(target: TestServer = server, kind: "user" | "guest" = "user"): Promise<Caller> {
-  const n = ++people;
-  const email = `sub${n}-${randomUUID().slice(0, 8)}@example.com`;
-  const user = kind === "guest" ? await createGuest(target.db) : await createAccount(target.db, { username: `sub${n}${randomUUID().slice(0, 6)}`, email, password: "secret-password" });
-  const setCookie = await startSession({ db: target.db, sessionSecret: SESSION_SECRET }, new Request("http://localhost/auth"), user.id);
-  return { user, cookie: setCookie.split(";")[0], email };
-}
+type Caller = SignedIn;
+const signIn = (target: TestServer = server, kind: "user" | "guest" = "user") => signInAs(target, kind);
 
 const PLAN_IDS = { free: 1, standard: 2, premium: 3 };
 
