@@ -333,6 +333,20 @@ describe("POST /api/stripe/webhook", () => {
     expect(await userRow(caller)).toMatchObject({ subscription_tier: "free", stripe_subscription_id: null, subscription_ends_at: null });
   });
 
+  it("follows a downgrade from Premium to Standard made in the customer portal", async () => {
+    const caller = await subscribedToStandard();
+    const premium = { id: "price_lookup_premium", lookup_key: "quiz_night_premium" };
+    const created = nowSeconds();
+    await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium }), created));
+    expect(await quota(caller)).toBe(100);
+    const downgraded = await deliver(
+      stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE } }), created + 1),
+    );
+    expect(downgraded.body.outcome).toBe("applied");
+    expect(await userRow(caller)).toMatchObject({ subscription_tier: "standard", subscription_ends_at: null });
+    expect(await quota(caller)).toBe(50);
+  });
+
   it("keeps the tier while a payment is retried, and ends it at period end once the subscription is unpaid", async () => {
     const caller = await subscribedToStandard();
     const failed = await deliver(stripeEvent("invoice.payment_failed", { id: "in_1", object: "invoice", customer: caller.customer, subscription: caller.subscriptionId, status: "open" }));
