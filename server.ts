@@ -16,6 +16,7 @@ import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
 import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
+import { SESSION_COOKIE } from "#app/utils/session.server";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { attachGameTransport } from "#server/ws";
 
@@ -107,9 +108,22 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   } else {
     const clientDir = path.join(ROOT, "build/client");
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
-    app.use(express.static(clientDir, { maxAge: "1h" }));
+    app.use(
+      express.static(clientDir, {
+        maxAge: "1h",
+        // The service worker and the manifest are checked for a new version on every load.
+        setHeaders: (res, file) => {
+          if (/[\\/](sw\.js|manifest\.webmanifest)$/.test(file)) res.setHeader("Cache-Control", "no-cache");
+        },
+      }),
+    );
     build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
   }
+  // A signed-in browser's pages carry its user's data: no cache, the service worker's included, keeps them.
+  app.use((req, res, next) => {
+    if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) res.setHeader("Cache-Control", "private, no-store");
+    next();
+  });
   app.all(
     "*",
     createRequestHandler({

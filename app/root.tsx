@@ -3,6 +3,7 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { PwaSupport } from "#app/components/install-prompt";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
 import { Toaster } from "#app/components/toaster";
 import { GameProvider } from "#app/game/client/game-provider";
@@ -13,6 +14,8 @@ import { getUser } from "#app/utils/session.server";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
   { rel: "stylesheet", href: appStyles },
 ];
 
@@ -40,6 +43,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#6d28d9" />
+        <meta name="mobile-web-app-capable" content="yes" />
+        <meta name="apple-mobile-web-app-capable" content="yes" />
+        <meta name="apple-mobile-web-app-title" content="Quiz Night" />
+        <meta name="apple-mobile-web-app-status-bar-style" content="default" />
         <Meta />
         <Links />
       </head>
@@ -50,6 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
             {children}
             <SiteFooter />
           </div>
+          <PwaSupport />
         </Toaster>
         <ScrollRestoration />
         <Scripts />

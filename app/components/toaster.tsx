@@ -11,6 +11,9 @@ export interface ToastInput {
   title: string;
   description?: string;
   variant?: ToastVariant;
+  /** A button in the toast, e.g. Reload; `duration` keeps such a toast up longer (ms, Infinity for until acted on). */
+  action?: { label: string; onClick: () => void };
+  duration?: number;
 }
 interface ToastEntry extends ToastInput {
   id: number;
@@ -52,11 +55,17 @@ export function Toaster({ children }: { children: ReactNode }) {
             open={toast.open}
             onOpenChange={onOpenChange}
             className={`toast ${toast.variant === "destructive" ? "toast-destructive" : ""}`}
-            type={toast.variant === "destructive" ? "foreground" : "background"}
+            type={toast.variant === "destructive" || toast.action ? "foreground" : "background"}
+            duration={toast.duration}
           >
             <ToastPrimitive.Title className="toast-title">{toast.title}</ToastPrimitive.Title>
             {toast.description ? (
               <ToastPrimitive.Description className="toast-description">{toast.description}</ToastPrimitive.Description>
+            ) : null}
+            {toast.action ? (
+              <ToastPrimitive.Action className="button button-small toast-action" altText={toast.action.label} onClick={toast.action.onClick}>
+                {toast.action.label}
+              </ToastPrimitive.Action>
             ) : null}
             <ToastPrimitive.Close className="toast-close" aria-label="Close">
               ×

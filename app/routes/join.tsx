@@ -10,6 +10,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Page } from "#app/components/layout";
+import { useOnline } from "#app/pwa/online";
 import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
@@ -102,6 +103,7 @@ export default function Join() {
   const actionData = useActionData<typeof clientAction>();
   const { state, joinGame } = useGame();
   const hydrated = useHydrated();
+  const online = useOnline();
   const [gameCode, setGameCode] = useState(() => normalizeGameCode(actionData?.values?.gameCode ?? code));
   const [nickname, setNickname] = useState(actionData?.values?.nickname ?? "");
   const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
@@ -186,7 +188,12 @@ export default function Join() {
               {joinError}
             </p>
           ) : null}
-          <button type="submit" className="button" disabled={hydrated && (!filled || state.joining)}>
+          {!online ? (
+            <p className="offline-notice" role="status">
+              You&apos;re offline. Joining a game needs a connection; this form works again as soon as you&apos;re back online.
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={hydrated && (!filled || state.joining || !online)}>
             {state.joining ? "Connecting..." : "Join Game"}
           </button>
         </Form>

@@ -121,7 +121,16 @@ export function GameProvider({ children }: { children: ReactNode }) {
     });
     socketRef.current = socket;
     socket.start();
-    return () => socket.stop();
+    // A venue's Wi-Fi drops and comes back: follow the browser's view of the network.
+    const onOffline = () => socket.suspend();
+    const onOnline = () => socket.reconnect();
+    window.addEventListener("offline", onOffline);
+    window.addEventListener("online", onOnline);
+    return () => {
+      window.removeEventListener("offline", onOffline);
+      window.removeEventListener("online", onOnline);
+      socket.stop();
+    };
     // The socket lives as long as the app; navigate is stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

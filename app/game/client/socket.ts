@@ -58,6 +58,21 @@ export class GameSocket {
     this.open();
   }
 
+  /**
+   * The browser went offline: close now rather than wait minutes for TCP to notice, and spend no
+   * attempts until it is back (`reconnect` on the browser's online event).
+   */
+  suspend(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.close(1000, "Offline");
+      this.setState("closed");
+    }
+  }
+
   send(message: ClientMessage): void {
     const data = JSON.stringify(message);
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(data);

@@ -1,0 +1,15 @@
+import { useSyncExternalStore } from "react";
+
+function subscribe(listener: () => void) {
+  window.addEventListener("online", listener);
+  window.addEventListener("offline", listener);
+  return () => {
+    window.removeEventListener("online", listener);
+    window.removeEventListener("offline", listener);
+  };
+}
+
+/** The browser's online status, following its online/offline events (spec section 4). */
+export function useOnline(): boolean {
+  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+}
