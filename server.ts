@@ -9,7 +9,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import helmet from "helmet";
+import { sql } from "kysely";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
@@ -18,6 +18,8 @@ import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured
 import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
 import { GameHub, type HubOptions } from "#server/game-hub";
+import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
+import { createLogger, type Logger } from "#server/logger";
 import { attachGameTransport } from "#server/ws";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -38,8 +40,29 @@ export interface ServerConfig {
   billing?: BillingConfig;
   game?: HubOptions;
   heartbeatIntervalMs?: number;
-  log?: (message: string) => void;
+  /** Abuse limits; see ServerLimits. */
+  limits?: Partial<ServerLimits>;
+  /** Structured logs; pino to stdout at `info` by default. */
+  logger?: Logger;
 }
+
+export interface ServerLimits {
+  /** New players one client address may add per minute, across games (JOIN_LIMIT_PER_IP). */
+  joinsPerIpPerMinute: number;
+  /** New players one game may take per minute (JOIN_LIMIT_PER_GAME). */
+  joinsPerGamePerMinute: number;
+  /** Players in one game (MAX_PLAYERS_PER_GAME). */
+  maxPlayersPerGame: number;
+}
+
+/** Far above any form or JSON body the app takes; stops a huge upload before anything reads it. */
+const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  joinsPerIpPerMinute: 120,
+  joinsPerGamePerMinute: 20_000,
+  maxPlayersPerGame: 10_000,
+};
 
 export interface RunningServer {
   url: string;
@@ -51,14 +74,16 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const log = config.log ?? ((message: string) => console.log(message));
+  const logger = config.logger ?? createLogger();
+  const log = (message: string) => logger.info(message);
   const db = openDatabase(config.databasePath);
   await migrateToLatest(db);
   if (config.seedDemo) {
     const seeded = await seedDemoQuizzes(db);
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
-  const hub = new GameHub(db, config.game);
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...config.limits };
+  const hub = new GameHub(db, { ...config.game, logger, settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame } });
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
   const billing = isBillingConfigured(config.billing) ? new Billing(config.billing) : null;
@@ -69,32 +94,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.disable("x-powered-by");
   if (config.trustProxy) app.set("trust proxy", true);
   const httpServer = http.createServer(app);
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // Remix hydrates with inline scripts; connect-src allows the game socket (and Vite's in dev).
-          "script-src": ["'self'", "'unsafe-inline'", ...(firebase ? ["https://apis.google.com"] : [])],
-          "connect-src": [
-            "'self'",
-            "ws:",
-            "wss:",
-            ...(firebase ? ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"] : []),
-          ],
-          "frame-src": firebase ? [`https://${firebase.authDomain}`] : ["'none'"],
-          // Subscribe and Manage billing post forms that the server redirects to Stripe's pages.
-          "form-action": ["'self'", ...billingPageOrigins(config.billing)],
-          "upgrade-insecure-requests": null,
-        },
-      },
-      // Served over plain http on a LAN as often as behind TLS.
-      strictTransportSecurity: false,
-      // "no-referrer" makes browsers send `Origin: null` on form posts, which Remix's origin check refuses.
-      referrerPolicy: { policy: "same-origin" },
-      // Google sign-in opens a Firebase popup that must be able to report back to this page.
-      crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
-    }),
-  );
+  app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
+  // Stripe's webhooks come from Stripe's servers, without an Origin; browsers always send one on a POST.
+  app.use(requireAllowedOrigin(config.allowedOrigins));
+  app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES));
   app.use(compression());
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
@@ -119,16 +122,30 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     );
     build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
   }
-  // A signed-in browser's pages carry its user's data: no cache, the service worker's included, keeps them.
-  app.use((req, res, next) => {
-    if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) res.setHeader("Cache-Control", "private, no-store");
-    next();
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await sql`select 1`.execute(db);
+      res.set("Cache-Control", "no-store").json({ status: "ok", uptimeSeconds: Math.round(process.uptime()), games: hub.roomCount, connections: transport.clientCount });
+    } catch (error) {
+      logger.error({ event: "healthz_failed", err: error }, "health check failed");
+      res.status(503).json({ status: "error" });
+    }
   });
+  app.use(privatePagesNoStore(SESSION_COOKIE));
   app.all(
     "*",
     createRequestHandler({
       build,
-      getLoadContext: (req) => ({ db, hub, quizGenerator, billing, sessionSecret: config.sessionSecret, clientIp: req.ip ?? "" }),
+      getLoadContext: (req, res) => ({
+        db,
+        hub,
+        quizGenerator,
+        billing,
+        logger,
+        cspNonce: res.locals.cspNonce as string,
+        sessionSecret: config.sessionSecret,
+        clientIp: req.ip ?? "",
+      }),
       mode: config.mode,
     }),
   );
@@ -136,6 +153,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const transport = attachGameTransport(httpServer, hub, {
     allowedOrigins: config.allowedOrigins,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
+    joinsPerIpPerMinute: limits.joinsPerIpPerMinute,
+    joinsPerGamePerMinute: limits.joinsPerGamePerMinute,
+    trustProxy: config.trustProxy,
+    logger,
     rejectOtherUpgrades: config.mode === "production",
   });
 
@@ -165,7 +186,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
 async function main(): Promise<void> {
   const env = parseEnv();
-  const sessionSecret = resolveSessionSecret(env.SESSION_SECRET, env.DATABASE_PATH, console.log);
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  const sessionSecret = resolveSessionSecret(env.SESSION_SECRET, env.DATABASE_PATH, (message) => logger.info(message));
   const server = await startServer({
     sessionSecret,
     trustProxy: env.TRUST_PROXY,
@@ -177,6 +199,12 @@ async function main(): Promise<void> {
     mode: env.NODE_ENV === "production" ? "production" : "development",
     ai: aiConfigOf(env),
     billing: billingConfigOf(env),
+    logger,
+    limits: {
+      joinsPerIpPerMinute: env.JOIN_LIMIT_PER_IP,
+      joinsPerGamePerMinute: env.JOIN_LIMIT_PER_GAME,
+      maxPlayersPerGame: env.MAX_PLAYERS_PER_GAME,
+    },
     game: {
       settings: {
         resultsDelayMs: env.RESULTS_DELAY_MS,
@@ -185,18 +213,23 @@ async function main(): Promise<void> {
       },
     },
   });
-  console.log(`Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);
+  logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: saving games and closing connections...`);
+    logger.info({ event: "server_stopping", signal }, `${signal} received: saving games and closing connections...`);
     setTimeout(() => process.exit(1), 10_000).unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        logger.info({ event: "server_stopped" }, "stopped");
+        logger.flush();
+        process.exit(0);
+      },
       (error) => {
-        console.error("Shutdown failed", error);
+        logger.error({ event: "shutdown_failed", err: error }, "shutdown failed");
+        logger.flush();
         process.exit(1);
       },
     );

@@ -2,6 +2,7 @@ import type { DB } from "#db/connection.server";
 import type { GameHub } from "#server/game-hub";
 import type { QuizGenerator } from "#app/ai/quiz-generator.server";
 import type { Billing } from "#app/billing/billing.server";
+import type { Logger } from "#server/logger";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
 declare module "@remix-run/node" {
@@ -16,6 +17,10 @@ declare module "@remix-run/node" {
     quizGenerator: QuizGenerator | null;
     /** Null when billing is not configured (no STRIPE_SECRET_KEY). */
     billing: Billing | null;
+    /** This request's Content-Security-Policy nonce for inline scripts. */
+    cspNonce?: string;
+    /** Structured logs (pino). */
+    logger: Logger;
   }
 }
 

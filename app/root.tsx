@@ -10,6 +10,7 @@ import { GameProvider } from "#app/game/client/game-provider";
 import { remainingAiQuizzes } from "#app/models/user.server";
 import appStyles from "#app/styles/app.css?url";
 import { publicFirebaseConfig } from "#app/utils/env.server";
+import { useNonce } from "#app/utils/nonce";
 import { getUser } from "#app/utils/session.server";
 
 export const links: LinksFunction = () => [
@@ -37,6 +38,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   actionResult && typeof actionResult === "object" && "formError" in actionResult ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -59,8 +61,8 @@ export function Layout({ children }: { children: ReactNode }) {
           </div>
           <PwaSupport />
         </Toaster>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -13,6 +13,13 @@ export interface Database {
   ai_generations: AiGenerationsTable;
   plans: PlansTable;
   stripe_events: StripeEventsTable;
+  game_kicks: GameKicksTable;
+}
+
+export interface GameKicksTable {
+  game_id: number;
+  client_id: string;
+  kicked_at: number;
 }
 
 /** SQLite stores booleans as 0/1. */
@@ -114,6 +121,8 @@ export interface GamesTable {
   question_index: Generated<number>;
   question_started_at: number | null;
   round: Generated<number>;
+  /** Closed to new players by the host. */
+  locked: Generated<number>;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as initial from "./2026-11-22T0000-initial";
 import * as accounts from "./2026-11-22T0100-accounts";
 import * as subscriptions from "./2026-11-23T0000-subscriptions";
+import * as moderation from "./2026-11-23T0100-moderation";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-22T0000-initial": initial,
   "2026-11-22T0100-accounts": accounts,
   "2026-11-23T0000-subscriptions": subscriptions,
+  "2026-11-23T0100-moderation": moderation,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { commitGameBatch, findLiveGame, getHostClientId, loadGameForPlay } from "#app/models/game.server";
 import { GameRoom, type RoomOptions } from "./game-room";
+import { silentLogger, type Logger } from "./logger";
 
 export interface HubOptions {
   settings?: Partial<GameSettings>;
@@ -9,6 +10,7 @@ export interface HubOptions {
   /** How long a finished game with nobody connected stays in memory. */
   finishedRoomTtlMs?: number;
   now?: () => number;
+  logger?: Logger;
 }
 
 /** The live games of this process, loaded from the database on first use. */
@@ -56,6 +58,7 @@ export class GameHub {
       settings: this.options.settings,
       commitIntervalMs: this.options.commitIntervalMs,
       now: this.options.now,
+      logger: this.options.logger,
     };
     const room = new GameRoom(
       loaded,
@@ -66,6 +69,11 @@ export class GameHub {
       roomOptions,
     );
     this.rooms.set(gameCode, room);
+    const resumed = room.state.phase !== "lobby" || room.state.players.size > 0;
+    (this.options.logger ?? silentLogger).info(
+      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size },
+      resumed ? "game resumed from the database" : "game opened",
+    );
     return room;
   }
 

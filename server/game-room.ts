@@ -1,4 +1,5 @@
 import {
+  MESSAGES,
   answerProgressView,
   answerToCurrentQuestion,
   restoreGameState,
@@ -24,6 +25,8 @@ import {
 import { CloseCode, encodeServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
 import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
+import type { Logger } from "./logger";
+import { silentLogger } from "./logger";
 import { Throttle } from "./throttle";
 
 /** One client's socket as the room sees it; the transport adapts `ws` to this. */
@@ -44,21 +47,27 @@ export interface RoomOptions {
   /** Longest time an accepted action waits for its group commit. */
   commitIntervalMs?: number;
   now?: () => number;
-  log?: (message: string, error?: unknown) => void;
+  logger?: Logger;
 }
 
 type Binding = { role: "host" } | { role: "player"; playerId: number };
-type Delivery = { to: Connection; data: string };
+/** A message to send once the batch before it is committed; `close` then ends the connection. */
+type Delivery = { to: Connection; data: string; close?: { code: number; reason: string } };
+
+/** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
+const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
 
 const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
 
 function emptyBatch(): GameWriteBatch {
-  return { joined: [], resetScores: false, left: [], answers: [], scores: [], progress: null };
+  return { joined: [], kicked: [], locked: null, resetScores: false, left: [], answers: [], scores: [], progress: null };
 }
 
 function isEmptyBatch(batch: GameWriteBatch): boolean {
   return (
     batch.joined.length === 0 &&
+    batch.kicked.length === 0 &&
+    batch.locked === null &&
     !batch.resetScores &&
     batch.left.length === 0 &&
     batch.answers.length === 0 &&
@@ -86,7 +95,7 @@ export class GameRoom {
   private readonly store: RoomStore;
   private readonly now: () => number;
   private readonly commitIntervalMs: number;
-  private readonly log: (message: string, error?: unknown) => void;
+  private readonly logger: Logger;
 
   private hostClientId: string | null;
   private readonly hosts = new Set<Connection>();
@@ -102,6 +111,8 @@ export class GameRoom {
   private readonly lobbyThrottle: Throttle;
   private readonly progressThrottle: Throttle;
   private disposed = false;
+  /** Shutting down: a failing commit is tried only a few more times. */
+  private closing = false;
 
   constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
     this.gameCode = loaded.game.game_code;
@@ -110,7 +121,7 @@ export class GameRoom {
     this.store = store;
     this.now = options.now ?? Date.now;
     this.commitIntervalMs = options.commitIntervalMs ?? 10;
-    this.log = options.log ?? ((message, error) => console.error(`[game ${this.gameCode}] ${message}`, error ?? ""));
+    this.logger = (options.logger ?? silentLogger).child({ gameCode: this.gameCode });
     this.state = restoreGameState(
       {
         gameCode: loaded.game.game_code,
@@ -129,6 +140,8 @@ export class GameRoom {
         round: loaded.game.round,
         questionIndex: loaded.game.question_index,
         questionStartedAt: loaded.game.question_started_at,
+        locked: loaded.game.locked === 1,
+        kickedClientIds: loaded.kickedClientIds,
       },
       loaded.players,
       loaded.answers,
@@ -232,6 +245,19 @@ export class GameRoom {
     this.apply({ type: "answer", actor: this.actorOf(connection), playerId, answerIndex }, connection);
   }
 
+  kick(connection: Connection, playerId: number): void {
+    this.apply({ type: "kick", actor: this.actorOf(connection), playerId }, connection);
+  }
+
+  lock(connection: Connection, locked: boolean): void {
+    this.apply({ type: "lock", actor: this.actorOf(connection), locked }, connection);
+  }
+
+  /** Whether this browser already has a player here (a rejoin, not a new player). */
+  hasClient(clientId: string): boolean {
+    return this.state.playersByClientId.has(clientId);
+  }
+
   private actorOf(connection: Connection): Actor {
     const binding = this.bindings.get(connection);
     if (!binding) return { role: "guest" };
@@ -317,8 +343,44 @@ export class GameRoom {
         this.lobbyThrottle.request();
         return;
       }
+      case "playerKicked": {
+        const { player } = effect;
+        const pending = this.batch.joined.findIndex((joined) => joined.id === player.id);
+        if (pending >= 0) this.batch.joined.splice(pending, 1);
+        else this.batch.left.push(player.id);
+        // Its answers go with it (the database deletes them with the player row).
+        this.batch.answers = this.batch.answers.filter((answer) => answer.player_id !== player.id);
+        this.batch.scores = this.batch.scores.filter((score) => score.id !== player.id);
+        this.batch.kicked.push(player.clientId);
+        this.cancelGrace(player.id);
+        const data = encodeServerMessage("PLAYER_LEFT", { playerId: player.id });
+        for (const host of this.hosts) this.outbox.push({ to: host, data });
+        const connection = this.playerConnections.get(player.id);
+        if (connection) {
+          this.playerConnections.delete(player.id);
+          this.bindings.delete(connection);
+          this.outbox.push({
+            to: connection,
+            data: encodeServerMessage("ERROR", { message: MESSAGES.KICKED, code: "KICKED" }),
+            close: { code: CloseCode.KICKED, reason: "Removed by the host" },
+          });
+        }
+        if (state.phase === "lobby") this.lobbyThrottle.request();
+        else if (this.hosts.size > 0 && state.phase === "question") this.progressThrottle.request();
+        this.logger.info({ event: "player_kicked", playerId: player.id, players: state.players.size }, "player removed by the host");
+        return;
+      }
+      case "lobbyLocked": {
+        this.batch.locked = effect.locked;
+        this.broadcast(encodeServerMessage("LOBBY_LOCKED", { locked: effect.locked }));
+        this.logger.info({ event: effect.locked ? "game_locked" : "game_unlocked" }, effect.locked ? "game locked" : "game unlocked");
+        return;
+      }
       case "gameStarted": {
         this.broadcast(encodeServerMessage("GAME_STARTED", { questionCount: effect.questionCount }));
+        if (effect.questionCount > 0) {
+          this.logger.info({ event: "game_started", players: state.players.size, questions: effect.questionCount, round: state.round }, "game started");
+        }
         if (effect.questionCount > 0) {
           this.lobbyThrottle.cancel();
           for (const playerId of this.graceTimers.keys()) this.cancelGrace(playerId);
@@ -378,6 +440,7 @@ export class GameRoom {
         return;
       }
       case "gameOver": {
+        this.logger.info({ event: "game_finished", players: state.players.size, round: state.round }, "game finished");
         this.recordProgress();
         this.sendStandings("GAME_OVER", gameOverView(state));
         return;
@@ -502,29 +565,43 @@ export class GameRoom {
     }, this.commitIntervalMs);
   }
 
-  /** Commits what happened since the last flush in one transaction, then delivers its messages. */
+  /**
+   * Commits what happened since the last flush in one transaction, then delivers its messages. A
+   * failed commit is tried again (new actions wait in the next batch) and nothing is delivered until
+   * it holds: no one is told of an answer the database does not have.
+   */
   private async flush(): Promise<void> {
     const batch = this.batch;
     const outbox = this.outbox;
     this.batch = emptyBatch();
     this.outbox = [];
-    if (!isEmptyBatch(batch)) {
-      try {
-        await this.store.commit(batch);
-      } catch (error) {
-        this.log("group commit failed, retrying once", error);
-        try {
-          await this.store.commit(batch);
-        } catch (retryError) {
-          this.log("group commit failed again; the game goes on from memory", retryError);
-        }
-      }
-    }
-    for (const { to, data } of outbox) {
+    // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
+    if (!isEmptyBatch(batch) && !(await this.commitUntilStored(batch))) return;
+    for (const { to, data, close } of outbox) {
       try {
         to.send(data);
+        if (close) to.close(close.code, close.reason);
       } catch (error) {
-        this.log("send failed", error);
+        this.logger.warn({ event: "send_failed", err: error }, "a message could not be sent");
+      }
+    }
+  }
+
+  /** True once stored; false only when shutting down and it still fails after a few attempts. */
+  private async commitUntilStored(batch: GameWriteBatch): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.store.commit(batch);
+        if (attempt > 0) this.logger.info({ event: "commit_recovered", attempts: attempt + 1 }, "group commit stored after retrying");
+        return true;
+      } catch (error) {
+        if (this.closing && attempt >= 2) {
+          this.logger.error({ event: "commit_lost", err: error, answers: batch.answers.length }, "group commit failed at shutdown");
+          return false;
+        }
+        const delay = COMMIT_RETRY_DELAYS_MS[Math.min(attempt, COMMIT_RETRY_DELAYS_MS.length - 1)];
+        this.logger.error({ event: "commit_failed", err: error, attempt: attempt + 1, retryInMs: delay }, "group commit failed; retrying");
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }
@@ -543,6 +620,7 @@ export class GameRoom {
     this.progressThrottle.cancel();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
     this.graceTimers.clear();
+    this.closing = true;
     await this.settle();
     this.disposed = true;
     for (const connection of this.bindings.keys()) connection.close(closeCode, reason);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { WebSocketServer, type WebSocket } from "ws";
 import {
   CloseCode,
@@ -13,6 +14,8 @@ import {
 import { HOST_NICKNAME } from "#app/game/rules";
 import { ClientIdSchema } from "#app/utils/validation";
 import type { GameHub } from "./game-hub";
+import { isAllowedOrigin } from "./http-security";
+import { silentLogger, type Logger } from "./logger";
 import type { Connection, GameRoom } from "./game-room";
 
 /** A client this far behind is too slow to keep: it is dropped and may rejoin, instead of buffering without bound. */
@@ -26,10 +29,23 @@ export interface TransportOptions {
   maxMessagesPerSecond?: number;
   /** In production nothing else upgrades; in dev Vite's HMR socket shares the server. */
   rejectOtherUpgrades: boolean;
+  /** New players per minute from one client address, and into one game; rejoins do not count. */
+  joinsPerIpPerMinute?: number;
+  joinsPerGamePerMinute?: number;
+  /** Behind a reverse proxy: the client address is the first of X-Forwarded-For. */
+  trustProxy?: boolean;
+  logger?: Logger;
 }
+
+export const JOIN_LIMIT_MESSAGES = {
+  ip: "Too many players joined from your network in the last minute. Please wait a moment and try again.",
+  game: "Too many players are joining this game right now. Please try again in a few seconds.",
+} as const;
 
 interface Client {
   socket: WebSocket;
+  /** For the join limits; never logged. */
+  address: string;
   connection: Connection;
   room: GameRoom | null;
   alive: boolean;
@@ -48,20 +64,16 @@ function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-export function isAllowedOrigin(request: IncomingMessage, allowedOrigins: string[]): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return true;
-  if (allowedOrigins.includes(origin)) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
+function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = request.headers["x-forwarded-for"];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+  return (trustProxy && first) || request.socket.remoteAddress || "unknown";
 }
 
 /** Mounts the game engine's WebSocket endpoint at /ws on an HTTP server. */
 export function attachGameTransport(server: Server, hub: GameHub, options: TransportOptions): GameTransport {
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 30_000;
+  const logger = options.logger ?? silentLogger;
   const maxRate = options.maxMessagesPerSecond ?? 20;
   const burst = maxRate * 2;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
@@ -79,11 +91,32 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     }
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, clientId));
+    const address = clientAddress(request, options.trustProxy ?? false);
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, clientId, address));
   };
   server.on("upgrade", onUpgrade);
 
-  function accept(socket: WebSocket, clientId: string): void {
+  const joinsPerAddress = new RateLimiterMemory({ keyPrefix: "join-ip", points: options.joinsPerIpPerMinute ?? 120, duration: 60 });
+  const joinsPerGame = new RateLimiterMemory({ keyPrefix: "join-game", points: options.joinsPerGamePerMinute ?? 20_000, duration: 60 });
+
+  /** Spends one new-player join from the address and the game; false (and an ERROR sent) when either is used up. */
+  async function allowNewPlayer(client: Client, gameCode: string): Promise<boolean> {
+    for (const [limiter, key, message] of [
+      [joinsPerAddress, client.address, JOIN_LIMIT_MESSAGES.ip],
+      [joinsPerGame, gameCode, JOIN_LIMIT_MESSAGES.game],
+    ] as const) {
+      try {
+        await limiter.consume(key);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        replyError(client, message, "JOIN_RATE_LIMITED");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function accept(socket: WebSocket, clientId: string, address: string): void {
     const connection: Connection = {
       clientId,
       send: (data) => {
@@ -98,6 +131,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     };
     const client: Client = {
       socket,
+      address,
       connection,
       room: null,
       alive: true,
@@ -117,7 +151,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       }
       const text = isBinary ? "" : data.toString();
       client.queue = client.queue.then(() => handle(client, text)).catch((error) => {
-        console.error("[ws] message handler failed", error);
+        logger.error({ event: "message_failed", err: error }, "a message handler failed");
         replyError(client, "Something went wrong handling that message.");
       });
     });
@@ -127,7 +161,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     });
     socket.on("error", (error) => {
       // Oversized or malformed frames land here; ws closes the socket itself.
-      console.warn(`[ws] socket error: ${error.message}`);
+      logger.warn({ event: "socket_error", reason: error.message }, "socket error");
     });
   }
 
@@ -174,6 +208,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       case "PLAY_AGAIN":
         room.playAgain(client.connection);
         return;
+      case "KICK_PLAYER":
+        room.kick(client.connection, message.payload.playerId);
+        return;
+      case "LOCK_GAME":
+        room.lock(client.connection, message.payload.locked);
+        return;
       case "LEAVE_GAME":
         room.leave(client.connection);
         client.room = null;
@@ -188,9 +228,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
       return;
     }
+    const isHost = nickname === HOST_NICKNAME;
+    // Limits count new players only: a player coming back after a drop or a restart is never refused.
+    if (!isHost && !room.hasClient(client.connection.clientId) && !(await allowNewPlayer(client, gameCode))) return;
     if (client.room && client.room !== room) client.room.drop(client.connection);
     client.room = room;
-    if (nickname === HOST_NICKNAME) await room.joinAsHost(client.connection);
+    if (isHost) await room.joinAsHost(client.connection);
     else room.joinAsPlayer(client.connection, nickname);
   }
 

@@ -21,13 +21,33 @@ export function Avatar({ nickname }: { nickname: string }) {
   );
 }
 
-export function PlayerList({ players, highlightId }: { players: PlayerRef[]; highlightId?: number | null }) {
+/** The lobby's players; the host also gets a Remove button on each. */
+export function PlayerList({
+  players,
+  highlightId,
+  onRemove,
+}: {
+  players: PlayerRef[];
+  highlightId?: number | null;
+  onRemove?: (player: PlayerRef) => void;
+}) {
   return (
     <ul className="player-list" aria-label="Players">
       {players.map((player) => (
         <li key={player.id} className={player.id === highlightId ? "me" : undefined}>
           <Avatar nickname={player.nickname} />
-          <span>{player.nickname}</span>
+          <span className="player-name">{player.nickname}</span>
+          {onRemove ? (
+            <button
+              type="button"
+              className="remove-player"
+              aria-label={`Remove ${player.nickname}`}
+              title={`Remove ${player.nickname}`}
+              onClick={() => onRemove(player)}
+            >
+              ×
+            </button>
+          ) : null}
         </li>
       ))}
     </ul>

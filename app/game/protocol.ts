@@ -19,6 +19,8 @@ export const CloseCode = {
   RATE_LIMITED: 4002,
   /** The heartbeat went unanswered. */
   HEARTBEAT_TIMEOUT: 4003,
+  /** The host removed this player; do not reconnect. */
+  KICKED: 4004,
 } as const;
 
 // ---------------------------------------------------------------- client -> server
@@ -48,6 +50,19 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("LEAVE_GAME"), payload: GameCodePayload }),
   /** Host only, after GAME_OVER: back to the lobby with the same players for another round. */
   z.object({ type: z.literal("PLAY_AGAIN"), payload: GameCodePayload }),
+  /** Host only: removes a player for good; its browser cannot join this game again. */
+  z.object({
+    type: z.literal("KICK_PLAYER"),
+    payload: z.object({
+      gameCode: GameCodeSchema,
+      playerId: z.number({ error: "Choose a player to remove." }).int("Choose a player to remove.").positive("Choose a player to remove."),
+    }),
+  }),
+  /** Host only: closes the game to new players (or opens it again). */
+  z.object({
+    type: z.literal("LOCK_GAME"),
+    payload: z.object({ gameCode: GameCodeSchema, locked: z.boolean({ error: "locked must be true or false." }) }),
+  }),
 ]);
 
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
@@ -119,8 +134,11 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       playerCount: z.number().int(),
       /** Every player for the host; the 50 most recent for a player. */
       players: z.array(PlayerRefSchema),
+      /** Closed to new players by the host. */
+      locked: z.boolean().optional(),
     }),
   }),
+  z.object({ type: z.literal("LOBBY_LOCKED"), payload: z.object({ locked: z.boolean() }) }),
   z.object({ type: z.literal("GAME_STARTED"), payload: z.object({ questionCount: z.number().int() }) }),
   z.object({
     type: z.literal("QUESTION_STARTED"),

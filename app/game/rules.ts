@@ -23,3 +23,5 @@ export const LEADERBOARD_SIZE = 10;
 export const LOBBY_RECENT_NAMES = 50;
 export const LOBBY_UPDATE_INTERVAL_MS = 1000;
 export const ANSWER_PROGRESS_INTERVAL_MS = 100;
+/** Players one game holds unless MAX_PLAYERS_PER_GAME says otherwise. */
+export const DEFAULT_MAX_PLAYERS = 10_000;

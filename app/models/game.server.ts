@@ -209,13 +209,15 @@ export interface LoadedGame {
   questions: Question[];
   players: StoredPlayer[];
   answers: AnswerRecord[];
+  /** Browsers the host removed from this game. */
+  kickedClientIds: string[];
 }
 
 /** Everything needed to run (or resume, after a restart) a live game. */
 export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedGame | undefined> {
   const game = await findLiveGame(db, gameCode);
   if (!game) return undefined;
-  const [quiz, questions, players, answers] = await Promise.all([
+  const [quiz, questions, players, answers, kicks] = await Promise.all([
     db.selectFrom("quizzes").select(["title", "time_limit"]).where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
     getQuestions(db, game.quiz_id),
     db
@@ -226,6 +228,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
       .orderBy("id")
       .execute(),
     db.selectFrom("answers").selectAll().where("game_id", "=", game.id).where("round", "=", game.round).execute(),
+    db.selectFrom("game_kicks").select("client_id").where("game_id", "=", game.id).execute(),
   ]);
   return {
     game,
@@ -243,6 +246,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
       points: row.points,
       answeredAt: row.answered_at,
     })),
+    kickedClientIds: kicks.map((row) => row.client_id),
   };
 }
 
@@ -278,6 +282,10 @@ export interface ProgressWrite {
 /** One group commit of a running game: everything that happened since the last one. */
 export interface GameWriteBatch {
   joined: PlayerWrite[];
+  /** Browsers the host removed (their players are in `left`). */
+  kicked: string[];
+  /** The host locked (true) or unlocked (false) the game; null when unchanged. */
+  locked: boolean | null;
   /** Play Again: every player's score of the previous round is cleared first. */
   resetScores: boolean;
   left: number[];
@@ -329,6 +337,17 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
         .where("game_id", "=", gameId)
         .where("id", "=", score.id)
         .execute();
+    }
+    if (batch.kicked.length > 0) {
+      const kickedAt = Date.now();
+      await trx
+        .insertInto("game_kicks")
+        .values(batch.kicked.map((clientId) => ({ game_id: gameId, client_id: clientId, kicked_at: kickedAt })))
+        .onConflict((conflict) => conflict.doNothing())
+        .execute();
+    }
+    if (batch.locked !== null) {
+      await trx.updateTable("games").set({ locked: batch.locked ? 1 : 0 }).where("id", "=", gameId).execute();
     }
     if (batch.progress) {
       const { progress } = batch;

@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export default function Lobby() {
   const { gameCode, title, isHost: viewerIsHost, joinUrl, qrSvg } = useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
-  const { state, hostGame, joinGame, startGame, leaveGame } = useGame();
+  const { state, hostGame, joinGame, startGame, leaveGame, kickPlayer, lockGame } = useGame();
   const toast = useToast();
   const navigate = useNavigate();
   const joinedOnce = useRef(false);
@@ -100,12 +100,41 @@ export default function Lobby() {
               Players <span className="badge" data-testid="player-count">{playerCount}</span>
             </h2>
             {isHost ? (
-              <button type="button" className="button button-large" onClick={onStart}>
-                Start Game
-              </button>
+              <div className="row">
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  aria-pressed={state.locked}
+                  onClick={() => lockGame(!state.locked)}
+                >
+                  {state.locked ? "Unlock Game" : "Lock Game"}
+                </button>
+                <button type="button" className="button button-large" onClick={onStart}>
+                  Start Game
+                </button>
+              </div>
             ) : null}
           </div>
-          {players.length === 0 ? <p className="muted">No players yet. Share the code!</p> : <PlayerList players={players} highlightId={state.playerId} />}
+          {state.locked && inThisGame ? (
+            <p className="hint" role="status">
+              {isHost ? "The game is locked: no new players can join. Players already in can still rejoin." : "The host has locked the game."}
+            </p>
+          ) : null}
+          {players.length === 0 ? (
+            <p className="muted">No players yet. Share the code!</p>
+          ) : (
+            <PlayerList
+              players={players}
+              highlightId={state.playerId}
+              onRemove={
+                isHost
+                  ? (player) => {
+                      if (window.confirm(`Remove ${player.nickname} from the game? They will not be able to join it again.`)) kickPlayer(player.id);
+                    }
+                  : undefined
+              }
+            />
+          )}
           {playerCount > players.length ? <p className="muted">and {playerCount - players.length} more</p> : null}
           {!isHost && inThisGame && state.playerId !== null ? (
             <p className="status-banner">Waiting for host to start the game...</p>

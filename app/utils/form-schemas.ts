@@ -17,7 +17,7 @@ import {
   AnswerTextSchema,
   GameCodeSchema,
   IdSchema,
-  NicknameSchema,
+  NewNicknameSchema,
   normalizeGameCode,
   QuestionTextSchema,
   QuizDescriptionSchema,
@@ -212,7 +212,7 @@ export const HostFormSchema = z
 export const JoinFormSchema = z.object({
   /** Spec section 5: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */
   gameCode: z.preprocess((value) => (typeof value === "string" ? normalizeGameCode(value) : value), GameCodeSchema),
-  nickname: NicknameSchema,
+  nickname: NewNicknameSchema,
 });
 export type JoinForm = z.output<typeof JoinFormSchema>;
 

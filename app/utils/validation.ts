@@ -11,6 +11,7 @@ import {
   MIN_TIME_LIMIT_SECONDS,
   NICKNAME_MAX_LENGTH,
 } from "#app/game/rules";
+import { isOffensive } from "./profanity";
 
 /** What the join form does to typed input: upper-case, only A-Z and 0-9, at most 6 characters. */
 export function normalizeGameCode(raw: string): string {
@@ -30,6 +31,14 @@ export const NicknameSchema = z
   .trim()
   .min(1, "Enter a nickname.")
   .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`);
+
+export const OFFENSIVE_NICKNAME = "That nickname is not allowed here. Please choose another one.";
+
+/**
+ * A name for a new player: the join form checks it as the game does (the engine refuses an
+ * offensive name for a new player; a player already in a game always gets back in).
+ */
+export const NewNicknameSchema = NicknameSchema.refine((nickname) => !isOffensive(nickname), OFFENSIVE_NICKNAME);
 
 /** A browser's persisted random id; generous so any client library's id format fits. */
 export const ClientIdSchema = z

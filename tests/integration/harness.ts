@@ -12,6 +12,7 @@ import { ServerMessageSchema, type ServerMessage, type ServerMessageType, type S
 import { createAccount, createGuest, type User } from "#app/models/user.server";
 import { startSession } from "#app/utils/session.server";
 import { startServer, type RunningServer, type ServerConfig } from "../../server";
+import { silentLogger } from "#server/logger";
 
 export interface TestServer extends RunningServer {
   databasePath: string;
@@ -31,7 +32,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     allowedOrigins: ["https://allowed.example"],
     sessionSecret: TEST_SESSION_SECRET,
     mode: "production",
-    log: () => {},
+    logger: silentLogger,
     ...overrides,
     databasePath,
     game: {

@@ -168,7 +168,7 @@ describe("createGameState", () => {
   it("fills missing settings with the defaults", () => {
     const state = createGameState({ gameCode: "XYZ789", title: "D", timeLimitSeconds: 30, questions: [], settings: { resultsDelayMs: 1 } });
     expect(state.timeLimitMs).toBe(30_000);
-    expect(state.settings).toEqual({ resultsDelayMs: 1, nextQuestionSeconds: 5, lobbyGraceMs: 60_000 });
+    expect(state.settings).toEqual({ resultsDelayMs: 1, nextQuestionSeconds: 5, lobbyGraceMs: 60_000, maxPlayers: 10_000 });
   });
 });
 
@@ -1280,5 +1280,84 @@ describe("reserved host nickname", () => {
     const result = transition(state, { type: "join", clientId: "c1", nickname }, 1000);
     expect(result).toEqual({ error: { code: "NICKNAME_RESERVED", message: "Only the host of this game can join as host." } });
     expect(state.players.size).toBe(0);
+  });
+});
+
+// ------------------------------------------------------------------ moderation: kick, lock, cap
+
+describe("kick", () => {
+  const kickCmd = (playerId: number, actor: Actor = HOST): Command => ({ type: "kick", actor, playerId });
+
+  it("removes a lobby player for good: the same browser cannot join again, under any name", () => {
+    const state = lobbyWith(["Ann", "Bob"]);
+    const bob = byName(state, "Bob");
+    expect(types(ok(state, kickCmd(bob.id), T0 + 100))).toEqual(["playerKicked"]);
+    expect(state.players.has(bob.id)).toBe(false);
+    expect(state.connectedCount).toBe(1);
+    expect(rejected(state, joinCmd("client-2", "Bob"), T0 + 200)).toEqual({ code: "KICKED", message: "You were removed from this game by the host." });
+    expect(rejected(state, joinCmd("client-2", "Robert"), T0 + 200).code).toBe("KICKED");
+    // The name is free again for someone else.
+    expect(types(ok(state, joinCmd("client-9", "Bob"), T0 + 300))).toEqual(["playerJoined"]);
+  });
+
+  it("is for the host only, and for players still in the game", () => {
+    const state = lobbyWith(["Ann", "Bob"]);
+    const bob = byName(state, "Bob");
+    expect(rejected(state, kickCmd(bob.id, asPlayer(byName(state, "Ann").id)), T0).message).toBe("Only the host can remove players.");
+    expect(rejected(state, kickCmd(bob.id, GUEST), T0).code).toBe("NOT_HOST");
+    expect(rejected(state, kickCmd(999), T0).message).toBe("That player is no longer in the game.");
+  });
+
+  it("mid-question takes the player's answer out of the counts and closes the question when the rest have answered", () => {
+    const state = startedWith(["Ann", "Bob", "Cat"]);
+    const [ann, bob, cat] = ["Ann", "Bob", "Cat"].map((name) => byName(state, name));
+    ok(state, answerCmd(ann.id, 1), START + 1000);
+    ok(state, answerCmd(bob.id, 0), START + 1500);
+    expect(state.answerCounts).toEqual([1, 1, 0, 0]);
+    // Bob answered and is removed: his vote goes; Cat has not answered, so the question stays open.
+    expect(types(ok(state, kickCmd(bob.id), START + 2000))).toEqual(["playerKicked"]);
+    expect(state.answeredCount).toBe(1);
+    expect(state.answerCounts).toEqual([0, 1, 0, 0]);
+    expect(state.ranking).not.toContain(bob);
+    // Cat has not answered: removing her leaves only answered players, so the question closes.
+    expect(types(ok(state, kickCmd(cat.id), START + 2500))).toEqual(["playerKicked", "questionClosed"]);
+    expect(state.phase).toBe("results");
+    expect([...state.players.values()].map((player) => player.nickname)).toEqual(["Ann"]);
+  });
+});
+
+describe("lock", () => {
+  const lockCmd = (locked: boolean, actor: Actor = HOST): Command => ({ type: "lock", actor, locked });
+
+  it("closes the game to new players while those already in may rejoin", () => {
+    const state = lobbyWith(["Ann"]);
+    expect(types(ok(state, lockCmd(true), T0 + 100))).toEqual(["lobbyLocked"]);
+    expect(state.locked).toBe(true);
+    expect(rejected(state, joinCmd("client-7", "Zed"), T0 + 200)).toEqual({
+      code: "LOBBY_LOCKED",
+      message: "The host has locked this game, so no new players can join.",
+    });
+    ok(state, { type: "disconnect", playerId: byName(state, "Ann").id }, T0 + 300);
+    expect(types(ok(state, joinCmd("client-1", "Ann"), T0 + 400))).toEqual(["playerJoined"]);
+    // Locking twice changes nothing; unlocking opens the door again.
+    expect(ok(state, lockCmd(true), T0 + 500)).toEqual([]);
+    expect(types(ok(state, lockCmd(false), T0 + 600))).toEqual(["lobbyLocked"]);
+    expect(types(ok(state, joinCmd("client-7", "Zed"), T0 + 700))).toEqual(["playerJoined"]);
+  });
+
+  it("is for the host only", () => {
+    const state = lobbyWith(["Ann"]);
+    expect(rejected(state, lockCmd(true, asPlayer(byName(state, "Ann").id)), T0).message).toBe("Only the host can lock or unlock the game.");
+  });
+});
+
+describe("player cap", () => {
+  it("refuses a new player once the game is full, but not a returning one", () => {
+    const state = createGameState({ gameCode: "ABC234", title: "T", timeLimitSeconds: 20, questions: QUESTIONS, settings: { maxPlayers: 2 } });
+    ok(state, joinCmd("client-1", "Ann"), T0);
+    ok(state, joinCmd("client-2", "Bob"), T0 + 1);
+    expect(rejected(state, joinCmd("client-3", "Cat"), T0 + 2)).toEqual({ code: "GAME_FULL", message: "This game is full. Ask the host to open another one." });
+    ok(state, { type: "disconnect", playerId: byName(state, "Bob").id }, T0 + 3);
+    expect(types(ok(state, joinCmd("client-2", "Bob"), T0 + 4))).toEqual(["playerJoined"]);
   });
 });

@@ -23,6 +23,10 @@ export interface GameContextValue {
   nextQuestion(): void;
   submitAnswer(answerIndex: number): void;
   playAgain(): void;
+  /** Host: removes a player for good. */
+  kickPlayer(playerId: number): void;
+  /** Host: closes the game to new players, or opens it again. */
+  lockGame(locked: boolean): void;
   /** Home: leaves the game and clears it from this browser. */
   leaveGame(): void;
   reconnect(): void;
@@ -63,7 +67,12 @@ export function GameProvider({ children }: { children: ReactNode }) {
     let warnedOnce = false;
     const onMessage = (message: ServerMessage) => {
       dispatch({ type: "server", message, receivedAt: Date.now() });
-      if (message.type === "ERROR") {
+      if (message.type === "ERROR" && message.payload.code === "KICKED") {
+        toastRef.current({ title: "Removed from the game", description: message.payload.message, variant: "destructive" });
+        targetRef.current = null;
+        clearGameSessions();
+        navigate("/");
+      } else if (message.type === "ERROR") {
         toastRef.current({ title: "Game Error", description: message.payload.message, variant: "destructive" });
         if (stateRef.current.joining) {
           targetRef.current = null;
@@ -181,6 +190,14 @@ export function GameProvider({ children }: { children: ReactNode }) {
       playAgain() {
         const { gameCode, isHost } = stateRef.current;
         if (gameCode && isHost) send({ type: "PLAY_AGAIN", payload: { gameCode } });
+      },
+      kickPlayer(playerId) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "KICK_PLAYER", payload: { gameCode, playerId } });
+      },
+      lockGame(locked) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "LOCK_GAME", payload: { gameCode, locked } });
       },
       leaveGame() {
         const { gameCode } = stateRef.current;

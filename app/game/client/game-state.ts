@@ -48,6 +48,8 @@ export interface ClientGameState {
   nextQuestionIn: number;
   /** Local time the leaderboard arrived, for the 'Next question in N seconds' countdown. */
   leaderboardShownAt: number | null;
+  /** The host closed the game to new players. */
+  locked: boolean;
 }
 
 export const initialGameState: ClientGameState = {
@@ -82,6 +84,7 @@ export const initialGameState: ClientGameState = {
   isLastLeaderboard: false,
   nextQuestionIn: 5,
   leaderboardShownAt: null,
+  locked: false,
 };
 
 export type GameAction =
@@ -121,6 +124,8 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
 function onServerMessage(state: ClientGameState, message: ServerMessage, receivedAt: number): ClientGameState {
   switch (message.type) {
     case "ERROR": {
+      // Removed by the host: out of the game for good.
+      if (message.payload.code === "KICKED") return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
       if (state.joining) return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
       if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: message.payload.message };
       return state;
@@ -160,8 +165,11 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         questionNumber: snapshot.questionNumber,
         totalQuestions: snapshot.totalQuestions,
         timeLimit: snapshot.timeLimit,
+        locked: snapshot.locked ?? false,
       };
     }
+    case "LOBBY_LOCKED":
+      return { ...state, locked: message.payload.locked };
     case "GAME_STARTED":
       if (message.payload.questionCount === 0) return state;
       return {

@@ -131,8 +131,8 @@ export class GameSocket {
       this.socket = null;
       this.setState("closed");
       if (event.code !== 1000) this.lastError = `Connection closed (code: ${event.code})`;
-      // A normal close, or another tab taking over this player, is not retried.
-      if (event.code === 1000 || event.code === CloseCode.REPLACED || this.stopped) return;
+      // A normal close, another tab taking over this player, or the host removing it, is not retried.
+      if (event.code === 1000 || event.code === CloseCode.REPLACED || event.code === CloseCode.KICKED || this.stopped) return;
       this.scheduleRetry();
     });
   }

@@ -18,6 +18,9 @@ export interface StoredProgress {
   round: number;
   questionIndex: number;
   questionStartedAt: number | null;
+  locked?: boolean;
+  /** Browsers the host removed from this game. */
+  kickedClientIds?: string[];
 }
 
 export function restoreGameState(
@@ -38,6 +41,8 @@ export function restoreGameState(
   state.phase = phase;
   state.round = progress.round;
   state.questionIndex = phase === "lobby" ? -1 : progress.questionIndex;
+  state.locked = progress.locked ?? false;
+  state.kickedClientIds = new Set(progress.kickedClientIds ?? []);
 
   for (const stored of storedPlayers) {
     const own = byPlayer.get(stored.id) ?? new Map<number, AnswerRecord>();

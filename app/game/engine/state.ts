@@ -1,5 +1,6 @@
 import {
   DEFAULT_LOBBY_GRACE_MS,
+  DEFAULT_MAX_PLAYERS,
   DEFAULT_NEXT_QUESTION_SECONDS,
   DEFAULT_RESULTS_DELAY_MS,
   LOBBY_RECENT_NAMES,
@@ -47,12 +48,14 @@ export interface GameSettings {
   resultsDelayMs: number;
   nextQuestionSeconds: number;
   lobbyGraceMs: number;
+  maxPlayers: number;
 }
 
 export const DEFAULT_SETTINGS: GameSettings = {
   resultsDelayMs: DEFAULT_RESULTS_DELAY_MS,
   nextQuestionSeconds: DEFAULT_NEXT_QUESTION_SECONDS,
   lobbyGraceMs: DEFAULT_LOBBY_GRACE_MS,
+  maxPlayers: DEFAULT_MAX_PLAYERS,
 };
 
 /**
@@ -88,6 +91,10 @@ export interface GameState {
   ranking: PlayerState[];
   /** The newest player still in the game: the tail of the join-order list. */
   newestPlayer: PlayerState | null;
+  /** The host has closed the game to new players (those already in may still rejoin). */
+  locked: boolean;
+  /** Browsers the host removed; they cannot join this game again. */
+  kickedClientIds: Set<string>;
 }
 
 export interface NewGameInput {
@@ -121,6 +128,8 @@ export function createGameState(input: NewGameInput): GameState {
     answerCounts: [0, 0, 0, 0],
     ranking: [],
     newestPlayer: null,
+    locked: false,
+    kickedClientIds: new Set(),
   };
 }
 

@@ -1,3 +1,5 @@
+import { isOffensive } from "#app/utils/profanity";
+import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
 import { HOST_NICKNAME } from "../rules";
 import { scoreAnswer } from "./scoring";
 import {
@@ -22,6 +24,8 @@ export type Command =
   | { type: "answer"; actor: Actor; playerId: number; answerIndex: number }
   | { type: "next"; actor: Actor }
   | { type: "playAgain"; actor: Actor }
+  | { type: "kick"; actor: Actor; playerId: number }
+  | { type: "lock"; actor: Actor; locked: boolean }
   | { type: "tick" };
 
 export type Effect =
@@ -33,7 +37,9 @@ export type Effect =
   | { type: "questionClosed"; changedPlayers: PlayerState[] }
   | { type: "leaderboardShown" }
   | { type: "gameOver" }
-  | { type: "gameReset" };
+  | { type: "gameReset" }
+  | { type: "playerKicked"; player: PlayerState }
+  | { type: "lobbyLocked"; locked: boolean };
 
 export type ErrorCode =
   | "NICKNAME_TAKEN"
@@ -50,7 +56,11 @@ export type ErrorCode =
   | "ALREADY_ANSWERED"
   | "BAD_ANSWER"
   | "NOTHING_TO_ADVANCE"
-  | "NOT_OVER";
+  | "NOT_OVER"
+  | "KICKED"
+  | "LOBBY_LOCKED"
+  | "GAME_FULL"
+  | "NICKNAME_NOT_ALLOWED";
 
 export interface Rejection {
   error: { code: ErrorCode; message: string };
@@ -77,6 +87,12 @@ export const MESSAGES = {
   NOTHING_TO_ADVANCE: "There is no question to move on from.",
   NOT_HOST_PLAY_AGAIN: "Only the host can start another round.",
   NOT_OVER: "Play Again is available once the game is over.",
+  KICKED: "You were removed from this game by the host.",
+  LOBBY_LOCKED: "The host has locked this game, so no new players can join.",
+  GAME_FULL: "This game is full. Ask the host to open another one.",
+  NOT_HOST_KICK: "Only the host can remove players.",
+  NOT_HOST_LOCK: "Only the host can lock or unlock the game.",
+  PLAYER_GONE: "That player is no longer in the game.",
 } as const;
 
 function reject(code: ErrorCode, message: string): Rejection {
@@ -107,12 +123,17 @@ export function transition(state: GameState, command: Command, now: number): Tra
       return next(state, command.actor, now);
     case "playAgain":
       return playAgain(state, command.actor);
+    case "kick":
+      return kick(state, command.actor, command.playerId, now);
+    case "lock":
+      return lock(state, command.actor, command.locked);
     case "tick":
       return tick(state, now);
   }
 }
 
 function join(state: GameState, clientId: string, rawNickname: string, now: number): TransitionResult {
+  if (state.kickedClientIds.has(clientId)) return reject("KICKED", MESSAGES.KICKED);
   const returning = state.playersByClientId.get(clientId);
   if (returning) {
     if (!returning.connected) {
@@ -127,6 +148,9 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
   const key = nicknameKey(nickname);
   if (key === nicknameKey(HOST_NICKNAME)) return reject("NICKNAME_RESERVED", MESSAGES.NICKNAME_RESERVED);
   if (state.playersByNickname.has(key)) return reject("NICKNAME_TAKEN", MESSAGES.NICKNAME_TAKEN);
+  if (isOffensive(nickname)) return reject("NICKNAME_NOT_ALLOWED", OFFENSIVE_NICKNAME);
+  if (state.locked) return reject("LOBBY_LOCKED", MESSAGES.LOBBY_LOCKED);
+  if (state.players.size >= state.settings.maxPlayers) return reject("GAME_FULL", MESSAGES.GAME_FULL);
 
   const player: PlayerState = {
     id: state.nextPlayerId,
@@ -318,6 +342,52 @@ function next(state: GameState, actor: Actor, now: number): TransitionResult {
 function tick(state: GameState, now: number): TransitionResult {
   if (state.deadline === null || now < state.deadline) return { effects: [] };
   return { effects: step(state, now) ?? [] };
+}
+
+/**
+ * The host removes a player for good, in any phase: it leaves the game and the standings (its
+ * answers with it), and its browser cannot join this game again.
+ */
+function kick(state: GameState, actor: Actor, playerId: number, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_KICK);
+  const player = state.players.get(playerId);
+  if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.PLAYER_GONE);
+  const answered = state.phase === "question" ? answerToCurrentQuestion(state, player) : null;
+  state.kickedClientIds.add(player.clientId);
+  removePlayer(state, player);
+  if (player.connected) {
+    state.connectedCount--;
+    if (state.phase === "question" && !answered) state.pendingAnswers--;
+  }
+  if (answered) {
+    state.answeredCount--;
+    state.answerCounts[answered.answerIndex]--;
+  }
+  if (state.phase !== "lobby") closeRankGap(state, player);
+  return { effects: [{ type: "playerKicked", player }, ...closeIfEveryoneAnswered(state, now)] };
+}
+
+/**
+ * Takes a removed player out of the standings and renumbers the rest in the same order, ties kept
+ * ("1, 1, 3, 4" without its third becomes "1, 1, 3"), without counting points of a question still open.
+ */
+function closeRankGap(state: GameState, removed: PlayerState): void {
+  const ranking = state.ranking.filter((ranked) => ranked !== removed);
+  let previousOldRank = 0;
+  ranking.forEach((player, index) => {
+    const oldRank = player.rank;
+    player.rank = index > 0 && oldRank === previousOldRank ? ranking[index - 1].rank : index + 1;
+    previousOldRank = oldRank;
+  });
+  state.ranking = ranking;
+}
+
+/** The host closes (or reopens) the game to new players; players already in may still rejoin. */
+function lock(state: GameState, actor: Actor, locked: boolean): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_LOCK);
+  if (state.locked === locked) return { effects: [] };
+  state.locked = locked;
+  return { effects: [{ type: "lobbyLocked", locked }] };
 }
 
 /** Play Again: back to the lobby with the same players and fresh scores, for another round. */

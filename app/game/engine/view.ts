@@ -37,6 +37,7 @@ export function snapshotView(
     timeLimit: state.timeLimitMs / 1000,
     playerCount: state.players.size,
     players: players.map(playerRef),
+    locked: state.locked,
   };
 }
 

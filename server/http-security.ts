@@ -1,0 +1,102 @@
+/**
+ * HTTP hardening in front of Remix: security headers with a per-request CSP nonce, an Origin check
+ * on every state-changing request, a cap on request bodies, and no caching of a signed-in
+ * browser's pages.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
+import helmet from "helmet";
+
+/** Origins allowed besides the server's own; a request without Origin (a script, a webhook) is allowed. */
+export function isAllowedOrigin(request: IncomingMessage, allowedOrigins: string[]): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  if (allowedOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export interface SecurityHeaderOptions {
+  /** Google sign-in's auth domain, when Firebase is configured. */
+  firebaseAuthDomain: string | null;
+  /** Where a form post may be redirected (Stripe's pages, when billing is on). */
+  formActionOrigins: string[];
+}
+
+/** helmet's headers; scripts need the request's nonce (res.locals.cspNonce) or to come from this origin. */
+export function securityHeaders({ firebaseAuthDomain, formActionOrigins }: SecurityHeaderOptions): RequestHandler[] {
+  const setNonce: RequestHandler = (_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  };
+  const headers = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        "script-src": [
+          "'self'",
+          (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`,
+          ...(firebaseAuthDomain ? ["https://apis.google.com"] : []),
+        ],
+        // The game socket (and Vite's in development).
+        "connect-src": [
+          "'self'",
+          "ws:",
+          "wss:",
+          ...(firebaseAuthDomain ? ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"] : []),
+        ],
+        "frame-src": firebaseAuthDomain ? [`https://${firebaseAuthDomain}`] : ["'none'"],
+        "form-action": ["'self'", ...formActionOrigins],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "upgrade-insecure-requests": null,
+      },
+    },
+    // Served over plain http on a LAN as often as behind TLS.
+    strictTransportSecurity: false,
+    // "no-referrer" would make browsers send `Origin: null` on form posts, which the Origin check refuses.
+    referrerPolicy: { policy: "same-origin" },
+    // Google sign-in opens a Firebase popup that must be able to report back to this page.
+    crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+  });
+  return [setNonce, headers];
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const CROSS_SITE_REFUSED = "Cross-site requests are not allowed.";
+
+/** Refuses a state-changing request that a browser sent from another site. */
+export function requireAllowedOrigin(allowedOrigins: string[]): RequestHandler {
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method) || isAllowedOrigin(req, allowedOrigins)) return next();
+    res.status(403).json({ error: CROSS_SITE_REFUSED });
+  };
+}
+
+/** Bodies beyond `maxBytes` are refused before anything reads them (413), as are bodies of unknown length (411). */
+export function limitRequestBodies(maxBytes: number): RequestHandler {
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const declared = req.headers["content-length"];
+    if (declared === undefined && req.headers["transfer-encoding"]) {
+      res.status(411).json({ error: "Send the request with a Content-Length." });
+      return;
+    }
+    if (Number(declared ?? 0) > maxBytes) {
+      res.status(413).json({ error: "Request body is too large." });
+      return;
+    }
+    next();
+  };
+}
+
+/** A browser with a session gets its own pages: no cache, the service worker's included, keeps them. */
+export function privatePagesNoStore(sessionCookie: string): RequestHandler {
+  return (req, res, next) => {
+    if (req.headers.cookie?.includes(`${sessionCookie}=`)) res.setHeader("Cache-Control", "private, no-store");
+    next();
+  };
+}

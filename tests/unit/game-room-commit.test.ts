@@ -1,0 +1,84 @@
+/**
+ * The promise behind 'Answer submitted!': a room does not tell a player its answer was accepted
+ * until the group commit holding it is stored, however often the commit fails first.
+ */
+import { describe, expect, it } from "vitest";
+import type { GameRow } from "#db/schema";
+import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
+import { GameRoom, type Connection } from "#server/game-room";
+
+function loadedGame(): LoadedGame {
+  const game: GameRow = {
+    id: 1,
+    quiz_id: 1,
+    host_id: null,
+    game_code: "ROOM42",
+    status: "waiting",
+    host_client_id: "host",
+    phase: "lobby",
+    question_index: -1,
+    question_started_at: null,
+    round: 0,
+    locked: 0,
+    created_at: 0,
+    started_at: null,
+    ended_at: null,
+  };
+  return {
+    game,
+    title: "Commit test",
+    timeLimit: 20,
+    questions: [{ id: 7, quizId: 1, text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1, order: 0 }],
+    players: [],
+    answers: [],
+    kickedClientIds: [],
+  };
+}
+
+function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
+  const received: { type: string; payload: any }[] = [];
+  return { clientId, received, send: (data) => received.push(JSON.parse(data)), close: () => {} };
+}
+
+const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("group commits", () => {
+  it("hold back every message until the commit that carries it is stored, retrying a failing commit", async () => {
+    let failuresLeft = 0;
+    const stored: GameWriteBatch[] = [];
+    const room = new GameRoom(
+      loadedGame(),
+      {
+        async commit(batch) {
+          if (failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error("disk I/O error");
+          }
+          stored.push(batch);
+        },
+        getHostClientId: async () => "host",
+      },
+      { commitIntervalMs: 1 },
+    );
+    const host = connection("host");
+    const ann = connection("ann");
+    await room.joinAsHost(host);
+    room.joinAsPlayer(ann, "Ann");
+    await settle();
+    room.start(host);
+    await settle();
+    const playerId = ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
+
+    failuresLeft = 3;
+    room.answer(ann, playerId, 1);
+    await settle(30);
+    // The first attempts failed: nothing has told Ann her answer is in.
+    expect(ann.received.some((message) => message.type === "ANSWER_ACCEPTED")).toBe(false);
+
+    await expect.poll(() => ann.received.some((message) => message.type === "ANSWER_ACCEPTED"), { timeout: 3000 }).toBe(true);
+    expect(failuresLeft).toBe(0);
+    const answers = stored.flatMap((batch) => batch.answers);
+    expect(answers).toEqual([expect.objectContaining({ player_id: playerId, answer_index: 1, correct: 1 })]);
+    await room.dispose();
+  });
+});
