@@ -67,7 +67,8 @@ export function GameProvider({ children }: { children: ReactNode }) {
     let warnedOnce = false;
     const onMessage = (message: ServerMessage) => {
       dispatch({ type: "server", message, receivedAt: Date.now() });
-      if (message.type === "ERROR" && message.payload.code === "KICKED") {
+      // Removed while in the game: out, and home. (A removed browser trying to join again just sees the refusal.)
+      if (message.type === "ERROR" && message.payload.code === "KICKED" && !stateRef.current.joining) {
         toastRef.current({ title: "Removed from the game", description: message.payload.message, variant: "destructive" });
         targetRef.current = null;
         clearGameSessions();
