@@ -42,7 +42,20 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void>; 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
   const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: path.join(dir, "bench.sqlite"), SEED_DEMO: "false", RESULTS_DELAY_MS: "500", NEXT_QUESTION_SECONDS: "1", SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_PATH: path.join(dir, "bench.sqlite"),
+      SEED_DEMO: "false",
+      RESULTS_DELAY_MS: "500",
+      NEXT_QUESTION_SECONDS: "1",
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
+      // Every simulated player comes from this machine's one address.
+      JOIN_LIMIT_PER_IP: "1000000",
+      JOIN_LIMIT_PER_GAME: "1000000",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {
