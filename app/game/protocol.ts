@@ -84,7 +84,9 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
     return { ok: false, error: "A message must be a JSON object with a type and a payload." };
   }
   const issue = result.error.issues[0];
-  const type = typeof data === "object" && data !== null && "type" in data ? String(data.type) : undefined;
+  // Only a string or a number is quoted back: anything else may not even turn into text safely.
+  const rawType: unknown = "type" in data ? data.type : undefined;
+  const type = typeof rawType === "string" || typeof rawType === "number" ? String(rawType) : undefined;
   if (issue.path.length === 1 && issue.path[0] === "type") {
     return { ok: false, error: type ? `Unknown message type: ${type.slice(0, 40)}.` : "Message needs a type." };
   }

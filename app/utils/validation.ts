@@ -26,11 +26,15 @@ export const GameCodeSchema = z
   .transform((raw) => raw.toUpperCase().replace(/[^A-Z0-9]/g, ""))
   .pipe(z.string().length(GAME_CODE_LENGTH, "Quiz code must be 6 characters"));
 
+/** Half of a character with no other half (a lone UTF-16 surrogate): it cannot be stored or shown. */
+const BROKEN_CHARACTER = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export const NicknameSchema = z
   .string({ error: "Enter a nickname." })
   .trim()
   .min(1, "Enter a nickname.")
-  .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`);
+  .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`)
+  .refine((nickname) => !BROKEN_CHARACTER.test(nickname), "Nickname has a character that cannot be shown.");
 
 export const OFFENSIVE_NICKNAME = "That nickname is not allowed here. Please choose another one.";
 

@@ -203,3 +203,14 @@ describe("encodeServerMessage", () => {
     expect(decoded).toEqual({ type: "ERROR", payload: { message: "Nickname already taken", code: "NICKNAME_TAKEN" } });
   });
 });
+
+describe("hostile message types", () => {
+  it.each([
+    ['{"type":{"toString":1},"payload":{}}', "Message needs a type."],
+    ['{"type":[{"toString":1}],"payload":{}}', "Message needs a type."],
+    [`{"type":${"[".repeat(7000)}${"]".repeat(7000)},"payload":{}}`, "Message needs a type."],
+    ['{"type":"JOIN_GAME","payload":{"gameCode":"ABC123","nickname":"x\\ud800"}}', "Nickname has a character that cannot be shown."],
+  ])("answers %s without throwing", (raw, error) => {
+    expect(parseClientMessage(raw)).toEqual({ ok: false, error });
+  });
+});
