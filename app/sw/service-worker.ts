@@ -70,9 +70,10 @@ self.addEventListener("message", (event) => {
 
 registerRoute(
   new NavigationRoute(
+    // No network timeout: a slow server (a big game's) still answers with the user's own page; only a
+    // failed request falls back to the kept public one.
     new NetworkFirst({
       cacheName: PAGES_CACHE,
-      networkTimeoutSeconds: 5,
       plugins: [publicPagesOnly, new ExpirationPlugin({ maxEntries: 40 })],
     }),
     { denylist: [/^\/api\//, /^\/ws$/] },
