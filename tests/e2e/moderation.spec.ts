@@ -26,7 +26,7 @@ async function join(page: Page, gameCode: string, nickname: string) {
   await page.getByRole("button", { name: "Join Game" }).click();
 }
 
-test("the host removes a player for good and locks the game to newcomers", async ({ browser, baseURL }) => {
+test("the host removes a player for good and locks the game to newcomers", async ({ browser, baseURL }, testInfo) => {
   const hostId = `host-${randomUUID()}`;
   const host = await browserAs(browser, hostId, baseURL!);
   const gameCode = await hostedGame(host, hostId);
@@ -40,6 +40,7 @@ test("the host removes a player for good and locks the game to newcomers", async
   const bob = await browserAs(browser, bobId, baseURL!);
   await join(bob, gameCode, "Bob");
   await expect(host.getByTestId("player-count")).toHaveText("2");
+  await host.screenshot({ path: testInfo.outputPath("host-lobby.png"), fullPage: true });
 
   host.once("dialog", (dialog) => void dialog.accept());
   await host.getByRole("button", { name: "Remove Bob" }).click();
