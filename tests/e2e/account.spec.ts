@@ -172,6 +172,8 @@ test.describe("with JavaScript", () => {
     await passwordForm.getByLabel("Confirm new password").fill("second-password");
     await passwordForm.getByRole("button", { name: "Change Password" }).click();
     await expect(passwordForm.getByText("Current password is incorrect")).toBeVisible();
+    // After a post the form starts empty again; typing before that reset would be lost.
+    await expect(passwordForm.getByLabel("New password", { exact: true })).toHaveValue("");
 
     await passwordForm.getByLabel("Current password").fill(account.password);
     await passwordForm.getByLabel("New password", { exact: true }).fill("second-password");
