@@ -11,6 +11,8 @@ declare module "@remix-run/node" {
 export default defineConfig({
   resolve: { alias: pathAliases },
   build: { target: "es2022" },
+  // Server-only native packages: the dev dependency scanner must not try their browser builds.
+  optimizeDeps: { exclude: ["@node-rs/argon2"] },
   plugins: [
     remix({
       future: {
