@@ -28,6 +28,7 @@ import { ApiError } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { firstErrors, type ToastMessage } from "#app/utils/form-schemas";
 import { getUser } from "#app/utils/session.server";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 export const meta: MetaFunction = () => [{ title: "AI Quiz Generator | Quiz Night" }];
 
@@ -109,6 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { clientId, headers } = ensureClientId(request);
   try {
     const generated = await generateAndHostQuiz(context.db, context.quizGenerator, user, { userId: user.id, clientId }, parsed.data, request.signal);
+    logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai form");
     return redirect(`/waiting/${generated.gameSession.gameCode}`, { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

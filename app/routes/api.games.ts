@@ -4,6 +4,7 @@ import { findHostableQuiz } from "#app/models/quiz.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { requesterOf } from "#app/utils/session.server";
 import { CreateGameSchema } from "#app/utils/api-schemas";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
@@ -19,6 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (access.status === "forbidden") throw new ApiError(403, "This quiz is private. Only its creator can host it.");
     const game = await createGame(context.db, { quizId: input.quizId, hostId: requester.userId ?? null });
+    logGameCreated(context.logger, game, input.quizId, "api");
     return Response.json(game, { status: 201 });
   });
 }

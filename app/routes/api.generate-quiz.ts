@@ -4,6 +4,7 @@ import { generateAndHostQuiz } from "#app/models/ai-quiz.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { getUser } from "#app/utils/session.server";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 const SIGN_IN_TO_GENERATE = "Sign in or continue as a guest to generate AI quizzes.";
 
@@ -30,6 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       input,
       request.signal,
     );
+    logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai api");
     return Response.json(generated, { status: 201, headers });
   });
 }

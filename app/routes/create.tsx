@@ -30,6 +30,7 @@ import {
   type CreateQuizForm,
   type ToastMessage,
 } from "#app/utils/form-schemas";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" },
@@ -110,14 +111,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (editId !== null) return saveEdit(context.db, editId, parsed.data, await requesterOf(context, request), draft);
 
   const { requester, headers } = await formRequester(context, request);
-  let gameCode: string;
+  let hosted: { gameCode: string; quizId: number };
   try {
-    gameCode = await saveQuizAndHost(context.db, parsed.data, requester);
+    hosted = await saveQuizAndHost(context.db, parsed.data, requester);
   } catch (error) {
     console.error("[create] could not save a quiz", error);
     return reply({ draft, formError: CREATE_QUIZ_FAILED }, 500);
   }
-  return redirect(`/waiting/${gameCode}?created=1`, { headers });
+  logGameCreated(context.logger, hosted, hosted.quizId, "create form");
+  return redirect(`/waiting/${hosted.gameCode}?created=1`, { headers });
 }
 
 async function saveEdit(db: DB, quizId: number, quiz: CreateQuizForm, requester: Requester, draft: CreateQuizDraft) {
@@ -139,7 +141,7 @@ async function saveEdit(db: DB, quizId: number, quiz: CreateQuizForm, requester:
 }
 
 /** All or nothing: a quiz never exists without its questions and its game. */
-async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, requester: Requester & { clientId: string }): Promise<string> {
+async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, requester: Requester & { clientId: string }): Promise<{ gameCode: string; quizId: number }> {
   return db.transaction().execute(async (trx) => {
     const created = await createQuiz(
       trx,
@@ -151,7 +153,7 @@ async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, requester: Requeste
     }
     const hosted = await hostNewGame(trx, created.id, requester);
     if (hosted.status !== "ok") throw new Error(`A quiz just created could not be hosted (${hosted.status}).`);
-    return hosted.value.gameCode;
+    return { gameCode: hosted.value.gameCode, quizId: created.id };
   });
 }
 

@@ -26,6 +26,7 @@ import {
   QUIZZES_LOAD_FAILED,
 } from "#app/utils/form-schemas";
 import { normalizeGameCode } from "#app/utils/validation";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 export const meta: MetaFunction = () => [{ title: "Host a Quiz - Quiz Night" }];
 
@@ -87,6 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (hosted.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
     if (hosted.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);
     gameCode = hosted.value.gameCode;
+    logGameCreated(context.logger, hosted.value, choice.quizId, "host form");
   } else {
     const result = await registerHost(context.db, choice.gameCode, requester.clientId);
     if (result === "not-found") return reply({ values, errors: { quizCode: GAME_NOT_FOUND } }, 404);

@@ -24,6 +24,7 @@ import {
   QUIZ_NOT_HOSTABLE,
 } from "#app/utils/form-schemas";
 import { IdSchema, normalizeGameCode } from "#app/utils/validation";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 export const meta: MetaFunction = () => [{ title: "Join a Game - Quiz Night" }];
 
@@ -66,6 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (hosted.status !== "ok") {
       return reply({ startError: hosted.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, hosted.status === "forbidden" ? 403 : 404);
     }
+    logGameCreated(context.logger, hosted.value, quizId.data, "start game");
     return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
   }
 

@@ -6,6 +6,7 @@ import { hostNewGame } from "#app/models/game.server";
 import { deleteQuiz, listOwnQuizzes } from "#app/models/quiz.server";
 import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
 import { formRequester, requesterOf, requireUser } from "#app/utils/session.server";
+import { logGameCreated } from "#app/utils/game-log.server";
 
 export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
 
@@ -49,6 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const hosted = await hostNewGame(context.db, quizId, requester);
     if (hosted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
     if (hosted.status === "forbidden") return refuse(QUIZ_NOT_HOSTABLE, 403, quizId);
+    logGameCreated(context.logger, hosted.value, quizId, "my quizzes");
     return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
   }
 

@@ -272,7 +272,7 @@ describe("structured logs", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const events = lines.map((line) => JSON.parse(line) as { event?: string; gameCode?: string; msg: string });
-    for (const event of ["game_opened", "game_started", "game_finished"]) {
+    for (const event of ["game_created", "game_opened", "game_started", "game_finished"]) {
       expect(events.find((entry) => entry.event === event && entry.gameCode === gameCode), event).toBeDefined();
     }
     const all = lines.join("\n");
