@@ -113,14 +113,20 @@ describe("nickname filter", () => {
 });
 
 describe("the host's moderation", () => {
-  it("kicks a player, who cannot come back, not even after a restart", async () => {
+  /** A lobby with its host and Ann, on a server the test restarts itself. */
+  async function lobbyWithAnn() {
     const server = await startTestServer();
+    const { gameCode, hostClientId } = await createGameFixture(server);
+    const host = await connect(server, hostClientId);
+    await host.joinAsHost(gameCode);
+    const ann = await connect(server);
+    await ann.joinAsPlayer(gameCode, "Ann");
+    return { server, gameCode, hostClientId, host, ann };
+  }
+
+  it("kicks a player, who cannot come back, not even after a restart", async () => {
+    const { server, gameCode, host, ann } = await lobbyWithAnn();
     try {
-      const { gameCode, hostClientId } = await createGameFixture(server);
-      const host = await connect(server, hostClientId);
-      await host.joinAsHost(gameCode);
-      const ann = await connect(server);
-      await ann.joinAsPlayer(gameCode, "Ann");
       const bob = await connect(server);
       const bobId = await bob.joinAsPlayer(gameCode, "Bob");
 
@@ -152,14 +158,8 @@ describe("the host's moderation", () => {
   });
 
   it("locks the game to new players, tells everyone, and keeps the lock across a restart", async () => {
-    const server = await startTestServer();
+    const { server, gameCode, hostClientId, host, ann } = await lobbyWithAnn();
     try {
-      const { gameCode, hostClientId } = await createGameFixture(server);
-      const host = await connect(server, hostClientId);
-      await host.joinAsHost(gameCode);
-      const ann = await connect(server);
-      await ann.joinAsPlayer(gameCode, "Ann");
-
       host.send("LOCK_GAME", { gameCode, locked: true });
       expect(await host.next("LOBBY_LOCKED")).toEqual({ locked: true });
       expect(await ann.next("LOBBY_LOCKED")).toEqual({ locked: true });
