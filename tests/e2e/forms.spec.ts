@@ -80,7 +80,9 @@ test.describe("with JavaScript", () => {
     await page.getByRole("button", { name: "Save Quiz" }).click();
     await expect(page.getByRole("button", { name: "Saving..." })).toBeDisabled();
     release();
-    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?created=1$/);
+    // The lobby drops its flash parameter once the host has joined, so the toast is what shows it arrived.
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}/);
+    await expect(page.getByText("Quiz created!", { exact: true })).toBeVisible();
     allowStatusLogs(consoleErrors, 404);
   });
 
@@ -142,7 +144,8 @@ test.describe("with JavaScript", () => {
     await expect(page.getByLabel("Nickname")).toBeFocused();
 
     await session.getByRole("button", { name: "Start Game" }).click();
-    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?hosted=1$/);
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}/);
+    await expect(page.getByText("You're now hosting the game...", { exact: true })).toBeVisible();
     expect(page.url()).not.toContain(listed.gameCode);
     allowStatusLogs(consoleErrors, 404);
   });
