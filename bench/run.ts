@@ -1,46 +1,82 @@
 /**
- * `npm run bench [-- --players N --questions Q]`: starts the production server (from the existing
- * build) on a loopback port with a fresh database, plays one game with N simulated players who
- * answer at random moments, and prints delivery and acknowledgement latencies. Figures, not tests.
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W]`
+ *
+ * Starts the production server (from the existing build; it builds once only when there is none)
+ * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
+ * a load generator spread over several worker processes. It measures the baseline's broadcast, then
+ * plays one game with N players who each answer at a random moment of every question, then runs a
+ * short autocannon pass over the first pages and API a player hits. Prints a table and writes
+ * bench/results.json. Figures, not tests: nothing here passes or fails on speed; only lost answers
+ * make it exit non-zero.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
+import { HOST_NICKNAME } from "#app/game/rules";
+import { measureHttp, type HttpFigure } from "./http";
+import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
+import { MIB, formatLatency, sampleProcess, summarize, type LatencySummary } from "./stats";
 
 const { values } = parseArgs({
   options: {
-    players: { type: "string", default: "500" },
+    players: { type: "string", default: "2000" },
     questions: { type: "string", default: "5" },
     "time-limit": { type: "string", default: "10" },
+    workers: { type: "string" },
+    "baseline-broadcasts": { type: "string", default: "5" },
+    "http-seconds": { type: "string", default: "5" },
+    "http-connections": { type: "string", default: "10" },
+    out: { type: "string", default: "bench/results.json" },
+    /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
+    profile: { type: "boolean", default: false },
   },
 });
 const playerCount = Number(values.players);
 const questionCount = Number(values.questions);
-const timeLimit = Number(values["time-limit"]);
+const timeLimitSeconds = Number(values["time-limit"]);
+/** About 2,500 sockets per load-generator process keeps each one's event loop responsive. */
+const workerCount = Number(values.workers ?? Math.max(2, Math.ceil(playerCount / 2500)));
+const baselineBroadcasts = Number(values["baseline-broadcasts"]);
+const httpSeconds = Number(values["http-seconds"]);
+const httpConnections = Number(values["http-connections"]);
+for (const [name, value] of Object.entries({ playerCount, questionCount, timeLimitSeconds, workerCount, baselineBroadcasts })) {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got ${value}).`);
+}
+
 const root = path.resolve(import.meta.dirname, "..");
+/** The size of a broadcast in the baseline; the bench's questions make QUESTION_STARTED about as long. */
+const BROADCAST_BYTES = 250;
+const BASELINE_SPACING_MS = 1500;
+const TSX = ["--import", "tsx"];
 
-if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-  console.error("No build found: run `npm run build` first.");
-  process.exit(1);
+function log(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ------------------------------------------------------------------ processes
+
+function ensureBuild(): void {
+  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
+  log("no build found: running `npm run build` once");
+  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
 
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 10) / 10;
-  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN), n: sorted.length };
+interface GameServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
 }
 
-async function startServer(): Promise<{ url: string; stop: () => Promise<void>; pid: number }> {
+/** The real server, as `npm start` runs it, on a fresh database; join limits lifted (every player is 127.0.0.1). */
+async function startGameServer(): Promise<GameServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+  const profiling = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [];
+  const child = spawn(process.execPath, [...profiling, ...TSX, "server.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -49,132 +85,344 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void>; 
       HOST: "127.0.0.1",
       DATABASE_PATH: path.join(dir, "bench.sqlite"),
       SEED_DEMO: "false",
+      LOG_LEVEL: "info",
       RESULTS_DELAY_MS: "500",
       NEXT_QUESTION_SECONDS: "1",
       SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
-      // Every simulated player comes from this machine's one address.
-      JOIN_LIMIT_PER_IP: "1000000",
-      JOIN_LIMIT_PER_GAME: "1000000",
+      JOIN_LIMIT_PER_IP: String(playerCount * 10),
+      JOIN_LIMIT_PER_GAME: String(playerCount * 10),
+      MAX_PLAYERS_PER_GAME: String(Math.max(playerCount, 10_000)),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      const match = /running at (http:\/\/\S+)/.exec(chunk.toString());
-      if (match) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /running at (http:\/\/[^\s"]+)/.exec(seen);
+      if (match) {
+        child.stdout!.off("data", onData);
+        // Keep reading (and dropping) the server's log so its pipe never fills.
+        child.stdout!.resume();
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it started`)));
   });
   return {
     url,
     pid: child.pid!,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
+/** A forked process that reports over IPC; `next(event)` waits for its next report of that kind. */
+class Reporter<Command, Report extends { event: string }> {
+  private readonly waiting = new Map<string, Array<(report: Report) => void>>();
+  private failure: Error | null = null;
+  private readonly onFailure = new Set<(error: Error) => void>();
+
+  constructor(readonly child: ChildProcess, name: string) {
+    child.on("message", (report: Report) => {
+      if (report.event === "failed") return this.fail(new Error(`${name}: ${(report as { message?: string }).message}`));
+      this.waiting.get(report.event)?.shift()?.(report);
+    });
+    child.once("exit", (code) => this.fail(new Error(`${name} exited (${code})`)));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const reject of this.onFailure) reject(error);
+  }
+
+  send(command: Command): void {
+    this.child.send(command as object);
+  }
+
+  next<E extends Report["event"]>(event: E): Promise<Extract<Report, { event: E }>> {
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      const done = () => this.onFailure.delete(reject);
+      this.onFailure.add(reject);
+      const queue = this.waiting.get(event) ?? [];
+      queue.push((report) => {
+        done();
+        resolve(report as Extract<Report, { event: E }>);
+      });
+      this.waiting.set(event, queue);
+    });
+  }
+
+  stop(): void {
+    this.child.removeAllListeners("exit");
+    this.child.kill();
+  }
+}
+
+type Worker = Reporter<ParentCommand, WorkerReport>;
+type Baseline = Reporter<BaselineCommand, BaselineReport>;
+
+function forkScript(file: string): ChildProcess {
+  return fork(path.join(root, "bench", file), [], { execArgv: TSX, cwd: root, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+/** Splits N players over the workers: [firstIndex, count] each. */
+function slices(total: number, parts: number): Array<{ firstIndex: number; count: number }> {
+  const size = Math.ceil(total / parts);
+  return Array.from({ length: parts }, (_, part) => ({ firstIndex: part * size, count: Math.max(0, Math.min(size, total - part * size)) })).filter(
+    (slice) => slice.count > 0,
+  );
+}
+
+// ------------------------------------------------------------------ the baseline
+
+async function measureBaseline(workers: Worker[]): Promise<{ delivery: LatencySummary; received: number; expected: number }> {
+  const baseline: Baseline = new Reporter(forkScript("baseline-server.ts"), "baseline server");
+  try {
+    const { port } = await baseline.next("listening");
+    const parts = slices(playerCount, workers.length);
+    await Promise.all(
+      parts.map((slice, index) => {
+        const ready = workers[index].next("baselineReady");
+        workers[index].send({ cmd: "baseline", url: `ws://127.0.0.1:${port}`, count: slice.count });
+        return ready;
+      }),
+    );
+    log(`baseline: ${playerCount} sockets open; ${baselineBroadcasts} broadcasts of ${BROADCAST_BYTES} bytes`);
+    for (let round = 0; round < baselineBroadcasts; round++) {
+      const sent = baseline.next("broadcast");
+      baseline.send({ cmd: "broadcast", bytes: BROADCAST_BYTES });
+      await sent;
+      await sleep(BASELINE_SPACING_MS);
+    }
+    const samples: number[] = [];
+    for (const worker of workers.slice(0, parts.length)) {
+      const report = worker.next("baselineSamples");
+      worker.send({ cmd: "collect" });
+      samples.push(...(await report).deliveries);
+    }
+    await Promise.all(
+      workers.slice(0, parts.length).map((worker) => {
+        const closed = worker.next("closed");
+        worker.send({ cmd: "close" });
+        return closed;
+      }),
+    );
+    return { delivery: summarize(samples), received: samples.length, expected: playerCount * baselineBroadcasts };
+  } finally {
+    baseline.send({ cmd: "stop" });
+    await new Promise((resolve) => baseline.child.once("exit", resolve));
+  }
+}
+
+// ------------------------------------------------------------------ the game
+
 async function api(url: string, pathname: string, body: unknown, clientId: string) {
-  const response = await fetch(url + pathname, { method: "POST", headers: { "content-type": "application/json", "x-client-id": clientId }, body: JSON.stringify(body) });
+  const response = await fetch(url + pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-client-id": clientId },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
   return response.json();
 }
 
-function open(url: string, clientId: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${url.replace("http", "ws")}/ws?clientId=${clientId}`);
-    socket.once("open", () => resolve(socket));
-    socket.once("error", reject);
-  });
+/** Long enough that QUESTION_STARTED is about the baseline's broadcast size, like a real question. */
+function benchQuestion(order: number) {
+  return {
+    text: `Question ${order + 1} of the capacity benchmark: which is right?`,
+    answers: ["Ant", "Bee", "Cat", "Dog"],
+    correctAnswerIndex: order % 4,
+    order,
+  };
 }
 
-async function main() {
-  const server = await startServer();
+interface GameFigures {
+  joinSeconds: number;
+  delivery: LatencySummary;
+  ack: LatencySummary;
+  sent: number;
+  acknowledged: number;
+  inFinalScores: number;
+  errors: string[];
+  unexpectedCloses: number;
+  questionStartedBytes: number;
+  cpuSecondsJoining: number;
+  cpuSecondsPlaying: number;
+  idleRssBytes: number;
+  peakRssBytes: number;
+}
+
+async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigures> {
   const hostId = "bench-host";
-  const quiz = await api(server.url, "/api/quizzes", { title: "Bench", timeLimit, isPublic: false }, hostId);
-  for (let order = 0; order < questionCount; order++) {
-    await api(server.url, "/api/questions", { quizId: quiz.id, text: `Q${order}`, answers: ["a", "b", "c", "d"], correctAnswerIndex: order % 4, order }, hostId);
+  const quiz = await api(server.url, "/api/quizzes", { title: "Capacity benchmark", timeLimit: timeLimitSeconds, isPublic: false }, hostId);
+  for (let order = 0; order < questionCount; order++) await api(server.url, "/api/questions", { quizId: quiz.id, ...benchQuestion(order) }, hostId);
+  const { gameCode } = await api(server.url, "/api/games", { quizId: quiz.id }, hostId);
+  await api(server.url, `/api/games/${gameCode}/register-host`, { clientId: hostId }, hostId);
+
+  const wsUrl = `${server.url.replace(/^http/, "ws")}/ws`;
+  const host = new WebSocket(`${wsUrl}?clientId=${hostId}`, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => host.once("open", resolve).once("error", reject));
+  const hostReady = new Promise<void>((resolve) => {
+    host.on("message", (data: Buffer) => {
+      if (data.toString().startsWith('{"type":"GAME_SNAPSHOT"')) resolve();
+    });
+  });
+  host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } }));
+  await hostReady;
+
+  const idle = sampleProcess(server.pid);
+  let peakRssBytes = idle?.rssBytes ?? 0;
+  const rssSampler = setInterval(() => {
+    peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
+  }, 100);
+
+  try {
+    const parts = slices(playerCount, workers.length);
+    const joinStart = Date.now();
+    const joined = parts.map((_, index) => workers[index].next("joined"));
+    const finished = parts.map((_, index) => workers[index].next("finished"));
+    parts.forEach((slice, index) => workers[index].send({ cmd: "play", url: wsUrl, gameCode, ...slice }));
+    const joinEnd = Math.max(...(await Promise.all(joined)).map((report) => report.at));
+    const joinSeconds = (joinEnd - joinStart) / 1000;
+    const afterJoin = sampleProcess(server.pid);
+    log(`game ${gameCode}: ${playerCount} players joined in ${joinSeconds.toFixed(2)} s; playing ${questionCount} questions`);
+
+    host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
+    const reports = await Promise.all(finished);
+    const afterGame = sampleProcess(server.pid);
+
+    const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: { "x-client-id": hostId } })).json();
+    const inFinalScores = results.players.reduce((sum: number, player: { answeredCount: number }) => sum + player.answeredCount, 0);
+    peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
+    return {
+      joinSeconds,
+      delivery: summarize(reports.flatMap((report) => report.deliveries)),
+      ack: summarize(reports.flatMap((report) => report.acks)),
+      sent: reports.reduce((sum, report) => sum + report.sent, 0),
+      acknowledged: reports.reduce((sum, report) => sum + report.acknowledged, 0),
+      inFinalScores,
+      errors: reports.flatMap((report) => report.errors),
+      unexpectedCloses: reports.reduce((sum, report) => sum + report.unexpectedCloses, 0),
+      questionStartedBytes: Math.max(...reports.map((report) => report.questionStartedBytes)),
+      cpuSecondsJoining: (afterJoin?.cpuSeconds ?? NaN) - (idle?.cpuSeconds ?? NaN),
+      cpuSecondsPlaying: (afterGame?.cpuSeconds ?? NaN) - (afterJoin?.cpuSeconds ?? NaN),
+      idleRssBytes: idle?.rssBytes ?? NaN,
+      peakRssBytes,
+    };
+  } finally {
+    clearInterval(rssSampler);
+    host.terminate();
+    await Promise.all(
+      workers.map((worker) => {
+        const closed = worker.next("closed");
+        worker.send({ cmd: "close" });
+        return closed;
+      }),
+    );
   }
-  const game = await api(server.url, "/api/games", { quizId: quiz.id }, hostId);
-  await api(server.url, `/api/games/${game.gameCode}/register-host`, { clientId: hostId }, hostId);
+}
 
-  const host = await open(server.url, hostId);
-  host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode: game.gameCode, nickname: "__HOST__" } }));
+// ------------------------------------------------------------------ report
 
-  const deliveries: number[] = [];
-  const acks: number[] = [];
-  let sent = 0;
-  let acknowledged = 0;
-  let joined = 0;
-  let finished = 0;
-  const joinStart = performance.now();
-  let allJoined!: () => void;
-  const everyoneIn = new Promise<void>((resolve) => (allJoined = resolve));
-  let allFinished!: () => void;
-  const gameOver = new Promise<void>((resolve) => (allFinished = resolve));
+const round1 = (value: number) => Math.round(value * 10) / 10;
 
-  const sockets = await Promise.all(
-    Array.from({ length: playerCount }, async (_, index) => {
-      const socket = await open(server.url, `bench-${index}`);
-      let playerId = 0;
-      let answerSentAt = 0;
-      socket.on("message", (data) => {
-        const message = JSON.parse(data.toString());
-        switch (message.type) {
-          case "PLAYER_JOINED":
-            playerId = message.payload.player.id;
-            if (++joined === playerCount) allJoined();
-            break;
-          case "QUESTION_STARTED": {
-            deliveries.push(Date.now() - message.payload.serverNow);
-            const delay = Math.random() * (timeLimit * 1000 * 0.8);
-            setTimeout(() => {
-              answerSentAt = performance.now();
-              sent++;
-              socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode: game.gameCode, playerId, answerIndex: Math.floor(Math.random() * 4) } }));
-            }, delay);
-            break;
-          }
-          case "ANSWER_ACCEPTED":
-            acknowledged++;
-            acks.push(performance.now() - answerSentAt);
-            break;
-          case "GAME_OVER":
-            if (++finished === playerCount) allFinished();
-            break;
-        }
-      });
-      socket.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode: game.gameCode, nickname: `P${index}` } }));
-      return socket;
-    }),
-  );
-  await everyoneIn;
-  const joinSeconds = (performance.now() - joinStart) / 1000;
-  host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode: game.gameCode } }));
-  await gameOver;
+function printTable(rows: Array<[string, string]>): void {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);
+}
 
-  const results = await (await fetch(`${server.url}/api/games/${game.gameCode}/results`, { headers: { "x-client-id": hostId } })).json();
-  const stored = results.players.reduce((sum: number, player: { answeredCount: number }) => sum + player.answeredCount, 0);
-  const rows = {
+async function main(): Promise<void> {
+  ensureBuild();
+  const server = await startGameServer();
+  const workers: Worker[] = Array.from({ length: workerCount }, (_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
+  log(`server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes`);
+  let baseline: Awaited<ReturnType<typeof measureBaseline>>;
+  let game: GameFigures;
+  let http: HttpFigure[] = [];
+  try {
+    baseline = await measureBaseline(workers);
+    log(`baseline delivery ${formatLatency(baseline.delivery)}`);
+    game = await playGame(server, workers);
+    if (httpSeconds > 0) {
+      log(`http: autocannon, ${httpConnections} connections, ${httpSeconds} s per path`);
+      http = await measureHttp(server.url, httpSeconds, httpConnections);
+    }
+  } finally {
+    for (const worker of workers) worker.stop();
+    await server.stop();
+  }
+
+  const deliveryRatioP99 = game.delivery.p99 / baseline.delivery.p99;
+  const rssPerPlayerKiB = (game.peakRssBytes - game.idleRssBytes) / playerCount / 1024;
+  const answersAllKept = game.sent === game.acknowledged && game.acknowledged === game.inFinalScores;
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+
+  printTable([
+    ["machine", machine],
+    ["players × questions", `${playerCount} × ${questionCount} (time limit ${timeLimitSeconds} s), ${workerCount} load-generator processes`],
+    ["join", `${playerCount} in the lobby after ${game.joinSeconds.toFixed(2)} s (${Math.round(playerCount / game.joinSeconds)} players/s)`],
+    ["question delivery", formatLatency(game.delivery)],
+    ["bare ws broadcast", `${formatLatency(baseline.delivery)}, ${baseline.received}/${baseline.expected} received`],
+    ["delivery p99 / baseline", `${deliveryRatioP99.toFixed(2)}× (QUESTION_STARTED ${game.questionStartedBytes} B vs ${BROADCAST_BYTES} B)`],
+    ["answer ack", formatLatency(game.ack)],
+    ["answers", `${game.sent} sent, ${game.acknowledged} acknowledged, ${game.inFinalScores} in the final scores${answersAllKept ? "" : "  <-- MISMATCH"}`],
+    ["server CPU", `${round1(game.cpuSecondsJoining)} s joining, ${round1(game.cpuSecondsPlaying)} s playing`],
+    ["server RSS", `${Math.round(game.idleRssBytes / MIB)} MiB idle, ${Math.round(game.peakRssBytes / MIB)} MiB peak, ${round1(rssPerPlayerKiB)} KiB per player`],
+    ["errors / dropped", `${game.errors.length} ERROR messages, ${game.unexpectedCloses} sockets closed early`],
+    ...http.map(
+      (figure): [string, string] => [
+        `http GET ${figure.path}`,
+        `${figure.requestsPerSecond} req/s, p50 ${figure.latencyP50Ms} ms, p99 ${figure.latencyP99Ms} ms (${figure.non2xx} non-2xx, ${figure.errors} errors)`,
+      ],
+    ),
+  ]);
+  if (game.errors.length > 0) log(`first errors: ${[...new Set(game.errors)].slice(0, 5).join(" | ")}`);
+
+  const results = {
+    date: new Date().toISOString(),
+    machine,
+    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     players: playerCount,
     questions: questionCount,
-    joinSeconds: Number(joinSeconds.toFixed(2)),
-    joinRatePerSecond: Math.round(playerCount / joinSeconds),
-    questionDeliveryMs: summary(deliveries),
-    answerAckMs: summary(acks),
-    answersSent: sent,
-    answersAcknowledged: acknowledged,
-    answersInFinalScores: stored,
+    timeLimitSeconds,
+    loadGeneratorProcesses: workerCount,
+    joinSeconds: Number(game.joinSeconds.toFixed(2)),
+    joinRatePerSecond: Math.round(playerCount / game.joinSeconds),
+    questionDeliveryMs: game.delivery,
+    baselineBroadcastMs: baseline.delivery,
+    deliveryP99RatioToBaseline: Number(deliveryRatioP99.toFixed(2)),
+    questionStartedBytes: game.questionStartedBytes,
+    baselineBroadcastBytes: BROADCAST_BYTES,
+    answerAckMs: game.ack,
+    answersSent: game.sent,
+    answersAcknowledged: game.acknowledged,
+    answersInFinalScores: game.inFinalScores,
+    errorMessages: game.errors.length,
+    socketsClosedEarly: game.unexpectedCloses,
+    serverCpuSecondsJoining: round1(game.cpuSecondsJoining),
+    serverCpuSecondsPlaying: round1(game.cpuSecondsPlaying),
+    serverIdleRssMiB: Math.round(game.idleRssBytes / MIB),
+    serverPeakRssMiB: Math.round(game.peakRssBytes / MIB),
+    serverRssPerPlayerKiB: round1(rssPerPlayerKiB),
+    http,
   };
-  console.table({ ...rows, questionDeliveryMs: JSON.stringify(rows.questionDeliveryMs), answerAckMs: JSON.stringify(rows.answerAckMs) });
-  fs.writeFileSync(path.join(root, "bench/results.json"), JSON.stringify({ machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`, ...rows }, null, 2));
-  for (const socket of [host, ...sockets]) socket.close();
-  await server.stop();
+  fs.writeFileSync(path.resolve(root, values.out!), `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${values.out}`);
+  if (!answersAllKept) {
+    log("answers were lost: sent, acknowledged and stored differ");
+    process.exitCode = 1;
+  }
 }
 
-main().catch((error) => {
+main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

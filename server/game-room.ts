@@ -29,10 +29,16 @@ import type { Logger } from "./logger";
 import { silentLogger } from "./logger";
 import { Throttle } from "./throttle";
 
+/**
+ * A serialised message. A broadcast is encoded to UTF-8 once (a Buffer) rather than once per socket;
+ * either way it goes out as a text frame.
+ */
+export type OutgoingData = string | Buffer;
+
 /** One client's socket as the room sees it; the transport adapts `ws` to this. */
 export interface Connection {
   readonly clientId: string;
-  send(data: string): void;
+  send(data: OutgoingData): void;
   close(code: number, reason: string): void;
 }
 
@@ -52,7 +58,7 @@ export interface RoomOptions {
 
 type Binding = { role: "host" } | { role: "player"; playerId: number };
 /** A message to send once the batch before it is committed; `close` then ends the connection. */
-type Delivery = { to: Connection; data: string; close?: { code: number; reason: string } };
+type Delivery = { to: Connection; data: OutgoingData; close?: { code: number; reason: string } };
 
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
@@ -106,7 +112,10 @@ export class GameRoom {
   private batch = emptyBatch();
   private outbox: Delivery[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
+  private flushTimerDelayMs = 0;
   private flushing: Promise<void> | null = null;
+  /** The batch holds a change of phase: it is committed and announced now, not at the end of the interval. */
+  private phaseChanged = false;
   private phaseTimer: NodeJS.Timeout | null = null;
   private readonly lobbyThrottle: Throttle;
   private readonly progressThrottle: Throttle;
@@ -468,6 +477,7 @@ export class GameRoom {
   }
 
   private recordProgress(): void {
+    this.phaseChanged = true;
     const state = this.state;
     const now = this.now();
     const started = state.phase === "question" && state.questionIndex === 0;
@@ -550,19 +560,28 @@ export class GameRoom {
   }
 
   private broadcastToPlayers(data: string): void {
-    for (const connection of this.playerConnections.values()) this.outbox.push({ to: connection, data });
+    const encoded = Buffer.from(data);
+    for (const connection of this.playerConnections.values()) this.outbox.push({ to: connection, data: encoded });
   }
 
   private scheduleFlush(): void {
-    if (this.flushTimer || this.flushing || this.disposed) return;
+    if (this.flushing || this.disposed) return;
     if (this.outbox.length === 0 && isEmptyBatch(this.batch)) return;
+    // Answers are grouped for up to the commit interval; a new phase (a question opening or closing)
+    // reaches everyone at once, since every player waits on it.
+    const delay = this.phaseChanged ? 0 : this.commitIntervalMs;
+    if (this.flushTimer) {
+      if (delay >= this.flushTimerDelayMs) return;
+      clearTimeout(this.flushTimer);
+    }
+    this.flushTimerDelayMs = delay;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       this.flushing = this.flush().finally(() => {
         this.flushing = null;
         this.scheduleFlush();
       });
-    }, this.commitIntervalMs);
+    }, delay);
   }
 
   /**
@@ -575,6 +594,7 @@ export class GameRoom {
     const outbox = this.outbox;
     this.batch = emptyBatch();
     this.outbox = [];
+    this.phaseChanged = false;
     // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
     if (!isEmptyBatch(batch) && !(await this.commitUntilStored(batch))) return;
     for (const { to, data, close } of outbox) {

@@ -125,7 +125,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
           socket.terminate();
           return;
         }
-        socket.send(data);
+        socket.send(data, { binary: false });
       },
       close: (code, reason) => socket.close(code, reason),
     };

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
@@ -330,13 +331,13 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
     for (const rows of chunks(batch.answers)) {
       await trx.insertInto("answers").values(rows).execute();
     }
-    for (const score of batch.scores) {
-      await trx
-        .updateTable("players")
-        .set({ score: score.score, streak: score.streak, correct_count: score.correctCount })
-        .where("game_id", "=", gameId)
-        .where("id", "=", score.id)
-        .execute();
+    // A question's close changes every player's score: one statement per chunk, not one per player.
+    for (const rows of chunks(batch.scores)) {
+      const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount})`));
+      await sql`
+        update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4
+        from (values ${changed}) as changed
+        where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
     }
     if (batch.kicked.length > 0) {
       const kickedAt = Date.now();

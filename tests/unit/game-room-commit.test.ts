@@ -37,7 +37,7 @@ function loadedGame(): LoadedGame {
 
 function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
   const received: { type: string; payload: any }[] = [];
-  return { clientId, received, send: (data) => received.push(JSON.parse(data)), close: () => {} };
+  return { clientId, received, send: (data) => received.push(JSON.parse(data.toString())), close: () => {} };
 }
 
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,6 +79,39 @@ describe("group commits", () => {
     expect(failuresLeft).toBe(0);
     const answers = stored.flatMap((batch) => batch.answers);
     expect(answers).toEqual([expect.objectContaining({ player_id: playerId, answer_index: 1, correct: 1 })]);
+    await room.dispose();
+  });
+
+  it("group answers for the commit interval but commit and announce a new phase at once", async () => {
+    const stored: GameWriteBatch[] = [];
+    const room = new GameRoom(
+      loadedGame(),
+      { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" },
+      { commitIntervalMs: 400 },
+    );
+    const host = connection("host");
+    const ann = connection("ann");
+    await room.joinAsHost(host);
+    room.joinAsPlayer(ann, "Ann");
+    await expect.poll(() => ann.received.some((message) => message.type === "PLAYER_JOINED"), { timeout: 2000 }).toBe(true);
+
+    room.start(host);
+    await settle(50);
+    // Well inside the 400 ms interval: the question is stored and out.
+    expect(stored.at(-1)?.progress).toEqual(expect.objectContaining({ phase: "question", questionIndex: 0 }));
+    expect(ann.received.some((message) => message.type === "QUESTION_STARTED")).toBe(true);
+
+    // An answer that does not close the question waits for its group: Gus, still to answer, keeps it open.
+    const playerId = ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
+    const guest = connection("guest");
+    room.joinAsPlayer(guest, "Gus");
+    await expect.poll(() => guest.received.some((message) => message.type === "PLAYER_JOINED"), { timeout: 2000 }).toBe(true);
+    const commitsBefore = stored.length;
+    room.answer(ann, playerId, 1);
+    await settle(50);
+    expect(stored.length).toBe(commitsBefore);
+    expect(ann.received.some((message) => message.type === "ANSWER_ACCEPTED")).toBe(false);
+    await expect.poll(() => ann.received.some((message) => message.type === "ANSWER_ACCEPTED"), { timeout: 2000 }).toBe(true);
     await room.dispose();
   });
 });

@@ -1,0 +1,168 @@
+/**
+ * One process of the benchmark's load generator (forked by bench/run.ts): it drives its share of
+ * the simulated players, because one Node event loop cannot drive more than a few thousand sockets.
+ * It measures on the client side and reports raw samples to the parent over IPC.
+ */
+import WebSocket from "ws";
+import type { ParentCommand, WorkerReport } from "./ipc";
+
+/** Sockets this worker opens at once; more would only fill the server's accept backlog. */
+const CONNECT_CONCURRENCY = 50;
+const CONNECT_ATTEMPTS = 5;
+
+function report(message: WorkerReport): void {
+  process.send!(message);
+}
+
+function connect(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { perMessageDeflate: false });
+    socket.once("open", () => {
+      socket.off("error", reject);
+      resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+async function connectWithRetry(url: string): Promise<WebSocket> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect(url);
+    } catch (error) {
+      if (attempt >= CONNECT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
+/** Opens `count` sockets, at most CONNECT_CONCURRENCY at a time, calling `ready` on each as it opens. */
+async function openAll(count: number, urlOf: (index: number) => string, ready: (socket: WebSocket, index: number) => void) {
+  const sockets: WebSocket[] = new Array(count);
+  let next = 0;
+  async function lane() {
+    while (next < count) {
+      const index = next++;
+      const socket = await connectWithRetry(urlOf(index));
+      sockets[index] = socket;
+      ready(socket, index);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, count) }, lane));
+  return sockets;
+}
+
+let sockets: WebSocket[] = [];
+let baselineDeliveries: number[] = [];
+
+async function runBaseline(url: string, count: number): Promise<void> {
+  baselineDeliveries = [];
+  sockets = await openAll(
+    count,
+    () => url,
+    (socket) => {
+      socket.on("message", (data: Buffer) => {
+        const receivedAt = Date.now();
+        baselineDeliveries.push(receivedAt - JSON.parse(data.toString()).payload.serverNow);
+      });
+    },
+  );
+  report({ event: "baselineReady" });
+}
+
+interface PlayCommand {
+  url: string;
+  gameCode: string;
+  firstIndex: number;
+  count: number;
+}
+
+async function runGame({ url, gameCode, firstIndex, count }: PlayCommand): Promise<void> {
+  const deliveries: number[] = [];
+  const acks: number[] = [];
+  const errors: string[] = [];
+  let questionStartedBytes = 0;
+  let sent = 0;
+  let acknowledged = 0;
+  let joined = 0;
+  let finished = 0;
+  let unexpectedCloses = 0;
+
+  const play = (socket: WebSocket, index: number) => {
+    let playerId = 0;
+    let answerSentAt = 0;
+    let answerTimer: NodeJS.Timeout | null = null;
+    let over = false;
+    socket.on("message", (data: Buffer) => {
+      const receivedAt = Date.now();
+      const text = data.toString();
+      // The lobby's once-a-second update is the bulk of the traffic and needs no reply.
+      if (text.startsWith('{"type":"LOBBY_UPDATE"')) return;
+      const message = JSON.parse(text);
+      switch (message.type) {
+        case "PLAYER_JOINED":
+          if (playerId === 0) {
+            playerId = message.payload.player.id;
+            if (++joined === count) report({ event: "joined", at: Date.now() });
+          }
+          return;
+        case "QUESTION_STARTED": {
+          deliveries.push(receivedAt - message.payload.serverNow);
+          questionStartedBytes = data.length;
+          // A random moment in the open window, leaving a tenth of it so a busy machine is not late.
+          const window = message.payload.endsAt - message.payload.serverNow;
+          answerTimer = setTimeout(() => {
+            answerTimer = null;
+            answerSentAt = performance.now();
+            sent++;
+            const answerIndex = Math.floor(Math.random() * 4);
+            socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, answerIndex, time: 0 } }));
+          }, Math.random() * window * 0.9);
+          return;
+        }
+        case "ANSWER_ACCEPTED":
+          acknowledged++;
+          acks.push(performance.now() - answerSentAt);
+          return;
+        case "ERROR":
+          errors.push(message.payload.message);
+          return;
+        case "GAME_OVER":
+          over = true;
+          if (answerTimer) clearTimeout(answerTimer);
+          if (++finished === count) {
+            report({ event: "finished", deliveries, acks, sent, acknowledged, errors, unexpectedCloses, questionStartedBytes });
+          }
+          return;
+      }
+    });
+    socket.on("close", () => {
+      if (!over) unexpectedCloses++;
+    });
+    socket.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: `P${firstIndex + index}` } }));
+  };
+  sockets = await openAll(count, (index) => `${url}?clientId=bench-player-${firstIndex + index}`, play);
+}
+
+function fail(error: unknown): void {
+  report({ event: "failed", message: error instanceof Error ? error.message : String(error) });
+}
+
+process.on("message", (command: ParentCommand) => {
+  switch (command.cmd) {
+    case "baseline":
+      runBaseline(command.url, command.count).catch(fail);
+      return;
+    case "collect":
+      report({ event: "baselineSamples", deliveries: baselineDeliveries });
+      return;
+    case "play":
+      runGame(command).catch(fail);
+      return;
+    case "close":
+      for (const socket of sockets) socket?.terminate();
+      sockets = [];
+      report({ event: "closed" });
+      return;
+  }
+});

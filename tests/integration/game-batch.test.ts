@@ -1,0 +1,76 @@
+/** The group commit against a real SQLite file: what a batch writes, and only where it should. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { commitGameBatch, createGame, type GameWriteBatch } from "#app/models/game.server";
+import { createQuiz } from "#app/models/quiz.server";
+
+let dir: string;
+let db: DB;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-batch-"));
+  db = openDatabase(path.join(dir, "batch.sqlite"));
+  await migrateToLatest(db);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function batch(change: Partial<GameWriteBatch>): GameWriteBatch {
+  return { joined: [], kicked: [], locked: null, resetScores: false, left: [], answers: [], scores: [], progress: null, ...change };
+}
+
+async function gameWithPlayers(count: number): Promise<number> {
+  const quiz = await createQuiz(db, { title: "Batch", description: "", timeLimit: 20, isPublic: false }, { clientId: "batch-owner" });
+  const game = await createGame(db, { quizId: quiz.id, hostId: null });
+  const joined = Array.from({ length: count }, (_, index) => ({
+    id: index + 1,
+    nickname: `Player ${index + 1}`,
+    clientId: `client-${game.id}-${index + 1}`,
+    joinedAt: 1000 + index,
+  }));
+  await commitGameBatch(db, game.id, batch({ joined }));
+  return game.id;
+}
+
+async function scoresOf(gameId: number) {
+  return db
+    .selectFrom("players")
+    .select(["id", "score", "streak", "correct_count"])
+    .where("game_id", "=", gameId)
+    .orderBy("id")
+    .execute();
+}
+
+describe("commitGameBatch", () => {
+  it("writes every changed score of a large game, and nothing of another game with the same player ids", async () => {
+    const playerCount = 1234; // more than one chunk of rows
+    const gameId = await gameWithPlayers(playerCount);
+    const otherGameId = await gameWithPlayers(3);
+    const changed = Array.from({ length: playerCount }, (_, index) => index + 1)
+      .filter((id) => id % 3 !== 0)
+      .map((id) => ({ id, score: id * 10, streak: id % 5, correctCount: id % 7 }));
+
+    await commitGameBatch(db, gameId, batch({ scores: changed }));
+
+    const rows = await scoresOf(gameId);
+    expect(rows).toHaveLength(playerCount);
+    for (const row of rows) {
+      if (row.id % 3 === 0) expect(row).toEqual({ id: row.id, score: 0, streak: 0, correct_count: 0 });
+      else expect(row).toEqual({ id: row.id, score: row.id * 10, streak: row.id % 5, correct_count: row.id % 7 });
+    }
+    expect(await scoresOf(otherGameId)).toEqual([1, 2, 3].map((id) => ({ id, score: 0, streak: 0, correct_count: 0 })));
+  });
+
+  it("writes nothing when a statement of the batch fails", async () => {
+    const gameId = await gameWithPlayers(2);
+    const duplicate = { id: 1, nickname: "Again", clientId: "again", joinedAt: 5 };
+    await expect(commitGameBatch(db, gameId, batch({ scores: [{ id: 2, score: 99, streak: 1, correctCount: 1 }], joined: [duplicate] }))).rejects.toThrow();
+    expect((await scoresOf(gameId)).map((row) => row.score)).toEqual([0, 0]);
+  });
+});
