@@ -38,7 +38,8 @@ export type OutgoingData = string | Buffer;
 /** One client's socket as the room sees it; the transport adapts `ws` to this. */
 export interface Connection {
   readonly clientId: string;
-  send(data: OutgoingData): void;
+  /** Sends the messages in order, several in one write where the transport can. */
+  send(...messages: OutgoingData[]): void;
   close(code: number, reason: string): void;
 }
 
@@ -80,6 +81,25 @@ function isEmptyBatch(batch: GameWriteBatch): boolean {
     batch.scores.length === 0 &&
     batch.progress === null
   );
+}
+
+/**
+ * A connection's messages of one flush, in order, so they leave in one write: the first question
+ * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
+ * time until the last one has its question.
+ */
+function groupByConnection(outbox: Delivery[]): Map<Connection, { messages: OutgoingData[]; close?: Delivery["close"] }> {
+  const groups = new Map<Connection, { messages: OutgoingData[]; close?: Delivery["close"] }>();
+  for (const { to, data, close } of outbox) {
+    let group = groups.get(to);
+    if (!group) {
+      group = { messages: [] };
+      groups.set(to, group);
+    }
+    group.messages.push(data);
+    if (close) group.close = close;
+  }
+  return groups;
 }
 
 /** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
@@ -597,9 +617,9 @@ export class GameRoom {
     this.phaseChanged = false;
     // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
     if (!isEmptyBatch(batch) && !(await this.commitUntilStored(batch))) return;
-    for (const { to, data, close } of outbox) {
+    for (const [to, { messages, close }] of groupByConnection(outbox)) {
       try {
-        to.send(data);
+        to.send(...messages);
         if (close) to.close(close.code, close.reason);
       } catch (error) {
         this.logger.warn({ event: "send_failed", err: error }, "a message could not be sent");

@@ -18,6 +18,9 @@ import { isAllowedOrigin } from "./http-security";
 import { silentLogger, type Logger } from "./logger";
 import type { Connection, GameRoom } from "./game-room";
 
+/** Every message is JSON, a text frame, also when the room hands it over already encoded. */
+const AS_TEXT = { binary: false } as const;
+
 /** A client this far behind is too slow to keep: it is dropped and may rejoin, instead of buffering without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -92,7 +95,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
     const address = clientAddress(request, options.trustProxy ?? false);
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, clientId, address));
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address));
   };
   server.on("upgrade", onUpgrade);
 
@@ -116,16 +119,26 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     return true;
   }
 
-  function accept(socket: WebSocket, clientId: string, address: string): void {
+  /** `stream` is the connection under the WebSocket: corked, several frames leave in one write. */
+  function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string): void {
     const connection: Connection = {
       clientId,
-      send: (data) => {
+      send: (...messages) => {
         if (socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
           socket.terminate();
           return;
         }
-        socket.send(data, { binary: false });
+        if (messages.length === 1) {
+          socket.send(messages[0], AS_TEXT);
+          return;
+        }
+        stream.cork();
+        try {
+          for (const message of messages) socket.send(message, AS_TEXT);
+        } finally {
+          stream.uncork();
+        }
       },
       close: (code, reason) => socket.close(code, reason),
     };

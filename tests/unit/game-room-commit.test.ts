@@ -37,7 +37,7 @@ function loadedGame(): LoadedGame {
 
 function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
   const received: { type: string; payload: any }[] = [];
-  return { clientId, received, send: (data) => received.push(JSON.parse(data.toString())), close: () => {} };
+  return { clientId, received, send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))), close: () => {} };
 }
 
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,6 +112,25 @@ describe("group commits", () => {
     expect(stored.length).toBe(commitsBefore);
     expect(ann.received.some((message) => message.type === "ANSWER_ACCEPTED")).toBe(false);
     await expect.poll(() => ann.received.some((message) => message.type === "ANSWER_ACCEPTED"), { timeout: 2000 }).toBe(true);
+    await room.dispose();
+  });
+
+  it("hand a connection all its messages of one flush in one call, in order", async () => {
+    const room = new GameRoom(loadedGame(), { commit: async () => {}, getHostClientId: async () => "host" }, { commitIntervalMs: 1 });
+    const host = connection("host");
+    const calls: string[][] = [];
+    const ann: Connection = {
+      clientId: "ann",
+      send: (...messages) => void calls.push(messages.map((data) => JSON.parse(data.toString()).type)),
+      close: () => {},
+    };
+    await room.joinAsHost(host);
+    room.joinAsPlayer(ann, "Ann");
+    await settle();
+    calls.length = 0;
+    room.start(host);
+    await settle();
+    expect(calls[0]).toEqual(["GAME_STARTED", "QUESTION_STARTED"]);
     await room.dispose();
   });
 });
