@@ -59,7 +59,14 @@ export interface RoomOptions {
 
 type Binding = { role: "host" } | { role: "player"; playerId: number };
 /** A message to send once the batch before it is committed; `close` then ends the connection. */
-type Delivery = { to: Connection; data: OutgoingData; close?: { code: number; reason: string } };
+type Delivery = {
+  to: Connection;
+  data: OutgoingData;
+  close?: { code: number; reason: string };
+  /** This is the current question for that player: note when it was written to the socket. */
+  questionFor?: number;
+};
+type DeliveryGroup = { messages: OutgoingData[]; close?: Delivery["close"]; questionFor?: number };
 
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
@@ -88,9 +95,9 @@ function isEmptyBatch(batch: GameWriteBatch): boolean {
  * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
  * time until the last one has its question.
  */
-function groupByConnection(outbox: Delivery[]): Map<Connection, { messages: OutgoingData[]; close?: Delivery["close"] }> {
-  const groups = new Map<Connection, { messages: OutgoingData[]; close?: Delivery["close"] }>();
-  for (const { to, data, close } of outbox) {
+function groupByConnection(outbox: Delivery[]): Map<Connection, DeliveryGroup> {
+  const groups = new Map<Connection, DeliveryGroup>();
+  for (const { to, data, close, questionFor } of outbox) {
     let group = groups.get(to);
     if (!group) {
       group = { messages: [] };
@@ -98,6 +105,7 @@ function groupByConnection(outbox: Delivery[]): Map<Connection, { messages: Outg
     }
     group.messages.push(data);
     if (close) group.close = close;
+    if (questionFor !== undefined) group.questionFor = questionFor;
   }
   return groups;
 }
@@ -128,6 +136,8 @@ export class GameRoom {
   private readonly playerConnections = new Map<number, Connection>();
   private readonly bindings = new Map<Connection, Binding>();
   private readonly graceTimers = new Map<number, NodeJS.Timeout>();
+  /** When the open question was written to each player's socket (players it reached in its broadcast). */
+  private readonly questionDeliveredAt = new Map<number, number>();
 
   private batch = emptyBatch();
   private outbox: Delivery[] = [];
@@ -271,7 +281,8 @@ export class GameRoom {
   }
 
   answer(connection: Connection, playerId: number, answerIndex: number): void {
-    this.apply({ type: "answer", actor: this.actorOf(connection), playerId, answerIndex }, connection);
+    const questionDeliveredAt = this.questionDeliveredAt.get(playerId);
+    this.apply({ type: "answer", actor: this.actorOf(connection), playerId, answerIndex, questionDeliveredAt }, connection);
   }
 
   kick(connection: Connection, playerId: number): void {
@@ -418,7 +429,11 @@ export class GameRoom {
       }
       case "questionStarted": {
         this.recordProgress();
-        this.broadcast(encodeServerMessage("QUESTION_STARTED", questionView(state, this.now())));
+        this.questionDeliveredAt.clear();
+        const data = encodeServerMessage("QUESTION_STARTED", questionView(state, this.now()));
+        for (const host of this.hosts) this.outbox.push({ to: host, data });
+        const encoded = Buffer.from(data);
+        for (const [playerId, connection] of this.playerConnections) this.outbox.push({ to: connection, data: encoded, questionFor: playerId });
         if (this.hosts.size > 0) this.progressThrottle.request();
         return;
       }
@@ -617,9 +632,10 @@ export class GameRoom {
     this.phaseChanged = false;
     // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
     if (!isEmptyBatch(batch) && !(await this.commitUntilStored(batch))) return;
-    for (const [to, { messages, close }] of groupByConnection(outbox)) {
+    for (const [to, { messages, close, questionFor }] of groupByConnection(outbox)) {
       try {
         to.send(...messages);
+        if (questionFor !== undefined) this.questionDeliveredAt.set(questionFor, this.now());
         if (close) to.close(close.code, close.reason);
       } catch (error) {
         this.logger.warn({ event: "send_failed", err: error }, "a message could not be sent");

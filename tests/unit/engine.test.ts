@@ -527,6 +527,22 @@ describe("answer", () => {
     expect(state.players.get(1)!.score).toBe(points);
   });
 
+  it.each([
+    { deliveredAfter: 250, answerAfter: 1250, responseTimeMs: 1000, points: 975 },
+    { deliveredAfter: 0, answerAfter: 1000, responseTimeMs: 1000, points: 975 },
+    // A delivery time from before the start, or after the answer itself, cannot help.
+    { deliveredAfter: -500, answerAfter: 1000, responseTimeMs: 1000, points: 975 },
+    { deliveredAfter: 3000, answerAfter: 1000, responseTimeMs: 0, points: 1000 },
+  ])(
+    "a question written to the socket $deliveredAfter ms after the start and answered at $answerAfter ms is timed from its delivery",
+    ({ deliveredAfter, answerAfter, responseTimeMs, points }) => {
+      const state = startedWith(["Alice", "Bob"]);
+      const delivered: Command = { type: "answer", actor: asPlayer(1), playerId: 1, answerIndex: 1, questionDeliveredAt: START + deliveredAfter };
+      const [effect] = ok(state, delivered, START + answerAfter);
+      expect(effect).toMatchObject({ answer: { responseTimeMs, points } });
+    },
+  );
+
   it("ignores any client-sent time: only the server clock counts", () => {
     const state = startedWith(["Alice", "Bob"]);
     const withClientTime = { ...answerCmd(1, 1), time: 0, responseTimeMs: 1 } as unknown as Command;

@@ -133,4 +133,30 @@ describe("group commits", () => {
     expect(calls[0]).toEqual(["GAME_STARTED", "QUESTION_STARTED"]);
     await room.dispose();
   });
+
+  it("time each player from when the question was written to its socket", async () => {
+    let clock = 1_000_000;
+    const stored: GameWriteBatch[] = [];
+    const room = new GameRoom(
+      loadedGame(),
+      { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" },
+      { commitIntervalMs: 1, now: () => clock },
+    );
+    const host = connection("host");
+    const ann = connection("ann");
+    await room.joinAsHost(host);
+    room.joinAsPlayer(ann, "Ann");
+    await settle();
+    room.start(host);
+    // The broadcast goes out 300 ms after the question opened (a long send loop, say).
+    clock += 300;
+    await settle();
+    expect(ann.received.some((message) => message.type === "QUESTION_STARTED")).toBe(true);
+    const playerId = ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
+    clock += 1000;
+    room.answer(ann, playerId, 1);
+    await expect.poll(() => stored.flatMap((batch) => batch.answers).length, { timeout: 2000 }).toBe(1);
+    expect(stored.flatMap((batch) => batch.answers)[0]).toMatchObject({ response_ms: 1000, points: 975 });
+    await room.dispose();
+  });
 });

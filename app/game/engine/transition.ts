@@ -21,7 +21,17 @@ export type Command =
   | { type: "disconnect"; playerId: number }
   | { type: "leave"; playerId: number }
   | { type: "start"; actor: Actor }
-  | { type: "answer"; actor: Actor; playerId: number; answerIndex: number }
+  | {
+      type: "answer";
+      actor: Actor;
+      playerId: number;
+      answerIndex: number;
+      /**
+       * When the question was written to this player's socket, if known. A broadcast to thousands of
+       * sockets takes a while; the player it reached last is timed from then, not from its start.
+       */
+      questionDeliveredAt?: number;
+    }
   | { type: "next"; actor: Actor }
   | { type: "playAgain"; actor: Actor }
   | { type: "kick"; actor: Actor; playerId: number }
@@ -118,7 +128,7 @@ export function transition(state: GameState, command: Command, now: number): Tra
     case "start":
       return start(state, command.actor, now);
     case "answer":
-      return answer(state, command.actor, command.playerId, command.answerIndex, now);
+      return answer(state, command, now);
     case "next":
       return next(state, command.actor, now);
     case "playAgain":
@@ -228,7 +238,8 @@ function startQuestion(state: GameState, index: number, now: number): Effect[] {
   return [{ type: "questionStarted" }];
 }
 
-function answer(state: GameState, actor: Actor, playerId: number, answerIndex: number, now: number): TransitionResult {
+function answer(state: GameState, command: Extract<Command, { type: "answer" }>, now: number): TransitionResult {
+  const { actor, playerId, answerIndex } = command;
   if (actor.role === "host") return reject("HOST_CANNOT_ANSWER", MESSAGES.HOST_CANNOT_ANSWER);
   if (actor.role !== "player") return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
   if (actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
@@ -243,8 +254,8 @@ function answer(state: GameState, actor: Actor, playerId: number, answerIndex: n
     return reject("BAD_ANSWER", MESSAGES.BAD_ANSWER);
   }
 
-  // A player who joined after the question went out is timed from its own arrival, not the broadcast.
-  const sentAt = Math.max(state.questionStartedAt, player.joinedAt);
+  // A player who joined after the question went out, or whom the broadcast reached late, is timed from then.
+  const sentAt = Math.max(state.questionStartedAt, player.joinedAt, Math.min(command.questionDeliveredAt ?? 0, now));
   const responseTimeMs = Math.min(Math.max(now - sentAt, 0), state.timeLimitMs);
   const correct = answerIndex === question.correctAnswerIndex;
   const streak = correct ? player.streak + 1 : 0;
