@@ -159,4 +159,56 @@ describe("group commits", () => {
     expect(stored.flatMap((batch) => batch.answers)[0]).toMatchObject({ response_ms: 1000, points: 975 });
     await room.dispose();
   });
+
+  it("deliver a large broadcast in slices: answers that arrive meanwhile are stored and acknowledged before it ends, in order per player", async () => {
+    const stored: GameWriteBatch[] = [];
+    const room = new GameRoom(
+      loadedGame(),
+      { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" },
+      { commitIntervalMs: 1, settings: { maxPlayers: 5000 } },
+    );
+    const log: { to: string; type: string }[] = [];
+    const closed: string[] = [];
+    const playerIds = new Map<string, number>();
+    const player = (clientId: string): Connection => ({
+      clientId,
+      send: (...messages) => {
+        for (const data of messages) {
+          const message = JSON.parse(data.toString());
+          log.push({ to: clientId, type: message.type });
+          if (message.type === "PLAYER_JOINED" && !playerIds.has(clientId)) playerIds.set(clientId, message.payload.player.id);
+          if (message.type === "QUESTION_STARTED" && clientId === "p1") {
+            // The first player answers at once, while the question is still going out to the others;
+            // the host removes a player who has not had it yet.
+            setImmediate(() => {
+              room.answer(first, playerIds.get("p1")!, 1);
+              room.kick(host, playerIds.get("p2500")!);
+            });
+          }
+        }
+      },
+      close: () => void closed.push(clientId),
+    });
+    const host = connection("host");
+    await room.joinAsHost(host);
+    const players = Array.from({ length: 2600 }, (_, index) => player(`p${index + 1}`));
+    const first = players[0];
+    players.forEach((connection, index) => room.joinAsPlayer(connection, `Player ${index + 1}`));
+    await expect.poll(() => playerIds.size, { timeout: 5000 }).toBe(2600);
+
+    log.length = 0;
+    room.start(host);
+    await expect.poll(() => log.filter((entry) => entry.type === "QUESTION_STARTED").length, { timeout: 5000 }).toBe(2600);
+
+    const at = (to: string, type: string) => log.findIndex((entry) => entry.to === to && entry.type === type);
+    // Stored and acknowledged before the last player had the question.
+    expect(at("p1", "ANSWER_ACCEPTED")).toBeGreaterThan(at("p1", "QUESTION_STARTED"));
+    expect(at("p1", "ANSWER_ACCEPTED")).toBeLessThan(at("p2600", "QUESTION_STARTED"));
+    expect(stored.flatMap((batch) => batch.answers)).toEqual([expect.objectContaining({ player_id: playerIds.get("p1"), answer_index: 1 })]);
+    // The removed player was still waiting: it hears of its removal after the question, then is closed.
+    expect(at("p2500", "QUESTION_STARTED")).toBeGreaterThan(-1);
+    expect(at("p2500", "ERROR")).toBeGreaterThan(at("p2500", "QUESTION_STARTED"));
+    expect(closed).toEqual(["p2500"]);
+    await room.dispose();
+  });
 });
