@@ -88,6 +88,11 @@ async function runGame({ url, gameCode, firstIndex, count }: PlayCommand): Promi
   let finished = 0;
   let unexpectedCloses = 0;
 
+  const reportIfAllDone = () => {
+    if (finished + unexpectedCloses !== count) return;
+    report({ event: "finished", deliveries, acks, sent, acknowledged, errors, unexpectedCloses, questionStartedBytes });
+  };
+
   const play = (socket: WebSocket, index: number) => {
     let playerId = 0;
     let answerSentAt = 0;
@@ -130,14 +135,18 @@ async function runGame({ url, gameCode, firstIndex, count }: PlayCommand): Promi
         case "GAME_OVER":
           over = true;
           if (answerTimer) clearTimeout(answerTimer);
-          if (++finished === count) {
-            report({ event: "finished", deliveries, acks, sent, acknowledged, errors, unexpectedCloses, questionStartedBytes });
-          }
+          finished++;
+          reportIfAllDone();
           return;
       }
     });
     socket.on("close", () => {
-      if (!over) unexpectedCloses++;
+      if (over) return;
+      // A player cut off will not see the end: count it, and do not wait for it.
+      over = true;
+      if (answerTimer) clearTimeout(answerTimer);
+      unexpectedCloses++;
+      reportIfAllDone();
     });
     socket.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: `P${firstIndex + index}` } }));
   };

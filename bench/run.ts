@@ -58,6 +58,15 @@ function log(line: string): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A stuck run fails with what it was waiting for instead of hanging. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 // ------------------------------------------------------------------ processes
 
 function ensureBuild(): void {
@@ -290,13 +299,15 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
     const joined = parts.map((_, index) => workers[index].next("joined"));
     const finished = parts.map((_, index) => workers[index].next("finished"));
     parts.forEach((slice, index) => workers[index].send({ cmd: "play", url: wsUrl, gameCode, ...slice }));
-    const joinEnd = Math.max(...(await Promise.all(joined)).map((report) => report.at));
+    const joinReports = await within(Promise.all(joined), 60_000 + playerCount * 10, "all players to join");
+    const joinEnd = Math.max(...joinReports.map((report) => report.at));
     const joinSeconds = (joinEnd - joinStart) / 1000;
     const afterJoin = sampleProcess(server.pid);
     log(`game ${gameCode}: ${playerCount} players joined in ${joinSeconds.toFixed(2)} s; playing ${questionCount} questions`);
 
     host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
-    const reports = await Promise.all(finished);
+    const gameMs = questionCount * (timeLimitSeconds + 10) * 1000 + 60_000;
+    const reports = await within(Promise.all(finished), gameMs, "the game to finish");
     const afterGame = sampleProcess(server.pid);
 
     const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: { "x-client-id": hostId } })).json();
