@@ -3,34 +3,28 @@
  * /logout action, called with real Requests against a real SQLite database, plus login() and
  * register() from auth.server directly.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import type { DB } from "#db/connection.server";
 import { createQuiz, listOwnQuizzes } from "#app/models/quiz.server";
 import * as authRoute from "#app/routes/auth";
 import * as logoutRoute from "#app/routes/logout";
 import { AuthError, LOGIN_FAILED, login, MAX_FAILED_LOGINS, register, TOO_MANY_ATTEMPTS } from "#app/utils/auth.server";
 import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
+import { openTempDatabase, type TempDatabase } from "./temp-database";
 
 const SECRET = "auth-test-secret-0123456789-0123456789";
 const PASSWORD = "correct horse";
 
-let dir: string;
+let database: TempDatabase;
 let db: DB;
 let ipCounter = 0;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-auth-"));
-  db = openDatabase(path.join(dir, "auth.sqlite"));
-  await migrateToLatest(db);
+  database = await openTempDatabase("auth");
+  db = database.db;
 });
 
-afterAll(async () => {
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.remove());
 
 /** Failed logins are also counted per client address, so each test gets its own. */
 function freshIp(): string {

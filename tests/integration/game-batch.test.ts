@@ -1,25 +1,19 @@
 /** The group commit against a real SQLite file: what a batch writes, and only where it should. */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import type { DB } from "#db/connection.server";
 import { commitGameBatch, createGame, type GameWriteBatch } from "#app/models/game.server";
 import { createQuiz } from "#app/models/quiz.server";
+import { openTempDatabase, type TempDatabase } from "./temp-database";
 
-let dir: string;
+let database: TempDatabase;
 let db: DB;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-batch-"));
-  db = openDatabase(path.join(dir, "batch.sqlite"));
-  await migrateToLatest(db);
+  database = await openTempDatabase("batch");
+  db = database.db;
 });
 
-afterAll(async () => {
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.remove());
 
 function batch(change: Partial<GameWriteBatch>): GameWriteBatch {
   return { joined: [], kicked: [], locked: null, resetScores: false, left: [], answers: [], scores: [], progress: null, ...change };

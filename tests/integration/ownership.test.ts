@@ -2,11 +2,8 @@
  * Who may see, edit, delete and host a quiz, and what an account can do to itself: route loaders
  * and actions called with real Requests, signed in through real sessions, against a real SQLite file.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import type { DB } from "#db/connection.server";
 import { hostNewGame } from "#app/models/game.server";
 import { addQuestion, createQuiz, listOwnQuizzes, type Quiz } from "#app/models/quiz.server";
 import { createAccount, createGuest, type User } from "#app/models/user.server";
@@ -17,8 +14,9 @@ import * as createRoute from "#app/routes/create";
 import * as myQuizzesRoute from "#app/routes/my-quizzes";
 import { AuthError, login } from "#app/utils/auth.server";
 import { getUser, startSession } from "#app/utils/session.server";
+import { openTempDatabase, type TempDatabase } from "./temp-database";
 
-let dir: string;
+let database: TempDatabase;
 let db: DB;
 
 const context = () => ({
@@ -29,15 +27,11 @@ const context = () => ({
 });
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-ownership-"));
-  db = openDatabase(path.join(dir, "ownership.sqlite"));
-  await migrateToLatest(db);
+  database = await openTempDatabase("ownership");
+  db = database.db;
 });
 
-afterAll(async () => {
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.remove());
 
 interface Account {
   user: User;
