@@ -444,10 +444,7 @@ export class GameRoom {
       case "questionStarted": {
         this.recordProgress();
         this.questionDeliveredAt.clear();
-        const data = encodeServerMessage("QUESTION_STARTED", questionView(state, this.now()));
-        for (const host of this.hosts) this.outbox.push({ to: host, data });
-        const encoded = Buffer.from(data);
-        for (const [playerId, connection] of this.playerConnections) this.outbox.push({ to: connection, data: encoded, questionFor: playerId });
+        this.broadcast(encodeServerMessage("QUESTION_STARTED", questionView(state, this.now())), { isQuestion: true });
         if (this.hosts.size > 0) this.progressThrottle.request();
         return;
       }
@@ -603,14 +600,17 @@ export class GameRoom {
     this.scheduleFlush();
   }
 
-  private broadcast(data: string): void {
+  private broadcast(data: string, options: { isQuestion?: boolean } = {}): void {
     for (const host of this.hosts) this.outbox.push({ to: host, data });
-    this.broadcastToPlayers(data);
+    this.broadcastToPlayers(data, options);
   }
 
-  private broadcastToPlayers(data: string): void {
+  /** `isQuestion`: the message opens a question, and each player's answer is timed from its delivery. */
+  private broadcastToPlayers(data: string, { isQuestion = false }: { isQuestion?: boolean } = {}): void {
     const encoded = Buffer.from(data);
-    for (const connection of this.playerConnections.values()) this.outbox.push({ to: connection, data: encoded });
+    for (const [playerId, connection] of this.playerConnections) {
+      this.outbox.push({ to: connection, data: encoded, questionFor: isQuestion ? playerId : undefined });
+    }
   }
 
   private scheduleFlush(): void {

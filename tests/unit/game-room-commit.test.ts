@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { GameRow } from "#db/schema";
 import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
-import { GameRoom, type Connection } from "#server/game-room";
+import { GameRoom, type Connection, type RoomOptions } from "#server/game-room";
 
 function loadedGame(): LoadedGame {
   const game: GameRow = {
@@ -41,6 +41,13 @@ function connection(clientId: string): Connection & { received: { type: string; 
 }
 
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A room whose store keeps every committed batch. */
+function recordingRoom(options: RoomOptions) {
+  const stored: GameWriteBatch[] = [];
+  const room = new GameRoom(loadedGame(), { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" }, options);
+  return { room, stored, storedAnswers: () => stored.flatMap((batch) => batch.answers) };
+}
 
 describe("group commits", () => {
   it("hold back every message until the commit that carries it is stored, retrying a failing commit", async () => {
@@ -83,12 +90,7 @@ describe("group commits", () => {
   });
 
   it("group answers for the commit interval but commit and announce a new phase at once", async () => {
-    const stored: GameWriteBatch[] = [];
-    const room = new GameRoom(
-      loadedGame(),
-      { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" },
-      { commitIntervalMs: 400 },
-    );
+    const { room, stored } = recordingRoom({ commitIntervalMs: 400 });
     const host = connection("host");
     const ann = connection("ann");
     await room.joinAsHost(host);
@@ -116,7 +118,7 @@ describe("group commits", () => {
   });
 
   it("hand a connection all its messages of one flush in one call, in order", async () => {
-    const room = new GameRoom(loadedGame(), { commit: async () => {}, getHostClientId: async () => "host" }, { commitIntervalMs: 1 });
+    const { room } = recordingRoom({ commitIntervalMs: 1 });
     const host = connection("host");
     const calls: string[][] = [];
     const ann: Connection = {
@@ -136,12 +138,7 @@ describe("group commits", () => {
 
   it("time each player from when the question was written to its socket", async () => {
     let clock = 1_000_000;
-    const stored: GameWriteBatch[] = [];
-    const room = new GameRoom(
-      loadedGame(),
-      { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" },
-      { commitIntervalMs: 1, now: () => clock },
-    );
+    const { room, storedAnswers } = recordingRoom({ commitIntervalMs: 1, now: () => clock });
     const host = connection("host");
     const ann = connection("ann");
     await room.joinAsHost(host);
@@ -155,18 +152,13 @@ describe("group commits", () => {
     const playerId = ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
     clock += 1000;
     room.answer(ann, playerId, 1);
-    await expect.poll(() => stored.flatMap((batch) => batch.answers).length, { timeout: 2000 }).toBe(1);
-    expect(stored.flatMap((batch) => batch.answers)[0]).toMatchObject({ response_ms: 1000, points: 975 });
+    await expect.poll(() => storedAnswers().length, { timeout: 2000 }).toBe(1);
+    expect(storedAnswers()[0]).toMatchObject({ response_ms: 1000, points: 975 });
     await room.dispose();
   });
 
   it("deliver a large broadcast in slices: answers that arrive meanwhile are stored and acknowledged before it ends, in order per player", async () => {
-    const stored: GameWriteBatch[] = [];
-    const room = new GameRoom(
-      loadedGame(),
-      { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" },
-      { commitIntervalMs: 1, settings: { maxPlayers: 5000 } },
-    );
+    const { room, storedAnswers } = recordingRoom({ commitIntervalMs: 1, settings: { maxPlayers: 5000 } });
     const log: { to: string; type: string }[] = [];
     const closed: string[] = [];
     const playerIds = new Map<string, number>();
@@ -204,7 +196,7 @@ describe("group commits", () => {
     // Stored and acknowledged before the last player had the question.
     expect(at("p1", "ANSWER_ACCEPTED")).toBeGreaterThan(at("p1", "QUESTION_STARTED"));
     expect(at("p1", "ANSWER_ACCEPTED")).toBeLessThan(at("p2600", "QUESTION_STARTED"));
-    expect(stored.flatMap((batch) => batch.answers)).toEqual([expect.objectContaining({ player_id: playerIds.get("p1"), answer_index: 1 })]);
+    expect(storedAnswers()).toEqual([expect.objectContaining({ player_id: playerIds.get("p1"), answer_index: 1 })]);
     // The removed player was still waiting: it hears of its removal after the question, then is closed.
     expect(at("p2500", "QUESTION_STARTED")).toBeGreaterThan(-1);
     expect(at("p2500", "ERROR")).toBeGreaterThan(at("p2500", "QUESTION_STARTED"));
