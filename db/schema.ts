@@ -14,6 +14,14 @@ export interface Database {
   plans: PlansTable;
   stripe_events: StripeEventsTable;
   game_kicks: GameKicksTable;
+  game_questions: GameQuestionsTable;
+}
+
+/** The questions a game plays, in order, fixed when the game is opened. */
+export interface GameQuestionsTable {
+  game_id: number;
+  position: number;
+  question_id: number;
 }
 
 export interface GameKicksTable {
@@ -44,6 +52,8 @@ export interface UsersTable {
   subscription_ends_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** `created` (s) of the last subscription event applied. */
   subscription_event_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The system account that owns the demo quizzes; nobody can sign in as it. */
+  is_system: Generated<number>;
 }
 
 export interface PlansTable {
@@ -96,6 +106,8 @@ export interface QuizzesTable {
   /** The persisted client id of the browser that created it, before accounts exist. */
   owner_client_id: string | null;
   created_at: number;
+  /** Deleted while a game of it was unfinished: hidden now, removed once its games are over. */
+  deleted_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface QuestionsTable {
@@ -106,6 +118,8 @@ export interface QuestionsTable {
   answers: string;
   correct_answer_index: number;
   order: number;
+  /** Replaced or removed by an edit while a game lists it: kept for that game, gone from the quiz. */
+  retired_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type GameStatus = "waiting" | "active" | "finished";
@@ -117,6 +131,10 @@ export interface GamesTable {
   game_code: string;
   status: ColumnType<GameStatus, GameStatus | undefined, GameStatus>;
   host_client_id: string | null;
+  /** The browser that created the game: the only one that may register as its host. */
+  creator_client_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Seconds per question, as the quiz had it when the game was opened. */
+  time_limit: ColumnType<number | null, number | null | undefined, number | null>;
   phase: Generated<string>;
   question_index: Generated<number>;
   question_started_at: number | null;

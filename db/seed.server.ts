@@ -1,5 +1,6 @@
 import type { DB } from "./connection.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
+import { systemUserId } from "#app/models/user.server";
 
 interface DemoQuiz {
   title: string;
@@ -50,16 +51,20 @@ const DEMO_QUIZZES: DemoQuiz[] = [
   },
 ];
 
-/** Adds the demo quizzes when the database has no quiz at all; returns how many it added. */
+/**
+ * Adds the demo quizzes when the database has no quiz at all; returns how many it added. They
+ * belong to the system account, so nobody can change or delete them (anyone can host them).
+ */
 export async function seedDemoQuizzes(db: DB): Promise<number> {
   const existing = await db.selectFrom("quizzes").select("id").limit(1).executeTakeFirst();
   if (existing) return 0;
+  const owner = { userId: await systemUserId(db) };
   await db.transaction().execute(async (trx) => {
     for (const demo of DEMO_QUIZZES) {
       const quiz = await createQuiz(
         trx,
         { title: demo.title, description: demo.description, timeLimit: demo.timeLimit, isPublic: true },
-        {},
+        owner,
       );
       for (const [order, [text, answers, correctAnswerIndex]] of demo.questions.entries()) {
         await addQuestion(trx, { quizId: quiz.id, text, answers, correctAnswerIndex, order });

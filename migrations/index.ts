@@ -3,6 +3,8 @@ import * as initial from "./2026-11-22T0000-initial";
 import * as accounts from "./2026-11-22T0100-accounts";
 import * as subscriptions from "./2026-11-23T0000-subscriptions";
 import * as moderation from "./2026-11-23T0100-moderation";
+import * as quizVersions from "./2026-11-24T0000-quiz-versions";
+import * as ownership from "./2026-11-24T0100-ownership";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   "2026-11-22T0100-accounts": accounts,
   "2026-11-23T0000-subscriptions": subscriptions,
   "2026-11-23T0100-moderation": moderation,
+  "2026-11-24T0000-quiz-versions": quizVersions,
+  "2026-11-24T0100-ownership": ownership,
 };
 
 export const migrationProvider: MigrationProvider = {

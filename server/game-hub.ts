@@ -1,7 +1,9 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
-import { commitGameBatch, findLiveGame, getHostClientId, loadGameForPlay } from "#app/models/game.server";
-import { GameRoom, type RoomOptions } from "./game-room";
+import { isConstraintViolation } from "#db/errors";
+import { commitGameBatch, expireGame, expireUnopenedGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
+import { purgeDeletedQuizzes } from "#app/models/quiz.server";
+import { GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { silentLogger, type Logger } from "./logger";
 
 export interface HubOptions {
@@ -9,9 +11,20 @@ export interface HubOptions {
   commitIntervalMs?: number;
   /** How long a finished game with nobody connected stays in memory. */
   finishedRoomTtlMs?: number;
+  /**
+   * How long a game still in its lobby may go with nobody connected (LOBBY_IDLE_MINUTES) before it
+   * is closed: its room leaves memory and its code stops working. A waiting game nobody ever
+   * opened closes this long after it was created.
+   */
+  idleLobbyTtlMs?: number;
+  /** How often rooms and stale games are looked over. */
+  sweepIntervalMs?: number;
   now?: () => number;
   logger?: Logger;
 }
+
+export const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
+const DEFAULT_FINISHED_ROOM_TTL_MS = 10 * 60_000;
 
 /** The live games of this process, loaded from the database on first use. */
 export class GameHub {
@@ -23,7 +36,7 @@ export class GameHub {
     private readonly db: DB,
     private readonly options: HubOptions = {},
   ) {
-    this.sweepTimer = setInterval(() => this.sweep(), 30_000);
+    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
   }
 
@@ -59,11 +72,14 @@ export class GameHub {
       commitIntervalMs: this.options.commitIntervalMs,
       now: this.options.now,
       logger: this.options.logger,
+      onClosed: (closed) => {
+        if (this.rooms.get(gameCode) === closed) this.rooms.delete(gameCode);
+      },
     };
     const room = new GameRoom(
       loaded,
       {
-        commit: (batch) => commitGameBatch(this.db, gameId, batch),
+        commit: (batch) => this.commit(gameId, batch),
         getHostClientId: () => getHostClientId(this.db, gameId),
       },
       roomOptions,
@@ -77,24 +93,64 @@ export class GameHub {
     return room;
   }
 
-  private finishedSince = new Map<GameRoom, number>();
+  /** A batch the database refuses for good is told apart from one that may pass if tried again. */
+  private async commit(gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
+    try {
+      return await commitGameBatch(this.db, gameId, batch);
+    } catch (error) {
+      if (!isConstraintViolation(error)) throw error;
+      const exists = await this.db.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst();
+      (this.options.logger ?? silentLogger).error({ event: "commit_refused", gameId, err: error }, "the database refused a group commit");
+      return exists ? "refused" : "game-gone";
+    }
+  }
 
-  /** Forgets finished games nobody is watching any more; their results stay in the database. */
-  private sweep(): void {
-    const now = (this.options.now ?? Date.now)();
-    const ttl = this.options.finishedRoomTtlMs ?? 10 * 60_000;
-    for (const [code, room] of this.rooms) {
-      if (!room.isFinished() || room.connectionCount > 0) {
-        this.finishedSince.delete(room);
-        continue;
-      }
-      const since = this.finishedSince.get(room) ?? now;
-      this.finishedSince.set(room, since);
-      if (now - since >= ttl) {
+  /** Since when each room has had nobody connected. */
+  private readonly idleSince = new Map<GameRoom, number>();
+  private sweeping = false;
+
+  /**
+   * Forgets finished games nobody is watching any more (their results stay in the database),
+   * closes lobbies nobody has been in for the idle time and waiting games nobody ever opened, and
+   * removes deleted quizzes whose games are all over.
+   */
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const now = (this.options.now ?? Date.now)();
+      const finishedTtl = this.options.finishedRoomTtlMs ?? DEFAULT_FINISHED_ROOM_TTL_MS;
+      const lobbyTtl = this.options.idleLobbyTtlMs ?? DEFAULT_IDLE_LOBBY_TTL_MS;
+      const idleLobbies: GameRoom[] = [];
+      for (const [code, room] of this.rooms) {
+        if (room.connectionCount > 0) {
+          this.idleSince.delete(room);
+          continue;
+        }
+        const since = this.idleSince.get(room) ?? now;
+        this.idleSince.set(room, since);
+        const idleFor = now - since;
+        const done = room.isFinished() ? idleFor >= finishedTtl : room.isInLobby() && idleFor >= lobbyTtl;
+        if (!done) continue;
         this.rooms.delete(code);
-        this.finishedSince.delete(room);
+        this.idleSince.delete(room);
+        if (!room.isFinished()) idleLobbies.push(room);
         void room.dispose();
       }
+      const logger = this.options.logger ?? silentLogger;
+      for (const room of idleLobbies) {
+        await expireGame(this.db, room.gameId, now);
+        logger.info({ event: "game_expired", gameCode: room.gameCode, idleMinutes: Math.round(lobbyTtl / 60_000) }, "idle lobby closed");
+      }
+      const open = new Set([...this.rooms.values()].map((room) => room.gameId));
+      const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
+      if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
+      const purged = await purgeDeletedQuizzes(this.db, finishedTtl, now);
+      if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose games are over were removed");
+    } catch (error) {
+      (this.options.logger ?? silentLogger).error({ event: "sweep_failed", err: error }, "the sweep of idle games failed");
+    } finally {
+      this.sweeping = false;
     }
   }
 

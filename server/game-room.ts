@@ -43,9 +43,16 @@ export interface Connection {
   close(code: number, reason: string): void;
 }
 
+/**
+ * How a group commit ended when it did not throw: stored; the game's row is gone (the room
+ * closes); or refused for good by a rule of the database (the room reloads from what is stored).
+ * A thrown error is one that may pass (a busy or full disk): the commit is tried again.
+ */
+export type CommitOutcome = "stored" | "game-gone" | "refused";
+
 /** What a room needs from storage; server.ts binds it to the database. */
 export interface RoomStore {
-  commit(batch: GameWriteBatch): Promise<void>;
+  commit(batch: GameWriteBatch): Promise<CommitOutcome>;
   getHostClientId(): Promise<string | null>;
 }
 
@@ -55,6 +62,8 @@ export interface RoomOptions {
   commitIntervalMs?: number;
   now?: () => number;
   logger?: Logger;
+  /** The room ended itself (its game is gone, or it reloads); the hub forgets it. */
+  onClosed?: (room: GameRoom) => void;
 }
 
 type Binding = { role: "host" } | { role: "player"; playerId: number };
@@ -72,6 +81,7 @@ type DeliveryGroup = { messages: OutgoingData[]; close?: Delivery["close"]; ques
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
 
 const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
+export const GAME_CLOSED_MESSAGE = "This game has been closed on the server. Thanks for playing!";
 
 function emptyBatch(): GameWriteBatch {
   return { joined: [], kicked: [], locked: null, resetScores: false, left: [], answers: [], scores: [], progress: null };
@@ -144,6 +154,7 @@ export class GameRoom {
   private readonly now: () => number;
   private readonly commitIntervalMs: number;
   private readonly logger: Logger;
+  private readonly onClosed: (room: GameRoom) => void;
 
   private hostClientId: string | null;
   private readonly hosts = new Set<Connection>();
@@ -175,6 +186,7 @@ export class GameRoom {
     this.now = options.now ?? Date.now;
     this.commitIntervalMs = options.commitIntervalMs ?? 10;
     this.logger = (options.logger ?? silentLogger).child({ gameCode: this.gameCode });
+    this.onClosed = options.onClosed ?? (() => {});
     this.state = restoreGameState(
       {
         gameCode: loaded.game.game_code,
@@ -216,9 +228,14 @@ export class GameRoom {
     return this.state.phase === "finished";
   }
 
+  isInLobby(): boolean {
+    return this.state.phase === "lobby";
+  }
+
   // ------------------------------------------------------------------ lifecycle
 
   async joinAsHost(connection: Connection): Promise<void> {
+    if (this.refuseIfStopped(connection)) return;
     if (connection.clientId !== this.hostClientId) {
       // The host may have registered after this room was loaded.
       this.hostClientId = await this.store.getHostClientId();
@@ -238,6 +255,7 @@ export class GameRoom {
   }
 
   joinAsPlayer(connection: Connection, nickname: string): void {
+    if (this.refuseIfStopped(connection)) return;
     const current = this.bindings.get(connection);
     if (current?.role === "player" && this.state.players.get(current.playerId)?.clientId === connection.clientId) {
       this.queueJoinReply(connection, this.state.players.get(current.playerId)!);
@@ -263,6 +281,13 @@ export class GameRoom {
     this.handleEffects(result.effects);
     this.queueJoinReply(connection, player);
     this.scheduleFlush();
+  }
+
+  /** A join that reached this room after it stopped goes round again, to the game as stored. */
+  private refuseIfStopped(connection: Connection): boolean {
+    if (!this.disposed) return false;
+    connection.close(CloseCode.SERVER_RESTARTING, "Reloading the game");
+    return true;
   }
 
   /** The socket closed: the player keeps its place (in the lobby for a grace period). */
@@ -661,9 +686,42 @@ export class GameRoom {
     this.batch = emptyBatch();
     this.outbox = [];
     this.phaseChanged = false;
+    if (isEmptyBatch(batch)) return outbox;
+    const outcome = await this.commitUntilStored(batch);
+    if (outcome === "stored") return outbox;
     // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
-    if (!isEmptyBatch(batch) && !(await this.commitUntilStored(batch))) return null;
-    return outbox;
+    if (outcome === "game-gone") this.closeForGood();
+    else if (outcome === "refused") this.reload();
+    return null;
+  }
+
+  /** The game's row is gone: everyone is told the game is over, and nobody reconnects to it. */
+  private closeForGood(): void {
+    this.logger.warn({ event: "game_gone", players: this.state.players.size }, "the game's row is gone; closing its room");
+    const notice = encodeServerMessage("ERROR", { message: GAME_CLOSED_MESSAGE, code: "GAME_CLOSED" });
+    for (const connection of this.bindings.keys()) connection.send(notice);
+    this.stop(CloseCode.GAME_CLOSED, "Game closed");
+  }
+
+  /**
+   * The database refused the batch for good, so this room's state is no longer what is stored.
+   * Its clients reconnect as after a restart and find the game as the database has it.
+   */
+  private reload(): void {
+    this.logger.error({ event: "game_reloaded" }, "a group commit was refused by the database; reloading the game from what is stored");
+    this.stop(CloseCode.SERVER_RESTARTING, "Reloading the game");
+  }
+
+  private stop(closeCode: number, reason: string): void {
+    this.cancelTimers();
+    this.disposed = true;
+    this.batch = emptyBatch();
+    this.outbox = [];
+    for (const connection of this.bindings.keys()) connection.close(closeCode, reason);
+    this.bindings.clear();
+    this.hosts.clear();
+    this.playerConnections.clear();
+    this.onClosed(this);
   }
 
   /**
@@ -693,17 +751,20 @@ export class GameRoom {
     }
   }
 
-  /** True once stored; false only when shutting down and it still fails after a few attempts. */
-  private async commitUntilStored(batch: GameWriteBatch): Promise<boolean> {
+  /**
+   * Tries a batch until it is stored, the game's row is found gone, or the database refuses it for
+   * good; gives up ("lost") only when shutting down and it still fails after a few attempts.
+   */
+  private async commitUntilStored(batch: GameWriteBatch): Promise<CommitOutcome | "lost"> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.store.commit(batch);
-        if (attempt > 0) this.logger.info({ event: "commit_recovered", attempts: attempt + 1 }, "group commit stored after retrying");
-        return true;
+        const outcome = await this.store.commit(batch);
+        if (attempt > 0 && outcome === "stored") this.logger.info({ event: "commit_recovered", attempts: attempt + 1 }, "group commit stored after retrying");
+        return outcome;
       } catch (error) {
         if (this.closing && attempt >= 2) {
           this.logger.error({ event: "commit_lost", err: error, answers: batch.answers.length }, "group commit failed at shutdown");
-          return false;
+          return "lost";
         }
         const delay = COMMIT_RETRY_DELAYS_MS[Math.min(attempt, COMMIT_RETRY_DELAYS_MS.length - 1)];
         this.logger.error({ event: "commit_failed", err: error, attempt: attempt + 1, retryInMs: delay }, "group commit failed; retrying");
@@ -720,12 +781,20 @@ export class GameRoom {
     await this.flush();
   }
 
-  async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting"): Promise<void> {
+  private cancelTimers(): void {
     if (this.phaseTimer) clearTimeout(this.phaseTimer);
+    this.phaseTimer = null;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     this.lobbyThrottle.cancel();
     this.progressThrottle.cancel();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
     this.graceTimers.clear();
+  }
+
+  async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting"): Promise<void> {
+    if (this.disposed) return;
+    this.cancelTimers();
     this.closing = true;
     await this.settle();
     this.disposed = true;

@@ -21,6 +21,8 @@ export const CloseCode = {
   HEARTBEAT_TIMEOUT: 4003,
   /** The host removed this player; do not reconnect. */
   KICKED: 4004,
+  /** The game no longer exists on the server (its row is gone); do not reconnect. */
+  GAME_CLOSED: 4005,
 } as const;
 
 // ---------------------------------------------------------------- client -> server

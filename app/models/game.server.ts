@@ -5,7 +5,7 @@ import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
 import type { AnswerRecord, Phase } from "#app/game/engine/state";
 import type { StoredPlayer } from "#app/game/engine/restore";
-import { findHostableQuiz, getQuestions, type Question, type QuizAccess, type Requester } from "./quiz.server";
+import { findHostableQuiz, toQuestion, type Question, type QuizAccess, type Requester } from "./quiz.server";
 
 export interface GameSummary {
   id: number;
@@ -19,28 +19,52 @@ export function generateGameCode(): string {
   return code;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_CONSTRAINT_UNIQUE");
+function inTransaction<T>(db: DB, run: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
-/** Creates a waiting game with a fresh code, drawing again on the rare clash with a live game. */
-export async function createGame(
-  db: DB,
-  input: { quizId: number; hostId: number | null },
-  now = Date.now(),
-): Promise<GameSummary> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const row = await db
-        .insertInto("games")
-        .values({ quiz_id: input.quizId, host_id: input.hostId, game_code: generateGameCode(), created_at: now })
-        .returning(["id", "game_code", "status"])
-        .executeTakeFirstOrThrow();
-      return { id: row.id, gameCode: row.game_code, status: row.status };
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 20) throw error;
+export interface NewGame {
+  quizId: number;
+  /** The signed-in user who opened it, if any. */
+  hostId: number | null;
+  /** The browser that opened it: the only one that may take its host seat. */
+  creatorClientId: string | null;
+  /** Set when the creating browser is the host from the start (the forms); otherwise register-host sets it. */
+  hostClientId?: string | null;
+}
+
+/**
+ * Creates a waiting game with a fresh code, drawing again on the rare clash with a live game. The
+ * game keeps the quiz's questions and time limit as they are now (docs/decisions/0014).
+ */
+export async function createGame(db: DB, input: NewGame, now = Date.now()): Promise<GameSummary> {
+  return inTransaction(db, async (trx) => {
+    const quiz = await trx.selectFrom("quizzes").select("time_limit").where("id", "=", input.quizId).executeTakeFirstOrThrow();
+    const values = {
+      quiz_id: input.quizId,
+      host_id: input.hostId,
+      creator_client_id: input.creatorClientId,
+      host_client_id: input.hostClientId ?? null,
+      time_limit: quiz.time_limit,
+      created_at: now,
+    };
+    // Inside the transaction nothing else writes between the look and the insert.
+    let gameCode = generateGameCode();
+    for (let attempt = 0; await findLiveGame(trx, gameCode); attempt++) {
+      if (attempt >= 20) throw new Error("Could not draw a free game code.");
+      gameCode = generateGameCode();
     }
-  }
+    const row = await trx
+      .insertInto("games")
+      .values({ ...values, game_code: gameCode })
+      .returning(["id", "game_code", "status"])
+      .executeTakeFirstOrThrow();
+    await sql`
+      insert into game_questions (game_id, position, question_id)
+      select ${row.id}, row_number() over (order by "order", id) - 1, id
+      from questions where quiz_id = ${input.quizId} and retired_at is null`.execute(trx);
+    return { id: row.id, gameCode: row.game_code, status: row.status };
+  });
 }
 
 export async function findLiveGame(db: DB, gameCode: string): Promise<GameRow | undefined> {
@@ -69,27 +93,41 @@ export async function hostNewGame(
   quizId: number,
   requester: Requester & { clientId: string },
 ): Promise<QuizAccess<GameSummary>> {
-  const access = await findHostableQuiz(db, quizId, requester);
-  if (access.status !== "ok") return access;
-  const game = await createGame(db, { quizId, hostId: requester.userId ?? null });
-  await db.updateTable("games").set({ host_client_id: requester.clientId }).where("id", "=", game.id).execute();
-  return { status: "ok", value: game };
+  return inTransaction(db, async (trx) => {
+    const access = await findHostableQuiz(trx, quizId, requester);
+    if (access.status !== "ok") return access;
+    const game = await createGame(trx, {
+      quizId,
+      hostId: requester.userId ?? null,
+      creatorClientId: requester.clientId,
+      hostClientId: requester.clientId,
+    });
+    return { status: "ok", value: game };
+  });
 }
 
-export type RegisterHostResult = "registered" | "not-found" | "taken";
+export type RegisterHostResult = "registered" | "not-found" | "taken" | "not-creator";
 
-/** Binds a browser's client id as the game's host; the first to register keeps it. */
-export async function registerHost(db: DB, gameCode: string, clientId: string): Promise<RegisterHostResult> {
-  return db.transaction().execute(async (trx) => {
+/**
+ * Binds a browser's client id as the game's host. Only the game's creator may: the browser that
+ * created it (by the client id registered, or the one the request comes from) or the signed-in
+ * account that created it. The first registration keeps the seat.
+ */
+export async function registerHost(db: DB, gameCode: string, clientId: string, requester: Requester): Promise<RegisterHostResult> {
+  return inTransaction(db, async (trx) => {
     const game = await trx
       .selectFrom("games")
-      .select(["id", "host_client_id"])
+      .select(["id", "host_client_id", "creator_client_id", "host_id"])
       .where("game_code", "=", gameCode)
       .where("status", "!=", "finished")
       .executeTakeFirst();
     if (!game) return "not-found";
     if (game.host_client_id === clientId) return "registered";
     if (game.host_client_id !== null) return "taken";
+    const byCreator =
+      (game.creator_client_id !== null && (clientId === game.creator_client_id || requester.clientId === game.creator_client_id)) ||
+      (game.host_id !== null && requester.userId === game.host_id);
+    if (!byCreator) return "not-creator";
     await trx.updateTable("games").set({ host_client_id: clientId }).where("id", "=", game.id).execute();
     return "registered";
   });
@@ -120,6 +158,7 @@ export async function listGameSessions(db: DB): Promise<GameSession[]> {
       "quizzes.time_limit",
     ])
     .where("quizzes.is_public", "=", 1)
+    .where("quizzes.deleted_at", "is", null)
     .where("games.status", "in", ["waiting", "active"])
     .orderBy("games.created_at", "desc")
     .orderBy("games.id", "desc")
@@ -157,9 +196,9 @@ export async function getGameResults(db: DB, game: GameRow): Promise<GameResults
   const [quiz, questionCount, players] = await Promise.all([
     db.selectFrom("quizzes").select("title").where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
     db
-      .selectFrom("questions")
+      .selectFrom("game_questions")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("quiz_id", "=", game.quiz_id)
+      .where("game_id", "=", game.id)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("players")
@@ -220,7 +259,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
   if (!game) return undefined;
   const [quiz, questions, players, answers, kicks] = await Promise.all([
     db.selectFrom("quizzes").select(["title", "time_limit"]).where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
-    getQuestions(db, game.quiz_id),
+    getGameQuestions(db, game.id),
     db
       .selectFrom("players")
       .select(["id", "nickname", "client_id", "joined_at"])
@@ -234,7 +273,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
   return {
     game,
     title: quiz.title,
-    timeLimit: quiz.time_limit,
+    timeLimit: game.time_limit ?? quiz.time_limit,
     questions,
     players: players.map((row) => ({ id: row.id, nickname: row.nickname, clientId: row.client_id, joinedAt: row.joined_at })),
     answers: answers.map((row) => ({
@@ -249,6 +288,33 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
     })),
     kickedClientIds: kicks.map((row) => row.client_id),
   };
+}
+
+/** Closes a game that never started (an idle lobby): its code no longer finds it. */
+export async function expireGame(db: DB, gameId: number, now = Date.now()): Promise<void> {
+  await db.updateTable("games").set({ status: "finished", ended_at: now }).where("id", "=", gameId).where("status", "=", "waiting").execute();
+}
+
+/** Closes waiting games created before `createdBefore` that are not open in memory; returns how many. */
+export async function expireUnopenedGames(db: DB, createdBefore: number, open: Set<number>, now = Date.now()): Promise<number> {
+  const candidates = await db.selectFrom("games").select("id").where("status", "=", "waiting").where("created_at", "<", createdBefore).execute();
+  const stale = candidates.map((row) => row.id).filter((id) => !open.has(id));
+  for (const ids of chunks(stale)) {
+    await db.updateTable("games").set({ status: "finished", ended_at: now }).where("id", "in", ids).where("status", "=", "waiting").execute();
+  }
+  return stale.length;
+}
+
+/** The questions a game plays, in its order, whatever has become of its quiz since. */
+export async function getGameQuestions(db: DB, gameId: number): Promise<Question[]> {
+  const rows = await db
+    .selectFrom("game_questions")
+    .innerJoin("questions", "questions.id", "game_questions.question_id")
+    .selectAll("questions")
+    .where("game_questions.game_id", "=", gameId)
+    .orderBy("game_questions.position")
+    .execute();
+  return rows.map(toQuestion);
 }
 
 export async function getHostClientId(db: DB, gameId: number): Promise<string | null> {
@@ -303,9 +369,15 @@ function chunks<T>(items: T[], size = INSERT_CHUNK): T[][] {
   return result;
 }
 
-/** Writes a batch in one transaction, in an order that keeps foreign keys satisfied. */
-export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBatch): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export type CommitOutcome = "stored" | "game-gone";
+
+/**
+ * Writes a batch in one transaction, in an order that keeps foreign keys satisfied; "game-gone"
+ * (and nothing written) when the game's row no longer exists.
+ */
+export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await trx.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst())) return "game-gone";
     if (batch.left.length > 0) {
       for (const ids of chunks(batch.left)) {
         await trx.deleteFrom("players").where("game_id", "=", gameId).where("id", "in", ids).execute();
@@ -366,5 +438,6 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
         .where("id", "=", gameId)
         .execute();
     }
+    return "stored";
   });
 }

@@ -71,6 +71,10 @@ export function toQuestion(row: QuestionRow): Question {
   };
 }
 
+/**
+ * A quiz made while signed in (an account or a guest) belongs to that account alone; the browser's
+ * client id owns only what a browser made without one.
+ */
 export async function createQuiz(db: DB, input: NewQuiz, owner: Requester, now = Date.now()): Promise<Quiz> {
   const row = await db
     .insertInto("quizzes")
@@ -80,7 +84,7 @@ export async function createQuiz(db: DB, input: NewQuiz, owner: Requester, now =
       time_limit: input.timeLimit,
       is_public: input.isPublic ? 1 : 0,
       creator_id: owner.userId ?? null,
-      owner_client_id: owner.clientId ?? null,
+      owner_client_id: owner.userId != null ? null : (owner.clientId ?? null),
       created_at: now,
     })
     .returningAll()
@@ -104,32 +108,23 @@ export async function addQuestion(db: DB, input: NewQuestion): Promise<Question>
 }
 
 /**
- * A quiz created with an identity (a user or a client id) belongs to it; a quiz created with
- * none (a script calling the API) is open to anyone, as the spec's fixed creator id implies.
+ * A quiz made by an account (a guest included) belongs to that account alone, not to whoever later
+ * uses the same browser; one made by a browser without an account belongs to that browser. The
+ * demo quizzes belong to the system account, which nobody can sign in as: they are read-only.
  */
 function isOwnedBy(row: QuizRow, requester: Requester): boolean {
-  if (row.creator_id === null && row.owner_client_id === null) return true;
-  if (requester.userId != null && row.creator_id === requester.userId) return true;
-  return requester.clientId != null && row.owner_client_id === requester.clientId;
-}
-
-/**
- * For changing or deleting a quiz: stricter than `isOwnedBy`. A quiz made by an account belongs to
- * that account alone (not to whoever later uses the same browser); one made by a signed-out
- * browser belongs to that browser; a quiz made with no identity belongs to no one and stays as is.
- */
-function isManagedBy(row: QuizRow, requester: Requester): boolean {
   if (row.creator_id !== null) return requester.userId != null && row.creator_id === requester.userId;
   return row.owner_client_id !== null && requester.clientId != null && row.owner_client_id === requester.clientId;
 }
 
 export type QuizAccess<T> = { status: "ok"; value: T } | { status: "not-found" } | { status: "forbidden" };
 
+/** A quiz that exists and has not been deleted. */
 export async function findQuizRow(db: DB, quizId: number): Promise<QuizRow | undefined> {
-  return db.selectFrom("quizzes").selectAll().where("id", "=", quizId).executeTakeFirst();
+  return db.selectFrom("quizzes").selectAll().where("id", "=", quizId).where("deleted_at", "is", null).executeTakeFirst();
 }
 
-/** For adding questions and reading answers: the owner only. */
+/** For adding questions, reading answers, editing and deleting: the owner only. */
 export async function findOwnQuiz(db: DB, quizId: number, requester: Requester): Promise<QuizAccess<Quiz>> {
   const row = await findQuizRow(db, quizId);
   if (!row) return { status: "not-found" };
@@ -145,15 +140,27 @@ export async function findHostableQuiz(db: DB, quizId: number, requester: Reques
   return { status: "ok", value: toQuiz(row) };
 }
 
+/** The quiz's questions as it stands now, in order (retired versions left out). */
 export async function getQuestions(db: DB, quizId: number): Promise<Question[]> {
   const rows = await db
     .selectFrom("questions")
     .selectAll()
     .where("quiz_id", "=", quizId)
+    .where("retired_at", "is", null)
     .orderBy("order")
     .orderBy("id")
     .execute();
   return rows.map(toQuestion);
+}
+
+export async function countQuestions(db: DB, quizId: number): Promise<number> {
+  const { n } = await db
+    .selectFrom("questions")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("quiz_id", "=", quizId)
+    .where("retired_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 export async function findOwnQuizWithQuestions(
@@ -166,7 +173,19 @@ export async function findOwnQuizWithQuestions(
   return { status: "ok", value: { ...access.value, questions: await getQuestions(db, quizId) } };
 }
 
-function quizzesWithQuestionCounts(db: DB) {
+export type AddQuestionResult = QuizAccess<Question> | { status: "full"; max: number };
+
+/** POST /api/questions: a question added to the requester's own quiz, up to `max` questions a quiz. */
+export async function addOwnQuestion(db: DB, input: NewQuestion, requester: Requester, max: number): Promise<AddQuestionResult> {
+  return inTransaction(db, async (trx) => {
+    const access = await findOwnQuiz(trx, input.quizId, requester);
+    if (access.status !== "ok") return access;
+    if ((await countQuestions(trx, input.quizId)) >= max) return { status: "full", max };
+    return { status: "ok", value: await addQuestion(trx, input) };
+  });
+}
+
+function liveQuizzesWithQuestionCounts(db: DB) {
   return db
     .selectFrom("quizzes")
     .selectAll("quizzes")
@@ -174,18 +193,20 @@ function quizzesWithQuestionCounts(db: DB) {
       eb
         .selectFrom("questions")
         .whereRef("questions.quiz_id", "=", "quizzes.id")
+        .where("questions.retired_at", "is", null)
         .select((inner) => inner.fn.countAll<number>().as("n"))
         .as("question_count"),
-    );
+    )
+    .where("quizzes.deleted_at", "is", null);
 }
 
 /** Quizzes the requester may host: public ones and its own, newest first, with question counts. */
 export async function listHostableQuizzes(db: DB, requester: Requester): Promise<(Quiz & { questionCount: number })[]> {
-  const rows = await quizzesWithQuestionCounts(db)
+  const rows = await liveQuizzesWithQuestionCounts(db)
     .where((eb) => {
-      const visible = [eb("is_public", "=", 1), eb.and([eb("creator_id", "is", null), eb("owner_client_id", "is", null)])];
+      const visible = [eb("is_public", "=", 1)];
       if (requester.userId != null) visible.push(eb("creator_id", "=", requester.userId));
-      if (requester.clientId) visible.push(eb("owner_client_id", "=", requester.clientId));
+      if (requester.clientId) visible.push(eb.and([eb("creator_id", "is", null), eb("owner_client_id", "=", requester.clientId)]));
       return eb.or(visible);
     })
     .orderBy("created_at", "desc")
@@ -196,7 +217,7 @@ export async function listHostableQuizzes(db: DB, requester: Requester): Promise
 
 /** The user's own quizzes, newest first, with question counts. */
 export async function listOwnQuizzes(db: DB, userId: number): Promise<(Quiz & { questionCount: number })[]> {
-  const rows = await quizzesWithQuestionCounts(db)
+  const rows = await liveQuizzesWithQuestionCounts(db)
     .where("creator_id", "=", userId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -204,26 +225,32 @@ export async function listOwnQuizzes(db: DB, userId: number): Promise<(Quiz & { 
   return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
 }
 
-/** For the edit form: the quiz with its questions, for the one who may change it (see `isManagedBy`). */
-export async function findEditableQuiz(
-  db: DB,
-  quizId: number,
-  requester: Requester,
-): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
-  const row = await findQuizRow(db, quizId);
-  if (!row) return { status: "not-found" };
-  if (!isManagedBy(row, requester)) return { status: "forbidden" };
-  return { status: "ok", value: { ...toQuiz(row), questions: await getQuestions(db, quizId) } };
-}
-
 function inTransaction<T>(db: DB, run: (trx: DB) => Promise<T>): Promise<T> {
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
+/** Of these questions, the ones a game lists: they belong to that game's play and never change. */
+async function questionsInGames(db: DB, questionIds: number[]): Promise<Set<number>> {
+  if (questionIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("game_questions")
+    .select("question_id")
+    .distinct()
+    .where("question_id", "in", questionIds)
+    .execute();
+  return new Set(rows.map((row) => row.question_id));
+}
+
+const sameQuestion = (current: Question, next: QuestionInput) =>
+  current.text === next.text &&
+  current.correctAnswerIndex === next.correctAnswerIndex &&
+  JSON.stringify(current.answers) === JSON.stringify(next.answers);
+
 /**
- * Replaces a quiz's details and questions, all or nothing, for its owner. Questions are rewritten
- * in place by position, so the rows a game has already loaded keep their ids; extra rows are
- * added and surplus ones removed (with their recorded answers).
+ * Replaces a quiz's details and questions, all or nothing, for its owner. A question some game
+ * lists (one being played, or one with recorded answers) is never rewritten or deleted: it is
+ * retired and, where the edit changed it, a new row takes its place. Other rows are rewritten in
+ * place, added or deleted. Games already opened go on with the questions they were opened with.
  */
 export async function updateQuiz(
   db: DB,
@@ -231,11 +258,11 @@ export async function updateQuiz(
   input: NewQuiz,
   questions: QuestionInput[],
   requester: Requester,
+  now = Date.now(),
 ): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
   return inTransaction(db, async (trx) => {
-    const row = await findQuizRow(trx, quizId);
-    if (!row) return { status: "not-found" };
-    if (!isManagedBy(row, requester)) return { status: "forbidden" };
+    const access = await findOwnQuiz(trx, quizId, requester);
+    if (access.status !== "ok") return access;
     const updated = await trx
       .updateTable("quizzes")
       .set({
@@ -248,10 +275,23 @@ export async function updateQuiz(
       .returningAll()
       .executeTakeFirstOrThrow();
     const existing = await getQuestions(trx, quizId);
+    const played = await questionsInGames(
+      trx,
+      existing.map((question) => question.id),
+    );
+    const retire = async (ids: number[]) => {
+      if (ids.length > 0) await trx.updateTable("questions").set({ retired_at: now }).where("id", "in", ids).execute();
+    };
     const saved: Question[] = [];
     for (const [order, question] of questions.entries()) {
       const current = existing[order];
-      if (!current) {
+      if (current && sameQuestion(current, question)) {
+        if (current.order !== order) await trx.updateTable("questions").set({ order }).where("id", "=", current.id).execute();
+        saved.push({ ...current, order });
+        continue;
+      }
+      if (!current || played.has(current.id)) {
+        if (current) await retire([current.id]);
         saved.push(await addQuestion(trx, { quizId, ...question, order }));
         continue;
       }
@@ -268,19 +308,69 @@ export async function updateQuiz(
         .executeTakeFirstOrThrow();
       saved.push(toQuestion(rewritten));
     }
-    const surplus = existing.slice(questions.length).map((question) => question.id);
-    if (surplus.length > 0) await trx.deleteFrom("questions").where("id", "in", surplus).execute();
+    const surplus = existing.slice(questions.length);
+    await retire(surplus.filter((question) => played.has(question.id)).map((question) => question.id));
+    const unplayed = surplus.filter((question) => !played.has(question.id)).map((question) => question.id);
+    if (unplayed.length > 0) await trx.deleteFrom("questions").where("id", "in", unplayed).execute();
     return { status: "ok", value: { ...toQuiz(updated), questions: saved } };
   });
 }
 
-/** Deletes a quiz for its owner; its questions and games (with their players and answers) go with it. */
-export async function deleteQuiz(db: DB, quizId: number, requester: Requester): Promise<QuizAccess<Quiz>> {
+export interface DeletedQuiz extends Quiz {
+  /** Games of it that were still waiting or running: they play on, and the quiz goes when they end. */
+  unfinishedGames: number;
+}
+
+async function countUnfinishedGames(db: DB, quizId: number): Promise<number> {
+  const { n } = await db
+    .selectFrom("games")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("quiz_id", "=", quizId)
+    .where("status", "!=", "finished")
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/**
+ * Removes a quiz whose owner has checked: at once, with its questions and finished games, when
+ * nothing of it is being played; otherwise it is hidden now (nobody can find, host or edit it)
+ * and its games play to the end with their answers kept, then `purgeDeletedQuizzes` removes it.
+ */
+export async function removeQuiz(db: DB, quizId: number, now = Date.now()): Promise<number> {
+  const unfinished = await countUnfinishedGames(db, quizId);
+  if (unfinished > 0) await db.updateTable("quizzes").set({ deleted_at: now }).where("id", "=", quizId).execute();
+  else await db.deleteFrom("quizzes").where("id", "=", quizId).execute();
+  return unfinished;
+}
+
+/** Deletes a quiz for its owner (see `removeQuiz`). */
+export async function deleteQuiz(db: DB, quizId: number, requester: Requester, now = Date.now()): Promise<QuizAccess<DeletedQuiz>> {
   return inTransaction(db, async (trx) => {
-    const row = await findQuizRow(trx, quizId);
-    if (!row) return { status: "not-found" };
-    if (!isManagedBy(row, requester)) return { status: "forbidden" };
-    await trx.deleteFrom("quizzes").where("id", "=", quizId).execute();
-    return { status: "ok", value: toQuiz(row) };
+    const access = await findOwnQuiz(trx, quizId, requester);
+    if (access.status !== "ok") return access;
+    return { status: "ok", value: { ...access.value, unfinishedGames: await removeQuiz(trx, quizId, now) } };
   });
+}
+
+/**
+ * Removes quizzes deleted while they were being played, once every game of theirs has been over
+ * for `keepFinishedMs` (the podium and the results download stay reachable that long).
+ */
+export async function purgeDeletedQuizzes(db: DB, keepFinishedMs: number, now = Date.now()): Promise<number> {
+  const result = await db
+    .deleteFrom("quizzes")
+    .where("deleted_at", "is not", null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("games")
+            .select("games.id")
+            .whereRef("games.quiz_id", "=", "quizzes.id")
+            .where((inner) => inner.or([inner("games.status", "!=", "finished"), inner("games.ended_at", ">", now - keepFinishedMs)])),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -5,6 +5,7 @@ import type { DB } from "#db/connection.server";
 import type { UserRow } from "#db/schema";
 import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { dailyAiQuizLimit } from "./plan.server";
+import { removeQuiz } from "./quiz.server";
 
 /** What the browser may know about a user (spec section 3). */
 export interface User {
@@ -59,6 +60,12 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 export async function findUserById(db: DB, id: number): Promise<User | null> {
   const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   return row ? toUser(row) : null;
+}
+
+/** The system account that owns the demo quizzes (made by a migration); nobody can sign in as it. */
+export async function systemUserId(db: DB): Promise<number> {
+  const row = await db.selectFrom("users").select("id").where("is_system", "=", 1).executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function findUserRowByEmail(db: DB, email: string): Promise<UserRow | undefined> {
@@ -146,10 +153,14 @@ export async function changePassword(db: DB, userId: number, password: string): 
   await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", userId).execute();
 }
 
-/** Deletes the account and everything it owns (quizzes cascade to questions and games). */
-export async function deleteAccount(db: DB, userId: number): Promise<void> {
+/**
+ * Deletes the account, its sessions and everything it owns. A quiz of it that is being played is
+ * hidden and goes once its games are over (see `removeQuiz`), so nobody's game stops.
+ */
+export async function deleteAccount(db: DB, userId: number, now = Date.now()): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("quizzes").where("creator_id", "=", userId).execute();
+    const quizzes = await trx.selectFrom("quizzes").select("id").where("creator_id", "=", userId).where("deleted_at", "is", null).execute();
+    for (const quiz of quizzes) await removeQuiz(trx, quiz.id, now);
     await trx.deleteFrom("users").where("id", "=", userId).execute();
   });
 }

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { DB } from "#db/connection.server";
+import { isUniqueViolation } from "#db/errors";
 import {
   CONFLICT_MESSAGES,
   createAccount,
@@ -53,10 +54,6 @@ async function uniqueUsername(db: DB, base: string): Promise<string> {
     if (!conflicts.includes("username") && UsernameSchema.safeParse(candidate).success) return candidate;
   }
   throw new ApiError(409, CONFLICT_MESSAGES.username);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 
 /** Refusals that do not depend on the chosen username. */

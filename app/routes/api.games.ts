@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { createGame } from "#app/models/game.server";
 import { findHostableQuiz } from "#app/models/quiz.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
-import { requesterOf } from "#app/utils/session.server";
+import { requesterWithClientId } from "#app/utils/session.server";
 import { CreateGameSchema } from "#app/utils/api-schemas";
 import { logGameCreated } from "#app/utils/game-log.server";
 
@@ -10,17 +10,21 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/games {quizId, hostId} -> 201 {id, gameCode, status: "waiting"}. */
+/**
+ * POST /api/games {quizId, hostId} -> 201 {id, gameCode, status: "waiting"}. The game is bound to
+ * the browser (X-Client-Id, or one minted now and set as its cookie) or account that created it:
+ * only that one may register as its host.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateGameSchema);
-    const requester = await requesterOf(context, request);
+    const { requester, headers } = await requesterWithClientId(context, request);
     const access = await findHostableQuiz(context.db, input.quizId, requester);
     if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (access.status === "forbidden") throw new ApiError(403, "This quiz is private. Only its creator can host it.");
-    const game = await createGame(context.db, { quizId: input.quizId, hostId: requester.userId ?? null });
+    const game = await createGame(context.db, { quizId: input.quizId, hostId: requester.userId ?? null, creatorClientId: requester.clientId });
     logGameCreated(context.logger, game, input.quizId, "api");
-    return Response.json(game, { status: 201 });
+    return Response.json(game, { status: 201, headers });
   });
 }

@@ -2,21 +2,24 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { registerHost } from "#app/models/game.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { RegisterHostSchema } from "#app/utils/api-schemas";
+import { GAME_ALREADY_HOSTED, GAME_NOT_YOURS } from "#app/utils/form-schemas";
+import { requesterOf } from "#app/utils/session.server";
 import { normalizeGameCode } from "#app/utils/validation";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/games/:gameCode/register-host {clientId}: binds the creating browser as host. */
+/** POST /api/games/:gameCode/register-host {clientId}: binds a browser as host, for the game's creator only. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
     const { clientId } = await readJson(request, RegisterHostSchema);
     const gameCode = normalizeGameCode(params.gameCode ?? "");
-    const result = await registerHost(context.db, gameCode, clientId);
+    const result = await registerHost(context.db, gameCode, clientId, await requesterOf(context, request));
     if (result === "not-found") throw new ApiError(404, "Game not found.");
-    if (result === "taken") throw new ApiError(403, "This game already has a host.");
+    if (result === "not-creator") throw new ApiError(403, GAME_NOT_YOURS);
+    if (result === "taken") throw new ApiError(403, GAME_ALREADY_HOSTED);
     return Response.json({ gameCode, registered: true });
   });
 }

@@ -1,22 +1,23 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { addQuestion, findOwnQuiz } from "#app/models/quiz.server";
+import { addOwnQuestion } from "#app/models/quiz.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { requesterOf } from "#app/utils/session.server";
 import { CreateQuestionSchema } from "#app/utils/api-schemas";
+import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/questions {quizId, text, answers[4], correctAnswerIndex, order} -> 201 question. */
+/** POST /api/questions {quizId, text, answers[4], correctAnswerIndex, order} -> 201 question; at most MAX_QUESTIONS a quiz. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateQuestionSchema);
-    const access = await findOwnQuiz(context.db, input.quizId, await requesterOf(context, request));
-    if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
-    if (access.status === "forbidden") throw new ApiError(403, "Only the quiz's creator can add questions to it.");
-    const question = await addQuestion(context.db, input);
-    return Response.json(question, { status: 201 });
+    const added = await addOwnQuestion(context.db, input, await requesterOf(context, request), MAX_QUESTIONS);
+    if (added.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
+    if (added.status === "forbidden") throw new ApiError(403, "Only the quiz's creator can add questions to it.");
+    if (added.status === "full") throw new ApiError(409, tooManyQuestionsMessage(added.max));
+    return Response.json(added.value, { status: 201 });
   });
 }

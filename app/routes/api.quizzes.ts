@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createQuiz, listHostableQuizzes } from "#app/models/quiz.server";
 import { handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
-import { requesterOf } from "#app/utils/session.server";
+import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import { CreateQuizSchema } from "#app/utils/api-schemas";
 
 /** GET /api/quizzes: the quizzes the requester may host, with question counts. */
@@ -17,7 +17,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateQuizSchema);
-    const quiz = await createQuiz(context.db, input, await requesterOf(context, request));
-    return Response.json(quiz, { status: 201 });
+    // A caller with no identity gets a client id minted (and its cookie), so the quiz is someone's.
+    const { requester, headers } = await requesterWithClientId(context, request);
+    const quiz = await createQuiz(context.db, input, requester);
+    return Response.json(quiz, { status: 201, headers });
   });
 }

@@ -15,8 +15,8 @@ import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { hostNewGame } from "#app/models/game.server";
-import { addQuestion, createQuiz, findEditableQuiz, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
-import { formRequester, requesterOf } from "#app/utils/session.server";
+import { addQuestion, createQuiz, findOwnQuizWithQuestions, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
+import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import {
   CANNOT_REMOVE_QUESTION,
   CREATE_QUIZ_FAILED,
@@ -70,7 +70,7 @@ function draftOf(quiz: Quiz & { questions: Question[] }): CreateQuizDraft {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const quizId = editIdOf(request);
   if (quizId === null) return { editing: null };
-  const access = await findEditableQuiz(context.db, quizId, await requesterOf(context, request));
+  const access = await findOwnQuizWithQuestions(context.db, quizId, await requesterOf(context, request));
   if (access.status !== "ok") throw notFound();
   return { editing: { id: quizId, draft: draftOf(access.value) } };
 }
@@ -110,7 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (editId !== null) return saveEdit(context.db, editId, parsed.data, await requesterOf(context, request), draft);
 
-  const { requester, headers } = await formRequester(context, request);
+  const { requester, headers } = await requesterWithClientId(context, request);
   let hosted: { gameCode: string; quizId: number };
   try {
     hosted = await saveQuizAndHost(context.db, parsed.data, requester);

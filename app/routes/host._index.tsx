@@ -14,11 +14,12 @@ import { useToast } from "#app/components/toaster";
 import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
 import { hostNewGame, registerHost } from "#app/models/game.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
-import { formRequester, requesterOf } from "#app/utils/session.server";
+import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import {
   firstErrors,
   GAME_ALREADY_HOSTED,
   GAME_NOT_FOUND,
+  GAME_NOT_YOURS,
   HOST_CONNECTION_FAILED,
   HostFormSchema,
   QUIZ_NOT_FOUND,
@@ -72,7 +73,7 @@ function reply(body: HostActionData, status: number) {
   return data(body, { status });
 }
 
-/** A chosen quiz gets a new game hosted by this browser; a code claims that existing game's host seat. */
+/** A chosen quiz gets a new game hosted by this browser; a code takes the host seat of a game this browser or account created. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const field = (name: string) => String(formData.get(name) ?? "");
@@ -80,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = HostFormSchema.safeParse(values);
   if (!parsed.success) return reply({ values, errors: firstErrors(parsed.error) }, 400);
 
-  const { requester, headers } = await formRequester(context, request);
+  const { requester, headers } = await requesterWithClientId(context, request);
   const choice = parsed.data;
   let gameCode: string;
   if (choice.quizId !== undefined) {
@@ -90,8 +91,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     gameCode = hosted.value.gameCode;
     logGameCreated(context.logger, hosted.value, choice.quizId, "host form");
   } else {
-    const result = await registerHost(context.db, choice.gameCode, requester.clientId);
+    const result = await registerHost(context.db, choice.gameCode, requester.clientId, requester);
     if (result === "not-found") return reply({ values, errors: { quizCode: GAME_NOT_FOUND } }, 404);
+    if (result === "not-creator") return reply({ values, errors: { quizCode: GAME_NOT_YOURS } }, 403);
     if (result === "taken") return reply({ values, errors: { quizCode: GAME_ALREADY_HOSTED } }, 403);
     gameCode = choice.gameCode;
   }

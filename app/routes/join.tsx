@@ -14,7 +14,7 @@ import { useOnline } from "#app/pwa/online";
 import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
-import { formRequester } from "#app/utils/session.server";
+import { requesterWithClientId } from "#app/utils/session.server";
 import {
   firstErrors,
   GAME_NOT_FOUND,
@@ -62,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "start") {
     const quizId = IdSchema.safeParse(Number(formData.get("quizId")));
     if (!quizId.success) return reply({ startError: QUIZ_NOT_FOUND }, 400);
-    const { requester, headers } = await formRequester(context, request);
+    const { requester, headers } = await requesterWithClientId(context, request);
     const hosted = await hostNewGame(context.db, quizId.data, requester);
     if (hosted.status !== "ok") {
       return reply({ startError: hosted.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, hosted.status === "forbidden" ? 403 : 404);

@@ -5,7 +5,7 @@ import { Page } from "#app/components/layout";
 import { hostNewGame } from "#app/models/game.server";
 import { deleteQuiz, listOwnQuizzes } from "#app/models/quiz.server";
 import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
-import { formRequester, requesterOf, requireUser } from "#app/utils/session.server";
+import { requesterWithClientId, requesterOf, requireUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 
 export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
@@ -46,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (quizId === null) return refuse(QUIZ_NOT_FOUND, 400);
 
   if (intent === "host") {
-    const { requester, headers } = await formRequester(context, request);
+    const { requester, headers } = await requesterWithClientId(context, request);
     const hosted = await hostNewGame(context.db, quizId, requester);
     if (hosted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
     if (hosted.status === "forbidden") return refuse(QUIZ_NOT_HOSTABLE, 403, quizId);
@@ -58,10 +58,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const deleted = await deleteQuiz(context.db, quizId, await requesterOf(context, request));
     if (deleted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
     if (deleted.status === "forbidden") return refuse(QUIZ_NOT_DELETABLE, 403, quizId);
-    return redirect("/my-quizzes?deleted=1");
+    const { unfinishedGames } = deleted.value;
+    return redirect(unfinishedGames > 0 ? `/my-quizzes?deleted=1&playing=${unfinishedGames}` : "/my-quizzes?deleted=1");
   }
 
   return refuse("Unknown action.", 400, quizId);
+}
+
+function deletedNotice(playing: number): string {
+  if (playing === 0) return "Quiz deleted.";
+  const games = playing === 1 ? "A game of it is" : `${playing} games of it are`;
+  return `Quiz deleted. ${games} being played right now and will finish with the questions it started with; nobody can start a new one.`;
 }
 
 export default function MyQuizzes() {
@@ -70,7 +77,7 @@ export default function MyQuizzes() {
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const confirmingId = Number(searchParams.get("delete")) || null;
-  const notice = searchParams.has("saved") ? "Quiz saved." : searchParams.has("deleted") ? "Quiz deleted." : null;
+  const notice = searchParams.has("saved") ? "Quiz saved." : searchParams.has("deleted") ? deletedNotice(Number(searchParams.get("playing")) || 0) : null;
   const busyId = navigation.state !== "idle" ? Number(navigation.formData?.get("quizId")) : null;
   const busyIntent = navigation.formData?.get("intent");
   const confirmHeading = useRef<HTMLHeadingElement>(null);
@@ -129,7 +136,7 @@ export default function MyQuizzes() {
                       <h3 id={`quiz-${quiz.id}-confirm`} tabIndex={-1} ref={confirmHeading}>
                         Delete “{quiz.title}”?
                       </h3>
-                      <p>This deletes the quiz, its questions and its games. It cannot be undone.</p>
+                      <p>This deletes the quiz, its questions and its games. A game being played right now finishes first. It cannot be undone.</p>
                       <div className="row">
                         <Form method="post" action="/my-quizzes">
                           <input type="hidden" name="quizId" value={quiz.id} />

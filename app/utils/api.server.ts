@@ -6,6 +6,7 @@ import type { z } from "zod";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

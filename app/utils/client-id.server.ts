@@ -21,8 +21,9 @@ export function clientIdOf(request: Request): string | null {
 }
 
 /**
- * The client id for a form post, minting one (with the cookie to keep it) for a browser that has
- * none yet, such as one without JavaScript.
+ * The client id for a form post or an API call that creates something, minting one (with the
+ * cookie to keep it, and the same id in X-Client-Id for a script) for a caller that has none yet,
+ * such as a browser without JavaScript.
  */
 export function ensureClientId(request: Request): { clientId: string; headers: HeadersInit } {
   const existing = clientIdOf(request);
@@ -31,6 +32,6 @@ export function ensureClientId(request: Request): { clientId: string; headers: H
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
   return {
     clientId,
-    headers: { "Set-Cookie": `${CLIENT_ID_COOKIE}=${clientId}; Path=/; Max-Age=31536000; SameSite=Lax${secure}` },
+    headers: { "Set-Cookie": `${CLIENT_ID_COOKIE}=${clientId}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`, "X-Client-Id": clientId },
   };
 }

@@ -45,6 +45,7 @@ export const QUIZZES_LOAD_FAILED: ToastMessage = {
 export const HOST_CONNECTION_FAILED = "Failed to connect to the game server. Please try again.";
 export const GAME_NOT_FOUND = "Game not found. Check the code and try again.";
 export const GAME_ALREADY_HOSTED = "This game already has a host.";
+export const GAME_NOT_YOURS = "Only the browser or account that created this game can host it.";
 export const QUIZ_NOT_FOUND = "Quiz not found.";
 export const QUIZ_NOT_HOSTABLE = "This quiz is private. Only its creator can host it.";
 
@@ -52,6 +53,7 @@ export const QUIZ_NOT_HOSTABLE = "This quiz is private. Only its creator can hos
 
 /** Far more than a quiz night needs; it bounds what one form post can store. */
 export const MAX_QUESTIONS = 100;
+export const tooManyQuestionsMessage = (max: number) => `A quiz can have at most ${max} questions.`;
 
 export const emptyQuestionMessage = (n: number) => `Question ${n} is empty.`;
 export const emptyAnswerMessage = (n: number) => `Question ${n} has an empty answer option.`;
@@ -103,7 +105,7 @@ function questionSchema(n: number) {
 const QuestionsSchema = z
   .array(z.unknown(), { error: CANNOT_REMOVE_QUESTION.description })
   .min(1, CANNOT_REMOVE_QUESTION.description)
-  .max(MAX_QUESTIONS, `A quiz can have at most ${MAX_QUESTIONS} questions.`)
+  .max(MAX_QUESTIONS, tooManyQuestionsMessage(MAX_QUESTIONS))
   .transform((items, ctx) =>
     items.map((item, index) => {
       const result = questionSchema(index + 1).safeParse(item);

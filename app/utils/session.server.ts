@@ -77,8 +77,8 @@ export async function requesterOf(context: AuthContext, request: Request): Promi
   return { userId: user?.id ?? null, clientId: clientIdOf(request) };
 }
 
-/** For form actions: the requester with a client id minted (and its cookie header) when the browser has none. */
-export async function formRequester(
+/** For what creates something: the requester with a client id minted (and its cookie header) when the browser has none. */
+export async function requesterWithClientId(
   context: AuthContext,
   request: Request,
 ): Promise<{ requester: Requester & { clientId: string }; headers: HeadersInit }> {

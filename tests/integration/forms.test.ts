@@ -270,7 +270,7 @@ describe("/host", () => {
   });
 
   it("claims the host seat of a game by its code, normalising the code and naming the host in the lobby URL", async () => {
-    const game = await createGame(db, { quizId: mine.id, hostId: null });
+    const game = await createGame(db, { quizId: mine.id, hostId: null, creatorClientId: "host-2" });
     const reply = await call(hostRoute.action, "/host?index", {
       form: { quizCode: game.gameCode.toLowerCase(), quizId: "", hostName: " Sam Smith " },
       clientId: "host-2",
@@ -284,6 +284,14 @@ describe("/host", () => {
     const taken = await call(hostRoute.action, "/host?index", { form: { quizCode: game.gameCode, hostName: "Alex" }, clientId: "host-3" });
     expect(taken.status).toBe(403);
     expect(taken.body.errors).toEqual({ quizCode: "This game already has a host." });
+  });
+
+  it("leaves the host seat of someone else's game alone, even while it is free", async () => {
+    const game = await createGame(db, { quizId: mine.id, hostId: null, creatorClientId: "host-2" });
+    const refused = await call(hostRoute.action, "/host?index", { form: { quizCode: game.gameCode, hostName: "Alex" }, clientId: "host-3" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors).toEqual({ quizCode: "Only the browser or account that created this game can host it." });
+    expect((await gameRow(game.gameCode)).host_client_id).toBeNull();
   });
 
   it("says an unknown code names no game", async () => {
@@ -302,7 +310,7 @@ describe("/join", () => {
 
   beforeAll(async () => {
     quiz = await seedQuiz({ title: "Open quiz", isPublic: true });
-    listed = await createGame(db, { quizId: quiz.id, hostId: null });
+    listed = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: "lister" });
   });
 
   it("lists live public games and prefills a normalised code from the URL", async () => {

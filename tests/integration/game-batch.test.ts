@@ -21,7 +21,7 @@ function batch(change: Partial<GameWriteBatch>): GameWriteBatch {
 
 async function gameWithPlayers(count: number): Promise<number> {
   const quiz = await createQuiz(db, { title: "Batch", description: "", timeLimit: 20, isPublic: false }, { clientId: "batch-owner" });
-  const game = await createGame(db, { quizId: quiz.id, hostId: null });
+  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: "batch-owner" });
   const joined = Array.from({ length: count }, (_, index) => ({
     id: index + 1,
     nickname: `Player ${index + 1}`,

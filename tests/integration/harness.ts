@@ -238,6 +238,19 @@ export class TestClient {
     return this.closed;
   }
 
+  /** The close code the server ends this socket with, waiting for it. */
+  async closedByServer(timeoutMs = 5000): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${this.clientId}: the server did not close the socket within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.closed, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   terminate(): Promise<number> {
     this.socket.terminate();
     return this.closed;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
 import { hostNewGame } from "#app/models/game.server";
-import { addQuestion, createQuiz, listOwnQuizzes, type Quiz } from "#app/models/quiz.server";
+import { addQuestion, createQuiz, listOwnQuizzes, purgeDeletedQuizzes, type Quiz } from "#app/models/quiz.server";
 import { createAccount, createGuest, type User } from "#app/models/user.server";
 import * as accountRoute from "#app/routes/account";
 import * as quizApi from "#app/routes/api.quizzes";
@@ -304,13 +304,34 @@ describe("the owner", () => {
     expect((await questionsOf(quiz.id)).map((q) => q.text)).toEqual(["First?", "Second?"]);
   });
 
-  it("deletes a quiz with its questions and games", async () => {
+  it("deletes a quiz with its questions and finished games", async () => {
     const quiz = await quizOf(a, "Doomed", false);
-    expect((await hostNewGame(db, quiz.id, { userId: a.user.id, clientId: a.clientId })).status).toBe("ok");
+    const hosted = await hostNewGame(db, quiz.id, { userId: a.user.id, clientId: a.clientId });
+    if (hosted.status !== "ok") throw new Error("not hosted");
+    await db.updateTable("games").set({ status: "finished", ended_at: Date.now() }).where("id", "=", hosted.value.id).execute();
     const reply = await call(myQuizzesRoute.action, "/my-quizzes", { as: a, form: { intent: "delete", quizId: String(quiz.id) } });
     expect(reply).toMatchObject({ status: 302, location: "/my-quizzes?deleted=1" });
     expect(await quizRow(quiz.id)).toBeUndefined();
     expect(await questionsOf(quiz.id)).toEqual([]);
+    expect(await db.selectFrom("games").select("id").where("quiz_id", "=", quiz.id).execute()).toEqual([]);
+  });
+
+  it("hides a quiz with an unfinished game at once, and removes it once the game has been over a while", async () => {
+    const quiz = await quizOf(a, "Being played", true);
+    const hosted = await hostNewGame(db, quiz.id, { userId: a.user.id, clientId: a.clientId });
+    if (hosted.status !== "ok") throw new Error("not hosted");
+    const reply = await call(myQuizzesRoute.action, "/my-quizzes", { as: a, form: { intent: "delete", quizId: String(quiz.id) } });
+    expect(reply).toMatchObject({ status: 302, location: "/my-quizzes?deleted=1&playing=1" });
+    expect((await listOwnQuizzes(db, a.user.id)).map((entry) => entry.id)).not.toContain(quiz.id);
+    expect((await hostNewGame(db, quiz.id, { userId: a.user.id, clientId: a.clientId })).status).toBe("not-found");
+    expect((await call(myQuizzesRoute.action, "/my-quizzes", { as: a, form: { intent: "delete", quizId: String(quiz.id) } })).status).toBe(404);
+    expect(await purgeDeletedQuizzes(db, 60_000)).toBe(0);
+
+    const ended = Date.now();
+    await db.updateTable("games").set({ status: "finished", ended_at: ended }).where("id", "=", hosted.value.id).execute();
+    expect(await purgeDeletedQuizzes(db, 60_000, ended + 59_000)).toBe(0);
+    expect(await purgeDeletedQuizzes(db, 60_000, ended + 61_000)).toBe(1);
+    expect(await quizRow(quiz.id)).toBeUndefined();
     expect(await db.selectFrom("games").select("id").where("quiz_id", "=", quiz.id).execute()).toEqual([]);
   });
 
@@ -429,7 +450,9 @@ describe("/account", () => {
     const a = await signUp("leaver");
     const otherSession = (await startSession(context(), new Request("http://localhost/auth"), a.user.id)).split(";")[0];
     const quizzes = [await quizOf(a, "Gone 1", false), await quizOf(a, "Gone 2", true)];
-    await hostNewGame(db, quizzes[1].id, { userId: a.user.id, clientId: a.clientId });
+    const played = await hostNewGame(db, quizzes[1].id, { userId: a.user.id, clientId: a.clientId });
+    if (played.status !== "ok") throw new Error("not hosted");
+    await db.updateTable("games").set({ status: "finished", ended_at: Date.now() }).where("id", "=", played.value.id).execute();
     const bystander = await signUp("stayer");
     const kept = await quizOf(bystander, "Stays", true);
 

@@ -15,6 +15,8 @@ function loadedGame(): LoadedGame {
     game_code: "ROOM42",
     status: "waiting",
     host_client_id: "host",
+    creator_client_id: "host",
+    time_limit: 20,
     phase: "lobby",
     question_index: -1,
     question_started_at: null,
@@ -45,7 +47,7 @@ const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A room whose store keeps every committed batch. */
 function recordingRoom(options: RoomOptions) {
   const stored: GameWriteBatch[] = [];
-  const room = new GameRoom(loadedGame(), { commit: async (batch) => void stored.push(batch), getHostClientId: async () => "host" }, options);
+  const room = new GameRoom(loadedGame(), { commit: async (batch) => (stored.push(batch), "stored" as const), getHostClientId: async () => "host" }, options);
   return { room, stored, storedAnswers: () => stored.flatMap((batch) => batch.answers) };
 }
 
@@ -62,6 +64,7 @@ describe("group commits", () => {
             throw new Error("disk I/O error");
           }
           stored.push(batch);
+          return "stored";
         },
         getHostClientId: async () => "host",
       },

@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useReducer,
 import { useToast } from "#app/components/toaster";
 import { WS_PATH, type ServerMessage } from "../protocol";
 import { HOST_NICKNAME } from "../rules";
-import { gameReducer, initialGameState, screenFor, type ClientGameState } from "./game-state";
+import { FINAL_ERROR_TITLES, gameReducer, initialGameState, isFinalError, screenFor, type ClientGameState } from "./game-state";
 import { GameSocket, type ConnectionState } from "./socket";
 import {
   clearGameSessions,
@@ -67,9 +67,9 @@ export function GameProvider({ children }: { children: ReactNode }) {
     let warnedOnce = false;
     const onMessage = (message: ServerMessage) => {
       dispatch({ type: "server", message, receivedAt: Date.now() });
-      // Removed while in the game: out, and home. (A removed browser trying to join again just sees the refusal.)
-      if (message.type === "ERROR" && message.payload.code === "KICKED" && !stateRef.current.joining) {
-        toastRef.current({ title: "Removed from the game", description: message.payload.message, variant: "destructive" });
+      // Removed while in the game, or the game is gone: out, and home. (A removed browser trying to join again just sees the refusal.)
+      if (message.type === "ERROR" && isFinalError(message.payload.code) && !stateRef.current.joining) {
+        toastRef.current({ title: FINAL_ERROR_TITLES[message.payload.code!], description: message.payload.message, variant: "destructive" });
         targetRef.current = null;
         clearGameSessions();
         navigate("/");

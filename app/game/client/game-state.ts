@@ -93,6 +93,16 @@ export type GameAction =
   | { type: "answerSubmitting"; answerIndex: number }
   | { type: "reset" };
 
+/** Errors that end this browser's part in the game, with the toast title each shows. */
+export const FINAL_ERROR_TITLES: Record<string, string> = {
+  KICKED: "Removed from the game",
+  GAME_CLOSED: "Game closed",
+};
+
+export function isFinalError(code: string | undefined): boolean {
+  return code !== undefined && code in FINAL_ERROR_TITLES;
+}
+
 function upsertPlayer(players: PlayerRef[], player: PlayerRef): PlayerRef[] {
   const index = players.findIndex((existing) => existing.id === player.id);
   if (index === -1) return [...players, player];
@@ -124,8 +134,8 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
 function onServerMessage(state: ClientGameState, message: ServerMessage, receivedAt: number): ClientGameState {
   switch (message.type) {
     case "ERROR": {
-      // Removed by the host: out of the game for good.
-      if (message.payload.code === "KICKED") return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
+      // Removed by the host, or the game is gone: out of it for good.
+      if (isFinalError(message.payload.code)) return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
       if (state.joining) return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
       if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: message.payload.message };
       return state;

@@ -12,6 +12,8 @@ export const RECONNECT_FACTOR = 1.5;
 export const RECONNECT_MAX_DELAY_MS = 10_000;
 export const WEBSOCKET_FAILED_EVENT = "websocket-failed";
 export const FAILED_AFTER_RETRIES = "Connection failed after several attempts";
+/** Closes after which reconnecting would only meet the same end: a normal close, a takeover, a removal, a game that is gone. */
+const FINAL_CLOSE_CODES = new Set<number>([1000, CloseCode.REPLACED, CloseCode.KICKED, CloseCode.GAME_CLOSED]);
 
 export type ConnectionState = "connecting" | "open" | "closed";
 
@@ -132,7 +134,7 @@ export class GameSocket {
       this.setState("closed");
       if (event.code !== 1000) this.lastError = `Connection closed (code: ${event.code})`;
       // A normal close, another tab taking over this player, or the host removing it, is not retried.
-      if (event.code === 1000 || event.code === CloseCode.REPLACED || event.code === CloseCode.KICKED || this.stopped) return;
+      if (FINAL_CLOSE_CODES.has(event.code) || this.stopped) return;
       this.scheduleRetry();
     });
   }
