@@ -9,18 +9,20 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import proxyaddr from "proxy-addr";
 import { sql } from "kysely";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
-import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret } from "#app/utils/env.server";
+import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
+import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
-import { attachGameTransport } from "#server/ws";
+import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
@@ -31,8 +33,10 @@ export interface ServerConfig {
   seedDemo: boolean;
   allowedOrigins: string[];
   sessionSecret: string;
-  /** Behind a reverse proxy, trust its X-Forwarded-For for client addresses. */
-  trustProxy?: boolean;
+  /** Behind a reverse proxy: which hops of X-Forwarded-For to trust for client addresses (TRUST_PROXY). */
+  trustProxy?: TrustProxy;
+  /** FULL (default): an acknowledged answer survives a power cut; NORMAL: a process crash only (SQLITE_SYNCHRONOUS). */
+  sqliteSynchronous?: "full" | "normal";
   mode: "production" | "development";
   /** AI quiz generation; off when absent or without a key and a base URL. */
   ai?: AiConfig;
@@ -46,23 +50,50 @@ export interface ServerConfig {
   logger?: Logger;
 }
 
-export interface ServerLimits {
-  /** New players one client address may add per minute, across games (JOIN_LIMIT_PER_IP). */
-  joinsPerIpPerMinute: number;
-  /** New players one game may take per minute (JOIN_LIMIT_PER_GAME). */
-  joinsPerGamePerMinute: number;
+export interface ServerLimits extends JoinLimits {
   /** Players in one game (MAX_PLAYERS_PER_GAME). */
   maxPlayersPerGame: number;
+  /** Per client address per hour; 0 is no limit. */
+  guestsPerIpPerHour: number;
+  registrationsPerIpPerHour: number;
+  aiQuizzesPerIpPerHour: number;
+  /** AI generations (attempts) the whole server may make per UTC day; 0 is no limit (AI_DAILY_LIMIT). */
+  aiQuizzesPerDay: number;
+  quizzesPerIpPerHour: number;
+  questionsPerIpPerHour: number;
+  gamesPerIpPerHour: number;
 }
 
 /** Far above any form or JSON body the app takes; stops a huge upload before anything reads it. */
 const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 export const DEFAULT_LIMITS: ServerLimits = {
-  joinsPerIpPerMinute: 120,
-  joinsPerGamePerMinute: 20_000,
+  ...DEFAULT_JOIN_LIMITS,
   maxPlayersPerGame: 10_000,
+  guestsPerIpPerHour: 30,
+  registrationsPerIpPerHour: 10,
+  aiQuizzesPerIpPerHour: 30,
+  aiQuizzesPerDay: 0,
+  quizzesPerIpPerHour: 60,
+  questionsPerIpPerHour: 2000,
+  gamesPerIpPerHour: 120,
 };
+
+/** The creation limits as rules for RateLimits; 0 turns one off. */
+function limitRules(limits: ServerLimits): LimitRules {
+  const per = (points: number) => (points > 0 ? points : Number.POSITIVE_INFINITY);
+  const rules = DEFAULT_LIMIT_RULES;
+  return {
+    ...rules,
+    guest: { ...rules.guest, points: per(limits.guestsPerIpPerHour) },
+    register: { ...rules.register, points: per(limits.registrationsPerIpPerHour) },
+    aiAddress: { ...rules.aiAddress, points: per(limits.aiQuizzesPerIpPerHour) },
+    aiServer: { ...rules.aiServer, points: per(limits.aiQuizzesPerDay) },
+    quiz: { ...rules.quiz, points: per(limits.quizzesPerIpPerHour) },
+    question: { ...rules.question, points: per(limits.questionsPerIpPerHour) },
+    game: { ...rules.game, points: per(limits.gamesPerIpPerHour) },
+  };
+}
 
 export interface RunningServer {
   url: string;
@@ -76,13 +107,14 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = config.logger ?? createLogger();
   const log = (message: string) => logger.info(message);
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.databasePath, { synchronous: config.sqliteSynchronous ?? "full" });
   await migrateToLatest(db);
   if (config.seedDemo) {
     const seeded = await seedDemoQuizzes(db);
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...config.limits };
+  const rateLimits = new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
   const hub = new GameHub(db, { ...config.game, logger, settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame } });
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
@@ -92,7 +124,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const firebase = publicFirebaseConfig();
   const app = express();
   app.disable("x-powered-by");
-  if (config.trustProxy) app.set("trust proxy", true);
+  app.set("trust proxy", config.trustProxy ?? false);
+  // The socket upgrade finds the client's address exactly as Express does for HTTP.
+  const clientAddressOf = (request: http.IncomingMessage) => proxyaddr(request, app.get("trust proxy fn"));
   const httpServer = http.createServer(app);
   app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
   // Stripe's webhooks come from Stripe's servers, without an Origin; browsers always send one on a POST.
@@ -145,6 +179,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         cspNonce: res.locals.cspNonce as string,
         sessionSecret: config.sessionSecret,
         clientIp: req.ip ?? "",
+        limits: rateLimits,
       }),
       mode: config.mode,
     }),
@@ -153,9 +188,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const transport = attachGameTransport(httpServer, hub, {
     allowedOrigins: config.allowedOrigins,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
-    joinsPerIpPerMinute: limits.joinsPerIpPerMinute,
-    joinsPerGamePerMinute: limits.joinsPerGamePerMinute,
-    trustProxy: config.trustProxy,
+    joinLimits: limits,
+    clientAddressOf,
     logger,
     rejectOtherUpgrades: config.mode === "production",
   });
@@ -180,6 +214,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       await vite?.close();
       await db.destroy();
+      rateLimits.close();
     },
   };
 }
@@ -191,6 +226,7 @@ async function main(): Promise<void> {
   const server = await startServer({
     sessionSecret,
     trustProxy: env.TRUST_PROXY,
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     port: env.PORT,
     host: env.HOST,
     databasePath: env.DATABASE_PATH,
@@ -201,9 +237,18 @@ async function main(): Promise<void> {
     billing: billingConfigOf(env),
     logger,
     limits: {
-      joinsPerIpPerMinute: env.JOIN_LIMIT_PER_IP,
+      joinsPerIpPerGamePerMinute: env.JOIN_LIMIT_PER_IP,
+      joinsPerIpPerMinute: env.JOIN_LIMIT_PER_IP_ALL_GAMES,
+      playersPerIpPerGame: env.PLAYERS_PER_IP_PER_GAME,
       joinsPerGamePerMinute: env.JOIN_LIMIT_PER_GAME,
       maxPlayersPerGame: env.MAX_PLAYERS_PER_GAME,
+      guestsPerIpPerHour: env.GUEST_LIMIT_PER_IP,
+      registrationsPerIpPerHour: env.REGISTER_LIMIT_PER_IP,
+      aiQuizzesPerIpPerHour: env.AI_LIMIT_PER_IP,
+      aiQuizzesPerDay: env.AI_DAILY_LIMIT,
+      quizzesPerIpPerHour: env.QUIZ_LIMIT_PER_IP,
+      questionsPerIpPerHour: env.QUESTION_LIMIT_PER_IP,
+      gamesPerIpPerHour: env.GAME_LIMIT_PER_IP,
     },
     game: {
       settings: {
@@ -211,6 +256,7 @@ async function main(): Promise<void> {
         nextQuestionSeconds: env.NEXT_QUESTION_SECONDS,
         lobbyGraceMs: env.LOBBY_GRACE_SECONDS * 1000,
       },
+      idleLobbyTtlMs: env.LOBBY_IDLE_MINUTES * 60_000,
     },
   });
   logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);

@@ -3,6 +3,7 @@ import type { GameHub } from "#server/game-hub";
 import type { QuizGenerator } from "#app/ai/quiz-generator.server";
 import type { Billing } from "#app/billing/billing.server";
 import type { Logger } from "#server/logger";
+import type { RateLimits } from "#app/utils/rate-limits.server";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
 declare module "@remix-run/node" {
@@ -13,6 +14,8 @@ declare module "@remix-run/node" {
     sessionSecret: string;
     /** The client's address as Express sees it (honours TRUST_PROXY), for rate limits. */
     clientIp: string;
+    /** Cost and abuse limits on what creates something or spends money. */
+    limits: RateLimits;
     /** Null when AI generation is not configured (no OPENAI_API_KEY or OPENAI_BASE_URL). */
     quizGenerator: QuizGenerator | null;
     /** Null when billing is not configured (no STRIPE_SECRET_KEY). */

@@ -99,6 +99,8 @@ async function startGameServer(): Promise<GameServer> {
       NEXT_QUESTION_SECONDS: "1",
       SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
       JOIN_LIMIT_PER_IP: String(playerCount * 10),
+      JOIN_LIMIT_PER_IP_ALL_GAMES: String(playerCount * 10),
+      PLAYERS_PER_IP_PER_GAME: String(playerCount * 10),
       JOIN_LIMIT_PER_GAME: String(playerCount * 10),
       MAX_PLAYERS_PER_GAME: String(Math.max(playerCount, 10_000)),
     },

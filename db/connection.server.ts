@@ -7,13 +7,21 @@ import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
 
+export interface DatabaseOptions {
+  /**
+   * `full` (the default): every commit is on disk before it returns, so an acknowledged answer
+   * survives a power cut. `normal`: it survives a crash of the process, but a power cut or an OS
+   * crash may roll back the last commits (docs/decisions/0015).
+   */
+  synchronous?: "full" | "normal";
+}
+
 /** Opens (creating the file and its folder if needed) the SQLite database in WAL mode. */
-export function openDatabase(databasePath: string): DB {
+export function openDatabase(databasePath: string, options: DatabaseOptions = {}): DB {
   if (databasePath !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(databasePath)), { recursive: true });
   const sqlite = new SQLite(databasePath);
   sqlite.pragma("journal_mode = WAL");
-  // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
-  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });

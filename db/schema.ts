@@ -9,7 +9,6 @@ export interface Database {
   players: PlayersTable;
   answers: AnswersTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
   ai_generations: AiGenerationsTable;
   plans: PlansTable;
   stripe_events: StripeEventsTable;
@@ -80,12 +79,6 @@ export interface SessionsTable {
   user_id: number;
   created_at: number;
   expires_at: number;
-}
-
-export interface LoginFailuresTable {
-  /** "email:<address>" or "ip:<address>". */
-  key: string;
-  failed_at: number;
 }
 
 export interface AiGenerationsTable {

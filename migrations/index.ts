@@ -5,6 +5,7 @@ import * as subscriptions from "./2026-11-23T0000-subscriptions";
 import * as moderation from "./2026-11-23T0100-moderation";
 import * as quizVersions from "./2026-11-24T0000-quiz-versions";
 import * as ownership from "./2026-11-24T0100-ownership";
+import * as loginLimits from "./2026-11-24T0200-login-limits";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-23T0100-moderation": moderation,
   "2026-11-24T0000-quiz-versions": quizVersions,
   "2026-11-24T0100-ownership": ownership,
+  "2026-11-24T0200-login-limits": loginLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

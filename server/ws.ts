@@ -32,18 +32,45 @@ export interface TransportOptions {
   maxMessagesPerSecond?: number;
   /** In production nothing else upgrades; in dev Vite's HMR socket shares the server. */
   rejectOtherUpgrades: boolean;
-  /** New players per minute from one client address, and into one game; rejoins do not count. */
-  joinsPerIpPerMinute?: number;
-  joinsPerGamePerMinute?: number;
-  /** Behind a reverse proxy: the client address is the first of X-Forwarded-For. */
-  trustProxy?: boolean;
+  /** Limits on new players (rejoins never count). */
+  joinLimits?: Partial<JoinLimits>;
+  /** The client's address, found as for HTTP requests (TRUST_PROXY); the socket's peer when absent. */
+  clientAddressOf?: (request: IncomingMessage) => string | undefined;
   logger?: Logger;
 }
 
+/**
+ * How many new players may come in. A classroom or an assembly joins one game from one address
+ * (a school's NAT), so the per-address limits are per game and sized for a crowd; a flood from one
+ * address is still held to that, and can never bring more than `playersPerIpPerGame` into a game.
+ */
+export interface JoinLimits {
+  /** New players one address may add to one game per minute (JOIN_LIMIT_PER_IP). */
+  joinsPerIpPerGamePerMinute: number;
+  /** New players one address may add across all games per minute (JOIN_LIMIT_PER_IP_ALL_GAMES). */
+  joinsPerIpPerMinute: number;
+  /** Players one address may bring into one game in all (PLAYERS_PER_IP_PER_GAME). */
+  playersPerIpPerGame: number;
+  /** New players one game may take per minute, from everywhere (JOIN_LIMIT_PER_GAME). */
+  joinsPerGamePerMinute: number;
+}
+
+export const DEFAULT_JOIN_LIMITS: JoinLimits = {
+  joinsPerIpPerGamePerMinute: 300,
+  joinsPerIpPerMinute: 1000,
+  playersPerIpPerGame: 1000,
+  joinsPerGamePerMinute: 20_000,
+};
+
 export const JOIN_LIMIT_MESSAGES = {
+  ipGame: "Too many players joined this game from your network in the last minute. Please wait a moment and try again.",
   ip: "Too many players joined from your network in the last minute. Please wait a moment and try again.",
   game: "Too many players are joining this game right now. Please try again in a few seconds.",
+  ipGameTotal: "This game has taken all the players it can from your network.",
 } as const;
+
+/** How long the count of players an address brought into a game is kept: longer than any game lasts. */
+const PLAYERS_PER_IP_WINDOW_SECONDS = 24 * 60 * 60;
 
 interface Client {
   socket: WebSocket;
@@ -67,11 +94,6 @@ function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = request.headers["x-forwarded-for"];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return (trustProxy && first) || request.socket.remoteAddress || "unknown";
-}
 
 /** Mounts the game engine's WebSocket endpoint at /ws on an HTTP server. */
 export function attachGameTransport(server: Server, hub: GameHub, options: TransportOptions): GameTransport {
@@ -94,17 +116,36 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     }
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
-    const address = clientAddress(request, options.trustProxy ?? false);
+    const address = options.clientAddressOf?.(request) || request.socket.remoteAddress || "unknown";
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address));
   };
   server.on("upgrade", onUpgrade);
 
-  const joinsPerAddress = new RateLimiterMemory({ keyPrefix: "join-ip", points: options.joinsPerIpPerMinute ?? 120, duration: 60 });
-  const joinsPerGame = new RateLimiterMemory({ keyPrefix: "join-game", points: options.joinsPerGamePerMinute ?? 20_000, duration: 60 });
+  const limits: JoinLimits = { ...DEFAULT_JOIN_LIMITS, ...options.joinLimits };
+  const perMinute = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration: 60 });
+  const joinsPerAddressPerGame = perMinute("join-ip-game", limits.joinsPerIpPerGamePerMinute);
+  const joinsPerAddress = perMinute("join-ip", limits.joinsPerIpPerMinute);
+  const joinsPerGame = perMinute("join-game", limits.joinsPerGamePerMinute);
+  const playersPerAddressPerGame = new RateLimiterMemory({
+    keyPrefix: "players-ip-game",
+    points: limits.playersPerIpPerGame,
+    duration: PLAYERS_PER_IP_WINDOW_SECONDS,
+  });
 
-  /** Spends one new-player join from the address and the game; false (and an ERROR sent) when either is used up. */
+  /**
+   * Spends one new-player join from the address's and the game's allowances; false (and an ERROR
+   * sent) when one is used up. The per-minute ones count attempts; the address's total in a game
+   * counts players admitted (see `countAdmitted`).
+   */
   async function allowNewPlayer(client: Client, gameCode: string): Promise<boolean> {
+    const addressInGame = `${gameCode}|${client.address}`;
+    const admitted = await playersPerAddressPerGame.get(addressInGame);
+    if (admitted && admitted.consumedPoints >= limits.playersPerIpPerGame) {
+      replyError(client, JOIN_LIMIT_MESSAGES.ipGameTotal, "JOIN_RATE_LIMITED");
+      return false;
+    }
     for (const [limiter, key, message] of [
+      [joinsPerAddressPerGame, addressInGame, JOIN_LIMIT_MESSAGES.ipGame],
       [joinsPerAddress, client.address, JOIN_LIMIT_MESSAGES.ip],
       [joinsPerGame, gameCode, JOIN_LIMIT_MESSAGES.game],
     ] as const) {
@@ -117,6 +158,13 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       }
     }
     return true;
+  }
+
+  /** A new player from this address is in the game. */
+  function countAdmitted(client: Client, gameCode: string): void {
+    playersPerAddressPerGame.consume(`${gameCode}|${client.address}`).catch(() => {
+      // Over the cap already: the next new player from there is refused before it joins.
+    });
   }
 
   /** `stream` is the connection under the WebSocket: corked, several frames leave in one write. */
@@ -243,11 +291,16 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     }
     const isHost = nickname === HOST_NICKNAME;
     // Limits count new players only: a player coming back after a drop or a restart is never refused.
-    if (!isHost && !room.hasClient(client.connection.clientId) && !(await allowNewPlayer(client, gameCode))) return;
+    const isNew = !isHost && !room.hasClient(client.connection.clientId);
+    if (isNew && !(await allowNewPlayer(client, gameCode))) return;
     if (client.room && client.room !== room) client.room.drop(client.connection);
     client.room = room;
-    if (isHost) await room.joinAsHost(client.connection);
-    else room.joinAsPlayer(client.connection, nickname);
+    if (isHost) {
+      await room.joinAsHost(client.connection);
+      return;
+    }
+    room.joinAsPlayer(client.connection, nickname);
+    if (isNew && room.hasClient(client.connection.clientId)) countAdmitted(client, gameCode);
   }
 
   const heartbeat = setInterval(() => {

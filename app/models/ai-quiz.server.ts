@@ -1,7 +1,8 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
 import type { GenerateQuizInput } from "#app/ai/options";
 import { AI_NOT_CONFIGURED, type QuizGenerator } from "#app/ai/quiz-generator.server";
-import { ApiError } from "#app/utils/api.server";
+import { ApiError, requireWithinLimit } from "#app/utils/api.server";
 import { GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
 import { hostNewGame, type GameSession } from "./game.server";
 import { addQuestion, createQuiz, type Question, type Quiz, type Requester } from "./quiz.server";
@@ -28,22 +29,29 @@ async function requireQuotaLeft(db: DB, user: User): Promise<void> {
   if (quota.remaining <= 0) throw new ApiError(429, await quotaExhaustedMessage(db, user, quota.limit));
 }
 
+/** The one key of the server-wide daily limit (AI_DAILY_LIMIT). */
+const WHOLE_SERVER = "server";
+
 /**
  * Generates a quiz for the user, stores it (owned by the user, private) with its questions, opens a
  * game of it with this browser as host, and spends one of the user's AI quizzes: all or nothing, so
- * a failed generation costs nothing. The quota is checked before the (slow, paid) call and again in
- * the transaction that spends it, so concurrent requests cannot overdraw it.
+ * a failed generation costs the user nothing. The quota is checked before the (slow, paid) call and
+ * again in the transaction that spends it, so concurrent requests cannot overdraw it. Every call
+ * to the model costs the operator, so each also spends an attempt from the address's hourly
+ * limit and the server's daily one, whatever its outcome.
  */
 export async function generateAndHostQuiz(
-  db: DB,
-  generator: QuizGenerator | null,
+  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp">,
   user: User,
   requester: Requester & { clientId: string },
   input: GenerateQuizInput,
   signal?: AbortSignal,
 ): Promise<GeneratedQuiz> {
+  const { db, quizGenerator: generator } = context;
   if (!generator) throw new ApiError(503, AI_NOT_CONFIGURED);
   await requireQuotaLeft(db, user);
+  await requireWithinLimit(context, "aiAddress");
+  await requireWithinLimit(context, "aiServer", { key: WHOLE_SERVER });
   const generation = await generator.generate(
     { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount },
     user.id,

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
-import { endSession, requireUser } from "#app/utils/session.server";
+import { endSession, requireUser, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
 import { PasswordSchema } from "#app/utils/validation";
 
@@ -95,7 +95,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return refuse(intent, { currentPassword: CURRENT_PASSWORD_INCORRECT });
     }
     await changePassword(context.db, user.id, values.newPassword);
-    return redirect("/account?password=changed");
+    // Every other browser signed in to the account is signed out; this one goes on under a new session.
+    return redirect("/account?password=changed", { headers: { "Set-Cookie": await startSession(context, request, user.id) } });
   }
 
   if (intent === "delete-account") {

@@ -24,11 +24,12 @@ import { getClientId } from "#app/game/client/storage";
 import { generateAndHostQuiz, quotaExhaustedMessage } from "#app/models/ai-quiz.server";
 import { dailyAiQuizLimit } from "#app/models/plan.server";
 import { aiQuizQuota } from "#app/models/user.server";
-import { ApiError } from "#app/utils/api.server";
+import { ApiError, retryAfterHeaders } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { firstErrors, type ToastMessage } from "#app/utils/form-schemas";
 import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
+import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = () => [{ title: "AI Quiz Generator | Quiz Night" }];
 
@@ -96,6 +97,9 @@ interface AiQuizActionData {
  * Without JavaScript: a topic chip fills the topic; Generate makes the quiz and opens its lobby.
  * With JavaScript the page calls POST /api/generate-quiz itself (the same work, the spec's call).
  */
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const draft = draftOf(formData);
@@ -109,12 +113,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const { clientId, headers } = ensureClientId(request);
   try {
-    const generated = await generateAndHostQuiz(context.db, context.quizGenerator, user, { userId: user.id, clientId }, parsed.data, request.signal);
+    const generated = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, parsed.data, request.signal);
     logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai form");
     return redirect(`/waiting/${generated.gameSession.gameCode}`, { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return data<AiQuizActionData>({ draft, formError: { title: GENERATION_FAILED.title, description: error.message } }, { status: error.status });
+    const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
+    return data<AiQuizActionData>({ draft, formError: { title: GENERATION_FAILED.title, description: error.message } }, { status: error.status, headers });
   }
 }
 

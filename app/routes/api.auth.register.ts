@@ -12,7 +12,7 @@ import {
   remainingAiQuizzes,
   type User,
 } from "#app/models/user.server";
-import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
 import { verifyGoogleToken, type GoogleIdentity } from "#app/utils/firebase.server";
 import { pickUsername } from "#app/utils/google-errors";
 import { getUser, startSession } from "#app/utils/session.server";
@@ -76,6 +76,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!identity.email) throw new ApiError(400, NO_EMAIL);
     if (!identity.emailVerified) throw new ApiError(400, EMAIL_NOT_VERIFIED);
     const email = identity.email;
+    await assertCanRegister(context.db, identity, email);
+    await requireWithinLimit(context, "register");
 
     const current = await getUser(context, request);
     const guestId = current?.isGuest ? current.id : null;

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createGame } from "#app/models/game.server";
 import { findHostableQuiz } from "#app/models/quiz.server";
-import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
 import { requesterWithClientId } from "#app/utils/session.server";
 import { CreateGameSchema } from "#app/utils/api-schemas";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -19,6 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateGameSchema);
+    await requireWithinLimit(context, "game");
     const { requester, headers } = await requesterWithClientId(context, request);
     const access = await findHostableQuiz(context.db, input.quizId, requester);
     if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });

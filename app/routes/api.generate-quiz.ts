@@ -23,14 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!user) throw new ApiError(401, SIGN_IN_TO_GENERATE);
     const input = await readJson(request, GenerateQuizSchema);
     const { clientId, headers } = ensureClientId(request);
-    const generated = await generateAndHostQuiz(
-      context.db,
-      context.quizGenerator,
-      user,
-      { userId: user.id, clientId },
-      input,
-      request.signal,
-    );
+    const generated = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, input, request.signal);
     logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai api");
     return Response.json(generated, { status: 201, headers });
   });

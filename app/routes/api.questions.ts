@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { addOwnQuestion } from "#app/models/quiz.server";
-import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
 import { requesterOf } from "#app/utils/session.server";
 import { CreateQuestionSchema } from "#app/utils/api-schemas";
 import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
@@ -14,6 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateQuestionSchema);
+    await requireWithinLimit(context, "question");
     const added = await addOwnQuestion(context.db, input, await requesterOf(context, request), MAX_QUESTIONS);
     if (added.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (added.status === "forbidden") throw new ApiError(403, "Only the quiz's creator can add questions to it.");

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createQuiz, listHostableQuizzes } from "#app/models/quiz.server";
-import { handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
 import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import { CreateQuizSchema } from "#app/utils/api-schemas";
 
@@ -17,6 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   return handleApi(async () => {
     const input = await readJson(request, CreateQuizSchema);
+    await requireWithinLimit(context, "quiz");
     // A caller with no identity gets a client id minted (and its cookie), so the quiz is someone's.
     const { requester, headers } = await requesterWithClientId(context, request);
     const quiz = await createQuiz(context.db, input, requester);

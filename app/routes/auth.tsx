@@ -5,10 +5,12 @@ import { GoogleSignInButton } from "#app/components/google-sign-in";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
+import { retryAfterHeaders } from "#app/utils/api.server";
 import { AuthError, continueAsGuest, login, register, type FieldErrors } from "#app/utils/auth.server";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 import { LoginSchema, RegisterSchema } from "#app/utils/validation";
+import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = () => [{ title: "Sign In - Quiz Night" }];
 
@@ -71,6 +73,9 @@ function text(form: FormData, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   // The login strategy reads the body itself, so this reads a copy.
   const form = await request.clone().formData();
@@ -89,7 +94,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     const body: AuthActionData = { intent, values, fieldErrors: error.fieldErrors, formError: error.message };
-    return data(body, { status: error.status });
+    const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
+    return data(body, { status: error.status, headers });
   }
 }
 

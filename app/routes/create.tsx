@@ -30,7 +30,9 @@ import {
   type CreateQuizForm,
   type ToastMessage,
 } from "#app/utils/form-schemas";
+import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
+import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" },
@@ -82,8 +84,8 @@ interface CreateActionData {
   formError?: ToastMessage;
 }
 
-function reply(body: CreateActionData, status = 200) {
-  return data(body, { status });
+function reply(body: CreateActionData, status = 200, headers?: HeadersInit) {
+  return data(body, { status, headers });
 }
 
 /**
@@ -91,6 +93,9 @@ function reply(body: CreateActionData, status = 200) {
  * quiz gets a game at once, hosted by this browser, and the host goes to its lobby. In edit mode
  * saving replaces the owner's quiz and goes back to My Quizzes.
  */
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const editId = editIdOf(request);
   const formData = await request.formData();
@@ -110,6 +115,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (editId !== null) return saveEdit(context.db, editId, parsed.data, await requesterOf(context, request), draft);
 
+  const allowed = await checkLimits(context, [{ name: "quiz" }, { name: "question", points: parsed.data.questions.length }, { name: "game" }]);
+  if (!allowed.ok) {
+    return reply({ draft, formError: { title: CREATE_QUIZ_FAILED.title, description: allowed.message } }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
+  }
   const { requester, headers } = await requesterWithClientId(context, request);
   let hosted: { gameCode: string; quizId: number };
   try {

@@ -27,7 +27,9 @@ import {
   QUIZZES_LOAD_FAILED,
 } from "#app/utils/form-schemas";
 import { normalizeGameCode } from "#app/utils/validation";
+import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
+import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = () => [{ title: "Host a Quiz - Quiz Night" }];
 
@@ -69,11 +71,14 @@ interface HostActionData {
   formError?: string;
 }
 
-function reply(body: HostActionData, status: number) {
-  return data(body, { status });
+function reply(body: HostActionData, status: number, headers?: HeadersInit) {
+  return data(body, { status, headers });
 }
 
 /** A chosen quiz gets a new game hosted by this browser; a code takes the host seat of a game this browser or account created. */
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const field = (name: string) => String(formData.get(name) ?? "");
@@ -85,6 +90,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const choice = parsed.data;
   let gameCode: string;
   if (choice.quizId !== undefined) {
+    const allowed = await checkLimits(context, [{ name: "game" }]);
+    if (!allowed.ok) return reply({ values, errors: { quizId: allowed.message } }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
     const hosted = await hostNewGame(context.db, choice.quizId, requester);
     if (hosted.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
     if (hosted.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);

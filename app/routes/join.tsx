@@ -24,7 +24,9 @@ import {
   QUIZ_NOT_HOSTABLE,
 } from "#app/utils/form-schemas";
 import { IdSchema, normalizeGameCode } from "#app/utils/validation";
+import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
+import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = () => [{ title: "Join a Game - Quiz Night" }];
 
@@ -48,8 +50,8 @@ interface JoinActionData {
   startError?: string;
 }
 
-function reply(body: JoinActionData, status: number) {
-  return data(body, { status });
+function reply(body: JoinActionData, status: number, headers?: HeadersInit) {
+  return data(body, { status, headers });
 }
 
 /**
@@ -57,11 +59,16 @@ function reply(body: JoinActionData, status: number) {
  * the page joins over the socket instead. Start Game always lands here: it starts a new game of
  * the session's quiz with this browser as host, never taking over the listed game.
  */
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "start") {
     const quizId = IdSchema.safeParse(Number(formData.get("quizId")));
     if (!quizId.success) return reply({ startError: QUIZ_NOT_FOUND }, 400);
+    const allowed = await checkLimits(context, [{ name: "game" }]);
+    if (!allowed.ok) return reply({ startError: allowed.message }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
     const { requester, headers } = await requesterWithClientId(context, request);
     const hosted = await hostNewGame(context.db, quizId.data, requester);
     if (hosted.status !== "ok") {

@@ -6,7 +6,9 @@ import { hostNewGame } from "#app/models/game.server";
 import { deleteQuiz, listOwnQuizzes } from "#app/models/quiz.server";
 import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
 import { requesterWithClientId, requesterOf, requireUser } from "#app/utils/session.server";
+import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
+import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
 
@@ -32,11 +34,14 @@ interface MyQuizzesActionData {
   error: string;
 }
 
-function refuse(error: string, status: number, quizId?: number) {
-  return data<MyQuizzesActionData>({ error, quizId }, { status });
+function refuse(error: string, status: number, quizId?: number, headers?: HeadersInit) {
+  return data<MyQuizzesActionData>({ error, quizId }, { status, headers });
 }
 
 /** Host (a new game of the quiz, hosted by this browser) or delete (the owner only). */
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(context, request, { allowGuest: true });
   const formData = await request.formData();
@@ -46,6 +51,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (quizId === null) return refuse(QUIZ_NOT_FOUND, 400);
 
   if (intent === "host") {
+    const allowed = await checkLimits(context, [{ name: "game" }]);
+    if (!allowed.ok) return refuse(allowed.message, 429, quizId, retryAfterHeaders(allowed.retryAfterSeconds));
     const { requester, headers } = await requesterWithClientId(context, request);
     const hosted = await hostNewGame(context.db, quizId, requester);
     if (hosted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);

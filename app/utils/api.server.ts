@@ -2,7 +2,9 @@
  * JSON endpoints: one way to read a body, one error shape `{ error, fieldErrors? }`, and the
  * right status for each failure. No stack trace ever reaches a client.
  */
+import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
+import type { LimitCheck, LimitName } from "./rate-limits.server";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
@@ -12,13 +14,40 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
+    /** For a 429: when to try again (the Retry-After header). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
-export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>): Response {
-  return Response.json(fieldErrors ? { error, fieldErrors } : { error }, { status });
+export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>, retryAfterSeconds?: number): Response {
+  const headers = retryAfterSeconds === undefined ? undefined : retryAfterHeaders(retryAfterSeconds);
+  return Response.json(fieldErrors ? { error, fieldErrors } : { error }, { status, headers });
+}
+
+export function retryAfterHeaders(retryAfterSeconds: number): Record<string, string> {
+  return { "Retry-After": String(retryAfterSeconds) };
+}
+
+type LimitContext = Pick<AppLoadContext, "limits" | "clientIp">;
+
+/**
+ * Spends this request's attempts of cost and abuse limits, keyed by its address unless a key is
+ * given, in order; the first refusal (its message and wait) when one is used up.
+ */
+export async function checkLimits(context: LimitContext, spends: { name: LimitName; points?: number; key?: string }[]): Promise<LimitCheck> {
+  for (const { name, points, key } of spends) {
+    const check = await context.limits.consume(name, key ?? (context.clientIp || "unknown"), points);
+    if (!check.ok) return check;
+  }
+  return { ok: true };
+}
+
+/** `checkLimits` for one limit, as a 429 ApiError with Retry-After when it is used up. */
+export async function requireWithinLimit(context: LimitContext, name: LimitName, options: { key?: string; points?: number } = {}): Promise<void> {
+  const check = await checkLimits(context, [{ name, ...options }]);
+  if (!check.ok) throw new ApiError(429, check.message, undefined, check.retryAfterSeconds);
 }
 
 export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
@@ -78,7 +107,7 @@ export async function handleApi(run: () => Promise<Response>): Promise<Response>
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors);
+    if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors, error.retryAfterSeconds);
     if (error instanceof Response) return error;
     console.error("[api] unexpected error", error);
     return jsonError(500, "Something went wrong on the server. Please try again.");

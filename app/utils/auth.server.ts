@@ -19,13 +19,14 @@ import {
 import { getUser, startSession } from "./session.server";
 import { firstErrors } from "./form-schemas";
 import { LoginSchema, RegisterSchema } from "./validation";
+import { checkLimits } from "./api.server";
+import { DEFAULT_LIMIT_RULES } from "./rate-limits.server";
 
 export const LOGIN_FAILED = "Invalid email or password";
-export const TOO_MANY_ATTEMPTS = "Too many attempts. Please wait 15 minutes and try again.";
-export const MAX_FAILED_LOGINS = 10;
-export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failed logins one address may make on one account in the login window (see DEFAULT_LIMIT_RULES). */
+export const MAX_FAILED_LOGINS = DEFAULT_LIMIT_RULES.login.points;
 
-type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret" | "clientIp">;
+type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret" | "clientIp" | "limits">;
 
 export type FieldErrors = Partial<Record<string, string>>;
 
@@ -35,36 +36,20 @@ export class AuthError extends Error {
     message: string,
     readonly fieldErrors: FieldErrors = {},
     readonly status = 400,
+    /** For a 429: when to try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
-
-function failureKeys(context: AuthContext, email: string): string[] {
-  return [`email:${email.toLowerCase()}`, `ip:${context.clientIp || "unknown"}`];
+/** Throws the AuthError of a used-up limit. */
+async function requireAllowed(context: AuthContext, spends: Parameters<typeof checkLimits>[1]): Promise<void> {
+  const check = await checkLimits(context, spends);
+  if (!check.ok) throw new AuthError(check.message, {}, 429, check.retryAfterSeconds);
 }
 
-async function tooManyFailures(context: AuthContext, email: string, now: number): Promise<boolean> {
-  const rows = await context.db
-    .selectFrom("login_failures")
-    .select(["key", (eb) => eb.fn.countAll<number>().as("failures")])
-    .where("key", "in", failureKeys(context, email))
-    .where("failed_at", ">", now - FAILED_LOGIN_WINDOW_MS)
-    .groupBy("key")
-    .execute();
-  return rows.some((row) => Number(row.failures) >= MAX_FAILED_LOGINS);
-}
-
-async function recordFailure(context: AuthContext, email: string, now: number): Promise<void> {
-  await context.db
-    .insertInto("login_failures")
-    .values(failureKeys(context, email).map((key) => ({ key, failed_at: now })))
-    .execute();
-  await context.db.deleteFrom("login_failures").where("failed_at", "<=", now - FAILED_LOGIN_WINDOW_MS).execute();
-}
-
-function loginAuthenticator(context: AuthContext, now: number): Authenticator<User> {
+function loginAuthenticator(context: AuthContext): Authenticator<User> {
   const authenticator = new Authenticator<User>();
   authenticator.use(
     new FormStrategy(async ({ form }) => {
@@ -74,15 +59,18 @@ function loginAuthenticator(context: AuthContext, now: number): Authenticator<Us
         throw new AuthError(Object.values(errors)[0] ?? LOGIN_FAILED, errors);
       }
       const { email, password } = parsed.data;
-      if (await tooManyFailures(context, email, now)) throw new AuthError(TOO_MANY_ATTEMPTS, {}, 429);
+      // The attempt is counted before the (slow) password check, so parallel guesses cannot slip
+      // past the limit. It is counted per account and address together: failures from elsewhere
+      // never lock the owner out, and a lock ends with its window.
+      const address = context.clientIp || "unknown";
+      const accountAtAddress = `${email.toLowerCase()}|${address}`;
+      await requireAllowed(context, [{ name: "login", key: accountAtAddress }, { name: "loginAddress" }]);
       const row = await findUserRowByEmail(context.db, email);
       const valid = row?.password_hash ? await verifyPassword(row.password_hash, password) : (await burnPasswordCheck(password), false);
-      if (!row || !valid) {
-        await recordFailure(context, email, now);
-        // The same message for an unknown email and a wrong password.
-        throw new AuthError(LOGIN_FAILED, {}, 401);
-      }
-      await context.db.deleteFrom("login_failures").where("key", "=", failureKeys(context, email)[0]).execute();
+      // The same message for an unknown email and a wrong password.
+      if (!row || !valid) throw new AuthError(LOGIN_FAILED, {}, 401);
+      await context.limits.reset("login", accountAtAddress);
+      await context.limits.refund("loginAddress", address);
       return toUser(row);
     }),
     "form",
@@ -91,16 +79,16 @@ function loginAuthenticator(context: AuthContext, now: number): Authenticator<Us
 }
 
 /** Checks a login form; returns the user and the session cookie, or throws AuthError. */
-export async function login(context: AuthContext, request: Request, now = Date.now()): Promise<{ user: User; cookie: string }> {
+export async function login(context: AuthContext, request: Request): Promise<{ user: User; cookie: string }> {
   let user: User;
   try {
-    user = await loginAuthenticator(context, now).authenticate("form", request);
+    user = await loginAuthenticator(context).authenticate("form", request);
   } catch (error) {
     if (error instanceof AuthError) throw error;
     if (error instanceof Error && error.cause instanceof AuthError) throw error.cause;
     throw error;
   }
-  return { user, cookie: await startSession(context, request, user.id, now) };
+  return { user, cookie: await startSession(context, request, user.id) };
 }
 
 /** Registers from a form; a guest who registers keeps its quizzes. */
@@ -121,6 +109,7 @@ export async function register(context: AuthContext, request: Request, form: For
     const errors = Object.fromEntries(conflicts.map((conflict) => [conflict, CONFLICT_MESSAGES[conflict]]));
     throw new AuthError(CONFLICT_MESSAGES[conflicts[0]], errors, 409);
   }
+  await requireAllowed(context, [{ name: "register" }]);
   const current = await getUser(context, request);
   const user = await createAccount(context.db, { username, email, password }, current?.isGuest ? current.id : null);
   return { user, cookie: await startSession(context, request, user.id) };
@@ -130,6 +119,7 @@ export async function register(context: AuthContext, request: Request, form: For
 export async function continueAsGuest(context: AuthContext, request: Request): Promise<{ user: User; cookie: string }> {
   const current = await getUser(context, request);
   if (current) return { user: current, cookie: "" };
+  await requireAllowed(context, [{ name: "guest" }]);
   const guest = await createGuest(context.db);
   return { user: guest, cookie: await startSession(context, request, guest.id) };
 }

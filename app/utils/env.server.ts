@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import type { AiConfig } from "#app/ai/quiz-generator.server";
 import type { BillingConfig } from "#app/billing/billing.server";
@@ -16,6 +17,36 @@ const OriginList = z
   .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(z.url({ error: "must be a comma-separated list of origins such as https://quiz.example.org" })));
 
+const WholeNumber = z.coerce.number({ error: "must be a whole number" }).int({ error: "must be a whole number" });
+/** A limit per window; 0 turns it off. */
+const Limit = WholeNumber.min(0, { error: "must be 0 (off) or more" });
+
+/**
+ * Which proxies in front may tell the client's address (Express's `trust proxy`): off, a number of
+ * hops (`1`: the one proxy in front; `true` means that too), or addresses and ranges of the
+ * proxies (`127.0.0.1`, `10.0.0.0/8`, `loopback`, `uniquelocal`). Trusting every hop would let a
+ * client pick its own address by writing X-Forwarded-For.
+ */
+export type TrustProxy = false | number | string[];
+
+const TrustProxySetting = z.string().transform((value, context): TrustProxy => {
+  const text = value.trim().toLowerCase();
+  if (["false", "no", "off", "0"].includes(text)) return false;
+  if (["true", "yes", "on"].includes(text)) return 1;
+  if (/^\d+$/.test(text)) return Number(text);
+  const addresses = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  try {
+    proxyaddr.compile(addresses);
+    return addresses;
+  } catch (error) {
+    context.addIssue({
+      code: "custom",
+      message: `must be false, a number of proxy hops, or proxy addresses such as 127.0.0.1,10.0.0.0/8 (${error instanceof Error ? error.message : String(error)})`,
+    });
+    return z.NEVER;
+  }
+});
+
 /** A current model with structured output that answers a quiz in seconds; any such model works. */
 export const DEFAULT_AI_MODEL = "gpt-5.4-mini";
 
@@ -27,7 +58,7 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   SEED_DEMO: BooleanFlag.default(true),
   ALLOWED_ORIGINS: OriginList.default([]),
-  TRUST_PROXY: BooleanFlag.default(false),
+  TRUST_PROXY: TrustProxySetting.default(false),
   FIREBASE_API_KEY: z.string().min(1).optional(),
   FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
   FIREBASE_PROJECT_ID: z.string().min(1).optional(),
@@ -40,8 +71,22 @@ const EnvSchema = z.object({
   STRIPE_PRICE_STANDARD: z.string().min(1).optional(),
   STRIPE_PRICE_PREMIUM: z.string().min(1).optional(),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be a URL such as http://127.0.0.1:12111" }).optional(),
-  JOIN_LIMIT_PER_IP: z.coerce.number({ error: "must be a whole number" }).int().min(1).default(120),
-  JOIN_LIMIT_PER_GAME: z.coerce.number({ error: "must be a whole number" }).int().min(1).default(20_000),
+  JOIN_LIMIT_PER_IP: WholeNumber.min(1).default(300),
+  JOIN_LIMIT_PER_IP_ALL_GAMES: WholeNumber.min(1).default(1000),
+  PLAYERS_PER_IP_PER_GAME: WholeNumber.min(1).default(1000),
+  JOIN_LIMIT_PER_GAME: WholeNumber.min(1).default(20_000),
+  GUEST_LIMIT_PER_IP: Limit.default(30),
+  REGISTER_LIMIT_PER_IP: Limit.default(10),
+  AI_LIMIT_PER_IP: Limit.default(30),
+  AI_DAILY_LIMIT: Limit.default(0),
+  QUIZ_LIMIT_PER_IP: Limit.default(60),
+  QUESTION_LIMIT_PER_IP: Limit.default(2000),
+  GAME_LIMIT_PER_IP: Limit.default(120),
+  LOBBY_IDLE_MINUTES: WholeNumber.min(1).max(7 * 24 * 60).default(30),
+  SQLITE_SYNCHRONOUS: z
+    .enum(["full", "normal", "FULL", "NORMAL"], { error: "must be full or normal" })
+    .transform((value) => value.toLowerCase() as "full" | "normal")
+    .default("full"),
   MAX_PLAYERS_PER_GAME: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be one of fatal, error, warn, info, debug, trace, silent" }).default("info"),
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),

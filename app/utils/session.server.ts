@@ -1,6 +1,8 @@
 /**
  * Sessions are rows in SQLite; the cookie holds only a random id (signed with SESSION_SECRET),
- * httpOnly, SameSite=Lax, Secure over https. Logout deletes the row.
+ * httpOnly, SameSite=Lax, Secure over https. Logout deletes the row. An account has one session:
+ * every sign-in, registration (a guest's included) and password change issues a new id and ends
+ * the others (docs/decisions/0008).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
@@ -43,14 +45,22 @@ export async function getUser(context: AuthContext, request: Request, now = Date
   return findUserById(context.db, session.user_id);
 }
 
-/** Starts a session for the user and returns the Set-Cookie header value. */
+/**
+ * Starts the user's session under a new id and returns the Set-Cookie header value. Every other
+ * session of the user ends, and so does this browser's previous one (a guest's, say): a cookie
+ * copied from a shared tablet, or a session left open elsewhere, stops working the moment the
+ * account signs in, registers or changes its password.
+ */
 export async function startSession(context: AuthContext, request: Request, userId: number, now = Date.now()): Promise<string> {
+  const previous = await sessionIdOf(context, request);
   const id = randomBytes(32).toString("hex");
-  await context.db
-    .insertInto("sessions")
-    .values({ id_hash: hashId(id), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS })
-    .execute();
-  await context.db.deleteFrom("sessions").where("expires_at", "<=", now).execute();
+  await context.db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom("sessions")
+      .where((eb) => eb.or([eb("user_id", "=", userId), eb("expires_at", "<=", now), ...(previous ? [eb("id_hash", "=", hashId(previous))] : [])]))
+      .execute();
+    await trx.insertInto("sessions").values({ id_hash: hashId(id), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS }).execute();
+  });
   return sessionCookie(context.sessionSecret).serialize(id, { maxAge: SESSION_TTL_MS / 1000, secure: isHttps(request) });
 }
 

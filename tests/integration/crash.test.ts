@@ -364,6 +364,7 @@ describe("a server process killed mid-question", () => {
       RESULTS_DELAY_MS: "300",
       NEXT_QUESTION_SECONDS: "1",
       JOIN_LIMIT_PER_IP: "100000",
+      JOIN_LIMIT_PER_IP_ALL_GAMES: "100000",
       JOIN_LIMIT_PER_GAME: "100000",
     };
     const output: string[] = [];
@@ -492,7 +493,7 @@ describe("a reconnection storm", () => {
   it("brings 1000 players back with their ids after a restart", { timeout: 60_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-storm-"));
     const databasePath = path.join(dir, "quiz.sqlite");
-    const limits = { joinsPerIpPerMinute: 1_000_000, joinsPerGamePerMinute: 1_000_000 };
+    const limits = { joinsPerIpPerMinute: 1_000_000, joinsPerIpPerGamePerMinute: 1_000_000, playersPerIpPerGame: 1_000_000, joinsPerGamePerMinute: 1_000_000 };
     // The app's own backoff, jitter included, and like the app it gives up after a few attempts.
     const backoff: ReconnectPolicy = { delayMs: (attempt) => (attempt < MAX_RECONNECT_ATTEMPTS ? reconnectDelay(attempt) : null) };
     const clients: ReconnectingClient[] = [];

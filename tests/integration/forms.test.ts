@@ -13,11 +13,13 @@ import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import * as createRoute from "#app/routes/create";
 import * as hostRoute from "#app/routes/host._index";
 import * as joinRoute from "#app/routes/join";
+import { testLimits } from "./temp-database";
 
 const CODE = /^[A-Z0-9]{6}$/;
 
 let dir: string;
 let db: DB;
+const limits = testLimits();
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-forms-"));
@@ -57,7 +59,7 @@ async function call(
     headers,
     body: init.form ? new URLSearchParams(init.form) : undefined,
   });
-  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any, sessionSecret: "forms-test-secret-0123456789-0123456789", clientIp: "127.0.0.1" } });
+  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any, sessionSecret: "forms-test-secret-0123456789-0123456789", clientIp: "127.0.0.1", limits } });
   if (result instanceof Response) {
     return { status: result.status, body: null, location: result.headers.get("location"), setCookie: result.headers.get("set-cookie") };
   }

@@ -441,7 +441,7 @@ describe("fuzzing /ws while a game is in progress", () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ limits: { joinsPerIpPerMinute: 1_000_000, joinsPerGamePerMinute: 1_000_000 }, logger: log.logger });
+    server = await startTestServer({ limits: { joinsPerIpPerMinute: 1_000_000, joinsPerIpPerGamePerMinute: 1_000_000, playersPerIpPerGame: 1_000_000, joinsPerGamePerMinute: 1_000_000 }, logger: log.logger });
     ({ gameCode, hostClientId } = await createGameFixture(server, { timeLimit: 120 }));
     host = await connect(hostClientId);
     await host.joinAsHost(gameCode);

@@ -2,6 +2,8 @@
  * Who may see, edit, delete and host a quiz, and what an account can do to itself: route loaders
  * and actions called with real Requests, signed in through real sessions, against a real SQLite file.
  */
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
 import { hostNewGame } from "#app/models/game.server";
@@ -14,16 +16,19 @@ import * as createRoute from "#app/routes/create";
 import * as myQuizzesRoute from "#app/routes/my-quizzes";
 import { AuthError, login } from "#app/utils/auth.server";
 import { getUser, startSession } from "#app/utils/session.server";
-import { openTempDatabase, type TempDatabase } from "./temp-database";
+import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 
 let database: TempDatabase;
 let db: DB;
+
+const limits = testLimits();
 
 const context = () => ({
   db,
   hub: null as any,
   sessionSecret: "ownership-test-secret-0123456789-0123456789",
   clientIp: "127.0.0.1",
+  limits,
 });
 
 beforeAll(async () => {
@@ -97,6 +102,17 @@ async function call(
     return { status: wrapped.init?.status ?? 200, body: wrapped.data, location: null, setCookie: null };
   }
   return { status: 200, body: result, location: null, setCookie: null };
+}
+
+/** A session row for the user beside its current one, as `startSession` itself never leaves. */
+async function extraSession(userId: number): Promise<string> {
+  const id = randomBytes(32).toString("hex");
+  await db
+    .insertInto("sessions")
+    .values({ id_hash: createHash("sha256").update(id).digest("hex"), user_id: userId, created_at: Date.now(), expires_at: Date.now() + 60_000 })
+    .execute();
+  const signed = await createCookie("qn_session", { secrets: [context().sessionSecret] }).serialize(id);
+  return signed.split(";")[0];
 }
 
 async function quizOf(owner: Account, title: string, isPublic: boolean, questions = ["First?", "Second?"]): Promise<Quiz> {
@@ -448,7 +464,8 @@ describe("/account", () => {
 
   it("deletes the account only when confirmed, with its quizzes and sessions, and signs out", async () => {
     const a = await signUp("leaver");
-    const otherSession = (await startSession(context(), new Request("http://localhost/auth"), a.user.id)).split(";")[0];
+    // A second browser signed in to the account before the one-session rule saw it (a session row of its own).
+    const otherSession = await extraSession(a.user.id);
     const quizzes = [await quizOf(a, "Gone 1", false), await quizOf(a, "Gone 2", true)];
     const played = await hostNewGame(db, quizzes[1].id, { userId: a.user.id, clientId: a.clientId });
     if (played.status !== "ok") throw new Error("not hosted");

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { DEFAULT_LIMIT_RULES, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 
 export interface TempDatabase {
   db: DB;
@@ -21,4 +22,15 @@ export async function openTempDatabase(name: string): Promise<TempDatabase> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Limits for tests that call routes directly: the login limits as in production, the creation
+ * limits lifted (unless a test names its own), counted in memory.
+ */
+export function testLimits(rules: Partial<LimitRules> = {}): RateLimits {
+  const lifted = Object.fromEntries(
+    (["guest", "register", "aiAddress", "quiz", "question", "game"] as const).map((name) => [name, { ...DEFAULT_LIMIT_RULES[name], points: Number.POSITIVE_INFINITY }]),
+  );
+  return new RateLimits(":memory:", { ...DEFAULT_LIMIT_RULES, ...lifted, ...rules });
 }

@@ -1,0 +1,152 @@
+/**
+ * Cost and abuse limits on everything that creates something or spends money: each limit counts
+ * attempts per key (an address, an account, or the whole server) in a window, with
+ * `rate-limiter-flexible`'s SQLite store so the counts survive a restart. The store is its own small
+ * SQLite file beside the database: its writes never wait for, or take part in, a game's commit.
+ *
+ * Like the quiz generator, it is built in server.ts and called from routes in the app build, so it
+ * answers with data (`LimitCheck`), never with an error class of its own.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { RateLimiterMemory, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
+
+export type LimitName =
+  | "guest"
+  | "register"
+  | "login"
+  | "loginAddress"
+  | "aiAddress"
+  | "aiServer"
+  | "quiz"
+  | "question"
+  | "game";
+
+export interface LimitRule {
+  /** Attempts allowed per key in each window. */
+  points: number;
+  /** A rolling window of this many seconds from the first attempt, or the UTC calendar day. */
+  window: number | "utc-day";
+  /** What the refused caller is told; `{wait}` becomes "3 minutes", "1 hour", ... */
+  message: string;
+}
+
+export type LimitRules = Record<LimitName, LimitRule>;
+
+export type LimitCheck = { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
+
+const HOUR = 3600;
+
+/** The defaults, and what each protects; README "Running it on the internet" lists them. */
+export const DEFAULT_LIMIT_RULES: LimitRules = {
+  guest: { points: 30, window: HOUR, message: "Too many guest sessions were started from your network. Please try again in {wait}." },
+  register: { points: 10, window: HOUR, message: "Too many accounts were registered from your network. Please try again in {wait}." },
+  login: { points: 10, window: 15 * 60, message: "Too many attempts. Please wait {wait} and try again." },
+  loginAddress: { points: 100, window: 15 * 60, message: "Too many attempts. Please wait {wait} and try again." },
+  aiAddress: { points: 30, window: HOUR, message: "Too many AI quizzes were requested from your network. Please try again in {wait}." },
+  aiServer: {
+    points: Number.POSITIVE_INFINITY,
+    window: "utc-day",
+    message: "This server has generated all the AI quizzes its operator allows today. Please try again in {wait}, or write your quiz by hand.",
+  },
+  quiz: { points: 60, window: HOUR, message: "Too many quizzes were created from your network. Please try again in {wait}." },
+  question: { points: 2000, window: HOUR, message: "Too many questions were added from your network. Please try again in {wait}." },
+  game: { points: 120, window: HOUR, message: "Too many games were opened from your network. Please try again in {wait}." },
+};
+
+/** "45 seconds", "3 minutes", "2 hours": a wait a person can plan around. */
+export function describeWait(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), "second");
+  if (seconds < 2 * HOUR) return plural(Math.ceil(seconds / 60), "minute");
+  return plural(Math.ceil(seconds / HOUR), "hour");
+}
+
+function secondsToUtcMidnight(now: number): number {
+  const midnight = new Date(now);
+  midnight.setUTCHours(24, 0, 0, 0);
+  return Math.ceil((midnight.getTime() - now) / 1000);
+}
+
+/** The limits file beside the database: `quiz.sqlite` keeps its counts in `quiz-limits.sqlite`. */
+export function limitsDatabasePath(databasePath: string): string {
+  if (databasePath === ":memory:") return ":memory:";
+  const parsed = path.parse(path.resolve(databasePath));
+  return path.join(parsed.dir, `${parsed.name}-limits.sqlite`);
+}
+
+export class RateLimits {
+  private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
+  private readonly store: SQLite.Database;
+
+  /** `storePath`: a SQLite file for the counts (":memory:" keeps them in this process only). */
+  constructor(
+    storePath: string,
+    private readonly rules: LimitRules = DEFAULT_LIMIT_RULES,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (storePath !== ":memory:") fs.mkdirSync(path.dirname(storePath), { recursive: true });
+    this.store = new SQLite(storePath);
+    this.store.pragma("journal_mode = WAL");
+    // Counts lost to a power cut only let a few more attempts through.
+    this.store.pragma("synchronous = NORMAL");
+    this.store.exec("create table if not exists rate_limits (key text primary key, points integer not null default 0, expire integer)");
+    for (const [name, rule] of Object.entries(rules) as [LimitName, LimitRule][]) {
+      if (!Number.isFinite(rule.points)) continue;
+      const first = this.limiters.size === 0;
+      // A UTC-day limit keys each day apart; its rows simply expire a day later.
+      const duration = rule.window === "utc-day" ? 2 * 24 * HOUR : rule.window;
+      this.limiters.set(
+        name,
+        new RateLimiterSQLite({
+          storeClient: this.store,
+          storeType: "better-sqlite3",
+          tableName: "rate_limits",
+          tableCreated: true,
+          // They share one table: one of them clears expired rows for all.
+          clearExpiredByTimeout: first,
+          keyPrefix: name,
+          points: rule.points,
+          duration,
+          // Once over, a key is refused from memory until its window ends: a flood costs no writes.
+          inMemoryBlockOnConsumed: rule.points + 1,
+          insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration }),
+        }),
+      );
+    }
+  }
+
+  private keyOf(name: LimitName, key: string): string {
+    return this.rules[name].window === "utc-day" ? `${new Date(this.now()).toISOString().slice(0, 10)}:${key}` : key;
+  }
+
+  /** Spends `points` of `key`'s allowance under `name`; refused (with the wait) when it is used up. */
+  async consume(name: LimitName, key: string, points = 1): Promise<LimitCheck> {
+    const limiter = this.limiters.get(name);
+    if (!limiter) return { ok: true };
+    try {
+      await limiter.consume(this.keyOf(name, key), points);
+      return { ok: true };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const rule = this.rules[name];
+      const retryAfterSeconds = rule.window === "utc-day" ? secondsToUtcMidnight(this.now()) : Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      return { ok: false, retryAfterSeconds, message: rule.message.replace("{wait}", describeWait(retryAfterSeconds)) };
+    }
+  }
+
+  /** Gives back what an attempt spent (a login that turned out right does not count against the address). */
+  async refund(name: LimitName, key: string, points = 1): Promise<void> {
+    await this.limiters.get(name)?.reward(this.keyOf(name, key), points);
+  }
+
+  /** Forgets `key`'s count under `name` (a successful login clears its failures). */
+  async reset(name: LimitName, key: string): Promise<void> {
+    await this.limiters.get(name)?.delete(this.keyOf(name, key));
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
