@@ -70,6 +70,14 @@ export default defineConfig({
         STRIPE_WEBHOOK_SECRET: "whsec_e2e",
         STRIPE_PRICE_STANDARD: "price_e2e_standard",
         STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
+        // Every browser here is 127.0.0.1: the per-address creation limits are tested elsewhere
+        // (tests/integration/abuse-limits.test.ts), so here they are set far above the suite's needs.
+        GUEST_LIMIT_PER_IP: "1000",
+        REGISTER_LIMIT_PER_IP: "1000",
+        AI_LIMIT_PER_IP: "1000",
+        QUIZ_LIMIT_PER_IP: "1000",
+        QUESTION_LIMIT_PER_IP: "100000",
+        GAME_LIMIT_PER_IP: "1000",
       },
     },
   ],

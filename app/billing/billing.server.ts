@@ -22,6 +22,8 @@ export type BillingResult<T> = { ok: true; value: T } | { ok: false; status: num
 export const BILLING_NOT_CONFIGURED =
   "Billing is not configured on this server, so plans cannot be bought here. The operator can set STRIPE_SECRET_KEY to turn it on, or set your plan with `npm run user -- set-tier`.";
 const SUBSCRIPTION_FAILED = SUBSCRIPTION_ERROR.description;
+export const SUBSCRIPTION_NOT_CANCELLED =
+  "Your subscription could not be cancelled with Stripe just now, so your account was not deleted (and you are not charged twice). Please try again in a moment, or cancel it under Manage billing first.";
 
 /** Lookup key of a tier's price when no price id is configured: quiz_night_standard, ... */
 export function priceLookupKey(tier: string): string {
@@ -123,6 +125,20 @@ export class Billing {
       return { ok: true, value: { url: session.url } };
     } catch (error) {
       return this.failed("open the customer portal", error, "Could not open billing. Please try again.");
+    }
+  }
+
+  /**
+   * Cancels a subscription at once (no further charge), for an account being deleted; one Stripe
+   * no longer has counts as cancelled.
+   */
+  async cancelSubscription(subscriptionId: string): Promise<BillingResult<void>> {
+    try {
+      await this.stripe.subscriptions.cancel(subscriptionId);
+      return { ok: true, value: undefined };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return { ok: true, value: undefined };
+      return this.failed("cancel a subscription", error, SUBSCRIPTION_NOT_CANCELLED);
     }
   }
 

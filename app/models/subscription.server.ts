@@ -233,6 +233,24 @@ export async function startSubscription(
   return { ok: true, value: { url: checkout.value.url } };
 }
 
+/** Statuses after which Stripe charges nothing more. */
+const OVER_STATUSES = new Set(["canceled", "incomplete_expired"]);
+
+export const CANNOT_CANCEL_WITHOUT_BILLING =
+  "Your account has a subscription billed through Stripe, and billing is not configured on this server now, so it cannot be cancelled from here. Ask the server's operator to cancel it, then delete your account.";
+
+/**
+ * Before an account is deleted: cancels its Stripe subscription, if one may still charge, so
+ * nobody pays for an account that no longer exists. Refuses (and the account stays) when that
+ * cannot be done now.
+ */
+export async function cancelSubscriptionOfDeletedAccount(db: DB, billing: Billing | null, userId: number): Promise<BillingResult<void>> {
+  const state = await findBillingState(db, userId);
+  if (!state.subscriptionId || (state.status !== null && OVER_STATUSES.has(state.status))) return { ok: true, value: undefined };
+  if (!billing) return { ok: false, status: 409, message: CANNOT_CANCEL_WITHOUT_BILLING };
+  return billing.cancelSubscription(state.subscriptionId);
+}
+
 /** The Stripe customer portal for a user who has subscribed before. */
 export async function openBillingPortal(db: DB, billing: Billing | null, user: User | null, origin: string): Promise<BillingResult<{ url: string }>> {
   if (!user || user.isGuest) return { ok: false, status: 401, message: "You need to be signed in to manage billing." };

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
+import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
 import { endSession, requireUser, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
 import { PasswordSchema } from "#app/utils/validation";
@@ -101,6 +102,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "delete-account") {
     if (field("confirm") !== "yes") return refuse(intent, { confirm: DELETE_NOT_CONFIRMED });
+    const cancelled = await cancelSubscriptionOfDeletedAccount(context.db, context.billing, user.id);
+    if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, cancelled.status);
     await deleteAccount(context.db, user.id);
     return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });
   }

@@ -72,10 +72,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return refuse("Unknown action.", 400, quizId);
 }
 
-function deletedNotice(playing: number): string {
-  if (playing === 0) return "Quiz deleted.";
-  const games = playing === 1 ? "A game of it is" : `${playing} games of it are`;
-  return `Quiz deleted. ${games} being played right now and will finish with the questions it started with; nobody can start a new one.`;
+/** `open`: games of the quiz that were waiting or running when it was deleted. */
+function deletedNotice(open: number): string {
+  if (open === 0) return "Quiz deleted.";
+  const games = open === 1 ? "Its open game (waiting or being played) can still finish with the questions it" : `Its ${open} open games (waiting or being played) can still finish with the questions they`;
+  return `Quiz deleted. ${games} started with; nobody can start a new one.`;
 }
 
 export default function MyQuizzes() {

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
-import { stringify } from "csv-stringify/browser/esm/sync";
 import { useEffect, useState } from "react";
 import { Avatar, ConnectingNotice, StandingRow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
@@ -9,6 +8,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { getClientId } from "#app/game/client/storage";
 import type { GameResults } from "#app/models/game.server";
 import { loadGameScreen } from "#app/utils/game-screen.server";
+import { resultsCsv } from "#app/utils/results-csv";
 
 export const meta: MetaFunction = () => [{ title: "Final results · Quiz Night" }];
 
@@ -23,10 +23,7 @@ async function fetchResults(gameCode: string): Promise<GameResults> {
 }
 
 function downloadCsv(results: GameResults): void {
-  const csv = stringify(
-    results.players.map((player) => [player.rank, player.nickname, player.score, player.correctCount, player.answeredCount]),
-    { header: true, columns: ["Rank", "Nickname", "Score", "Correct answers", "Answered"] },
-  );
+  const csv = resultsCsv(results.players);
   const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = url;

@@ -134,8 +134,9 @@ test.describe("with JavaScript", () => {
 
     await quizCard(page, "Pub quiz final").getByRole("link", { name: "Delete Pub quiz final" }).click();
     await page.getByRole("button", { name: "Yes, delete quiz" }).click();
-    await expect(page).toHaveURL(/\/my-quizzes\?deleted=1$/);
-    await expect(page.getByRole("status").filter({ hasText: "Quiz deleted." })).toBeVisible();
+    // Its two lobbies (from saving and from hosting) are not over yet: they may still be played.
+    await expect(page).toHaveURL(/\/my-quizzes\?deleted=1&playing=2$/);
+    await expect(page.getByRole("status").filter({ hasText: "Quiz deleted. Its 2 open games (waiting or being played) can still finish" })).toBeVisible();
     await expect(quizCard(page, "Pub quiz final")).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Create your first quiz" })).toHaveAttribute("href", "/create");
     allowStatusLogs(consoleErrors, 404);
@@ -184,6 +185,13 @@ test.describe("with JavaScript", () => {
     await expect(passwordForm.getByLabel("New password", { exact: true })).toHaveValue("");
     expect(await canLogIn(page, account.email, account.password)).toBe(false);
     expect(await canLogIn(page, account.email, "second-password")).toBe(true);
+
+    // Signing in in that other browser signed this one out: one session per account.
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount$/);
+    const signedIn = await page.request.post("/auth", { form: { intent: "login", email: account.email, password: "second-password" }, maxRedirects: 0 });
+    expect(signedIn.status()).toBe(302);
+    await openHydrated(page, "/account");
 
     const deleteForm = page.getByRole("form", { name: "Delete account" });
     await deleteForm.getByRole("button", { name: "Delete Account" }).click();

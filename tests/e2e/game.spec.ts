@@ -122,7 +122,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   const download = host.waitForEvent("download");
   await host.getByRole("button", { name: "Download CSV" }).click();
   const csv = await (await (await download).createReadStream()).toArray();
-  expect(Buffer.concat(csv).toString()).toMatch(/^Rank,Nickname,Score,Correct answers,Answered\n1,Bob,\d+,2,2\n/);
+  expect(Buffer.concat(csv).toString()).toMatch(/^\uFEFFRank,Nickname,Score,Correct answers,Answered\n1,Bob,\d+,2,2\n/);
 
   // Play Again brings everyone back to the lobby with the same players.
   await host.getByRole("button", { name: "Play Again" }).click();

@@ -105,6 +105,14 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
         },
       };
     }
+    const cancelled = /^\/v1\/subscriptions\/(\w+)$/.exec(pathname);
+    if (method === "DELETE" && cancelled) {
+      if (cancelled[1].startsWith("sub_missing")) return stripeError(404, "invalid_request_error", `No such subscription: '${cancelled[1]}'`);
+      return {
+        status: 200,
+        body: { id: cancelled[1], object: "subscription", status: "canceled", canceled_at: created, ended_at: created, cancel_at_period_end: false, metadata: {}, livemode: false },
+      };
+    }
     if (method === "POST" && pathname === "/v1/billing_portal/sessions") {
       const id = nextId("bps");
       sessions.set(id, params);

@@ -122,7 +122,7 @@ describe("deleting a quiz while a game of it is being played", () => {
     expect(deleted.status).toBe(302);
     expect(deleted.location).toBe("/my-quizzes?deleted=1&playing=1");
     const page = await fetch(server.url + deleted.location, { headers: { cookie: owner.cookie } });
-    expect(await page.text()).toContain("being played right now and will finish with the questions it started with");
+    expect(await page.text()).toContain("Its open game (waiting or being played) can still finish with the questions it started with");
 
     // Gone for everyone else at once: not listed, not readable, not hostable, not editable.
     expect((await server.api(`/api/quizzes/${quizId}`, { clientId: owner.clientId, headers: { cookie: owner.cookie } })).status).toBe(404);

@@ -270,6 +270,52 @@ describe("Manage billing", () => {
   });
 });
 
+/** My Account's "Delete Account", as the browser posts it. */
+async function deleteAccountOf(caller: Caller, target: TestServer = server) {
+  const response = await fetch(`${target.url}/account`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: caller.cookie },
+    body: new URLSearchParams({ intent: "delete-account", confirm: "yes" }),
+    redirect: "manual",
+  });
+  return { status: response.status, text: (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'") };
+}
+
+describe("deleting an account with a subscription", () => {
+  it("cancels the subscription through Stripe first, so nothing charges an account that is gone", async () => {
+    const subscriber = await subscribedToStandard();
+    const deleted = await deleteAccountOf(subscriber);
+    expect(deleted.status).toBe(302);
+    const cancels = stripe.requests.filter((request) => request.method === "DELETE" && request.path === `/v1/subscriptions/${subscriber.subscriptionId}`);
+    expect(cancels).toHaveLength(1);
+    expect(await server.db.selectFrom("users").select("id").where("id", "=", subscriber.user.id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("keeps the account, and says why, when Stripe cannot cancel it now", async () => {
+    const subscriber = await subscribedToStandard();
+    stripe.failing = true;
+    try {
+      const refused = await deleteAccountOf(subscriber);
+      expect(refused.status).toBe(502);
+      expect(refused.text).toContain("Your subscription could not be cancelled with Stripe just now, so your account was not deleted");
+    } finally {
+      stripe.failing = false;
+    }
+    expect(await userRow(subscriber)).toMatchObject({ stripe_subscription_id: subscriber.subscriptionId });
+    expect((await deleteAccountOf(subscriber)).status).toBe(302);
+  });
+
+  it("deletes an account whose subscription Stripe no longer has, or that has none", async () => {
+    const gone = await subscribedToStandard();
+    await server.db.updateTable("users").set({ stripe_subscription_id: "sub_missing_1" }).where("id", "=", gone.user.id).execute();
+    expect((await deleteAccountOf(gone)).status).toBe(302);
+    const never = await signIn();
+    const before = stripe.requests.length;
+    expect((await deleteAccountOf(never)).status).toBe(302);
+    expect(stripe.requests.slice(before).filter((request) => request.method === "DELETE")).toEqual([]);
+  });
+});
+
 describe("POST /api/stripe/webhook", () => {
   it("refuses a bad or missing signature with 400 and changes nothing", async () => {
     const caller = await signIn();
@@ -396,6 +442,19 @@ describe("without Stripe configuration", () => {
     expect(html).toContain("Billing is not configured on this server");
     const webhook = await plain.api("/api/stripe/webhook", { body: "{}", headers: { "stripe-signature": "t=1,v1=x" } });
     expect(webhook.status).toBe(503);
+  });
+
+  it("refuses to delete an account whose subscription it cannot cancel, saying whom to ask", async () => {
+    const caller = await signIn(plain);
+    await plain.db
+      .updateTable("users")
+      .set({ stripe_customer_id: "cus_left_over", stripe_subscription_id: "sub_left_over", subscription_status: "active", subscription_tier: "standard" })
+      .where("id", "=", caller.user.id)
+      .execute();
+    const refused = await deleteAccountOf(caller, plain);
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain("billing is not configured on this server now, so it cannot be cancelled from here");
+    expect(await plain.db.selectFrom("users").select("id").where("id", "=", caller.user.id).executeTakeFirst()).toBeDefined();
   });
 });
 

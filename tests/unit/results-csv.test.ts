@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { resultsCsv } from "#app/utils/results-csv";
+
+const row = (nickname: string, rank = 1) => ({ rank, nickname, score: 1200, correctCount: 2, answeredCount: 2 });
+
+describe("the results CSV", () => {
+  it("starts with a UTF-8 byte-order mark, so Excel reads accented names as written", () => {
+    const csv = resultsCsv([row("Zoë"), row("Łukasz", 2)]);
+    expect(csv.startsWith("\uFEFFRank,Nickname,Score,Correct answers,Answered\n")).toBe(true);
+    expect([...Buffer.from(csv, "utf8").subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(csv).toContain("1,Zoë,1200,2,2\n");
+  });
+
+  it.each(["=1+2", "@SUM(1+1)", "+1", "-2+3", "=HYPERLINK(\"http://evil.example\",\"x\")"])("never lets %j become a formula", (nickname) => {
+    const csv = resultsCsv([row(nickname)]);
+    const line = csv.split("\n")[1];
+    const cell = line.split(",")[1].replace(/^"/, "");
+    expect(cell.startsWith("'")).toBe(true);
+  });
+
+  it("leaves ordinary names and the numbers alone", () => {
+    expect(resultsCsv([row("Ann"), { rank: 2, nickname: "Player 455", score: 0, correctCount: 0, answeredCount: 1 }]).split("\n").slice(1, 3)).toEqual([
+      "1,Ann,1200,2,2",
+      "2,Player 455,0,0,1",
+    ]);
+  });
+});
