@@ -23,7 +23,7 @@ export interface HubOptions {
   logger?: Logger;
 }
 
-export const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
+const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
 const DEFAULT_FINISHED_ROOM_TTL_MS = 10 * 60_000;
 
 /** The live games of this process, loaded from the database on first use. */
@@ -74,6 +74,7 @@ export class GameHub {
       logger: this.options.logger,
       onClosed: (closed) => {
         if (this.rooms.get(gameCode) === closed) this.rooms.delete(gameCode);
+        this.idleSince.delete(closed);
       },
     };
     const room = new GameRoom(

@@ -712,16 +712,21 @@ export class GameRoom {
     this.stop(CloseCode.SERVER_RESTARTING, "Reloading the game");
   }
 
+  /** Ends the room at once, dropping what is pending, and tells the hub to forget it. */
   private stop(closeCode: number, reason: string): void {
     this.cancelTimers();
     this.disposed = true;
     this.batch = emptyBatch();
     this.outbox = [];
+    this.closeConnections(closeCode, reason);
+    this.onClosed(this);
+  }
+
+  private closeConnections(closeCode: number, reason: string): void {
     for (const connection of this.bindings.keys()) connection.close(closeCode, reason);
     this.bindings.clear();
     this.hosts.clear();
     this.playerConnections.clear();
-    this.onClosed(this);
   }
 
   /**
@@ -797,10 +802,9 @@ export class GameRoom {
     this.cancelTimers();
     this.closing = true;
     await this.settle();
+    // Its last commit may have found the game gone and stopped the room already.
+    if (this.disposed) return;
     this.disposed = true;
-    for (const connection of this.bindings.keys()) connection.close(closeCode, reason);
-    this.bindings.clear();
-    this.hosts.clear();
-    this.playerConnections.clear();
+    this.closeConnections(closeCode, reason);
   }
 }

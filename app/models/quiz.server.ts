@@ -153,7 +153,7 @@ export async function getQuestions(db: DB, quizId: number): Promise<Question[]> 
   return rows.map(toQuestion);
 }
 
-export async function countQuestions(db: DB, quizId: number): Promise<number> {
+async function countQuestions(db: DB, quizId: number): Promise<number> {
   const { n } = await db
     .selectFrom("questions")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -211,6 +211,27 @@ export async function listHostableQuizzes(db: DB, requester: Requester): Promise
     })
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
+    .execute();
+  return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
+}
+
+/**
+ * The home page's "ready to host" list: public quizzes with questions, made by the system (the
+ * demos first) or by a registered account, newest first. What an anonymous script or a guest makes
+ * stays off the front page, which a stranger could otherwise fill with titles of their choosing.
+ */
+export async function listShowcaseQuizzes(db: DB, limit: number): Promise<(Quiz & { questionCount: number })[]> {
+  const rows = await liveQuizzesWithQuestionCounts(db)
+    .innerJoin("users", "users.id", "quizzes.creator_id")
+    .where("quizzes.is_public", "=", 1)
+    .where("users.is_guest", "=", 0)
+    .where((eb) =>
+      eb.exists(eb.selectFrom("questions").select("questions.id").whereRef("questions.quiz_id", "=", "quizzes.id").where("questions.retired_at", "is", null)),
+    )
+    .orderBy("users.is_system", "desc")
+    .orderBy("quizzes.created_at", "desc")
+    .orderBy("quizzes.id", "desc")
+    .limit(limit)
     .execute();
   return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
 }

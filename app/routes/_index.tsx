@@ -2,13 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ConnectionBadge } from "#app/components/connection-badge";
 import { InstallIphoneDialog } from "#app/components/install-iphone-dialog";
-import { listHostableQuizzes } from "#app/models/quiz.server";
+import { listShowcaseQuizzes } from "#app/models/quiz.server";
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  const quizzes = await listHostableQuizzes(context.db, {});
   // A quiz without questions would stop at 'Quiz Error' on start, so it is not ready to host.
-  const ready = quizzes.filter((quiz) => quiz.isPublic && quiz.questionCount > 0);
-  return { quizzes: ready.slice(0, 12) };
+  return { quizzes: await listShowcaseQuizzes(context.db, 12) };
 }
 
 const FEATURES = [

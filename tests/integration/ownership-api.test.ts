@@ -53,6 +53,28 @@ describe("the seeded demo quizzes", () => {
   });
 });
 
+describe("the home page's quizzes ready to host", () => {
+  it("lists the demos first and accounts' public quizzes, never what an anonymous script or a guest made", async () => {
+    const make = async (title: string, init: { clientId?: string; headers?: Record<string, string> }) => {
+      const quiz = await server.api("/api/quizzes", { body: { title, timeLimit: 20, isPublic: true }, ...init });
+      const owner = { clientId: init.clientId, headers: init.headers };
+      expect((await server.api("/api/questions", { body: { ...QUESTION, quizId: quiz.body.id, order: 0 }, ...owner })).status).toBe(201);
+    };
+    const account = await signInAs(server);
+    const guest = await signInAs(server, "guest");
+    await make("Stranger spam title", { clientId: `script-${randomUUID()}` });
+    await make("Guest spam title", { clientId: guest.clientId, headers: { cookie: guest.cookie } });
+    await make("Club night", { clientId: account.clientId, headers: { cookie: account.cookie } });
+
+    const home = (await (await fetch(`${server.url}/`)).text()).replaceAll("<!-- -->", "");
+    const listed = [...home.matchAll(/<li><strong>([^<]+)<\/strong>/g)].map((match) => match[1]);
+    expect(listed.slice(0, 3)).toEqual(["Around the World", "Science Sprint", "General Knowledge"]);
+    expect(listed).toContain("Club night");
+    expect(listed).not.toContain("Stranger spam title");
+    expect(listed).not.toContain("Guest spam title");
+  });
+});
+
 describe("questions per quiz", () => {
   it(`are capped at ${MAX_QUESTIONS}: the next one is refused with 409 and a message`, async () => {
     const owner = `owner-${randomUUID()}`;
