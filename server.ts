@@ -67,22 +67,22 @@ export interface ServerLimits extends JoinLimits {
 /** Far above any form or JSON body the app takes; stops a huge upload before anything reads it. */
 const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
+const rules = DEFAULT_LIMIT_RULES;
 export const DEFAULT_LIMITS: ServerLimits = {
   ...DEFAULT_JOIN_LIMITS,
   maxPlayersPerGame: 10_000,
-  guestsPerIpPerHour: 30,
-  registrationsPerIpPerHour: 10,
-  aiQuizzesPerIpPerHour: 30,
+  guestsPerIpPerHour: rules.guest.points,
+  registrationsPerIpPerHour: rules.register.points,
+  aiQuizzesPerIpPerHour: rules.aiAddress.points,
   aiQuizzesPerDay: 0,
-  quizzesPerIpPerHour: 60,
-  questionsPerIpPerHour: 2000,
-  gamesPerIpPerHour: 120,
+  quizzesPerIpPerHour: rules.quiz.points,
+  questionsPerIpPerHour: rules.question.points,
+  gamesPerIpPerHour: rules.game.points,
 };
 
 /** The creation limits as rules for RateLimits; 0 turns one off. */
 function limitRules(limits: ServerLimits): LimitRules {
   const per = (points: number) => (points > 0 ? points : Number.POSITIVE_INFINITY);
-  const rules = DEFAULT_LIMIT_RULES;
   return {
     ...rules,
     guest: { ...rules.guest, points: per(limits.guestsPerIpPerHour) },
@@ -107,13 +107,14 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = config.logger ?? createLogger();
   const log = (message: string) => logger.info(message);
-  const db = openDatabase(config.databasePath, { synchronous: config.sqliteSynchronous ?? "full" });
+  const db = openDatabase(config.databasePath, { synchronous: config.sqliteSynchronous });
   await migrateToLatest(db);
   if (config.seedDemo) {
     const seeded = await seedDemoQuizzes(db);
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
-  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...config.limits };
+  const set = Object.entries(config.limits ?? {}).filter(([, value]) => value !== undefined);
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...Object.fromEntries(set) };
   const rateLimits = new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
   const hub = new GameHub(db, { ...config.game, logger, settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame } });
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
@@ -256,7 +257,7 @@ async function main(): Promise<void> {
         nextQuestionSeconds: env.NEXT_QUESTION_SECONDS,
         lobbyGraceMs: env.LOBBY_GRACE_SECONDS * 1000,
       },
-      idleLobbyTtlMs: env.LOBBY_IDLE_MINUTES * 60_000,
+      idleLobbyTtlMs: env.LOBBY_IDLE_MINUTES === undefined ? undefined : env.LOBBY_IDLE_MINUTES * 60_000,
     },
   });
   logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);

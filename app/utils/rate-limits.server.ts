@@ -41,7 +41,7 @@ const HOUR = 3600;
 /** The defaults, and what each protects; README "Running it on the internet" lists them. */
 export const DEFAULT_LIMIT_RULES: LimitRules = {
   guest: { points: 30, window: HOUR, message: "Too many guest sessions were started from your network. Please try again in {wait}." },
-  register: { points: 10, window: HOUR, message: "Too many accounts were registered from your network. Please try again in {wait}." },
+  register: { points: 30, window: HOUR, message: "Too many accounts were registered from your network. Please try again in {wait}." },
   login: { points: 10, window: 15 * 60, message: "Too many attempts. Please wait {wait} and try again." },
   loginAddress: { points: 100, window: 15 * 60, message: "Too many attempts. Please wait {wait} and try again." },
   aiAddress: { points: 30, window: HOUR, message: "Too many AI quizzes were requested from your network. Please try again in {wait}." },
