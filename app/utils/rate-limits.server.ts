@@ -76,9 +76,13 @@ export function limitsDatabasePath(databasePath: string): string {
   return path.join(parsed.dir, `${parsed.name}-limits.sqlite`);
 }
 
+/** How often rows whose window ended over an hour ago are cleared from the store. */
+const CLEAR_EXPIRED_EVERY_MS = 5 * 60_000;
+
 export class RateLimits {
   private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
   private readonly store: SQLite.Database;
+  private readonly clearTimer: NodeJS.Timeout;
 
   /** `storePath`: a SQLite file for the counts (":memory:" keeps them in this process only). */
   constructor(
@@ -94,27 +98,26 @@ export class RateLimits {
     this.store.exec("create table if not exists rate_limits (key text primary key, points integer not null default 0, expire integer)");
     for (const [name, rule] of Object.entries(rules) as [LimitName, LimitRule][]) {
       if (!Number.isFinite(rule.points)) continue;
-      const first = this.limiters.size === 0;
       // A UTC-day limit keys each day apart; its rows simply expire a day later.
       const duration = rule.window === "utc-day" ? 2 * 24 * HOUR : rule.window;
-      this.limiters.set(
-        name,
-        new RateLimiterSQLite({
-          storeClient: this.store,
-          storeType: "better-sqlite3",
-          tableName: "rate_limits",
-          tableCreated: true,
-          // They share one table: one of them clears expired rows for all.
-          clearExpiredByTimeout: first,
-          keyPrefix: name,
-          points: rule.points,
-          duration,
-          // Once over, a key is refused from memory until its window ends: a flood costs no writes.
-          inMemoryBlockOnConsumed: rule.points + 1,
-          insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration }),
-        }),
-      );
+      const limiter = new RateLimiterSQLite({
+        storeClient: this.store,
+        storeType: "better-sqlite3",
+        tableName: "rate_limits",
+        tableCreated: true,
+        keyPrefix: name,
+        points: rule.points,
+        duration,
+        // Once over, a key is refused from memory until its window ends: a flood costs no writes.
+        inMemoryBlockOnConsumed: rule.points + 1,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration }),
+      });
+      this.limiters.set(name, limiter);
     }
+    // The limiters share one table (the library's own timer would run once per limiter and outlive `close`).
+    const clearExpired = this.store.prepare("delete from rate_limits where expire < ?");
+    this.clearTimer = setInterval(() => clearExpired.run(this.now() - HOUR * 1000), CLEAR_EXPIRED_EVERY_MS);
+    this.clearTimer.unref();
   }
 
   private keyOf(name: LimitName, key: string): string {
@@ -147,6 +150,7 @@ export class RateLimits {
   }
 
   close(): void {
+    clearInterval(this.clearTimer);
     this.store.close();
   }
 }
