@@ -27,6 +27,11 @@ export function openDatabase(databasePath: string, options: DatabaseOptions = {}
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
+/** Runs `run` in a transaction, or inside the one `db` already is, so models compose. */
+export function inTransaction<T>(db: DB, run: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: DB): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider });

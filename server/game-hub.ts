@@ -1,7 +1,7 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
-import { commitGameBatch, expireGame, expireUnopenedGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
+import { commitGameBatch, expireUnopenedGames, expireWaitingGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import { GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { silentLogger, type Logger } from "./logger";
@@ -94,15 +94,18 @@ export class GameHub {
     return room;
   }
 
-  /** A batch the database refuses for good is told apart from one that may pass if tried again. */
+  /**
+   * A batch the database refuses for good is told apart from one that may pass if tried again. A
+   * vanished game row is found by the commit itself, inside its transaction, so a refusal here is
+   * never that.
+   */
   private async commit(gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
     try {
       return await commitGameBatch(this.db, gameId, batch);
     } catch (error) {
       if (!isConstraintViolation(error)) throw error;
-      const exists = await this.db.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst();
       (this.options.logger ?? silentLogger).error({ event: "commit_refused", gameId, err: error }, "the database refused a group commit");
-      return exists ? "refused" : "game-gone";
+      return "refused";
     }
   }
 
@@ -139,8 +142,12 @@ export class GameHub {
         void room.dispose();
       }
       const logger = this.options.logger ?? silentLogger;
+      await expireWaitingGames(
+        this.db,
+        idleLobbies.map((room) => room.gameId),
+        now,
+      );
       for (const room of idleLobbies) {
-        await expireGame(this.db, room.gameId, now);
         logger.info({ event: "game_expired", gameCode: room.gameCode, idleMinutes: Math.round(lobbyTtl / 60_000) }, "idle lobby closed");
       }
       const open = new Set([...this.rooms.values()].map((room) => room.gameId));

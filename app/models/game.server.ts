@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { sql } from "kysely";
-import type { DB } from "#db/connection.server";
+import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
 import type { AnswerRecord, Phase } from "#app/game/engine/state";
@@ -17,10 +17,6 @@ export function generateGameCode(): string {
   let code = "";
   for (let i = 0; i < GAME_CODE_LENGTH; i++) code += GAME_CODE_ALPHABET[randomInt(GAME_CODE_ALPHABET.length)];
   return code;
-}
-
-function inTransaction<T>(db: DB, run: (trx: DB) => Promise<T>): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 export interface NewGame {
@@ -290,18 +286,18 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
   };
 }
 
-/** Closes a game that never started (an idle lobby): its code no longer finds it. */
-export async function expireGame(db: DB, gameId: number, now = Date.now()): Promise<void> {
-  await db.updateTable("games").set({ status: "finished", ended_at: now }).where("id", "=", gameId).where("status", "=", "waiting").execute();
+/** Closes games that are still waiting (idle lobbies): their codes no longer find them. */
+export async function expireWaitingGames(db: DB, gameIds: number[], now = Date.now()): Promise<void> {
+  for (const ids of chunks(gameIds)) {
+    await db.updateTable("games").set({ status: "finished", ended_at: now }).where("id", "in", ids).where("status", "=", "waiting").execute();
+  }
 }
 
 /** Closes waiting games created before `createdBefore` that are not open in memory; returns how many. */
 export async function expireUnopenedGames(db: DB, createdBefore: number, open: Set<number>, now = Date.now()): Promise<number> {
   const candidates = await db.selectFrom("games").select("id").where("status", "=", "waiting").where("created_at", "<", createdBefore).execute();
   const stale = candidates.map((row) => row.id).filter((id) => !open.has(id));
-  for (const ids of chunks(stale)) {
-    await db.updateTable("games").set({ status: "finished", ended_at: now }).where("id", "in", ids).where("status", "=", "waiting").execute();
-  }
+  await expireWaitingGames(db, stale, now);
   return stale.length;
 }
 

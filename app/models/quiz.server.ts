@@ -1,4 +1,4 @@
-import type { DB } from "#db/connection.server";
+import { inTransaction, type DB } from "#db/connection.server";
 import type { QuestionRow, QuizRow } from "#db/schema";
 
 export interface Quiz {
@@ -244,10 +244,6 @@ export async function listOwnQuizzes(db: DB, userId: number): Promise<(Quiz & { 
     .orderBy("id", "desc")
     .execute();
   return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
-}
-
-function inTransaction<T>(db: DB, run: (trx: DB) => Promise<T>): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 /** Of these questions, the ones a game lists: they belong to that game's play and never change. */
