@@ -19,6 +19,7 @@ import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured
 import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
+import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
@@ -62,6 +63,8 @@ export interface ServerLimits extends JoinLimits {
   quizzesPerIpPerHour: number;
   questionsPerIpPerHour: number;
   gamesPerIpPerHour: number;
+  /** Pictures uploaded (IMAGE_LIMIT_PER_IP). */
+  imagesPerIpPerHour: number;
 }
 
 /** Far above any form or JSON body the app takes; stops a huge upload before anything reads it. */
@@ -78,6 +81,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   quizzesPerIpPerHour: rules.quiz.points,
   questionsPerIpPerHour: rules.question.points,
   gamesPerIpPerHour: rules.game.points,
+  imagesPerIpPerHour: rules.image.points,
 };
 
 /** The creation limits as rules for RateLimits; 0 turns one off. */
@@ -92,6 +96,7 @@ function limitRules(limits: ServerLimits): LimitRules {
     quiz: { ...rules.quiz, points: per(limits.quizzesPerIpPerHour) },
     question: { ...rules.question, points: per(limits.questionsPerIpPerHour) },
     game: { ...rules.game, points: per(limits.gamesPerIpPerHour) },
+    image: { ...rules.image, points: per(limits.imagesPerIpPerHour) },
   };
 }
 
@@ -132,7 +137,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
   // Stripe's webhooks come from Stripe's servers, without an Origin; browsers always send one on a POST.
   app.use(requireAllowedOrigin(config.allowedOrigins));
-  app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES));
+  // Uploads get twice their own cap here, so a picture a little too large hears it from the route
+  // ("Pictures can be at most 5 MB.") rather than a bare "too large".
+  app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES, { "/api/images": 2 * MAX_UPLOAD_REQUEST_BYTES }));
   app.use(compression());
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
@@ -166,7 +173,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       res.status(503).json({ status: "error" });
     }
   });
-  app.use(privatePagesNoStore(SESSION_COOKIE));
+  app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/"]));
   app.all(
     "*",
     createRequestHandler({
@@ -250,6 +257,7 @@ async function main(): Promise<void> {
       quizzesPerIpPerHour: env.QUIZ_LIMIT_PER_IP,
       questionsPerIpPerHour: env.QUESTION_LIMIT_PER_IP,
       gamesPerIpPerHour: env.GAME_LIMIT_PER_IP,
+      imagesPerIpPerHour: env.IMAGE_LIMIT_PER_IP,
     },
     game: {
       settings: {

@@ -14,6 +14,30 @@ export interface Database {
   stripe_events: StripeEventsTable;
   game_kicks: GameKicksTable;
   game_questions: GameQuestionsTable;
+  images: ImagesTable;
+  image_uploads: ImageUploadsTable;
+}
+
+/** A picture, by the SHA-256 of its large WebP rendition (docs/decisions/0019-pictures.md). */
+export interface ImagesTable {
+  id: string;
+  /** WebP, at most 1600 px on its longer side: for the host's screen. */
+  large: Buffer;
+  /** WebP, at most 480 px: for players' phones, when the host shows pictures there. */
+  small: Buffer;
+  width: number;
+  height: number;
+  created_at: number;
+}
+
+/** An owner's upload of a picture: counts against that owner's storage. */
+export interface ImageUploadsTable {
+  id: Generated<number>;
+  image_id: string;
+  user_id: number | null;
+  client_id: string | null;
+  bytes: number;
+  created_at: number;
 }
 
 /** The questions a game plays, in order, fixed when the game is opened. */
@@ -107,10 +131,21 @@ export interface QuestionsTable {
   id: Generated<number>;
   quiz_id: number;
   text: string;
-  /** JSON array of 4 strings. */
+  /** JSON array of the options (2-6); empty for typed and number questions. */
   answers: string;
+  /** choice and trueFalse: the right option; -1 for the other kinds. */
   correct_answer_index: number;
   order: number;
+  kind: Generated<string>;
+  /** JSON array: the right options of a multi-select question. */
+  correct_indexes: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON array: the accepted answers of a type-the-answer question. */
+  accepted_answers: ColumnType<string | null, string | null | undefined, string | null>;
+  correct_number: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Seconds; null takes the quiz's. */
+  time_limit: ColumnType<number | null, number | null | undefined, number | null>;
+  points: Generated<string>;
+  image_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Replaced or removed by an edit while a game lists it: kept for that game, gone from the quiz. */
   retired_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
@@ -134,6 +169,8 @@ export interface GamesTable {
   round: Generated<number>;
   /** Closed to new players by the host. */
   locked: Generated<number>;
+  /** The host shows questions' pictures on players' devices too. */
+  pictures_on_players: Generated<number>;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;
@@ -157,7 +194,10 @@ export interface AnswersTable {
   round: number;
   question_id: number;
   question_index: number;
+  /** The option picked (choice, trueFalse, poll); -1 for the other kinds. */
   answer_index: number;
+  /** JSON: the picks of a multi-select answer, the text typed, or the number guessed. */
+  answer_value: ColumnType<string | null, string | null | undefined, string | null>;
   response_ms: number;
   correct: SqlBoolean;
   points: number;

@@ -1,4 +1,5 @@
 import type { DB } from "./connection.server";
+import { QuestionInputSchema, type QuestionInput } from "#app/game/question-kinds";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { systemUserId } from "#app/models/user.server";
 
@@ -6,10 +7,23 @@ interface DemoQuiz {
   title: string;
   description: string;
   timeLimit: number;
-  questions: [text: string, answers: [string, string, string, string], correct: number][];
+  questions: ([text: string, answers: [string, string, string, string], correct: number] | QuestionInput)[];
 }
 
 const DEMO_QUIZZES: DemoQuiz[] = [
+  {
+    title: "Pub Quiz Sampler",
+    description: "One of every kind of question: pick, true or false, pick several, type it, guess a number, and a poll.",
+    timeLimit: 20,
+    questions: [
+      { kind: "choice", text: "Which of these is a woodwind instrument?", answers: ["Trumpet", "Clarinet", "Violin"], correctAnswerIndex: 1 },
+      { kind: "trueFalse", text: "Bats are blind.", correctAnswerIndex: 1 },
+      { kind: "multiSelect", text: "Which of these are prime numbers?", answers: ["2", "9", "11", "15", "17"], correctAnswerIndexes: [0, 2, 4], timeLimit: 30 },
+      { kind: "typeAnswer", text: "Which planet is closest to the Sun?", acceptedAnswers: ["Mercury"], timeLimit: 30 },
+      { kind: "closestNumber", text: "In which year did the first person walk on the Moon?", correctNumber: 1969, timeLimit: 30, points: "double" },
+      { kind: "poll", text: "What should the next round be about?", answers: ["Music", "Films", "Sport", "History"] },
+    ],
+  },
   {
     title: "General Knowledge",
     description: "A warm-up round for any crowd.",
@@ -66,8 +80,9 @@ export async function seedDemoQuizzes(db: DB): Promise<number> {
         { title: demo.title, description: demo.description, timeLimit: demo.timeLimit, isPublic: true },
         owner,
       );
-      for (const [order, [text, answers, correctAnswerIndex]] of demo.questions.entries()) {
-        await addQuestion(trx, { quizId: quiz.id, text, answers, correctAnswerIndex, order });
+      for (const [order, question] of demo.questions.entries()) {
+        const input = Array.isArray(question) ? { text: question[0], answers: question[1], correctAnswerIndex: question[2] } : question;
+        await addQuestion(trx, { quizId: quiz.id, ...QuestionInputSchema.parse(input), order });
       }
     }
   });

@@ -6,6 +6,7 @@ import * as moderation from "./2026-11-23T0100-moderation";
 import * as quizVersions from "./2026-11-24T0000-quiz-versions";
 import * as ownership from "./2026-11-24T0100-ownership";
 import * as loginLimits from "./2026-11-24T0200-login-limits";
+import * as questionKinds from "./2026-11-25T0000-question-kinds";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-24T0000-quiz-versions": quizVersions,
   "2026-11-24T0100-ownership": ownership,
   "2026-11-24T0200-login-limits": loginLimits,
+  "2026-11-25T0000-question-kinds": questionKinds,
 };
 
 export const migrationProvider: MigrationProvider = {

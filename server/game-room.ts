@@ -14,6 +14,8 @@ import {
   resultsHeaderView,
   snapshotView,
   transition,
+  typedAnswersView,
+  type AnswerRecord,
   type Actor,
   type Command,
   type Effect,
@@ -67,6 +69,18 @@ export interface RoomOptions {
 }
 
 type Binding = { role: "host" } | { role: "player"; playerId: number };
+/** One answer as SUBMIT_ANSWER carries it: one of these, as the question's kind needs. */
+export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
+
+/** ANSWER_ACCEPTED echoes what was stored: the option, or the picks, text or number. */
+function acceptedPayload(answer: AnswerRecord): ServerPayload<"ANSWER_ACCEPTED"> {
+  const questionNumber = answer.questionIndex + 1;
+  return answer.answerIndex >= 0 ? { questionNumber, answerIndex: answer.answerIndex } : { questionNumber, value: answer.value };
+}
+
+function rescoreOf(round: number, answer: AnswerRecord) {
+  return { playerId: answer.playerId, round, questionIndex: answer.questionIndex, correct: answer.correct, points: answer.points };
+}
 /** A message to send once the batch before it is committed; `close` then ends the connection. */
 type Delivery = {
   to: Connection;
@@ -84,7 +98,7 @@ const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
 export const GAME_CLOSED_MESSAGE = "This game has been closed on the server. Thanks for playing!";
 
 function emptyBatch(): GameWriteBatch {
-  return { joined: [], kicked: [], locked: null, resetScores: false, left: [], answers: [], scores: [], progress: null };
+  return { joined: [], kicked: [], locked: null, picturesOnPlayers: null, resetScores: false, left: [], answers: [], rescored: [], scores: [], progress: null };
 }
 
 function isEmptyBatch(batch: GameWriteBatch): boolean {
@@ -92,6 +106,8 @@ function isEmptyBatch(batch: GameWriteBatch): boolean {
     batch.joined.length === 0 &&
     batch.kicked.length === 0 &&
     batch.locked === null &&
+    batch.picturesOnPlayers == null &&
+    !batch.rescored?.length &&
     !batch.resetScores &&
     batch.left.length === 0 &&
     batch.answers.length === 0 &&
@@ -192,12 +208,7 @@ export class GameRoom {
         gameCode: loaded.game.game_code,
         title: loaded.title,
         timeLimitSeconds: loaded.timeLimit,
-        questions: loaded.questions.map((q) => ({
-          id: q.id,
-          text: q.text,
-          answers: q.answers,
-          correctAnswerIndex: q.correctAnswerIndex,
-        })),
+        questions: loaded.questions,
         settings: options.settings,
       },
       {
@@ -206,6 +217,7 @@ export class GameRoom {
         questionIndex: loaded.game.question_index,
         questionStartedAt: loaded.game.question_started_at,
         locked: loaded.game.locked === 1,
+        picturesOnPlayers: loaded.game.pictures_on_players === 1,
         kickedClientIds: loaded.kickedClientIds,
       },
       loaded.players,
@@ -319,9 +331,17 @@ export class GameRoom {
     this.apply({ type: "playAgain", actor: this.actorOf(connection) }, connection);
   }
 
-  answer(connection: Connection, playerId: number, answerIndex: number): void {
+  answer(connection: Connection, playerId: number, answer: SubmittedAnswer): void {
     const questionDeliveredAt = this.questionDeliveredAt.get(playerId);
-    this.apply({ type: "answer", actor: this.actorOf(connection), playerId, answerIndex, questionDeliveredAt }, connection);
+    this.apply({ type: "answer", actor: this.actorOf(connection), playerId, ...answer, questionDeliveredAt }, connection);
+  }
+
+  acceptTypedAnswer(connection: Connection, questionNumber: number, text: string): void {
+    this.apply({ type: "acceptTypedAnswer", actor: this.actorOf(connection), questionNumber, text }, connection);
+  }
+
+  setPicturesOnPlayers(connection: Connection, enabled: boolean): void {
+    this.apply({ type: "picturesOnPlayers", actor: this.actorOf(connection), enabled }, connection);
   }
 
   kick(connection: Connection, playerId: number): void {
@@ -482,6 +502,7 @@ export class GameRoom {
           question_id: answer.questionId,
           question_index: answer.questionIndex,
           answer_index: answer.answerIndex,
+          answer_value: answer.value === null ? null : JSON.stringify(answer.value),
           response_ms: answer.responseTimeMs,
           correct: answer.correct ? 1 : 0,
           points: answer.points,
@@ -489,7 +510,7 @@ export class GameRoom {
         });
         const connection = this.playerConnections.get(player.id);
         if (connection) {
-          this.queue(connection, "ANSWER_ACCEPTED", { questionNumber: answer.questionIndex + 1, answerIndex: answer.answerIndex });
+          this.queue(connection, "ANSWER_ACCEPTED", acceptedPayload(answer));
         }
         if (this.hosts.size > 0) this.progressThrottle.request();
         return;
@@ -499,19 +520,26 @@ export class GameRoom {
         for (const player of effect.changedPlayers) {
           this.batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
         }
+        for (const answer of effect.scoredAnswers) this.batch.rescored!.push(rescoreOf(state.round, answer));
         this.recordProgress();
-        const header = resultsHeaderView(state);
-        if (this.hosts.size > 0) {
-          const all = encodeServerMessage("ANSWER_RESULTS", {
-            ...header,
-            playerResults: state.ranking.map((player) => playerResultView(state, player)),
-          });
-          for (const host of this.hosts) this.outbox.push({ to: host, data: all });
+        this.sendResults();
+        return;
+      }
+      case "typedAnswerAccepted": {
+        for (const player of effect.changedPlayers) {
+          this.batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
         }
-        const render = personalized("ANSWER_RESULTS", header, "playerResults");
-        for (const [playerId, connection] of this.playerConnections) {
-          this.outbox.push({ to: connection, data: render([playerResultView(state, state.players.get(playerId)!)]) });
-        }
+        for (const answer of effect.answers) this.batch.rescored!.push(rescoreOf(state.round, answer));
+        this.logger.info({ event: "typed_answer_accepted", players: effect.changedPlayers.length }, "host accepted a typed answer");
+        // Everyone's standing changed: each viewer gets the current screen again with the new scores.
+        if (state.phase === "results") this.sendResults();
+        else if (state.phase === "leaderboard") this.sendStandings("LEADERBOARD_UPDATE", leaderboardView(state));
+        else this.sendStandings("GAME_OVER", gameOverView(state));
+        return;
+      }
+      case "picturesOnPlayersChanged": {
+        this.batch.picturesOnPlayers = effect.enabled;
+        this.broadcast(encodeServerMessage("PICTURES_ON_PLAYERS", { enabled: effect.enabled }));
         return;
       }
       case "leaderboardShown": {
@@ -536,6 +564,24 @@ export class GameRoom {
         return;
       }
     }
+  }
+
+  /** ANSWER_RESULTS: hosts get every player's result (and the typed answers); each player its own. */
+  private sendResults(): void {
+    const state = this.state;
+    const header = resultsHeaderView(state);
+    if (this.hosts.size > 0) {
+      const all = encodeServerMessage("ANSWER_RESULTS", { ...this.hostResultsHeader(header), playerResults: state.ranking.map((player) => playerResultView(state, player)) });
+      for (const host of this.hosts) this.outbox.push({ to: host, data: all });
+    }
+    const render = personalized("ANSWER_RESULTS", header, "playerResults");
+    for (const [playerId, connection] of this.playerConnections) {
+      this.outbox.push({ to: connection, data: render([playerResultView(state, state.players.get(playerId)!)]) });
+    }
+  }
+
+  private hostResultsHeader(header: ReturnType<typeof resultsHeaderView>): ReturnType<typeof resultsHeaderView> {
+    return header.kind === "typeAnswer" ? { ...header, typedAnswers: typedAnswersView(this.state) } : header;
   }
 
   private sendStandings(type: "LEADERBOARD_UPDATE" | "GAME_OVER", shared: object): void {
@@ -579,14 +625,15 @@ export class GameRoom {
       case "question": {
         this.queue(connection, "QUESTION_STARTED", questionView(state, this.now()));
         const answer = player && answerToCurrentQuestion(state, player);
-        if (answer) this.queue(connection, "ANSWER_ACCEPTED", { questionNumber: state.questionIndex + 1, answerIndex: answer.answerIndex });
+        if (answer) this.queue(connection, "ANSWER_ACCEPTED", acceptedPayload(answer));
         if (!player) this.queue(connection, "ANSWER_PROGRESS", answerProgressView(state));
         return;
       }
       case "results": {
         const results = player ? [player] : state.ranking;
+        const header = resultsHeaderView(state);
         this.queue(connection, "ANSWER_RESULTS", {
-          ...resultsHeaderView(state),
+          ...(player ? header : this.hostResultsHeader(header)),
           playerResults: results.map((entry) => playerResultView(state, entry)),
           question: questionView(state, this.now()).question,
         });

@@ -48,6 +48,8 @@ export function securityHeaders({ firebaseAuthDomain, formActionOrigins }: Secur
           "wss:",
           ...(firebaseAuthDomain ? ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"] : []),
         ],
+        // Question pictures come from /images; the editor previews a chosen file through a blob: URL.
+        "img-src": ["'self'", "blob:", "data:"],
         "frame-src": firebaseAuthDomain ? [`https://${firebaseAuthDomain}`] : ["'none'"],
         "form-action": ["'self'", ...formActionOrigins],
         "worker-src": ["'self'"],
@@ -76,8 +78,11 @@ export function requireAllowedOrigin(allowedOrigins: string[]): RequestHandler {
   };
 }
 
-/** Bodies beyond `maxBytes` are refused before anything reads them (413), as are bodies of unknown length (411). */
-export function limitRequestBodies(maxBytes: number): RequestHandler {
+/**
+ * Bodies beyond `maxBytes` are refused before anything reads them (413), as are bodies of unknown
+ * length (411). `largerFor` gives the few endpoints that take files (by exact path) their own cap.
+ */
+export function limitRequestBodies(maxBytes: number, largerFor: Record<string, number> = {}): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const declared = req.headers["content-length"];
@@ -85,7 +90,7 @@ export function limitRequestBodies(maxBytes: number): RequestHandler {
       res.status(411).json({ error: "Send the request with a Content-Length." });
       return;
     }
-    if (Number(declared ?? 0) > maxBytes) {
+    if (Number(declared ?? 0) > (Object.hasOwn(largerFor, req.path) ? largerFor[req.path] : maxBytes)) {
       res.status(413).json({ error: "Request body is too large." });
       return;
     }
@@ -93,9 +98,14 @@ export function limitRequestBodies(maxBytes: number): RequestHandler {
   };
 }
 
-/** A browser with a session gets its own pages: no cache, the service worker's included, keeps them. */
-export function privatePagesNoStore(sessionCookie: string): RequestHandler {
+/**
+ * A browser with a session gets its own pages: no cache, the service worker's included, keeps them.
+ * Paths under `publicPrefixes` are the same for everyone (content-addressed pictures) and set their
+ * own caching: a second Cache-Control here would make browsers fetch them again on every page.
+ */
+export function privatePagesNoStore(sessionCookie: string, publicPrefixes: string[] = []): RequestHandler {
   return (req, res, next) => {
+    if (publicPrefixes.some((prefix) => req.path.startsWith(prefix))) return next();
     if (req.headers.cookie?.includes(`${sessionCookie}=`)) res.setHeader("Cache-Control", "private, no-store");
     next();
   };

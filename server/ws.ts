@@ -264,7 +264,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
         room.next(client.connection);
         return;
       case "SUBMIT_ANSWER":
-        room.answer(client.connection, message.payload.playerId, message.payload.answerIndex);
+        const { answerIndex, answerIndexes, text, number } = message.payload;
+        room.answer(client.connection, message.payload.playerId, { answerIndex, answerIndexes, text, number });
         return;
       case "PLAY_AGAIN":
         room.playAgain(client.connection);
@@ -274,6 +275,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
         return;
       case "LOCK_GAME":
         room.lock(client.connection, message.payload.locked);
+        return;
+      case "ACCEPT_ANSWER":
+        room.acceptTypedAnswer(client.connection, message.payload.questionNumber, message.payload.text);
+        return;
+      case "SET_PICTURES_ON_PLAYERS":
+        room.setPicturesOnPlayers(client.connection, message.payload.enabled);
         return;
       case "LEAVE_GAME":
         room.leave(client.connection);

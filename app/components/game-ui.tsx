@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
 import type { PlayerRef } from "#app/game/client/game-state";
 
-export const ANSWER_LETTERS = ["A", "B", "C", "D"] as const;
+export const ANSWER_LETTERS = ["A", "B", "C", "D", "E", "F"] as const;
 /** Colour and shape both tell the answers apart, so colour-blind players are not at a disadvantage. */
-export const ANSWER_SHAPES = ["▲", "◆", "●", "■"] as const;
-export const ANSWER_SHAPE_NAMES = ["triangle", "diamond", "circle", "square"] as const;
+export const ANSWER_SHAPES = ["▲", "◆", "●", "■", "★", "⬢"] as const;
+export const ANSWER_SHAPE_NAMES = ["triangle", "diamond", "circle", "square", "star", "hexagon"] as const;
+const ANSWER_COLOURS = ["a", "b", "c", "d", "e", "f"] as const;
 
 export function initials(nickname: string): string {
   const words = nickname.trim().split(/\s+/).filter(Boolean);
@@ -104,23 +105,25 @@ export function AnswerDistribution({
 }: {
   answers: string[];
   counts: readonly number[];
-  correctAnswerIndex: number | null;
+  /** The right option(s); none for a poll. */
+  correctAnswerIndex: number | readonly number[] | null;
 }) {
   const total = counts.reduce((sum, count) => sum + count, 0);
+  const correct: readonly number[] = correctAnswerIndex === null ? [] : typeof correctAnswerIndex === "number" ? [correctAnswerIndex] : correctAnswerIndex;
   return (
     <div className="distribution" aria-label="Answer distribution">
       {answers.map((answer, index) => {
         const percent = total === 0 ? 0 : Math.round((counts[index] / total) * 100);
         return (
           <div className="distribution-row" key={index}>
-            <span className="answer-shape" aria-hidden="true" style={{ color: `var(--answer-${"abcd"[index]})` }}>
+            <span className="answer-shape" aria-hidden="true" style={{ color: `var(--answer-${ANSWER_COLOURS[index]})` }}>
               {ANSWER_SHAPES[index]}
             </span>
             <div className="distribution-bar" title={answer}>
-              <span style={{ width: `${percent}%`, background: `var(--answer-${"abcd"[index]})` }} />
+              <span style={{ width: `${percent}%`, background: `var(--answer-${ANSWER_COLOURS[index]})` }} />
             </div>
             <span>
-              {percent}% ({counts[index]}){index === correctAnswerIndex ? " ✓" : ""}
+              {percent}% ({counts[index] ?? 0}){correct.includes(index) ? " ✓" : ""}
               <span className="visually-hidden">
                 {" "}
                 {ANSWER_LETTERS[index]}: {answer}
@@ -130,6 +133,62 @@ export function AnswerDistribution({
         );
       })}
     </div>
+  );
+}
+
+/** A question's picture: large on the host's screen; the small rendition on a player's phone. */
+export function QuestionPicture({ imageId, size }: { imageId: string | null; size: "large" | "small" }) {
+  if (!imageId) return null;
+  return (
+    <img
+      className={`question-picture ${size}`}
+      src={size === "large" ? `/images/${imageId}` : `/images/${imageId}?size=small`}
+      alt="The question's picture"
+      data-testid="question-picture"
+      decoding="async"
+    />
+  );
+}
+
+/** Fetches a picture ahead (while the leaderboard is up), so the next question shows it at once. */
+export function usePreloadPicture(imageId: string | null, size: "large" | "small" | null): void {
+  useEffect(() => {
+    if (!imageId || !size) return;
+    const image = new Image();
+    image.src = size === "large" ? `/images/${imageId}` : `/images/${imageId}?size=small`;
+  }, [imageId, size]);
+}
+
+/** "Double points" or "No points" beside a question; standard questions say nothing. */
+export function PointsBadge({ points }: { points: "standard" | "double" | "none" }) {
+  if (points === "standard") return null;
+  return <span className="points-badge">{points === "double" ? "Double points" : "No points"}</span>;
+}
+
+/** Formats a number as people read it ("1,969" in English). */
+export function formatNumber(value: number): string {
+  return value.toLocaleString(undefined, { maximumFractionDigits: 6 });
+}
+
+/** The spread of closest-number guesses: a small bar chart with the true value marked. */
+export function NumberSpreadChart({ spread, truth }: { spread: { count: number; min: number; max: number; median: number; buckets: { from: number; to: number; count: number }[] }; truth: number | null }) {
+  const highest = Math.max(...spread.buckets.map((bucket) => bucket.count), 1);
+  return (
+    <figure className="stack" aria-label="How the guesses spread">
+      <div className="spread" aria-hidden="true">
+        {spread.buckets.map((bucket, index) => (
+          <div
+            key={index}
+            className={truth !== null && truth >= bucket.from && truth <= bucket.to ? "truth" : undefined}
+            style={{ height: `${(bucket.count / highest) * 100}%` }}
+            title={`${formatNumber(bucket.from)} to ${formatNumber(bucket.to)}: ${bucket.count}`}
+          />
+        ))}
+      </div>
+      <figcaption className="muted" data-testid="number-spread">
+        {spread.count} {spread.count === 1 ? "guess" : "guesses"} from {formatNumber(spread.min)} to {formatNumber(spread.max)}, middle guess {formatNumber(spread.median)}
+      </figcaption>
+    </figure>
   );
 }
 

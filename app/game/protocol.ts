@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { AnswerIndexSchema, GameCodeSchema, NicknameSchema } from "#app/utils/validation";
+import { MAX_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "./question-kinds";
 
 export const WS_PATH = "/ws";
 /** Frames larger than this are refused by the server before parsing. */
@@ -37,16 +38,28 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("START_GAME"), payload: GameCodePayload }),
   z.object({
     type: z.literal("SUBMIT_ANSWER"),
-    payload: z.object({
-      gameCode: GameCodeSchema,
-      playerId: z
-        .number({ error: "Player ID is missing!" })
-        .int("Player ID is missing!")
-        .positive("Player ID is missing!"),
-      answerIndex: AnswerIndexSchema,
-      /** Sent by the spec's client; ignored, since the server measures response time itself. */
-      time: z.unknown().optional(),
-    }),
+    payload: z
+      .object({
+        gameCode: GameCodeSchema,
+        playerId: z
+          .number({ error: "Player ID is missing!" })
+          .int("Player ID is missing!")
+          .positive("Player ID is missing!"),
+        /** Exactly one of these four, as the question's kind needs; the engine checks it against the question. */
+        answerIndex: AnswerIndexSchema.optional(),
+        answerIndexes: z
+          .array(AnswerIndexSchema, { error: "answerIndexes must be a list of answers." })
+          .max(MAX_OPTIONS, "answerIndexes must be a list of answers.")
+          .optional(),
+        text: z.string({ error: "text must be a string." }).max(400, "Keep the answer under 100 characters.").optional(),
+        number: z.number({ error: "number must be a number." }).optional(),
+        /** Sent by the spec's client; ignored, since the server measures response time itself. */
+        time: z.unknown().optional(),
+      })
+      .refine(
+        (answer) => [answer.answerIndex, answer.answerIndexes, answer.text, answer.number].filter((part) => part !== undefined).length === 1,
+        { message: "Send one answer: answerIndex, answerIndexes, text or number.", path: ["answerIndex"] },
+      ),
   }),
   z.object({ type: z.literal("NEXT_QUESTION"), payload: GameCodePayload }),
   z.object({ type: z.literal("LEAVE_GAME"), payload: GameCodePayload }),
@@ -64,6 +77,20 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("LOCK_GAME"),
     payload: z.object({ gameCode: GameCodeSchema, locked: z.boolean({ error: "locked must be true or false." }) }),
+  }),
+  /** Host only, after a typed question closes: a typed answer marked wrong counts after all. */
+  z.object({
+    type: z.literal("ACCEPT_ANSWER"),
+    payload: z.object({
+      gameCode: GameCodeSchema,
+      questionNumber: z.number({ error: "questionNumber must be a number." }).int("questionNumber must be a whole number.").positive("questionNumber starts at 1."),
+      text: z.string({ error: "text must be a string." }).min(1, "Choose an answer to accept.").max(400, "Choose an answer to accept."),
+    }),
+  }),
+  /** Host only: show questions' pictures on players' devices too (off by default, for slow connections). */
+  z.object({
+    type: z.literal("SET_PICTURES_ON_PLAYERS"),
+    payload: z.object({ gameCode: GameCodeSchema, enabled: z.boolean({ error: "enabled must be true or false." }) }),
   }),
 ]);
 
@@ -102,12 +129,36 @@ const PlayerRefSchema = z.object({ id: z.number().int(), nickname: z.string() })
 const StandingSchema = z.object({ rank: z.number().int(), id: z.number().int(), nickname: z.string(), score: z.number().int() });
 const OwnStandingSchema = z.object({ rank: z.number().int(), score: z.number().int() });
 const PhaseSchema = z.enum(["lobby", "question", "results", "leaderboard", "finished"]);
-const AnswerCountsSchema = z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]);
+/** Answers per option, as many as the question has options (none for typed kinds). */
+const AnswerCountsSchema = z.array(z.number().int()).max(MAX_OPTIONS);
+const KindSchema = z.enum(QUESTION_KINDS);
+/** What a player answered beyond an option: picks (multi-select), a text, or a number. */
+const AnswerValueSchema = z.union([z.array(z.number().int()), z.string(), z.number()]).nullable();
+const PublicQuestionSchema = z.object({
+  id: z.number().int(),
+  kind: KindSchema,
+  text: z.string(),
+  answers: z.array(z.string()),
+  points: z.enum(POINTS_OPTIONS),
+  /** The picture's id (fetched from /images/:id, never sent through the socket), or null. */
+  image: z.string().nullable(),
+  /** Players show the picture too (the small rendition); otherwise only the host does. */
+  imageOnPlayers: z.boolean(),
+});
+const NumberSpreadSchema = z.object({
+  count: z.number().int(),
+  min: z.number(),
+  max: z.number(),
+  median: z.number(),
+  buckets: z.array(z.object({ from: z.number(), to: z.number(), count: z.number().int() })),
+});
+const TypedAnswerSummarySchema = z.object({ text: z.string(), count: z.number().int(), correct: z.boolean() });
 
 export const PlayerResultSchema = z.object({
   playerId: z.number().int(),
   nickname: z.string(),
   answerIndex: z.number().int().nullable(),
+  value: AnswerValueSchema.optional(),
   correct: z.boolean(),
   points: z.number().int(),
   responseTimeMs: z.number().int().nullable(),
@@ -140,14 +191,16 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       players: z.array(PlayerRefSchema),
       /** Closed to new players by the host. */
       locked: z.boolean().optional(),
+      picturesOnPlayers: z.boolean().optional(),
     }),
   }),
   z.object({ type: z.literal("LOBBY_LOCKED"), payload: z.object({ locked: z.boolean() }) }),
+  z.object({ type: z.literal("PICTURES_ON_PLAYERS"), payload: z.object({ enabled: z.boolean() }) }),
   z.object({ type: z.literal("GAME_STARTED"), payload: z.object({ questionCount: z.number().int() }) }),
   z.object({
     type: z.literal("QUESTION_STARTED"),
     payload: z.object({
-      question: z.object({ id: z.number().int(), text: z.string(), answers: z.array(z.string()) }),
+      question: PublicQuestionSchema,
       questionNumber: z.number().int(),
       totalQuestions: z.number().int(),
       timeLimit: z.number().int(),
@@ -157,7 +210,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("ANSWER_ACCEPTED"),
-    payload: z.object({ questionNumber: z.number().int(), answerIndex: z.number().int() }),
+    /** `answerIndex` for the option kinds; `value` for the others (picks, text, number). */
+    payload: z.object({ questionNumber: z.number().int(), answerIndex: z.number().int().optional(), value: AnswerValueSchema.optional() }),
   }),
   z.object({
     type: z.literal("ANSWER_PROGRESS"),
@@ -172,11 +226,21 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
     type: z.literal("ANSWER_RESULTS"),
     payload: z.object({
       questionNumber: z.number().int(),
+      kind: KindSchema,
+      /** choice and trueFalse: the right option; -1 for the other kinds. */
       correctAnswerIndex: z.number().int(),
+      correctAnswerIndexes: z.array(z.number().int()),
+      acceptedAnswers: z.array(z.string()),
+      correctNumber: z.number().nullable(),
+      numberSpread: NumberSpreadSchema.nullable(),
+      /** How many answered (answerCounts counts picks, so it cannot tell for multi-select or typed kinds). */
+      answeredCount: z.number().int().optional(),
       answerCounts: AnswerCountsSchema,
+      /** Host only, typed questions: each distinct answer typed, with its count, most typed first. */
+      typedAnswers: z.array(TypedAnswerSummarySchema).optional(),
       playerResults: z.array(PlayerResultSchema),
       /** Only in the catch-up sent to a (re)joining client, which missed QUESTION_STARTED. */
-      question: z.object({ id: z.number().int(), text: z.string(), answers: z.array(z.string()) }).optional(),
+      question: PublicQuestionSchema.optional(),
     }),
   }),
   z.object({
@@ -188,6 +252,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       questionNumber: z.number().int(),
       totalQuestions: z.number().int(),
       playerCount: z.number().int(),
+      /** The next question's picture, to fetch while the leaderboard is up. */
+      nextImage: z.string().nullable().optional(),
       you: OwnStandingSchema.optional(),
     }),
   }),
@@ -203,6 +269,10 @@ export type ServerPayload<T extends ServerMessageType> = Extract<ServerMessage, 
 export type PlayerResult = z.infer<typeof PlayerResultSchema>;
 export type Standing = z.infer<typeof StandingSchema>;
 export type OwnStanding = z.infer<typeof OwnStandingSchema>;
+export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
+export type NumberSpreadView = z.infer<typeof NumberSpreadSchema>;
+export type TypedAnswerSummary = z.infer<typeof TypedAnswerSummarySchema>;
+export type AnswerValueView = z.infer<typeof AnswerValueSchema>;
 
 export function encodeServerMessage<T extends ServerMessageType>(type: T, payload: ServerPayload<T>): string {
   return JSON.stringify({ type, payload });

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
-import type { AnswerRecord, Phase } from "#app/game/engine/state";
+import type { AnswerRecord, AnswerValue, Phase } from "#app/game/engine/state";
 import type { StoredPlayer } from "#app/game/engine/restore";
 import { findHostableQuiz, toQuestion, type Question, type QuizAccess, type Requester } from "./quiz.server";
 
@@ -277,6 +277,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
       questionId: row.question_id,
       questionIndex: row.question_index,
       answerIndex: row.answer_index,
+      value: row.answer_value === null ? null : (JSON.parse(row.answer_value) as AnswerValue),
       responseTimeMs: row.response_ms,
       correct: row.correct === 1,
       points: row.points,
@@ -332,6 +333,14 @@ export interface ScoreWrite {
   correctCount: number;
 }
 
+export interface AnswerRescore {
+  playerId: number;
+  round: number;
+  questionIndex: number;
+  correct: boolean;
+  points: number;
+}
+
 export interface ProgressWrite {
   phase: Phase;
   round: number;
@@ -349,6 +358,10 @@ export interface GameWriteBatch {
   kicked: string[];
   /** The host locked (true) or unlocked (false) the game; null when unchanged. */
   locked: boolean | null;
+  /** The host turned pictures on players' devices on or off; null when unchanged. */
+  picturesOnPlayers?: boolean | null;
+  /** Answers judged again after they were stored: closest-number guesses scored at the close, typed answers the host accepted. */
+  rescored?: AnswerRescore[];
   /** Play Again: every player's score of the previous round is cleared first. */
   resetScores: boolean;
   left: number[];
@@ -399,6 +412,14 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
     for (const rows of chunks(batch.answers)) {
       await trx.insertInto("answers").values(rows).execute();
     }
+    for (const rows of chunks(batch.rescored ?? [])) {
+      const changed = sql.join(rows.map((row) => sql`(${row.playerId}, ${row.round}, ${row.questionIndex}, ${row.correct ? 1 : 0}, ${row.points})`));
+      await sql`
+        update answers set correct = changed.column4, points = changed.column5
+        from (values ${changed}) as changed
+        where answers.game_id = ${gameId} and answers.player_id = changed.column1
+          and answers.round = changed.column2 and answers.question_index = changed.column3`.execute(trx);
+    }
     // A question's close changes every player's score: one statement per chunk, not one per player.
     for (const rows of chunks(batch.scores)) {
       const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount})`));
@@ -417,6 +438,9 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
     }
     if (batch.locked !== null) {
       await trx.updateTable("games").set({ locked: batch.locked ? 1 : 0 }).where("id", "=", gameId).execute();
+    }
+    if (batch.picturesOnPlayers != null) {
+      await trx.updateTable("games").set({ pictures_on_players: batch.picturesOnPlayers ? 1 : 0 }).where("id", "=", gameId).execute();
     }
     if (batch.progress) {
       const { progress } = batch;

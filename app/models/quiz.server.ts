@@ -1,5 +1,6 @@
 import { inTransaction, type DB } from "#db/connection.server";
 import type { QuestionRow, QuizRow } from "#db/schema";
+import type { PointsOption, QuestionContent, QuestionKind } from "#app/game/question-kinds";
 
 export interface Quiz {
   id: number;
@@ -11,12 +12,10 @@ export interface Quiz {
   createdAt: number;
 }
 
-export interface Question {
+/** A stored question: its content (every kind's fields, unused ones empty) and its place. */
+export interface Question extends QuestionContent {
   id: number;
   quizId: number;
-  text: string;
-  answers: string[];
-  correctAnswerIndex: number;
   order: number;
 }
 
@@ -33,20 +32,32 @@ export interface NewQuiz {
   isPublic: boolean;
 }
 
-export interface NewQuestion {
-  quizId: number;
-  text: string;
-  answers: string[];
-  correctAnswerIndex: number;
-  order: number;
+/**
+ * A question to store. Only what the original shape had is required: without `kind` it is a
+ * choice question, and a kind's fields left out are empty (see `completeContent`).
+ */
+export type NewQuestion = { quizId: number; order: number; text: string; answers: string[]; correctAnswerIndex: number } & Partial<QuestionContent>;
+
+/** A question's content with every field present: a missing kind is choice, missing fields empty. */
+export function completeContent(input: Omit<NewQuestion, "quizId" | "order">): QuestionContent {
+  const kind = input.kind ?? "choice";
+  const indexed = kind === "choice" || kind === "trueFalse";
+  return {
+    kind,
+    text: input.text,
+    answers: input.answers,
+    correctAnswerIndex: indexed ? input.correctAnswerIndex : -1,
+    correctAnswerIndexes: input.correctAnswerIndexes ?? (indexed ? [input.correctAnswerIndex] : []),
+    acceptedAnswers: input.acceptedAnswers ?? [],
+    correctNumber: input.correctNumber ?? null,
+    timeLimit: input.timeLimit ?? null,
+    points: input.points ?? "standard",
+    imageId: input.imageId ?? null,
+  };
 }
 
 /** A question as a form edits it: its place in the quiz is its place in the list. */
-export interface QuestionInput {
-  text: string;
-  answers: string[];
-  correctAnswerIndex: number;
-}
+export type QuestionInput = QuestionContent;
 
 function toQuiz(row: QuizRow): Quiz {
   return {
@@ -61,14 +72,49 @@ function toQuiz(row: QuizRow): Quiz {
 }
 
 export function toQuestion(row: QuestionRow): Question {
+  const kind = row.kind as QuestionKind;
+  const correctAnswerIndexes: number[] =
+    kind === "multiSelect" ? (JSON.parse(row.correct_indexes ?? "[]") as number[]) : row.correct_answer_index >= 0 ? [row.correct_answer_index] : [];
   return {
     id: row.id,
     quizId: row.quiz_id,
+    kind,
     text: row.text,
     answers: JSON.parse(row.answers) as string[],
     correctAnswerIndex: row.correct_answer_index,
+    correctAnswerIndexes,
+    acceptedAnswers: JSON.parse(row.accepted_answers ?? "[]") as string[],
+    correctNumber: row.correct_number,
+    timeLimit: row.time_limit,
+    points: row.points as PointsOption,
+    imageId: row.image_id,
     order: row.order,
   };
+}
+
+/** The columns a question's content is stored in. */
+function questionColumns(content: QuestionContent) {
+  return {
+    kind: content.kind,
+    text: content.text,
+    answers: JSON.stringify(content.answers),
+    correct_answer_index: content.kind === "choice" || content.kind === "trueFalse" ? content.correctAnswerIndex : -1,
+    correct_indexes: content.kind === "multiSelect" ? JSON.stringify(content.correctAnswerIndexes) : null,
+    accepted_answers: content.kind === "typeAnswer" ? JSON.stringify(content.acceptedAnswers) : null,
+    correct_number: content.kind === "closestNumber" ? content.correctNumber : null,
+    time_limit: content.timeLimit,
+    points: content.kind === "poll" ? "none" : content.points,
+    image_id: content.imageId,
+  };
+}
+
+/** The pictures these questions name that are not stored (a form or a script may name any id). */
+export async function missingImages(db: DB, questions: QuestionContent[]): Promise<string[]> {
+  const ids = [...new Set(questions.map((question) => question.imageId).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return [];
+  const found = await db.selectFrom("images").select("id").where("id", "in", ids).execute();
+  const stored = new Set(found.map((row) => row.id));
+  return ids.filter((id) => !stored.has(id));
 }
 
 /**
@@ -95,13 +141,7 @@ export async function createQuiz(db: DB, input: NewQuiz, owner: Requester, now =
 export async function addQuestion(db: DB, input: NewQuestion): Promise<Question> {
   const row = await db
     .insertInto("questions")
-    .values({
-      quiz_id: input.quizId,
-      text: input.text,
-      answers: JSON.stringify(input.answers),
-      correct_answer_index: input.correctAnswerIndex,
-      order: input.order,
-    })
+    .values({ quiz_id: input.quizId, order: input.order, ...questionColumns(completeContent(input)) })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toQuestion(row);
@@ -173,7 +213,8 @@ export async function findOwnQuizWithQuestions(
   return { status: "ok", value: { ...access.value, questions: await getQuestions(db, quizId) } };
 }
 
-export type AddQuestionResult = QuizAccess<Question> | { status: "full"; max: number };
+export type MissingImages = { status: "missing-images"; ids: string[] };
+export type AddQuestionResult = QuizAccess<Question> | { status: "full"; max: number } | MissingImages;
 
 /** POST /api/questions: a question added to the requester's own quiz, up to `max` questions a quiz. */
 export async function addOwnQuestion(db: DB, input: NewQuestion, requester: Requester, max: number): Promise<AddQuestionResult> {
@@ -181,8 +222,46 @@ export async function addOwnQuestion(db: DB, input: NewQuestion, requester: Requ
     const access = await findOwnQuiz(trx, input.quizId, requester);
     if (access.status !== "ok") return access;
     if ((await countQuestions(trx, input.quizId)) >= max) return { status: "full", max };
+    const missing = await missingImages(trx, [completeContent(input)]);
+    if (missing.length > 0) return { status: "missing-images", ids: missing };
     return { status: "ok", value: await addQuestion(trx, input) };
   });
+}
+
+/** A quiz and its questions, all or nothing, for its owner (import, duplicate). */
+export async function createQuizWithQuestions(
+  db: DB,
+  quiz: NewQuiz,
+  questions: QuestionContent[],
+  owner: Requester,
+  now = Date.now(),
+): Promise<{ status: "ok"; value: Quiz & { questions: Question[] } } | MissingImages> {
+  return inTransaction(db, async (trx) => {
+    const missing = await missingImages(trx, questions);
+    if (missing.length > 0) return { status: "missing-images", ids: missing };
+    const created = await createQuiz(trx, quiz, owner, now);
+    const saved: Question[] = [];
+    for (const [order, question] of questions.entries()) saved.push(await addQuestion(trx, { quizId: created.id, ...question, order }));
+    return { status: "ok", value: { ...created, questions: saved } };
+  });
+}
+
+/** A copy of a quiz its owner may edit ("Copy of ..."), private, with the same questions and pictures. */
+export async function duplicateQuiz(db: DB, quizId: number, requester: Requester, now = Date.now()): Promise<QuizAccess<Quiz>> {
+  return inTransaction(db, async (trx) => {
+    const access = await findOwnQuizWithQuestions(trx, quizId, requester);
+    if (access.status !== "ok") return access;
+    const { title, description, timeLimit, questions } = access.value;
+    const copy = await createQuizWithQuestions(trx, { title: `Copy of ${title}`.slice(0, 200), description, timeLimit, isPublic: false }, questions.map(contentOf), requester, now);
+    if (copy.status !== "ok") throw new Error("A stored quiz names a picture that is not stored.");
+    return { status: "ok", value: copy.value };
+  });
+}
+
+/** The content of a stored question, without its id and place. */
+export function contentOf(question: Question): QuestionContent {
+  const { id: _id, quizId: _quizId, order: _order, ...content } = question;
+  return content;
 }
 
 function liveQuizzesWithQuestionCounts(db: DB) {
@@ -258,10 +337,7 @@ async function questionsInGames(db: DB, questionIds: number[]): Promise<Set<numb
   return new Set(rows.map((row) => row.question_id));
 }
 
-const sameQuestion = (current: Question, next: QuestionInput) =>
-  current.text === next.text &&
-  current.correctAnswerIndex === next.correctAnswerIndex &&
-  JSON.stringify(current.answers) === JSON.stringify(next.answers);
+const sameQuestion = (current: Question, next: QuestionInput) => JSON.stringify(questionColumns(contentOf(current))) === JSON.stringify(questionColumns(next));
 
 /**
  * Replaces a quiz's details and questions, all or nothing, for its owner. A question some game
@@ -276,10 +352,12 @@ export async function updateQuiz(
   questions: QuestionInput[],
   requester: Requester,
   now = Date.now(),
-): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
+): Promise<QuizAccess<Quiz & { questions: Question[] }> | MissingImages> {
   return inTransaction(db, async (trx) => {
     const access = await findOwnQuiz(trx, quizId, requester);
     if (access.status !== "ok") return access;
+    const missing = await missingImages(trx, questions);
+    if (missing.length > 0) return { status: "missing-images", ids: missing };
     const updated = await trx
       .updateTable("quizzes")
       .set({
@@ -314,12 +392,7 @@ export async function updateQuiz(
       }
       const rewritten = await trx
         .updateTable("questions")
-        .set({
-          text: question.text,
-          answers: JSON.stringify(question.answers),
-          correct_answer_index: question.correctAnswerIndex,
-          order,
-        })
+        .set({ ...questionColumns(question), order })
         .where("id", "=", current.id)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -9,7 +9,10 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/questions {quizId, text, answers[4], correctAnswerIndex, order} -> 201 question; at most MAX_QUESTIONS a quiz. */
+/**
+ * POST /api/questions {quizId, order, kind?, text, ...the kind's fields} -> 201 question; at most
+ * MAX_QUESTIONS a quiz. Without `kind`, the original shape {answers, correctAnswerIndex} is a choice question.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(async () => {
@@ -19,6 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (added.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (added.status === "forbidden") throw new ApiError(403, "Only the quiz's creator can add questions to it.");
     if (added.status === "full") throw new ApiError(409, tooManyQuestionsMessage(added.max));
+    if (added.status === "missing-images") throw new ApiError(400, "That picture is not stored. Upload it first.", { imageId: ["That picture is not stored. Upload it first."] });
     return Response.json(added.value, { status: 201 });
   });
 }

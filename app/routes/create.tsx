@@ -1,45 +1,41 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  type ClientActionFunctionArgs,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+  data,
+  MaxPartSizeExceededError,
+  redirect,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { DB } from "#db/connection.server";
-import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
-import { useToast } from "#app/components/toaster";
-import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
+import { QuizForm, type QuizFormReply } from "#app/components/quiz-form";
 import { hostNewGame } from "#app/models/game.server";
-import { addQuestion, createQuiz, findOwnQuizWithQuestions, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
-import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
+import { MAX_UPLOAD_BYTES, storeImage, type ImageOwner } from "#app/models/image.server";
+import { createQuizWithQuestions, findOwnQuizWithQuestions, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
+import { getUser, requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import {
-  CANNOT_REMOVE_QUESTION,
+  applyEditorIntent,
+  checkQuizDraft,
   CREATE_QUIZ_FAILED,
-  CreateQuizFormSchema,
-  createQuizErrorToast,
-  emptyCreateQuizDraft,
-  emptyQuestionDraft,
-  firstErrors,
-  parseCreateQuizForm,
-  type CreateQuizDraft,
-  type CreateQuizForm,
+  emptyQuizDraft,
+  PostedQuizSchema,
+  questionDraftOf,
+  type QuizDraft,
+  type QuizForm as QuizFormValue,
   type ToastMessage,
-} from "#app/utils/form-schemas";
+} from "#app/utils/quiz-form-schema";
 import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
+import { overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/utils/storage-limits";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" },
 ];
-
-const ANSWER_LETTERS = ["A", "B", "C", "D"] as const;
-const REMOVE_INTENT = /^remove-question-(\d+)$/;
 
 const SAVE_QUIZ_FAILED: ToastMessage = {
   title: "Failed to save quiz",
@@ -58,13 +54,13 @@ function editIdOf(request: Request): number | null {
   return Number(raw);
 }
 
-function draftOf(quiz: Quiz & { questions: Question[] }): CreateQuizDraft {
+function draftOf(quiz: Quiz & { questions: Question[] }): QuizDraft {
   return {
     title: quiz.title,
     description: quiz.description,
     timeLimit: quiz.timeLimit,
     visibility: quiz.isPublic ? "public" : "private",
-    questions: quiz.questions.map(({ text, answers, correctAnswerIndex }) => ({ text, answers: [...answers], correctAnswerIndex })),
+    questions: quiz.questions.map(questionDraftOf),
   };
 }
 
@@ -77,97 +73,133 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { editing: { id: quizId, draft: draftOf(access.value) } };
 }
 
-interface CreateActionData {
-  draft?: CreateQuizDraft;
-  /** Field path (`questions.0.text`) to its message. */
-  errors?: Record<string, string>;
-  formError?: ToastMessage;
-}
-
-function reply(body: CreateActionData, status = 200, headers?: HeadersInit) {
+function reply(body: QuizFormReply, status = 200, headers?: HeadersInit) {
   return data(body, { status, headers });
 }
 
-/**
- * Save, or (without JavaScript) add or remove a question and hand the edited draft back. A saved
- * quiz gets a game at once, hosted by this browser, and the host goes to its lobby. In edit mode
- * saving replaces the owner's quiz and goes back to My Quizzes.
- */
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
 
+/** Pictures in a form posted without JavaScript (with it, they upload as they are chosen). */
+const MAX_FORM_PICTURES = 10;
+
+type ReadForm = { ok: true; formData: FormData } | { ok: false; message: string };
+
+/** The posted form: multipart when it carries pictures (without JavaScript), each at most 5 MB. */
+async function readForm(request: Request): Promise<ReadForm> {
+  if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) return { ok: true, formData: await request.formData() };
+  let pictures = 0;
+  try {
+    const formData = await unstable_parseMultipartFormData(
+      request,
+      unstable_createMemoryUploadHandler({
+        maxPartSize: MAX_UPLOAD_BYTES,
+        // An empty file input posts a nameless, empty part: nothing to read.
+        filter: ({ filename }) => Boolean(filename) && ++pictures <= MAX_FORM_PICTURES,
+      }),
+    );
+    return { ok: true, formData };
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return { ok: false, message: pictureTooLargeMessage(MAX_UPLOAD_BYTES) };
+    throw error;
+  }
+}
+
+/** Stores the pictures chosen in a form posted without JavaScript; a message per question it could not. */
+async function storeFormPictures(context: ActionFunctionArgs["context"], request: Request, formData: FormData, draft: QuizDraft): Promise<{ draft: QuizDraft; errors: Record<string, string>; headers?: HeadersInit }> {
+  const files = draft.questions.map((_, index) => formData.get(`questions[${index}].image`)).map((file) => (file instanceof Blob && file.size > 0 ? file : null));
+  if (files.every((file) => file === null)) return { draft, errors: {} };
+  const user = await getUser(context, request);
+  const { requester, headers } = await requesterWithClientId(context, request);
+  const owner: ImageOwner = { userId: user?.id ?? null, clientId: requester.clientId };
+  const limitBytes = user ? storageLimitFor(user.subscriptionTier, user.isGuest) : storageLimitFor(null, false);
+  const errors: Record<string, string> = {};
+  const questions = [...draft.questions];
+  for (const [index, file] of files.entries()) {
+    if (!file) continue;
+    const stored = await storeImage(context.db, new Uint8Array(await file.arrayBuffer()), owner, limitBytes);
+    if (stored.status === "ok") questions[index] = { ...questions[index], imageId: stored.value.id };
+    else if (stored.status === "invalid") errors[`questions.${index}.image`] = stored.message;
+    else if (stored.status === "too-large") errors[`questions.${index}.image`] = pictureTooLargeMessage(stored.maxBytes);
+    else errors[`questions.${index}.image`] = overStorageMessage(stored.usedBytes, stored.limitBytes);
+  }
+  return { draft: { ...draft, questions }, errors, headers };
+}
+
+/**
+ * Save, or (without JavaScript) one of the editor's buttons: add, remove, duplicate or move a
+ * question, add or remove an answer, remove a picture; the edited draft goes back to the page. A
+ * saved quiz gets a game at once, hosted by this browser, and the host goes to its lobby. In edit
+ * mode saving replaces the owner's quiz and goes back to My Quizzes.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const editId = editIdOf(request);
-  const formData = await request.formData();
-  const draft = parseCreateQuizForm(formData);
+  const read = await readForm(request);
+  if (!read.ok) return reply({ formError: { title: "Picture too large", description: read.message } }, 413);
+  const { formData } = read;
+  const submission = parseWithZod(formData, { schema: PostedQuizSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return reply({ draft: emptyQuizDraft(), formError: SAVE_QUIZ_FAILED }, 400);
   const intent = String(formData.get("intent") ?? "save");
+  const pictures = await storeFormPictures(context, request, formData, submission.value);
+  const draft = pictures.draft;
+  if (Object.keys(pictures.errors).length > 0) return reply({ draft, errors: pictures.errors }, 400, pictures.headers);
 
-  if (intent === "add-question") return reply({ draft: { ...draft, questions: [...draft.questions, emptyQuestionDraft()] } });
-  const removal = REMOVE_INTENT.exec(intent);
-  if (removal) {
-    if (draft.questions.length <= 1) return reply({ draft, formError: CANNOT_REMOVE_QUESTION }, 400);
-    const index = Number(removal[1]);
-    return reply({ draft: { ...draft, questions: draft.questions.filter((_, i) => i !== index) } });
-  }
+  const edited = applyEditorIntent(draft, intent);
+  if (edited) return "error" in edited ? reply({ draft, formError: edited.error }, 400) : reply({ draft: edited.draft }, 200, pictures.headers);
 
-  const parsed = CreateQuizFormSchema.safeParse(draft);
-  if (!parsed.success) return reply({ draft, errors: firstErrors(parsed.error) }, 400);
+  const editing = editId === null ? null : await findOwnQuizWithQuestions(context.db, editId, await requesterOf(context, request));
+  if (editing && editing.status !== "ok") throw notFound();
+  const checked = checkQuizDraft(draft, editing?.status === "ok" ? editing.value.timeLimit : undefined);
+  if (!checked.ok) return reply({ draft, errors: checked.errors }, 400);
 
-  if (editId !== null) return saveEdit(context.db, editId, parsed.data, await requesterOf(context, request), draft);
+  if (editId !== null) return saveEdit(context.db, context.logger, editId, checked.value, await requesterOf(context, request), draft);
 
-  const allowed = await checkLimits(context, [{ name: "quiz" }, { name: "question", points: parsed.data.questions.length }, { name: "game" }]);
+  const allowed = await checkLimits(context, [{ name: "quiz" }, { name: "question", points: checked.value.questions.length }, { name: "game" }]);
   if (!allowed.ok) {
     return reply({ draft, formError: { title: CREATE_QUIZ_FAILED.title, description: allowed.message } }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
   }
   const { requester, headers } = await requesterWithClientId(context, request);
-  let hosted: { gameCode: string; quizId: number };
+  let hosted: { gameCode: string; quizId: number } | "missing-images";
   try {
-    hosted = await saveQuizAndHost(context.db, parsed.data, requester);
+    hosted = await saveQuizAndHost(context.db, checked.value, requester);
   } catch (error) {
-    console.error("[create] could not save a quiz", error);
+    // Called without a logger by tests that drive the action directly.
+    context.logger?.error({ event: "quiz_save_failed", err: error }, "could not save a quiz");
     return reply({ draft, formError: CREATE_QUIZ_FAILED }, 500);
   }
+  if (hosted === "missing-images") return reply({ draft, formError: MISSING_PICTURE }, 400);
   logGameCreated(context.logger, hosted, hosted.quizId, "create form");
   return redirect(`/waiting/${hosted.gameCode}?created=1`, { headers });
 }
 
-async function saveEdit(db: DB, quizId: number, quiz: CreateQuizForm, requester: Requester, draft: CreateQuizDraft) {
-  let status: "ok" | "not-found" | "forbidden";
+const MISSING_PICTURE: ToastMessage = { title: "Picture missing", description: "A question's picture is no longer stored. Choose it again." };
+
+async function saveEdit(db: DB, logger: ActionFunctionArgs["context"]["logger"], quizId: number, quiz: QuizFormValue, requester: Requester, draft: QuizDraft) {
+  let status: string;
   try {
-    ({ status } = await updateQuiz(
-      db,
-      quizId,
-      { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.visibility === "public" },
-      quiz.questions,
-      requester,
-    ));
+    ({ status } = await updateQuiz(db, quizId, { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic }, quiz.questions, requester));
   } catch (error) {
-    console.error("[create] could not update a quiz", error);
+    logger?.error({ event: "quiz_update_failed", err: error }, "could not update a quiz");
     return reply({ draft, formError: SAVE_QUIZ_FAILED }, 500);
   }
+  if (status === "missing-images") return reply({ draft, formError: MISSING_PICTURE }, 400);
   if (status !== "ok") throw notFound();
   return redirect("/my-quizzes?saved=1");
 }
 
 /** All or nothing: a quiz never exists without its questions and its game. */
-async function saveQuizAndHost(db: DB, quiz: CreateQuizForm, requester: Requester & { clientId: string }): Promise<{ gameCode: string; quizId: number }> {
+async function saveQuizAndHost(db: DB, quiz: QuizFormValue, requester: Requester & { clientId: string }): Promise<{ gameCode: string; quizId: number } | "missing-images"> {
   return db.transaction().execute(async (trx) => {
-    const created = await createQuiz(
-      trx,
-      { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.visibility === "public" },
-      requester,
-    );
-    for (const [order, question] of quiz.questions.entries()) {
-      await addQuestion(trx, { quizId: created.id, ...question, order });
-    }
-    const hosted = await hostNewGame(trx, created.id, requester);
+    const created = await createQuizWithQuestions(trx, { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic }, quiz.questions, requester);
+    if (created.status !== "ok") return "missing-images" as const;
+    const hosted = await hostNewGame(trx, created.value.id, requester);
     if (hosted.status !== "ok") throw new Error(`A quiz just created could not be hosted (${hosted.status}).`);
-    return { gameCode: hosted.value.gameCode, quizId: created.id };
+    return { gameCode: hosted.value.gameCode, quizId: created.value.id };
   });
 }
 
 /** A post that never reached the server gets the same message as one the server could not save. */
-export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<CreateActionData> {
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<QuizFormReply> {
   try {
     return await serverAction<typeof action>();
   } catch (error) {
@@ -183,242 +215,13 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
   formMethod && formMethod.toUpperCase() !== "GET" && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate;
 
-/** Ids follow the error keys, so the first invalid field can be found and focused. */
-const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
-
 export default function CreateQuiz() {
   const { editing } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof clientAction>();
   // A new form for each quiz, so going from editing one to creating one starts afresh.
-  return <QuizForm key={editing?.id ?? "new"} editing={editing} />;
-}
-
-function QuizForm({ editing }: { editing: { id: number; draft: CreateQuizDraft } | null }) {
-  const actionData = useActionData<typeof clientAction>();
-  const toast = useToast();
-  const navigation = useNavigation();
-  const [draft, setDraft] = useState<CreateQuizDraft>(() => actionData?.draft ?? editing?.draft ?? emptyCreateQuizDraft());
-  // Stable keys, so removing a question does not hand its inputs to the next one.
-  const nextKey = useRef(draft.questions.length);
-  const [keys, setKeys] = useState(() => draft.questions.map((_, i) => i));
-  const [validateLive, setValidateLive] = useState(false);
-  const [focusId, setFocusId] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!actionData) return;
-    if (actionData.draft) {
-      setDraft(actionData.draft);
-      setKeys(actionData.draft.questions.map(() => nextKey.current++));
-    }
-    if (actionData.formError) toast({ ...actionData.formError, variant: "destructive" });
-  }, [actionData, toast]);
-
-  useEffect(() => {
-    if (!focusId) return;
-    document.getElementById(focusId)?.focus();
-    setFocusId(null);
-  }, [focusId]);
-
-  const liveErrors = useMemo(() => {
-    if (!validateLive) return null;
-    const result = CreateQuizFormSchema.safeParse(draft);
-    return result.success ? {} : firstErrors(result.error);
-  }, [draft, validateLive]);
-  const errors = liveErrors ?? actionData?.errors ?? {};
-  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
-  const saveLabel = editing ? "Save Changes" : "Save Quiz";
-  // A quiz made through the API may have a time limit the select does not offer; show it as it is.
-  const unlisted = editing && Number.isInteger(draft.timeLimit) && !(CREATE_TIME_LIMIT_OPTIONS as readonly number[]).includes(draft.timeLimit);
-  const timeLimitOptions: readonly number[] = unlisted
-    ? [...CREATE_TIME_LIMIT_OPTIONS, draft.timeLimit].sort((x, y) => x - y)
-    : CREATE_TIME_LIMIT_OPTIONS;
-
-  const update = (change: Partial<CreateQuizDraft>) => setDraft((current) => ({ ...current, ...change }));
-  const updateQuestion = (index: number, change: Partial<CreateQuizDraft["questions"][number]>) =>
-    setDraft((current) => ({
-      ...current,
-      questions: current.questions.map((question, i) => (i === index ? { ...question, ...change } : question)),
-    }));
-
-  function addQuestionClick(event: MouseEvent<HTMLButtonElement>) {
-    event.preventDefault();
-    setDraft((current) => ({ ...current, questions: [...current.questions, emptyQuestionDraft()] }));
-    setKeys((current) => [...current, nextKey.current++]);
-    setFocusId(fieldId(`questions.${draft.questions.length}.text`));
-  }
-
-  function removeQuestionClick(event: MouseEvent<HTMLButtonElement>, index: number) {
-    event.preventDefault();
-    if (draft.questions.length <= 1) {
-      toast({ ...CANNOT_REMOVE_QUESTION, variant: "destructive" });
-      return;
-    }
-    setDraft((current) => ({ ...current, questions: current.questions.filter((_, i) => i !== index) }));
-    setKeys((current) => current.filter((_, i) => i !== index));
-    setFocusId(fieldId(`questions.${Math.max(0, index - 1)}.text`));
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const result = CreateQuizFormSchema.safeParse(draft);
-    if (result.success) return;
-    event.preventDefault();
-    setValidateLive(true);
-    toast({ ...createQuizErrorToast(result.error), variant: "destructive" });
-    setFocusId(fieldId(Object.keys(firstErrors(result.error))[0]));
-  }
-
   return (
     <Page>
-      <div className="form-page stack">
-        <h1>{editing ? "Edit Quiz" : "Create Quiz"}</h1>
-        {editing ? (
-          <p className="hint">
-            Saving replaces the quiz&apos;s details and questions. <Link to="/my-quizzes">Back to My Quizzes</Link>
-          </p>
-        ) : null}
-        {actionData?.formError ? (
-          <div className="form-error" role="alert">
-            {actionData.formError.title}: {actionData.formError.description}
-          </div>
-        ) : null}
-        <Form method="post" noValidate onSubmit={onSubmit} className="stack">
-          {/* The first submit button answers the Enter key: it must save, not remove question 1. */}
-          <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={saving}>
-            {saveLabel}
-          </button>
-          <div className="card stack">
-            <Field
-              id="title"
-              label="Title"
-              name="title"
-              value={draft.title}
-              error={errors.title}
-              onChange={(event) => update({ title: event.target.value })}
-            />
-            <TextAreaField
-              id="description"
-              label="Description (optional)"
-              name="description"
-              rows={3}
-              value={draft.description}
-              error={errors.description}
-              onChange={(event) => update({ description: event.target.value })}
-            />
-            <div className="form-columns">
-              <div className="field">
-                <label htmlFor="timeLimit">Time limit</label>
-                <select
-                  id="timeLimit"
-                  name="timeLimit"
-                  className="select"
-                  value={String(draft.timeLimit)}
-                  aria-invalid={errors.timeLimit ? true : undefined}
-                  aria-describedby={errors.timeLimit ? "timeLimit-error" : undefined}
-                  onChange={(event) => update({ timeLimit: Number(event.target.value) })}
-                >
-                  {timeLimitOptions.map((seconds) => (
-                    <option key={seconds} value={seconds}>
-                      {seconds} seconds
-                    </option>
-                  ))}
-                </select>
-                <FieldError id="timeLimit-error" message={errors.timeLimit} />
-              </div>
-              <div className="field">
-                <label htmlFor="visibility">Visibility</label>
-                <select
-                  id="visibility"
-                  name="visibility"
-                  className="select"
-                  value={draft.visibility}
-                  aria-invalid={errors.visibility ? true : undefined}
-                  aria-describedby={errors.visibility ? "visibility-error" : undefined}
-                  onChange={(event) => update({ visibility: event.target.value })}
-                >
-                  <option value="private">Private</option>
-                  <option value="public">Public</option>
-                </select>
-                <FieldError id="visibility-error" message={errors.visibility} />
-              </div>
-            </div>
-          </div>
-
-          <h2>Questions</h2>
-          <FieldError id="questions-error" message={errors.questions} />
-          {draft.questions.map((question, index) => (
-            <fieldset key={keys[index] ?? `extra-${index}`} className="card stack question-card">
-              <legend>Question {index + 1}</legend>
-              <Field
-                label="Question text"
-                name={`questions[${index}].text`}
-                id={fieldId(`questions.${index}.text`)}
-                value={question.text}
-                error={errors[`questions.${index}.text`]}
-                onChange={(event) => updateQuestion(index, { text: event.target.value })}
-              />
-              <div className="answer-grid">
-                {ANSWER_LETTERS.map((letter, answerIndex) => (
-                  <Field
-                    key={letter}
-                    label={`Answer ${letter}`}
-                    name={`questions[${index}].answers[${answerIndex}]`}
-                    id={fieldId(`questions.${index}.answers.${answerIndex}`)}
-                    value={question.answers[answerIndex] ?? ""}
-                    error={errors[`questions.${index}.answers.${answerIndex}`]}
-                    onChange={(event) =>
-                      updateQuestion(index, {
-                        answers: question.answers.map((existing, i) => (i === answerIndex ? event.target.value : existing)),
-                      })
-                    }
-                  />
-                ))}
-              </div>
-              <FieldError id={fieldId(`questions.${index}.answers-error`)} message={errors[`questions.${index}.answers`]} />
-              <fieldset className="choice-group">
-                <legend className="label">Correct answer</legend>
-                {ANSWER_LETTERS.map((letter, answerIndex) => (
-                  <label key={letter} className="choice">
-                    <input
-                      type="radio"
-                      name={`questions[${index}].correctAnswerIndex`}
-                      value={answerIndex}
-                      checked={question.correctAnswerIndex === answerIndex}
-                      onChange={() => updateQuestion(index, { correctAnswerIndex: answerIndex })}
-                    />
-                    {letter}
-                  </label>
-                ))}
-              </fieldset>
-              <FieldError
-                id={fieldId(`questions.${index}.correctAnswerIndex-error`)}
-                message={errors[`questions.${index}.correctAnswerIndex`]}
-              />
-              <div className="row">
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`remove-question-${index}`}
-                  className="button button-secondary button-small"
-                  aria-label={`Remove question ${index + 1}`}
-                  onClick={(event) => removeQuestionClick(event, index)}
-                >
-                  Remove
-                </button>
-              </div>
-            </fieldset>
-          ))}
-
-          <div className="form-actions">
-            <button type="submit" name="intent" value="add-question" className="button button-secondary" onClick={addQuestionClick}>
-              Add Question
-            </button>
-            <button type="submit" name="intent" value="save" className="button" disabled={saving}>
-              {saving ? "Saving..." : saveLabel}
-            </button>
-          </div>
-        </Form>
-      </div>
+      <QuizForm key={editing?.id ?? "new"} editing={editing} initialDraft={editing?.draft ?? emptyQuizDraft()} reply={reply} />
     </Page>
   );
 }
-
-

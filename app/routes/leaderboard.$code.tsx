@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ConnectingNotice, StandingRow, useNow } from "#app/components/game-ui";
+import { ConnectingNotice, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { loadGameScreen } from "#app/utils/game-screen.server";
@@ -15,6 +15,8 @@ export default function Leaderboard() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state, nextQuestion } = useGame();
   const now = useNow();
+  // The next question's picture loads while the standings are up, so it shows the moment it opens.
+  usePreloadPicture(state.nextImage, state.isHost ? "large" : state.picturesOnPlayers ? "small" : null);
   if (state.gameCode !== gameCode || state.leaderboardShownAt === null) {
     return (
       <Page narrow>

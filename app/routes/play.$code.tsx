@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { AnswerLabel, ConnectingNotice, Countdown, useNow } from "#app/components/game-ui";
+import { AnswerInput } from "#app/components/answer-inputs";
+import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
@@ -13,7 +14,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return requirePlayerScreen(context.db, request, params.code);
 }
 
-const KEY_TO_ANSWER: Record<string, number> = { "1": 0, "2": 1, "3": 2, "4": 3, a: 0, b: 1, c: 2, d: 3 };
+const KEY_TO_ANSWER: Record<string, number> = { "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, a: 0, b: 1, c: 2, d: 3, e: 4, f: 5 };
 
 export default function PlayQuestion() {
   const { gameCode } = useLoaderData<typeof loader>();
@@ -24,15 +25,19 @@ export default function PlayQuestion() {
   const secondsLeft = Math.ceil(timeLeftMs(state, now) / 1000);
   const timeUp = state.isQuestionActive && secondsLeft === 0;
 
+  const pickOne = question?.kind === "choice" || question?.kind === "trueFalse" || question?.kind === "poll";
+  const optionCount = question?.answers.length ?? 0;
   useEffect(() => {
+    // Keys pick an answer only where one press is one answer; typed kinds need their keys.
+    if (!pickOne) return;
     function onKey(event: KeyboardEvent) {
       if (event.metaKey || event.ctrlKey || event.altKey) return;
       const index = KEY_TO_ANSWER[event.key.toLowerCase()];
-      if (index !== undefined) submitAnswer(index);
+      if (index !== undefined && index < optionCount) submitAnswer(index);
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [submitAnswer]);
+  }, [submitAnswer, pickOne, optionCount]);
 
   if (state.gameCode !== gameCode || !question) {
     return (
@@ -52,24 +57,18 @@ export default function PlayQuestion() {
           <Countdown secondsLeft={secondsLeft} />
         </div>
         <p className="question-text">{question.text}</p>
-        <div className="answers" role="group" aria-label="Answers">
-          {question.answers.map((answer, index) => {
-            const selected = state.selectedAnswerIndex === index;
-            return (
-              <button
-                key={index}
-                type="button"
-                className={`answer answer-${index}${locked && !selected ? " dimmed" : ""}${locked && selected ? " selected" : ""}`}
-                disabled={locked || !state.isQuestionActive || timeUp}
-                aria-pressed={selected}
-                aria-keyshortcuts={`${index + 1} ${"ABCD"[index]}`}
-                onClick={() => submitAnswer(index)}
-              >
-                <AnswerLabel index={index} text={answer} />
-              </button>
-            );
-          })}
+        <div className="center">
+          <PointsBadge points={question.points} />
         </div>
+        {question.imageOnPlayers ? <QuestionPicture imageId={question.image} size="small" /> : null}
+        <AnswerInput
+          key={`${state.questionNumber}-${question.id}`}
+          question={question}
+          disabled={locked || !state.isQuestionActive || timeUp}
+          selectedAnswerIndex={locked ? state.selectedAnswerIndex : null}
+          submitted={locked ? state.submittedValue : null}
+          onAnswer={submitAnswer}
+        />
         <div aria-live="polite">
           {state.answerStatus === "submitting" ? <p className="status-banner">Submitting...</p> : null}
           {state.answerStatus === "success" ? (
@@ -82,7 +81,11 @@ export default function PlayQuestion() {
           ) : null}
           {state.answerStatus === "idle" && timeUp ? <p className="status-banner">Time's up!</p> : null}
         </div>
-        <p className="muted center">Tip: press 1-4 or A-D to answer.</p>
+        {pickOne ? (
+          <p className="muted center">
+            Tip: press 1-{optionCount} or A-{"ABCDEF"[optionCount - 1]} to answer.
+          </p>
+        ) : null}
       </div>
     </Page>
   );

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ANSWER_LETTERS, ConnectingNotice } from "#app/components/game-ui";
+import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, formatNumber } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { requirePlayerScreen } from "#app/utils/game-screen.server";
@@ -15,20 +15,46 @@ export default function PlayerResult() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state } = useGame();
   const mine = state.answerResults.find((result) => result.playerId === state.playerId);
-  if (state.gameCode !== gameCode || !mine || state.correctAnswerIndex === null) {
+  const reveal = state.reveal;
+  const question = state.currentQuestion;
+  if (state.gameCode !== gameCode || !mine || !reveal || !question) {
     return (
       <Page narrow>
         <ConnectingNotice gameCode={gameCode} />
       </Page>
     );
   }
-  const correctIndex = state.correctAnswerIndex;
-  const correctText = state.currentQuestion?.answers[correctIndex] ?? "";
+  const answered = mine.responseTimeMs !== null;
+  const options = (indexes: number[]) => indexes.map((index) => `${ANSWER_LETTERS[index]}. ${question.answers[index] ?? ""}`).join(", ");
+  const solution =
+    reveal.kind === "typeAnswer"
+      ? reveal.acceptedAnswers.join(" / ")
+      : reveal.kind === "closestNumber"
+        ? reveal.correctNumber === null
+          ? ""
+          : formatNumber(reveal.correctNumber)
+        : options(reveal.correctAnswerIndexes);
+  const yours =
+    typeof mine.value === "string" ? mine.value : typeof mine.value === "number" ? formatNumber(mine.value) : Array.isArray(mine.value) ? options(mine.value) : null;
 
   return (
     <Page narrow>
       <div className="card center stack" aria-live="polite">
-        {mine.correct ? (
+        {reveal.kind === "poll" ? (
+          <>
+            <h1>{answered ? "Thanks for voting!" : "Time's up!"}</h1>
+            <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={null} />
+          </>
+        ) : reveal.kind === "closestNumber" ? (
+          <>
+            <h1 className={mine.correct ? "result-correct" : undefined}>{!answered ? "Time's up!" : mine.correct ? "Spot on!" : "Close?"}</h1>
+            <p>
+              The answer was <strong data-testid="correct-answer">{solution}</strong>
+              {yours !== null ? <>; you guessed <strong>{yours}</strong></> : null}.
+            </p>
+            {answered ? <p className="stat-value" data-testid="points">+{mine.points} points</p> : null}
+          </>
+        ) : mine.correct ? (
           <>
             <h1 className="result-correct">Correct!</h1>
             <p className="stat-value" data-testid="points">+{mine.points} points</p>
@@ -36,12 +62,16 @@ export default function PlayerResult() {
           </>
         ) : (
           <>
-            <h1 className="result-incorrect">{mine.answerIndex === null ? "Time's up!" : "Incorrect"}</h1>
+            <h1 className="result-incorrect">{!answered ? "Time's up!" : mine.points > 0 ? "Partly right" : "Incorrect"}</h1>
+            {mine.points > 0 ? <p className="stat-value" data-testid="points">+{mine.points} points</p> : null}
+            {yours !== null && reveal.kind === "typeAnswer" ? (
+              <p>
+                You typed <strong>{yours}</strong>
+              </p>
+            ) : null}
             <p>
-              The correct answer was{" "}
-              <strong data-testid="correct-answer">
-                {ANSWER_LETTERS[correctIndex]}. {correctText}
-              </strong>
+              {reveal.kind === "typeAnswer" ? "Accepted: " : reveal.correctAnswerIndexes.length > 1 ? "The correct answers were " : "The correct answer was "}
+              <strong data-testid="correct-answer">{solution}</strong>
             </p>
           </>
         )}

@@ -1,15 +1,7 @@
 /** Request bodies of the JSON API (spec section 7), shared by the browser and the server. */
 import { z } from "zod";
-import {
-  AnswerIndexSchema,
-  AnswersSchema,
-  ClientIdSchema,
-  IdSchema,
-  QuestionTextSchema,
-  QuizDescriptionSchema,
-  QuizTitleSchema,
-  TimeLimitSchema,
-} from "./validation";
+import { QuestionInputSchema } from "#app/game/question-kinds";
+import { ClientIdSchema, IdSchema, QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "./validation";
 
 export const CreateQuizSchema = z.object({
   title: QuizTitleSchema,
@@ -20,13 +12,19 @@ export const CreateQuizSchema = z.object({
   creatorId: z.unknown().optional(),
 });
 
-export const CreateQuestionSchema = z.object({
-  quizId: IdSchema,
-  text: QuestionTextSchema,
-  answers: AnswersSchema,
-  correctAnswerIndex: AnswerIndexSchema,
-  order: z.number({ error: "order must be a number." }).int("order must be a whole number.").min(0, "order starts at 0."),
-});
+/** A question of any kind (app/game/question-kinds.ts) for a quiz, at a place in it. */
+export const CreateQuestionSchema = z
+  .object({
+    quizId: IdSchema,
+    order: z.number({ error: "order must be a number." }).int("order must be a whole number.").min(0, "order starts at 0."),
+  })
+  .passthrough()
+  .transform((body, ctx) => {
+    const content = QuestionInputSchema.safeParse(body);
+    if (content.success) return { quizId: body.quizId, order: body.order, ...content.data };
+    for (const issue of content.error.issues) ctx.addIssue({ ...issue, code: "custom", message: issue.message });
+    return z.NEVER;
+  });
 
 export const CreateGameSchema = z.object({
   quizId: IdSchema,

@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   QUIZ_LIMIT_PER_IP: Limit.optional(),
   QUESTION_LIMIT_PER_IP: Limit.optional(),
   GAME_LIMIT_PER_IP: Limit.optional(),
+  IMAGE_LIMIT_PER_IP: Limit.optional(),
   LOBBY_IDLE_MINUTES: WholeNumber.min(1).max(7 * 24 * 60).optional(),
   SQLITE_SYNCHRONOUS: z
     .enum(["full", "normal", "FULL", "NORMAL"], { error: "must be full or normal" })

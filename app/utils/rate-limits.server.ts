@@ -21,7 +21,8 @@ export type LimitName =
   | "aiServer"
   | "quiz"
   | "question"
-  | "game";
+  | "game"
+  | "image";
 
 export interface LimitRule {
   /** Attempts allowed per key in each window. */
@@ -53,6 +54,8 @@ export const DEFAULT_LIMIT_RULES: LimitRules = {
   quiz: { points: 60, window: HOUR, message: "Too many quizzes were created from your network. Please try again in {wait}." },
   question: { points: 2000, window: HOUR, message: "Too many questions were added from your network. Please try again in {wait}." },
   game: { points: 120, window: HOUR, message: "Too many games were opened from your network. Please try again in {wait}." },
+  // Every upload is re-encoded (CPU) before the storage quota can refuse it; a picture round is a few dozen.
+  image: { points: 300, window: HOUR, message: "Too many pictures were uploaded from your network. Please try again in {wait}." },
 };
 
 /** "45 seconds", "3 minutes", "2 hours": a wait a person can plan around. */

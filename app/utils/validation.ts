@@ -11,6 +11,7 @@ import {
   MIN_TIME_LIMIT_SECONDS,
   NICKNAME_MAX_LENGTH,
 } from "#app/game/rules";
+import { MAX_OPTIONS } from "#app/game/question-kinds";
 import { isOffensive } from "./profanity";
 
 /** What the join form does to typed input: upper-case, only A-Z and 0-9, at most 6 characters. */
@@ -83,11 +84,12 @@ export const AnswersSchema = z
   .array(AnswerTextSchema, { error: `A question needs exactly ${ANSWER_COUNT} answers.` })
   .length(ANSWER_COUNT, `A question needs exactly ${ANSWER_COUNT} answers.`);
 
+const ANSWER_INDEX_MESSAGE = `The answer must be the index of an option, 0 to ${MAX_OPTIONS - 1}.`;
 export const AnswerIndexSchema = z
-  .number({ error: "The answer must be 0, 1, 2 or 3." })
-  .int("The answer must be 0, 1, 2 or 3.")
-  .min(0, "The answer must be 0, 1, 2 or 3.")
-  .max(ANSWER_COUNT - 1, "The answer must be 0, 1, 2 or 3.");
+  .number({ error: ANSWER_INDEX_MESSAGE })
+  .int(ANSWER_INDEX_MESSAGE)
+  .min(0, ANSWER_INDEX_MESSAGE)
+  .max(MAX_OPTIONS - 1, ANSWER_INDEX_MESSAGE);
 
 export const IdSchema = z.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");
 

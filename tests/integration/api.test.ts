@@ -76,10 +76,14 @@ describe("POST /api/questions and GET /api/quizzes", () => {
   });
 
   it.each([
-    [{ answers: ["a", "b", "c"] }, "answers", "A question needs exactly 4 answers."],
+    [{ answers: ["a"] }, "answers", "A question needs 2 to 6 answers."],
+    [{ answers: ["a", "b", "c", "d", "e", "f", "g"] }, "answers", "A question needs 2 to 6 answers."],
     [{ answers: ["a", " ", "c", "d"] }, "answers.1", "Every answer option is required."],
     [{ text: "" }, "text", "Question text is required."],
-    [{ correctAnswerIndex: 4 }, "correctAnswerIndex", "The answer must be 0, 1, 2 or 3."],
+    [{ correctAnswerIndex: 4 }, "correctAnswerIndex", "The correct answer must be one of the answers."],
+    [{ kind: "riddle" }, "kind", "kind must be one of choice, trueFalse, multiSelect, typeAnswer, closestNumber, poll."],
+    [{ kind: "multiSelect", correctAnswerIndexes: [] }, "correctAnswerIndexes", "Choose at least one correct answer."],
+    [{ kind: "closestNumber", correctNumber: "ten" }, "correctNumber", "Enter a number."],
   ])("refuses a question with %j", async (change, field, message) => {
     const quiz = await server.api("/api/quizzes", { body: { title: "Q", timeLimit: 20 } });
     const response = await server.api("/api/questions", { body: { ...QUESTION, quizId: quiz.body.id, ...change } });

@@ -365,7 +365,7 @@ describe("joining", () => {
       back.send("JOIN_GAME", { gameCode, nickname: "Ann" });
       expect((await back.next("GAME_SNAPSHOT")).phase).toBe("results");
       const replay = await back.next("ANSWER_RESULTS");
-      expect(replay.question).toEqual({ id: expect.any(Number), text: SAMPLE_QUESTIONS[0].text, answers: SAMPLE_QUESTIONS[0].answers });
+      expect(replay.question).toMatchObject({ id: expect.any(Number), kind: "choice", text: SAMPLE_QUESTIONS[0].text, answers: SAMPLE_QUESTIONS[0].answers });
       expect(replay.playerResults).toEqual([expect.objectContaining({ playerId: annId, answerIndex: 0, correct: false })]);
       await Promise.all([host.close(), back.close()]);
     } finally {

@@ -17,7 +17,7 @@ const joinAsPlayer: GameAction[] = [
 
 const question: ServerMessage = {
   type: "QUESTION_STARTED",
-  payload: { question: { id: 1, text: "Q1", answers: ["a", "b", "c", "d"] }, questionNumber: 1, totalQuestions: 3, timeLimit: 20, endsAt: 25_000, serverNow: 5_000 },
+  payload: { question: { id: 1, kind: "choice", text: "Q1", answers: ["a", "b", "c", "d"], points: "standard", image: null, imageOnPlayers: false }, questionNumber: 1, totalQuestions: 3, timeLimit: 20, endsAt: 25_000, serverNow: 5_000 },
 };
 
 describe("client game state (spec section 4)", () => {
@@ -69,7 +69,12 @@ describe("client game state (spec section 4)", () => {
         type: "ANSWER_RESULTS",
         payload: {
           questionNumber: 1,
+          kind: "choice",
           correctAnswerIndex: 2,
+          correctAnswerIndexes: [2],
+          acceptedAnswers: [],
+          correctNumber: null,
+          numberSpread: null,
           answerCounts: [0, 0, 1, 0],
           playerResults: [{ playerId: 7, nickname: "Ann", answerIndex: 2, correct: true, points: 950, responseTimeMs: 1200, score: 950, streak: 1, rank: 1 }],
         },

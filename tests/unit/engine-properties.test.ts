@@ -159,6 +159,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 function newGame(scenario: Scenario): GameState {
   const questions: EngineQuestion[] = scenario.correctAnswers.map((correctAnswerIndex, i) => ({
     id: 500 + i,
+    kind: "choice" as const,
     text: `Question ${i + 1}`,
     answers: ["W", "X", "Y", "Z"],
     correctAnswerIndex,
@@ -306,7 +307,7 @@ function violations(state: GameState): string[] {
   const answered = players.filter((p) => answerToCurrentQuestion(state, p));
   const counts = [0, 1, 2, 3].map((index) => answered.filter((p) => p.lastAnswer!.answerIndex === index).length);
   const sum = state.answerCounts.reduce((total, count) => total + count, 0);
-  check(state.answerCounts.length === 4 && state.answerCounts.every((count) => count >= 0), () => `answerCounts is ${JSON.stringify(state.answerCounts)}`);
+  check(state.answerCounts.length === (state.phase === "lobby" ? 0 : 4) && state.answerCounts.every((count) => count >= 0), () => `answerCounts is ${JSON.stringify(state.answerCounts)}`);
   check(sum === state.answeredCount, () => `answerCounts ${JSON.stringify(state.answerCounts)} sum to ${sum}, answeredCount is ${state.answeredCount}`);
   for (const player of players) {
     const answer = player.lastAnswer;
@@ -397,6 +398,7 @@ class RoundModel {
             playerId: player.id,
             questionId: question?.id,
             questionIndex: state.questionIndex,
+            value: null,
             answerIndex: answer.answerIndex,
             responseTimeMs,
             correct,

@@ -31,15 +31,16 @@ const RESULTS_MS = 3000;
 const NEXT_MS = 5000;
 
 const QUESTIONS: EngineQuestion[] = [
-  { id: 101, text: "Capital of France?", answers: ["Rome", "Paris", "Berlin", "Madrid"], correctAnswerIndex: 1 },
-  { id: 102, text: "2 + 2?", answers: ["3", "5", "4", "22"], correctAnswerIndex: 2 },
-  { id: 103, text: "Largest planet?", answers: ["Jupiter", "Mars", "Venus", "Earth"], correctAnswerIndex: 0 },
+  { id: 101, kind: "choice", text: "Capital of France?", answers: ["Rome", "Paris", "Berlin", "Madrid"], correctAnswerIndex: 1 },
+  { id: 102, kind: "choice", text: "2 + 2?", answers: ["3", "5", "4", "22"], correctAnswerIndex: 2 },
+  { id: 103, kind: "choice", text: "Largest planet?", answers: ["Jupiter", "Mars", "Venus", "Earth"], correctAnswerIndex: 0 },
 ];
 
 /** `count` questions whose right answer is index (i % 4). */
 function makeQuestions(count: number): EngineQuestion[] {
   return Array.from({ length: count }, (_, i) => ({
     id: 200 + i,
+    kind: "choice" as const,
     text: `Question ${i + 1}`,
     answers: ["A", "B", "C", "D"],
     correctAnswerIndex: i % 4,
@@ -411,6 +412,7 @@ describe("answer", () => {
           questionId: 101,
           questionIndex: 0,
           answerIndex: 1,
+          value: null,
           responseTimeMs: 2000,
           correct: true,
           points: 950,
@@ -1092,7 +1094,7 @@ describe("views", () => {
       const view = questionView(state, now + 123);
       const question = QUESTIONS[index];
       expect(view).toEqual({
-        question: { id: question.id, text: question.text, answers: question.answers },
+        question: { id: question.id, kind: "choice", text: question.text, answers: question.answers, points: "standard", image: null, imageOnPlayers: false },
         questionNumber: index + 1,
         totalQuestions: 3,
         timeLimit: 20,
@@ -1100,7 +1102,7 @@ describe("views", () => {
         serverNow: now + 123,
       });
       expect(JSON.stringify(view).toLowerCase()).not.toContain("correct");
-      expect(Object.keys(view.question).sort()).toEqual(["answers", "id", "text"]);
+      expect(Object.keys(view.question).sort()).toEqual(["answers", "id", "image", "imageOnPlayers", "kind", "points", "text"]);
     });
   });
 
@@ -1147,6 +1149,7 @@ describe("views", () => {
         playerId: 2,
         nickname: "Bob",
         answerIndex: null,
+        value: null,
         correct: false,
         points: 0,
         responseTimeMs: null,
@@ -1158,6 +1161,7 @@ describe("views", () => {
         playerId: 1,
         nickname: "Alice",
         answerIndex: 1,
+        value: null,
         correct: true,
         points: 975,
         responseTimeMs: 1000,
@@ -1195,7 +1199,17 @@ describe("views", () => {
       progress.answerCounts[0] = 99; // a copy, not the live array
       expect(state.answerCounts).toEqual([0, 1, 0, 1]);
       ok(state, NEXT_CMD, START + 2000);
-      expect(resultsHeaderView(state)).toEqual({ questionNumber: 1, correctAnswerIndex: 1, answerCounts: [0, 1, 0, 1] });
+      expect(resultsHeaderView(state)).toEqual({
+        questionNumber: 1,
+        kind: "choice",
+        correctAnswerIndex: 1,
+        correctAnswerIndexes: [1],
+        acceptedAnswers: [],
+        correctNumber: null,
+        numberSpread: null,
+        answeredCount: 2,
+        answerCounts: [0, 1, 0, 1],
+      });
     });
   });
 

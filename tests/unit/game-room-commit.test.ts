@@ -3,6 +3,7 @@
  * until the group commit holding it is stored, however often the commit fails first.
  */
 import { describe, expect, it } from "vitest";
+import { QuestionInputSchema } from "#app/game/question-kinds";
 import type { GameRow } from "#db/schema";
 import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
 import { GameRoom, type Connection, type RoomOptions } from "#server/game-room";
@@ -22,6 +23,7 @@ function loadedGame(): LoadedGame {
     question_started_at: null,
     round: 0,
     locked: 0,
+    pictures_on_players: 0,
     created_at: 0,
     started_at: null,
     ended_at: null,
@@ -30,7 +32,7 @@ function loadedGame(): LoadedGame {
     game,
     title: "Commit test",
     timeLimit: 20,
-    questions: [{ id: 7, quizId: 1, text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1, order: 0 }],
+    questions: [{ id: 7, quizId: 1, order: 0, ...QuestionInputSchema.parse({ text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1 }) }],
     players: [],
     answers: [],
     kickedClientIds: [],
@@ -80,7 +82,7 @@ describe("group commits", () => {
     const playerId = ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
 
     failuresLeft = 3;
-    room.answer(ann, playerId, 1);
+    room.answer(ann, playerId, { answerIndex: 1 });
     await settle(30);
     // The first attempts failed: nothing has told Ann her answer is in.
     expect(ann.received.some((message) => message.type === "ANSWER_ACCEPTED")).toBe(false);
@@ -112,7 +114,7 @@ describe("group commits", () => {
     room.joinAsPlayer(guest, "Gus");
     await expect.poll(() => guest.received.some((message) => message.type === "PLAYER_JOINED"), { timeout: 2000 }).toBe(true);
     const commitsBefore = stored.length;
-    room.answer(ann, playerId, 1);
+    room.answer(ann, playerId, { answerIndex: 1 });
     await settle(50);
     expect(stored.length).toBe(commitsBefore);
     expect(ann.received.some((message) => message.type === "ANSWER_ACCEPTED")).toBe(false);
@@ -154,7 +156,7 @@ describe("group commits", () => {
     expect(ann.received.some((message) => message.type === "QUESTION_STARTED")).toBe(true);
     const playerId = ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
     clock += 1000;
-    room.answer(ann, playerId, 1);
+    room.answer(ann, playerId, { answerIndex: 1 });
     await expect.poll(() => storedAnswers().length, { timeout: 2000 }).toBe(1);
     expect(storedAnswers()[0]).toMatchObject({ response_ms: 1000, points: 975 });
     await room.dispose();
@@ -176,7 +178,7 @@ describe("group commits", () => {
             // The first player answers at once, while the question is still going out to the others;
             // the host removes a player who has not had it yet.
             setImmediate(() => {
-              room.answer(first, playerIds.get("p1")!, 1);
+              room.answer(first, playerIds.get("p1")!, { answerIndex: 1 });
               room.kick(host, playerIds.get("p2500")!);
             });
           }

@@ -2,6 +2,9 @@ import { useLocation, useNavigate } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
 import { useToast } from "#app/components/toaster";
 import { WS_PATH, type ServerMessage } from "../protocol";
+
+/** One answer: exactly one of these, as the question's kind needs. */
+export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
 import { HOST_NICKNAME } from "../rules";
 import { FINAL_ERROR_TITLES, gameReducer, initialGameState, isFinalError, screenFor, type ClientGameState } from "./game-state";
 import { GameSocket, type ConnectionState } from "./socket";
@@ -21,7 +24,12 @@ export interface GameContextValue {
   hostGame(gameCode: string, title: string, hostName: string): void;
   startGame(): void;
   nextQuestion(): void;
-  submitAnswer(answerIndex: number): void;
+  /** An option's index, or for the other kinds the picks, the text or the number. */
+  submitAnswer(answer: number | SubmittedAnswer): void;
+  /** Host, after a typed question closed: count a typed answer as right. */
+  acceptTypedAnswer(questionNumber: number, text: string): void;
+  /** Host: show questions' pictures on players' devices too. */
+  setPicturesOnPlayers(enabled: boolean): void;
   playAgain(): void;
   /** Host: removes a player for good. */
   kickPlayer(playerId: number): void;
@@ -180,13 +188,23 @@ export function GameProvider({ children }: { children: ReactNode }) {
         const { gameCode, isHost } = stateRef.current;
         if (gameCode && isHost) send({ type: "NEXT_QUESTION", payload: { gameCode } });
       },
-      submitAnswer(answerIndex) {
+      submitAnswer(answer) {
         const { gameCode, playerId, isHost, isQuestionActive, answerStatus } = stateRef.current;
         // Spec section 5: silently refused without a code, a player id, as host, or with no open question.
         if (!gameCode || playerId === null || isHost || !isQuestionActive) return;
         if (answerStatus === "submitting" || answerStatus === "success") return;
-        dispatch({ type: "answerSubmitting", answerIndex });
-        send({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, answerIndex, time: 0 } });
+        const parts = typeof answer === "number" ? { answerIndex: answer } : answer;
+        const value = parts.answerIndexes ?? parts.text ?? parts.number ?? null;
+        dispatch({ type: "answerSubmitting", answerIndex: parts.answerIndex ?? null, value });
+        send({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, ...parts, time: 0 } });
+      },
+      acceptTypedAnswer(questionNumber, text) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "ACCEPT_ANSWER", payload: { gameCode, questionNumber, text } });
+      },
+      setPicturesOnPlayers(enabled) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "SET_PICTURES_ON_PLAYERS", payload: { gameCode, enabled } });
       },
       playAgain() {
         const { gameCode, isHost } = stateRef.current;

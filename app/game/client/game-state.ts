@@ -3,7 +3,7 @@
  * local actions, so every transition is unit-testable without a browser.
  */
 import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
-import type { OwnStanding, PlayerResult, ServerMessage, ServerPayload, Standing } from "../protocol";
+import type { AnswerValueView, NumberSpreadView, OwnStanding, PlayerResult, PublicQuestion, ServerMessage, ServerPayload, Standing, TypedAnswerSummary } from "../protocol";
 
 export type Phase = ServerPayload<"GAME_SNAPSHOT">["phase"];
 export type AnswerStatus = "idle" | "submitting" | "success" | "error";
@@ -25,7 +25,7 @@ export interface ClientGameState {
   phase: Phase | null;
   players: PlayerRef[];
   playerCount: number;
-  currentQuestion: { id: number; text: string; answers: string[] } | null;
+  currentQuestion: PublicQuestion | null;
   questionNumber: number;
   totalQuestions: number;
   timeLimit: number;
@@ -33,14 +33,18 @@ export interface ClientGameState {
   endsAt: number | null;
   clockOffsetMs: number;
   correctAnswerIndex: number | null;
+  /** The reveal, as the question's kind has it. */
+  reveal: Reveal | null;
   selectedAnswerIndex: number | null;
+  /** What this player answered beyond an option: picks, text or number. */
+  submittedValue: AnswerValueView;
   answerStatus: AnswerStatus;
   answerError: string | null;
   isQuestionActive: boolean;
   isShowingResults: boolean;
   isGameOver: boolean;
   answeredCount: number;
-  answerCounts: [number, number, number, number];
+  answerCounts: number[];
   answerResults: PlayerResult[];
   leaderboard: Standing[];
   myStanding: OwnStanding | null;
@@ -50,6 +54,20 @@ export interface ClientGameState {
   leaderboardShownAt: number | null;
   /** The host closed the game to new players. */
   locked: boolean;
+  /** The host shows pictures on players' devices. */
+  picturesOnPlayers: boolean;
+  /** The next question's picture, fetched ahead while the leaderboard is up. */
+  nextImage: string | null;
+}
+
+export interface Reveal {
+  kind: PublicQuestion["kind"];
+  correctAnswerIndexes: number[];
+  acceptedAnswers: string[];
+  correctNumber: number | null;
+  numberSpread: NumberSpreadView | null;
+  /** Host only: every distinct typed answer with its count. */
+  typedAnswers: TypedAnswerSummary[];
 }
 
 export const initialGameState: ClientGameState = {
@@ -70,14 +88,16 @@ export const initialGameState: ClientGameState = {
   endsAt: null,
   clockOffsetMs: 0,
   correctAnswerIndex: null,
+  reveal: null,
   selectedAnswerIndex: null,
+  submittedValue: null,
   answerStatus: "idle",
   answerError: null,
   isQuestionActive: false,
   isShowingResults: false,
   isGameOver: false,
   answeredCount: 0,
-  answerCounts: [0, 0, 0, 0],
+  answerCounts: [],
   answerResults: [],
   leaderboard: [],
   myStanding: null,
@@ -85,12 +105,14 @@ export const initialGameState: ClientGameState = {
   nextQuestionIn: 5,
   leaderboardShownAt: null,
   locked: false,
+  picturesOnPlayers: false,
+  nextImage: null,
 };
 
 export type GameAction =
   | { type: "server"; message: ServerMessage; receivedAt: number }
   | { type: "joining"; gameCode: string; nickname: string; isHost: boolean }
-  | { type: "answerSubmitting"; answerIndex: number }
+  | { type: "answerSubmitting"; answerIndex: number | null; value?: AnswerValueView }
   | { type: "reset" };
 
 /** Errors that end this browser's part in the game, with the toast title each shows. */
@@ -125,7 +147,7 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
         clockOffsetMs: state.clockOffsetMs,
       };
     case "answerSubmitting":
-      return { ...state, selectedAnswerIndex: action.answerIndex, answerStatus: "submitting", answerError: null };
+      return { ...state, selectedAnswerIndex: action.answerIndex, submittedValue: action.value ?? null, answerStatus: "submitting", answerError: null };
     case "server":
       return onServerMessage(state, action.message, action.receivedAt);
   }
@@ -176,10 +198,16 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         totalQuestions: snapshot.totalQuestions,
         timeLimit: snapshot.timeLimit,
         locked: snapshot.locked ?? false,
+        picturesOnPlayers: snapshot.picturesOnPlayers ?? false,
       };
     }
     case "LOBBY_LOCKED":
       return { ...state, locked: message.payload.locked };
+    case "PICTURES_ON_PLAYERS": {
+      const enabled = message.payload.enabled;
+      const question = state.currentQuestion ? { ...state.currentQuestion, imageOnPlayers: enabled } : null;
+      return { ...state, picturesOnPlayers: enabled, currentQuestion: question };
+    }
     case "GAME_STARTED":
       if (message.payload.questionCount === 0) return state;
       return {
@@ -204,20 +232,29 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         endsAt: payload.endsAt,
         clockOffsetMs: payload.serverNow - receivedAt,
         correctAnswerIndex: null,
+        reveal: null,
         selectedAnswerIndex: null,
+        submittedValue: null,
         answerStatus: "idle",
         answerError: null,
         isQuestionActive: true,
         isShowingResults: false,
         isGameOver: false,
         answeredCount: 0,
-        answerCounts: [0, 0, 0, 0],
+        answerCounts: new Array<number>(payload.question.answers.length).fill(0),
         answerResults: [],
+        picturesOnPlayers: payload.question.imageOnPlayers,
       };
     }
     case "ANSWER_ACCEPTED":
       if (message.payload.questionNumber !== state.questionNumber) return state;
-      return { ...state, selectedAnswerIndex: message.payload.answerIndex, answerStatus: "success", answerError: null };
+      return {
+        ...state,
+        selectedAnswerIndex: message.payload.answerIndex ?? null,
+        submittedValue: message.payload.value ?? null,
+        answerStatus: "success",
+        answerError: null,
+      };
     case "ANSWER_PROGRESS":
       if (message.payload.questionNumber !== state.questionNumber) return state;
       return {
@@ -236,9 +273,18 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         questionNumber: payload.questionNumber,
         correctAnswerIndex: payload.correctAnswerIndex,
         answerCounts: payload.answerCounts,
-        answeredCount: payload.answerCounts.reduce((sum, count) => sum + count, 0),
+        reveal: {
+          kind: payload.kind,
+          correctAnswerIndexes: payload.correctAnswerIndexes,
+          acceptedAnswers: payload.acceptedAnswers,
+          correctNumber: payload.correctNumber,
+          numberSpread: payload.numberSpread,
+          typedAnswers: payload.typedAnswers ?? [],
+        },
+        answeredCount: payload.answeredCount ?? payload.answerCounts.reduce((sum, count) => sum + count, 0),
         answerResults: payload.playerResults,
         selectedAnswerIndex: mine ? mine.answerIndex : state.selectedAnswerIndex,
+        submittedValue: mine ? (mine.value ?? null) : state.submittedValue,
         isQuestionActive: false,
         isShowingResults: true,
       };
@@ -256,6 +302,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         totalQuestions: payload.totalQuestions,
         playerCount: payload.playerCount,
         leaderboardShownAt: receivedAt,
+        nextImage: payload.nextImage ?? null,
         isQuestionActive: false,
         isShowingResults: false,
       };

@@ -3,8 +3,8 @@
  * streaks are derived from the stored answers of the current round, so they equal the sum of
  * acknowledged answers.
  */
-import { addPlayer, createGameState, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
-import { rank } from "./transition";
+import { addPlayer, createGameState, optionCount, resultsDelayMsOf, spreadOf, timeLimitMsOf, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
+import { countAnswer, keepsStreak, rank } from "./transition";
 
 export interface StoredPlayer {
   id: number;
@@ -19,6 +19,7 @@ export interface StoredProgress {
   questionIndex: number;
   questionStartedAt: number | null;
   locked?: boolean;
+  picturesOnPlayers?: boolean;
   /** Browsers the host removed from this game. */
   kickedClientIds?: string[];
 }
@@ -42,6 +43,7 @@ export function restoreGameState(
   state.round = progress.round;
   state.questionIndex = phase === "lobby" ? -1 : progress.questionIndex;
   state.locked = progress.locked ?? false;
+  state.picturesOnPlayers = progress.picturesOnPlayers ?? false;
   state.kickedClientIds = new Set(progress.kickedClientIds ?? []);
 
   for (const stored of storedPlayers) {
@@ -54,6 +56,8 @@ export function restoreGameState(
     }
     let streak = 0;
     for (let index = state.questionIndex; index >= 0; index--) {
+      const question = state.questions[index];
+      if (question && keepsStreak(question)) continue;
       const answer = own.get(index);
       if (!answer && index === state.questionIndex && phase === "question") continue; // still open
       if (!answer?.correct) break;
@@ -78,20 +82,25 @@ export function restoreGameState(
   if (phase === "lobby") return state;
 
   rank(state);
+  const question = state.questions[state.questionIndex];
+  state.answerCounts = new Array<number>(question ? optionCount(question) : 0).fill(0);
+  const guesses: number[] = [];
   for (const player of state.players.values()) {
     if (!player.lastAnswer) continue;
     state.answeredCount++;
-    state.answerCounts[player.lastAnswer.answerIndex]++;
+    countAnswer(state, player.lastAnswer, undefined, player.lastAnswer.correct, 1);
+    if (typeof player.lastAnswer.value === "number") guesses.push(player.lastAnswer.value);
   }
+  if (question?.kind === "closestNumber" && phase !== "question") state.numberSpread = spreadOf(guesses);
   state.questionStartedAt = progress.questionStartedAt ?? now;
-  state.questionEndsAt = state.questionStartedAt + state.timeLimitMs;
+  state.questionEndsAt = state.questionStartedAt + timeLimitMsOf(state, state.questionIndex);
   switch (phase) {
     case "question":
       // Continues with the time it had left; the room's tick closes it at once if none is left.
       state.deadline = state.questionEndsAt;
       break;
     case "results":
-      state.deadline = now + state.settings.resultsDelayMs;
+      state.deadline = now + resultsDelayMsOf(state);
       break;
     case "leaderboard":
       state.deadline = now + state.settings.nextQuestionSeconds * 1000;

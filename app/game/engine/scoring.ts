@@ -30,3 +30,55 @@ export function scoreAnswer({ correct, responseTimeMs, timeLimitMs, streak }: Sc
   if (!correct) return 0;
   return speedPoints(responseTimeMs, timeLimitMs) + streakBonus(streak);
 }
+
+// ------------------------------------------------------------------ per kind (docs/decisions/0018-question-kinds.md)
+
+/**
+ * Multi-select: the share of the right options picked, less one share for each wrong pick, never
+ * below 0; 1 only for exactly the right set.
+ */
+export function multiSelectFraction(picks: readonly number[], correct: readonly number[]): number {
+  if (correct.length === 0) return 0;
+  let right = 0;
+  for (const pick of picks) if (correct.includes(pick)) right++;
+  const wrong = picks.length - right;
+  return Math.max(0, right - wrong) / correct.length;
+}
+
+/**
+ * Closest number: the distance from the true value, measured against the room. The furthest guess
+ * (or a tenth of the true value, or 1, whichever is largest) is the distance at which points reach
+ * 0, so an exact guess earns everything, a closer guess never earns less than a further one, and a
+ * lone guesser one off still earns nearly everything.
+ */
+export function closenessScale(truth: number, furthestDistance: number): number {
+  return Math.max(furthestDistance, Math.abs(truth) / 10, 1);
+}
+
+export function closenessFraction(guess: number, truth: number, scale: number): number {
+  const distance = Math.abs(guess - truth);
+  if (distance === 0) return 1;
+  return Math.max(0, 1 - distance / scale);
+}
+
+/**
+ * What a judged answer earns: speed points scaled by how right it was (a fraction 0-1) and by the
+ * question's points multiplier (0, 1 or 2), plus the streak bonus when it was fully right.
+ */
+export function scoreJudged({
+  fraction,
+  responseTimeMs,
+  timeLimitMs,
+  streak,
+  multiplier,
+}: {
+  fraction: number;
+  responseTimeMs: number;
+  timeLimitMs: number;
+  streak: number;
+  multiplier: number;
+}): number {
+  if (fraction <= 0 || multiplier === 0) return 0;
+  const base = Math.round(speedPoints(responseTimeMs, timeLimitMs) * Math.min(fraction, 1)) * multiplier;
+  return base + (fraction >= 1 ? streakBonus(streak) : 0);
+}

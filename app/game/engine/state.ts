@@ -1,3 +1,4 @@
+import type { PointsOption, QuestionKind } from "../question-kinds";
 import {
   DEFAULT_LOBBY_GRACE_MS,
   DEFAULT_MAX_PLAYERS,
@@ -8,18 +9,40 @@ import {
 
 export type Phase = "lobby" | "question" | "results" | "leaderboard" | "finished";
 
+/**
+ * A question as the engine plays it: its kind is explicit, and what a kind does not use may be left
+ * out (see QuestionContent in app/game/question-kinds.ts for the stored form).
+ */
 export interface EngineQuestion {
   id: number;
+  kind: QuestionKind;
   text: string;
+  /** The options (2-6) of choice, trueFalse, multiSelect and poll questions. */
   answers: string[];
+  /** choice and trueFalse: the right option. */
   correctAnswerIndex: number;
+  /** multiSelect: the right options. */
+  correctAnswerIndexes?: number[];
+  /** typeAnswer: the accepted answers as written. */
+  acceptedAnswers?: string[];
+  /** closestNumber: the true value. */
+  correctNumber?: number | null;
+  /** Seconds; null or absent takes the game's time limit. */
+  timeLimit?: number | null;
+  points?: PointsOption;
+  imageId?: string | null;
 }
+
+/** What a player answered, beyond an option index: the picks, the text typed, or the number guessed. */
+export type AnswerValue = number[] | string | number | null;
 
 export interface AnswerRecord {
   playerId: number;
   questionId: number;
   questionIndex: number;
+  /** The option picked (choice, trueFalse, poll); -1 for the other kinds. */
   answerIndex: number;
+  value: AnswerValue;
   responseTimeMs: number;
   correct: boolean;
   points: number;
@@ -86,7 +109,17 @@ export interface GameState {
   /** Connected players who have not answered the open question; it closes early at 0. */
   pendingAnswers: number;
   answeredCount: number;
-  answerCounts: [number, number, number, number];
+  /** Answers per option of the open question (picks, for multi-select); empty for typed kinds. */
+  answerCounts: number[];
+  /**
+   * typeAnswer: each distinct answer (normalised) with how many typed it, the first spelling seen,
+   * and whether it counts; kept as answers arrive, so closing the question scans no one.
+   */
+  typedAnswers: Map<string, TypedAnswerGroup>;
+  /** The host shows pictures on players' devices too. */
+  picturesOnPlayers: boolean;
+  /** closestNumber, once closed: how the guesses spread (computed once, at the close). */
+  numberSpread: NumberSpread | null;
   /** Players ordered by rank, recomputed when a question closes. */
   ranking: PlayerState[];
   /** The newest player still in the game: the tail of the join-order list. */
@@ -95,6 +128,21 @@ export interface GameState {
   locked: boolean;
   /** Browsers the host removed; they cannot join this game again. */
   kickedClientIds: Set<string>;
+}
+
+export interface NumberSpread {
+  count: number;
+  min: number;
+  max: number;
+  median: number;
+  /** Up to 10 equal ranges from min to max with how many guesses fell in each. */
+  buckets: { from: number; to: number; count: number }[];
+}
+
+export interface TypedAnswerGroup {
+  text: string;
+  count: number;
+  correct: boolean;
 }
 
 export interface NewGameInput {
@@ -125,7 +173,10 @@ export function createGameState(input: NewGameInput): GameState {
     connectedCount: 0,
     pendingAnswers: 0,
     answeredCount: 0,
-    answerCounts: [0, 0, 0, 0],
+    answerCounts: [],
+    typedAnswers: new Map(),
+    picturesOnPlayers: false,
+    numberSpread: null,
     ranking: [],
     newestPlayer: null,
     locked: false,
@@ -144,6 +195,27 @@ export function currentQuestion(state: GameState): EngineQuestion | null {
 export function answerToCurrentQuestion(state: GameState, player: PlayerState): AnswerRecord | null {
   const answer = player.lastAnswer;
   return answer && answer.questionIndex === state.questionIndex ? answer : null;
+}
+
+/** The time limit of the question at `index`: its own, else the game's. */
+export function timeLimitMsOf(state: GameState, index: number): number {
+  const own = state.questions[index]?.timeLimit;
+  return own ? own * 1000 : state.timeLimitMs;
+}
+
+/**
+ * How long a question's results stay up before the leaderboard: longer after a typed question, so
+ * the host can read what was typed and accept an answer marked wrong (or press Next sooner).
+ */
+export const TYPED_REVIEW_MS = 20_000;
+export function resultsDelayMsOf(state: GameState): number {
+  const question = state.questions[state.questionIndex];
+  return question?.kind === "typeAnswer" ? Math.max(state.settings.resultsDelayMs, TYPED_REVIEW_MS) : state.settings.resultsDelayMs;
+}
+
+/** Answers are counted per option for these kinds. */
+export function optionCount(question: EngineQuestion): number {
+  return question.kind === "typeAnswer" || question.kind === "closestNumber" ? 0 : question.answers.length;
 }
 
 export function isLastQuestion(state: GameState): boolean {
@@ -180,4 +252,21 @@ export function recentPlayers(state: GameState): PlayerState[] {
     recent.push(player);
   }
   return recent.reverse();
+}
+
+const SPREAD_BUCKETS = 10;
+
+/** The spread of a closest-number question's guesses. */
+export function spreadOf(guesses: number[]): NumberSpread | null {
+  if (guesses.length === 0) return null;
+  const sorted = [...guesses].sort((a, b) => a - b);
+  const min = sorted[0];
+  const max = sorted[sorted.length - 1];
+  const middle = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const bucketCount = min === max ? 1 : SPREAD_BUCKETS;
+  const width = (max - min) / bucketCount;
+  const buckets = Array.from({ length: bucketCount }, (_, i) => ({ from: min + i * width, to: i === bucketCount - 1 ? max : min + (i + 1) * width, count: 0 }));
+  for (const guess of sorted) buckets[width === 0 ? 0 : Math.min(bucketCount - 1, Math.floor((guess - min) / width))].count++;
+  return { count: sorted.length, min, max, median, buckets };
 }

@@ -1,15 +1,22 @@
 import { isOffensive } from "#app/utils/profanity";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
 import { HOST_NICKNAME } from "../rules";
-import { scoreAnswer } from "./scoring";
+import { MAX_NUMBER, normalizeTypedAnswer, typedAnswerMatches, TYPED_ANSWER_MAX_LENGTH, POINTS_MULTIPLIER } from "../question-kinds";
+import { closenessFraction, closenessScale, MAX_POINTS, multiSelectFraction, scoreJudged } from "./scoring";
 import {
   answerToCurrentQuestion,
   currentQuestion,
   isLastQuestion,
   addPlayer,
   nicknameKey,
+  optionCount,
   removePlayer,
+  resultsDelayMsOf,
+  spreadOf,
+  timeLimitMsOf,
   type AnswerRecord,
+  type AnswerValue,
+  type EngineQuestion,
   type GameState,
   type PlayerState,
 } from "./state";
@@ -25,7 +32,11 @@ export type Command =
       type: "answer";
       actor: Actor;
       playerId: number;
-      answerIndex: number;
+      /** One of these, as the question's kind needs: an option, several, a text or a number. */
+      answerIndex?: number;
+      answerIndexes?: number[];
+      text?: string;
+      number?: number;
       /**
        * When the question was written to this player's socket, if known. A broadcast to thousands of
        * sockets takes a while; the player it reached last is timed from then, not from its start.
@@ -36,6 +47,9 @@ export type Command =
   | { type: "playAgain"; actor: Actor }
   | { type: "kick"; actor: Actor; playerId: number }
   | { type: "lock"; actor: Actor; locked: boolean }
+  /** Host, after a typed question closed: a typed answer marked wrong counts after all. */
+  | { type: "acceptTypedAnswer"; actor: Actor; questionNumber: number; text: string }
+  | { type: "picturesOnPlayers"; actor: Actor; enabled: boolean }
   | { type: "tick" };
 
 export type Effect =
@@ -44,12 +58,15 @@ export type Effect =
   | { type: "gameStarted"; questionCount: number }
   | { type: "questionStarted" }
   | { type: "answerAccepted"; player: PlayerState; answer: AnswerRecord }
-  | { type: "questionClosed"; changedPlayers: PlayerState[] }
+  /** `scoredAnswers`: guesses of a closest-number question, whose points are set only now. */
+  | { type: "questionClosed"; changedPlayers: PlayerState[]; scoredAnswers: AnswerRecord[] }
   | { type: "leaderboardShown" }
   | { type: "gameOver" }
   | { type: "gameReset" }
   | { type: "playerKicked"; player: PlayerState }
-  | { type: "lobbyLocked"; locked: boolean };
+  | { type: "lobbyLocked"; locked: boolean }
+  | { type: "typedAnswerAccepted"; questionIndex: number; changedPlayers: PlayerState[]; answers: AnswerRecord[] }
+  | { type: "picturesOnPlayersChanged"; enabled: boolean };
 
 export type ErrorCode =
   | "NICKNAME_TAKEN"
@@ -70,7 +87,8 @@ export type ErrorCode =
   | "KICKED"
   | "LOBBY_LOCKED"
   | "GAME_FULL"
-  | "NICKNAME_NOT_ALLOWED";
+  | "NICKNAME_NOT_ALLOWED"
+  | "NOTHING_TO_ACCEPT";
 
 export interface Rejection {
   error: { code: ErrorCode; message: string };
@@ -94,6 +112,12 @@ export const MESSAGES = {
   QUESTION_CLOSED: "This question is closed.",
   ALREADY_ANSWERED: "Answer already submitted",
   BAD_ANSWER: "Pick one of the four answers.",
+  BAD_PICKS: "Pick one or more of the answers, each once.",
+  BAD_TEXT: `Type an answer of at most ${TYPED_ANSWER_MAX_LENGTH} characters.`,
+  BAD_NUMBER: "Enter a number.",
+  NOT_HOST_ACCEPT: "Only the host can accept an answer.",
+  NOTHING_TO_ACCEPT: "There is no typed answer like that to accept on this question.",
+  NOT_HOST_PICTURES: "Only the host can choose where pictures are shown.",
   NOTHING_TO_ADVANCE: "There is no question to move on from.",
   NOT_HOST_PLAY_AGAIN: "Only the host can start another round.",
   NOT_OVER: "Play Again is available once the game is over.",
@@ -137,6 +161,10 @@ export function transition(state: GameState, command: Command, now: number): Tra
       return kick(state, command.actor, command.playerId, now);
     case "lock":
       return lock(state, command.actor, command.locked);
+    case "acceptTypedAnswer":
+      return acceptTypedAnswer(state, command);
+    case "picturesOnPlayers":
+      return picturesOnPlayers(state, command.actor, command.enabled);
     case "tick":
       return tick(state, now);
   }
@@ -230,16 +258,93 @@ function startQuestion(state: GameState, index: number, now: number): Effect[] {
   state.phase = "question";
   state.questionIndex = index;
   state.questionStartedAt = now;
-  state.questionEndsAt = now + state.timeLimitMs;
+  state.questionEndsAt = now + timeLimitMsOf(state, index);
   state.deadline = state.questionEndsAt;
   state.answeredCount = 0;
-  state.answerCounts = [0, 0, 0, 0];
+  state.answerCounts = new Array<number>(optionCount(state.questions[index])).fill(0);
+  state.typedAnswers = new Map();
+  state.numberSpread = null;
   state.pendingAnswers = state.connectedCount;
   return [{ type: "questionStarted" }];
 }
 
+/** A player's answer as the question's kind reads it, or why it is not one. */
+type ReadAnswer = { answerIndex: number; value: AnswerValue; key?: string } | { error: Rejection };
+
+const COUNT_WORDS = ["", "", "two", "three", "four", "five", "six"];
+
+function readAnswer(question: EngineQuestion, command: Extract<Command, { type: "answer" }>): ReadAnswer {
+  switch (question.kind) {
+    case "choice":
+    case "trueFalse":
+    case "poll": {
+      const index = command.answerIndex;
+      if (index === undefined || !Number.isInteger(index) || index < 0 || index >= question.answers.length) {
+        const count = question.answers.length;
+        return { error: reject("BAD_ANSWER", count === 4 ? MESSAGES.BAD_ANSWER : `Pick one of the ${COUNT_WORDS[count] ?? count} answers.`) };
+      }
+      return { answerIndex: index, value: null };
+    }
+    case "multiSelect": {
+      const picks = command.answerIndexes;
+      const valid =
+        Array.isArray(picks) &&
+        picks.length > 0 &&
+        picks.length <= question.answers.length &&
+        picks.every((pick) => Number.isInteger(pick) && pick >= 0 && pick < question.answers.length) &&
+        new Set(picks).size === picks.length;
+      if (!valid) return { error: reject("BAD_ANSWER", MESSAGES.BAD_PICKS) };
+      return { answerIndex: -1, value: [...picks].sort((a, b) => a - b) };
+    }
+    case "typeAnswer": {
+      const text = typeof command.text === "string" ? command.text.trim() : "";
+      const key = normalizeTypedAnswer(text);
+      if (key.length === 0 || text.length > TYPED_ANSWER_MAX_LENGTH) return { error: reject("BAD_ANSWER", MESSAGES.BAD_TEXT) };
+      return { answerIndex: -1, value: text, key };
+    }
+    case "closestNumber": {
+      const guess = command.number;
+      if (typeof guess !== "number" || !Number.isFinite(guess) || Math.abs(guess) > MAX_NUMBER) return { error: reject("BAD_ANSWER", MESSAGES.BAD_NUMBER) };
+      return { answerIndex: -1, value: guess };
+    }
+  }
+}
+
+/** Accepted answers of a typed question, normalised once per question. */
+const normalizedAccepted = new WeakMap<EngineQuestion, string[]>();
+function acceptedKeys(question: EngineQuestion): string[] {
+  let keys = normalizedAccepted.get(question);
+  if (!keys) normalizedAccepted.set(question, (keys = (question.acceptedAnswers ?? []).map(normalizeTypedAnswer)));
+  return keys;
+}
+
+/** How right an answer is, 0 to 1; the points of a closest-number guess wait for the question to close. */
+function judge(state: GameState, question: EngineQuestion, read: { answerIndex: number; value: AnswerValue; key?: string }): number {
+  switch (question.kind) {
+    case "choice":
+    case "trueFalse":
+      return read.answerIndex === question.correctAnswerIndex ? 1 : 0;
+    case "multiSelect":
+      return multiSelectFraction(read.value as number[], question.correctAnswerIndexes ?? []);
+    case "typeAnswer": {
+      const group = state.typedAnswers.get(read.key!);
+      if (group) return group.correct ? 1 : 0;
+      return acceptedKeys(question).some((accepted) => typedAnswerMatches(read.key!, accepted)) ? 1 : 0;
+    }
+    case "closestNumber":
+      return read.value === question.correctNumber ? 1 : 0;
+    case "poll":
+      return 0;
+  }
+}
+
+/** Polls and closest-number guesses neither build nor break a streak. */
+export function keepsStreak(question: EngineQuestion): boolean {
+  return question.kind === "poll" || question.kind === "closestNumber";
+}
+
 function answer(state: GameState, command: Extract<Command, { type: "answer" }>, now: number): TransitionResult {
-  const { actor, playerId, answerIndex } = command;
+  const { actor, playerId } = command;
   if (actor.role === "host") return reject("HOST_CANNOT_ANSWER", MESSAGES.HOST_CANNOT_ANSWER);
   if (actor.role !== "player") return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
   if (actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
@@ -250,21 +355,25 @@ function answer(state: GameState, command: Extract<Command, { type: "answer" }>,
   }
   if (answerToCurrentQuestion(state, player)) return reject("ALREADY_ANSWERED", MESSAGES.ALREADY_ANSWERED);
   const question = currentQuestion(state)!;
-  if (!Number.isInteger(answerIndex) || answerIndex < 0 || answerIndex >= question.answers.length) {
-    return reject("BAD_ANSWER", MESSAGES.BAD_ANSWER);
-  }
+  const read = readAnswer(question, command);
+  if ("error" in read) return read.error;
 
   // A player who joined after the question went out, or whom the broadcast reached late, is timed from then.
+  const timeLimitMs = timeLimitMsOf(state, state.questionIndex);
   const sentAt = Math.max(state.questionStartedAt, player.joinedAt, Math.min(command.questionDeliveredAt ?? 0, now));
-  const responseTimeMs = Math.min(Math.max(now - sentAt, 0), state.timeLimitMs);
-  const correct = answerIndex === question.correctAnswerIndex;
-  const streak = correct ? player.streak + 1 : 0;
-  const points = scoreAnswer({ correct, responseTimeMs, timeLimitMs: state.timeLimitMs, streak });
+  const responseTimeMs = Math.min(Math.max(now - sentAt, 0), timeLimitMs);
+  const fraction = judge(state, question, read);
+  const correct = fraction >= 1;
+  const streak = keepsStreak(question) ? player.streak : correct ? player.streak + 1 : 0;
+  const multiplier = POINTS_MULTIPLIER[question.points ?? "standard"];
+  // A closest-number guess is scored against the room when the question closes.
+  const points = question.kind === "closestNumber" ? 0 : scoreJudged({ fraction, responseTimeMs, timeLimitMs, streak, multiplier });
   const record: AnswerRecord = {
     playerId,
     questionId: question.id,
     questionIndex: state.questionIndex,
-    answerIndex,
+    answerIndex: read.answerIndex,
+    value: read.value,
     responseTimeMs,
     correct,
     points,
@@ -275,9 +384,24 @@ function answer(state: GameState, command: Extract<Command, { type: "answer" }>,
   player.score += points;
   if (correct) player.correctCount++;
   state.answeredCount++;
-  state.answerCounts[answerIndex]++;
+  countAnswer(state, record, read.key, correct, 1);
   if (player.connected) state.pendingAnswers--;
   return { effects: [{ type: "answerAccepted", player, answer: record }, ...closeIfEveryoneAnswered(state, now)] };
+}
+
+/** Adds (or, with -1, takes back) an answer in the open question's tallies. */
+export function countAnswer(state: GameState, record: AnswerRecord, key: string | undefined, correct: boolean, delta: 1 | -1): void {
+  if (record.answerIndex >= 0) state.answerCounts[record.answerIndex] += delta;
+  else if (Array.isArray(record.value)) for (const pick of record.value) state.answerCounts[pick] += delta;
+  else if (typeof record.value === "string") {
+    const groupKey = key ?? normalizeTypedAnswer(record.value);
+    const group = state.typedAnswers.get(groupKey);
+    if (group) {
+      group.count += delta;
+      group.correct ||= correct && delta > 0;
+    } else if (delta > 0) state.typedAnswers.set(groupKey, { text: record.value, count: 1, correct });
+    if (group && group.count === 0) state.typedAnswers.delete(groupKey);
+  }
 }
 
 function closeIfEveryoneAnswered(state: GameState, now: number): Effect[] {
@@ -286,20 +410,48 @@ function closeIfEveryoneAnswered(state: GameState, now: number): Effect[] {
 }
 
 function closeQuestion(state: GameState, now: number): Effect[] {
+  const question = currentQuestion(state)!;
+  const scoredAnswers = question.kind === "closestNumber" ? scoreGuesses(state, question) : [];
+  const keepStreaks = keepsStreak(question);
   const changedPlayers: PlayerState[] = [];
   for (const player of state.players.values()) {
     const answered = answerToCurrentQuestion(state, player);
     if (answered) {
       changedPlayers.push(player);
-    } else if (player.streak !== 0) {
+    } else if (player.streak !== 0 && !keepStreaks) {
       player.streak = 0;
       changedPlayers.push(player);
     }
   }
   rank(state);
   state.phase = "results";
-  state.deadline = now + state.settings.resultsDelayMs;
-  return [{ type: "questionClosed", changedPlayers }];
+  state.deadline = now + resultsDelayMsOf(state);
+  return [{ type: "questionClosed", changedPlayers, scoredAnswers }];
+}
+
+/** Scores every guess of a closest-number question against the room (docs/decisions/0018-question-kinds.md). */
+function scoreGuesses(state: GameState, question: EngineQuestion): AnswerRecord[] {
+  const truth = question.correctNumber ?? 0;
+  let furthest = 0;
+  const guesses: number[] = [];
+  for (const player of state.players.values()) {
+    const answer = answerToCurrentQuestion(state, player);
+    if (!answer || typeof answer.value !== "number") continue;
+    furthest = Math.max(furthest, Math.abs(answer.value - truth));
+    guesses.push(answer.value);
+  }
+  state.numberSpread = spreadOf(guesses);
+  const scale = closenessScale(truth, furthest);
+  const multiplier = POINTS_MULTIPLIER[question.points ?? "standard"];
+  const scored: AnswerRecord[] = [];
+  for (const player of state.players.values()) {
+    const answer = answerToCurrentQuestion(state, player);
+    if (!answer || typeof answer.value !== "number") continue;
+    answer.points = Math.round(MAX_POINTS * closenessFraction(answer.value, truth, scale)) * multiplier;
+    player.score += answer.points;
+    scored.push(answer);
+  }
+  return scored;
 }
 
 /** Competition ranking ("1, 2, 2, 4"); ties are listed by nickname so every view agrees. */
@@ -372,7 +524,7 @@ function kick(state: GameState, actor: Actor, playerId: number, now: number): Tr
   }
   if (answered) {
     state.answeredCount--;
-    state.answerCounts[answered.answerIndex]--;
+    countAnswer(state, answered, undefined, answered.correct, -1);
   }
   if (state.phase !== "lobby") closeRankGap(state, player);
   return { effects: [{ type: "playerKicked", player }, ...closeIfEveryoneAnswered(state, now)] };
@@ -412,7 +564,8 @@ function playAgain(state: GameState, actor: Actor): TransitionResult {
   state.questionEndsAt = 0;
   state.deadline = null;
   state.answeredCount = 0;
-  state.answerCounts = [0, 0, 0, 0];
+  state.answerCounts = [];
+  state.typedAnswers = new Map();
   state.pendingAnswers = 0;
   state.ranking = [];
   for (const player of state.players.values()) {
@@ -423,4 +576,47 @@ function playAgain(state: GameState, actor: Actor): TransitionResult {
     player.lastAnswer = null;
   }
   return { effects: [{ type: "gameReset" }] };
+}
+
+/**
+ * The host accepts a typed answer that was marked wrong, while its question is still the current
+ * one (its results, the leaderboard after it, or the podium after the last question). Everyone who
+ * typed it (as compared, docs/decisions/0018) gets the points of a right answer at their speed,
+ * without a streak bonus, and the standings are recomputed.
+ */
+function acceptTypedAnswer(state: GameState, command: Extract<Command, { type: "acceptTypedAnswer" }>): TransitionResult {
+  if (command.actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_ACCEPT);
+  const question = currentQuestion(state);
+  const closed = state.phase === "results" || state.phase === "leaderboard" || state.phase === "finished";
+  const key = normalizeTypedAnswer(command.text);
+  const group = state.typedAnswers.get(key);
+  if (!question || !closed || question.kind !== "typeAnswer" || command.questionNumber !== state.questionIndex + 1 || !group || group.correct) {
+    return reject("NOTHING_TO_ACCEPT", MESSAGES.NOTHING_TO_ACCEPT);
+  }
+  group.correct = true;
+  const timeLimitMs = timeLimitMsOf(state, state.questionIndex);
+  const multiplier = POINTS_MULTIPLIER[question.points ?? "standard"];
+  const changedPlayers: PlayerState[] = [];
+  const answers: AnswerRecord[] = [];
+  // A host's action, once per question: a pass over the players is affordable here.
+  for (const player of state.players.values()) {
+    const answer = answerToCurrentQuestion(state, player);
+    if (!answer || answer.correct || typeof answer.value !== "string" || normalizeTypedAnswer(answer.value) !== key) continue;
+    answer.correct = true;
+    answer.points = scoreJudged({ fraction: 1, responseTimeMs: answer.responseTimeMs, timeLimitMs, streak: 1, multiplier });
+    player.score += answer.points;
+    player.correctCount++;
+    player.streak = 1;
+    changedPlayers.push(player);
+    answers.push(answer);
+  }
+  rank(state);
+  return { effects: [{ type: "typedAnswerAccepted", questionIndex: state.questionIndex, changedPlayers, answers }] };
+}
+
+function picturesOnPlayers(state: GameState, actor: Actor, enabled: boolean): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PICTURES);
+  if (state.picturesOnPlayers === enabled) return { effects: [] };
+  state.picturesOnPlayers = enabled;
+  return { effects: [{ type: "picturesOnPlayersChanged", enabled }] };
 }

@@ -3,12 +3,13 @@
  * nor other players' picks; payloads that go to everyone are built once.
  */
 import { LEADERBOARD_SIZE } from "../rules";
-import type { OwnStanding, PlayerResult, ServerPayload, Standing } from "../protocol";
+import type { OwnStanding, PlayerResult, ServerPayload, Standing, TypedAnswerSummary } from "../protocol";
 import {
   answerToCurrentQuestion,
   currentQuestion,
   isLastQuestion,
   recentPlayers,
+  timeLimitMsOf,
   type GameState,
   type PlayerState,
 } from "./state";
@@ -38,16 +39,30 @@ export function snapshotView(
     playerCount: state.players.size,
     players: players.map(playerRef),
     locked: state.locked,
+    picturesOnPlayers: state.picturesOnPlayers,
+  };
+}
+
+/** What everyone sees of a question while it is open: never what is right. */
+export function publicQuestion(state: GameState): ServerPayload<"QUESTION_STARTED">["question"] {
+  const question = currentQuestion(state)!;
+  return {
+    id: question.id,
+    kind: question.kind,
+    text: question.text,
+    answers: question.kind === "typeAnswer" || question.kind === "closestNumber" ? [] : question.answers,
+    points: question.points ?? "standard",
+    image: question.imageId ?? null,
+    imageOnPlayers: state.picturesOnPlayers,
   };
 }
 
 export function questionView(state: GameState, serverNow: number): ServerPayload<"QUESTION_STARTED"> {
-  const question = currentQuestion(state)!;
   return {
-    question: { id: question.id, text: question.text, answers: question.answers },
+    question: publicQuestion(state),
     questionNumber: state.questionIndex + 1,
     totalQuestions: state.questions.length,
-    timeLimit: state.timeLimitMs / 1000,
+    timeLimit: timeLimitMsOf(state, state.questionIndex) / 1000,
     endsAt: state.questionEndsAt,
     serverNow,
   };
@@ -67,7 +82,8 @@ export function playerResultView(state: GameState, player: PlayerState): PlayerR
   return {
     playerId: player.id,
     nickname: player.nickname,
-    answerIndex: answer ? answer.answerIndex : null,
+    answerIndex: answer && answer.answerIndex >= 0 ? answer.answerIndex : null,
+    value: answer ? answer.value : null,
     correct: answer?.correct ?? false,
     points: answer?.points ?? 0,
     responseTimeMs: answer ? answer.responseTimeMs : null,
@@ -79,11 +95,30 @@ export function playerResultView(state: GameState, player: PlayerState): PlayerR
 
 /** ANSWER_RESULTS without `playerResults`: the part every viewer shares. */
 export function resultsHeaderView(state: GameState): Omit<ServerPayload<"ANSWER_RESULTS">, "playerResults"> {
+  const question = currentQuestion(state)!;
+  const choice = question.kind === "choice" || question.kind === "trueFalse";
   return {
     questionNumber: state.questionIndex + 1,
-    correctAnswerIndex: currentQuestion(state)!.correctAnswerIndex,
+    kind: question.kind,
+    correctAnswerIndex: choice ? question.correctAnswerIndex : -1,
+    correctAnswerIndexes: choice ? [question.correctAnswerIndex] : question.kind === "multiSelect" ? (question.correctAnswerIndexes ?? []) : [],
+    acceptedAnswers: question.kind === "typeAnswer" ? (question.acceptedAnswers ?? []) : [],
+    correctNumber: question.kind === "closestNumber" ? (question.correctNumber ?? null) : null,
+    numberSpread: state.numberSpread,
+    answeredCount: state.answeredCount,
     answerCounts: [...state.answerCounts],
   };
+}
+
+/** How many typed answers the host's reveal lists, most common first. */
+export const TYPED_ANSWERS_SHOWN = 100;
+
+/** The host's view of a typed question's answers: each distinct one with its count, most typed first. */
+export function typedAnswersView(state: GameState): TypedAnswerSummary[] {
+  return [...state.typedAnswers.values()]
+    .sort((a, b) => b.count - a.count || a.text.localeCompare(b.text))
+    .slice(0, TYPED_ANSWERS_SHOWN)
+    .map(({ text, count, correct }) => ({ text, count, correct }));
 }
 
 export function topStandings(state: GameState): Standing[] {
@@ -99,6 +134,8 @@ export function ownStanding(player: PlayerState): OwnStanding {
 /** LEADERBOARD_UPDATE without `you`, the one part that differs per player. */
 export function leaderboardView(state: GameState): ServerPayload<"LEADERBOARD_UPDATE"> {
   return {
+    // Fetched while the leaderboard is up, so the next question's picture shows at once.
+    nextImage: state.questions[state.questionIndex + 1]?.imageId ?? null,
     players: topStandings(state),
     isLastLeaderboard: isLastQuestion(state),
     nextQuestionIn: state.settings.nextQuestionSeconds,

@@ -1,0 +1,149 @@
+/**
+ * What a player answers with, one component per way of answering: options to pick one of
+ * (choice, true/false, poll), options to pick several of (multi-select), a text (type the answer)
+ * or a number (closest number).
+ */
+import { useState, type FormEvent } from "react";
+import type { SubmittedAnswer } from "#app/game/client/game-provider";
+import type { PublicQuestion } from "#app/game/protocol";
+import { TYPED_ANSWER_MAX_LENGTH } from "#app/game/question-kinds";
+import { ANSWER_LETTERS, AnswerLabel } from "./game-ui";
+
+interface AnswerInputProps {
+  question: PublicQuestion;
+  /** The question is closed, or this player's answer is on its way or in. */
+  disabled: boolean;
+  selectedAnswerIndex: number | null;
+  submitted: unknown;
+  onAnswer(answer: SubmittedAnswer): void;
+}
+
+export function AnswerInput(props: AnswerInputProps) {
+  switch (props.question.kind) {
+    case "multiSelect":
+      return <PickSeveral {...props} />;
+    case "typeAnswer":
+      return <TypeAnswer {...props} />;
+    case "closestNumber":
+      return <GuessNumber {...props} />;
+    default:
+      return <PickOne {...props} />;
+  }
+}
+
+function PickOne({ question, disabled, selectedAnswerIndex, onAnswer }: AnswerInputProps) {
+  const locked = selectedAnswerIndex !== null;
+  return (
+    <div className="answers" role="group" aria-label="Answers">
+      {question.answers.map((answer, index) => {
+        const selected = selectedAnswerIndex === index;
+        return (
+          <button
+            key={index}
+            type="button"
+            className={`answer answer-${index}${locked && !selected ? " dimmed" : ""}${locked && selected ? " selected" : ""}`}
+            disabled={disabled}
+            aria-pressed={selected}
+            aria-keyshortcuts={`${index + 1} ${ANSWER_LETTERS[index]}`}
+            onClick={() => onAnswer({ answerIndex: index })}
+          >
+            <AnswerLabel index={index} text={answer} />
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+function PickSeveral({ question, disabled, submitted, onAnswer }: AnswerInputProps) {
+  const [picks, setPicks] = useState<number[]>(() => (Array.isArray(submitted) ? (submitted as number[]) : []));
+  const shown = Array.isArray(submitted) ? (submitted as number[]) : picks;
+  const toggle = (index: number) => setPicks((current) => (current.includes(index) ? current.filter((pick) => pick !== index) : [...current, index].sort((a, b) => a - b)));
+  return (
+    <div className="stack">
+      <p className="center muted">Pick every right answer, then submit.</p>
+      <div className="answers" role="group" aria-label="Answers (pick one or more)">
+        {question.answers.map((answer, index) => (
+          <button
+            key={index}
+            type="button"
+            className={`answer answer-${index} picking${shown.length > 0 && !shown.includes(index) ? " dimmed" : ""}`}
+            disabled={disabled}
+            aria-pressed={shown.includes(index)}
+            onClick={() => toggle(index)}
+          >
+            <AnswerLabel index={index} text={answer} />
+          </button>
+        ))}
+      </div>
+      <div className="row" style={{ justifyContent: "center" }}>
+        <button type="button" className="button" disabled={disabled || picks.length === 0} onClick={() => onAnswer({ answerIndexes: picks })}>
+          Submit answer{picks.length > 1 ? `s (${picks.length})` : ""}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
+  const [text, setText] = useState(typeof submitted === "string" ? submitted : "");
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (text.trim()) onAnswer({ text: text.trim() });
+  }
+  return (
+    <form className="typed-answer-form" onSubmit={submit}>
+      <label htmlFor="typed-answer" className="visually-hidden">
+        Your answer
+      </label>
+      <input
+        id="typed-answer"
+        name="answer"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        maxLength={TYPED_ANSWER_MAX_LENGTH}
+        placeholder="Type your answer"
+        value={typeof submitted === "string" ? submitted : text}
+        disabled={disabled}
+        autoFocus
+        onChange={(event) => setText(event.target.value)}
+      />
+      <button type="submit" className="button" disabled={disabled || !text.trim()}>
+        Submit answer
+      </button>
+    </form>
+  );
+}
+
+function GuessNumber({ disabled, submitted, onAnswer }: AnswerInputProps) {
+  const [raw, setRaw] = useState(typeof submitted === "number" ? String(submitted) : "");
+  // Accept "1,969", "1 969" and a decimal comma, as people type numbers.
+  const parsed = Number(raw.replace(/[\s,](?=\d{3}\b)/g, "").replace(",", "."));
+  const valid = raw.trim() !== "" && Number.isFinite(parsed);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (valid) onAnswer({ number: parsed });
+  }
+  return (
+    <form className="typed-answer-form" onSubmit={submit}>
+      <label htmlFor="number-guess" className="visually-hidden">
+        Your guess
+      </label>
+      <input
+        id="number-guess"
+        name="guess"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="Your guess"
+        value={typeof submitted === "number" ? String(submitted) : raw}
+        disabled={disabled}
+        autoFocus
+        onChange={(event) => setRaw(event.target.value)}
+      />
+      <button type="submit" className="button" disabled={disabled || !valid}>
+        Submit guess
+      </button>
+    </form>
+  );
+}

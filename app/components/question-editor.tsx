@@ -1,0 +1,366 @@
+/**
+ * One question in the quiz editor, of any kind. Every kind's fields are in the page and CSS shows
+ * the chosen kind's (`.question-card:has(...)` in app.css), so choosing a kind works the same with
+ * and without JavaScript, and switching back loses nothing typed.
+ */
+import { useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
+import { KIND_LABELS, MAX_OPTIONS, MIN_OPTIONS, POINTS_LABELS, POINTS_OPTIONS, QUESTION_KINDS } from "#app/game/question-kinds";
+import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
+import { FieldError } from "./form-field";
+import { ANSWER_LETTERS, ANSWER_SHAPES } from "./game-ui";
+
+/** Field ids follow the error keys (`questions.0.answers.2` -> `questions-0-answers-2`), so a message finds its field. */
+export const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
+
+/** An editor button: a submit with its intent without JavaScript; a local change with it. */
+export type EditorIntent = (event: MouseEvent<HTMLButtonElement>, intent: string) => void;
+
+interface QuestionEditorProps {
+  index: number;
+  count: number;
+  question: QuestionDraft;
+  quizTimeLimit: number;
+  errors: Record<string, string>;
+  onChange(change: Partial<QuestionDraft>): void;
+  onIntent: EditorIntent;
+  /** Uploads a chosen picture at once (with JavaScript); without it the file goes with the form. */
+  onPicture(file: File): void;
+  uploading: boolean;
+  /** The drag handle's keyboard moves: -1 up, +1 down. */
+  onMoveKey(delta: -1 | 1): void;
+  dragHandlers: {
+    onDragStart(): void;
+    onDragEnd(): void;
+  };
+}
+
+export function QuestionEditor({ index, count, question, quizTimeLimit, errors, onChange, onIntent, onPicture, uploading, onMoveKey, dragHandlers }: QuestionEditorProps) {
+  const n = index + 1;
+  const name = (field: string) => `questions[${index}].${field}`;
+  const key = (field: string) => `questions.${index}.${field}`;
+  const error = (field: string) => errors[key(field)];
+  const [dragReady, setDragReady] = useState(false);
+
+  function onHandleKey(event: KeyboardEvent<HTMLButtonElement>) {
+    if (event.key === "ArrowUp" && index > 0) {
+      event.preventDefault();
+      onMoveKey(-1);
+    } else if (event.key === "ArrowDown" && index < count - 1) {
+      event.preventDefault();
+      onMoveKey(1);
+    }
+  }
+
+  return (
+    <fieldset
+      className="card stack question-card"
+      data-testid={`question-${index}`}
+      draggable={dragReady}
+      onDragStart={(event) => {
+        event.dataTransfer.effectAllowed = "move";
+        event.dataTransfer.setData("text/plain", String(index));
+        dragHandlers.onDragStart();
+      }}
+      onDragEnd={() => {
+        setDragReady(false);
+        dragHandlers.onDragEnd();
+      }}
+    >
+      <legend>Question {n}</legend>
+      <div className="row question-toolbar">
+        <button
+          type="button"
+          className="drag-handle"
+          aria-label={`Reorder question ${n}: drag, or use the arrow keys`}
+          title="Drag to reorder (or focus and press the arrow keys)"
+          onMouseDown={() => setDragReady(true)}
+          onMouseUp={() => setDragReady(false)}
+          onTouchStart={() => setDragReady(true)}
+          onKeyDown={onHandleKey}
+        >
+          ⠿
+        </button>
+        <div className="field kind-field">
+          <label htmlFor={fieldId(key("kind"))}>Kind</label>
+          <select
+            id={fieldId(key("kind"))}
+            name={name("kind")}
+            className="select kind-select"
+            value={question.kind}
+            onChange={(event) => onChange({ kind: event.target.value as QuestionDraft["kind"] })}
+          >
+            {QUESTION_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={fieldId(key("timeLimit"))}>Time</label>
+          <select
+            id={fieldId(key("timeLimit"))}
+            name={name("timeLimit")}
+            className="select"
+            value={question.timeLimit}
+            aria-invalid={error("timeLimit") ? true : undefined}
+            onChange={(event) => onChange({ timeLimit: event.target.value })}
+          >
+            <option value="">Quiz default ({quizTimeLimit} s)</option>
+            {QUESTION_TIME_LIMIT_OPTIONS.map((seconds) => (
+              <option key={seconds} value={seconds}>
+                {seconds} seconds
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field kind-fields kind-choice kind-trueFalse kind-multiSelect kind-typeAnswer kind-closestNumber">
+          <label htmlFor={fieldId(key("points"))}>Points</label>
+          <select id={fieldId(key("points"))} name={name("points")} className="select" value={question.points} onChange={(event) => onChange({ points: event.target.value })}>
+            {POINTS_OPTIONS.map((points) => (
+              <option key={points} value={points}>
+                {POINTS_LABELS[points]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <FieldError id={fieldId(key("timeLimit-error"))} message={error("timeLimit")} />
+
+      <div className="field">
+        <label htmlFor={fieldId(key("text"))}>Question text</label>
+        <input
+          id={fieldId(key("text"))}
+          name={name("text")}
+          className="input"
+          value={question.text}
+          aria-invalid={error("text") ? true : undefined}
+          aria-describedby={error("text") ? fieldId(key("text-error")) : undefined}
+          onChange={(event) => onChange({ text: event.target.value })}
+        />
+        <FieldError id={fieldId(key("text-error"))} message={error("text")} />
+      </div>
+
+      <OptionsFields {...{ index, question, errors, onChange, onIntent }} />
+
+      <fieldset className="choice-group kind-fields kind-trueFalse">
+        <legend className="label">Correct answer</legend>
+        {["True", "False"].map((label, value) => (
+          <label key={label} className="choice">
+            <input type="radio" name={name("trueFalse")} value={value} checked={question.trueFalse === value} onChange={() => onChange({ trueFalse: value })} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+
+      <div className="field kind-fields kind-typeAnswer">
+        <label htmlFor={fieldId(key("acceptedAnswers"))}>Accepted answers (one per line)</label>
+        <textarea
+          id={fieldId(key("acceptedAnswers"))}
+          name={name("acceptedAnswers")}
+          className="textarea"
+          rows={3}
+          value={question.acceptedAnswers}
+          aria-invalid={error("acceptedAnswers") ? true : undefined}
+          aria-describedby={fieldId(key("acceptedAnswers-hint"))}
+          onChange={(event) => onChange({ acceptedAnswers: event.target.value })}
+        />
+        <p id={fieldId(key("acceptedAnswers-hint"))} className="hint">
+          Case, accents, punctuation and extra spaces don&apos;t count, and one typo is forgiven in answers of 5 letters or more.
+        </p>
+        <FieldError id={fieldId(key("acceptedAnswers-error"))} message={error("acceptedAnswers")} />
+      </div>
+
+      <div className="field kind-fields kind-closestNumber">
+        <label htmlFor={fieldId(key("correctNumber"))}>The right number</label>
+        <input
+          id={fieldId(key("correctNumber"))}
+          name={name("correctNumber")}
+          className="input"
+          inputMode="decimal"
+          value={question.correctNumber}
+          aria-invalid={error("correctNumber") ? true : undefined}
+          aria-describedby={fieldId(key("correctNumber-hint"))}
+          onChange={(event) => onChange({ correctNumber: event.target.value })}
+        />
+        <p id={fieldId(key("correctNumber-hint"))} className="hint">
+          An exact guess earns full points; the others earn less the further off they are.
+        </p>
+        <FieldError id={fieldId(key("correctNumber-error"))} message={error("correctNumber")} />
+      </div>
+
+      <p className="hint kind-fields kind-poll">A poll has no right answer and no points: the reveal shows how everyone voted.</p>
+
+      <PictureField {...{ index, question, errors, onIntent, onPicture, uploading }} />
+
+      <div className="row question-actions">
+        <IntentButton intent={`move-question-${index}-up`} onIntent={onIntent} disabled={index === 0} label={`Move question ${n} up`}>
+          ↑ Up
+        </IntentButton>
+        <IntentButton intent={`move-question-${index}-down`} onIntent={onIntent} disabled={index === count - 1} label={`Move question ${n} down`}>
+          ↓ Down
+        </IntentButton>
+        <IntentButton intent={`duplicate-question-${index}`} onIntent={onIntent} label={`Duplicate question ${n}`}>
+          Duplicate
+        </IntentButton>
+        <IntentButton intent={`remove-question-${index}`} onIntent={onIntent} label={`Remove question ${n}`}>
+          Remove
+        </IntentButton>
+      </div>
+    </fieldset>
+  );
+}
+
+function IntentButton({ intent, onIntent, label, disabled, children }: { intent: string; onIntent: EditorIntent; label: string; disabled?: boolean; children: React.ReactNode }) {
+  return (
+    <button type="submit" name="intent" value={intent} className="button button-secondary button-small" aria-label={label} disabled={disabled} onClick={(event) => onIntent(event, intent)}>
+      {children}
+    </button>
+  );
+}
+
+/** The options of choice, multi-select and poll questions, with the right one(s) marked. */
+function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onChange" | "onIntent">) {
+  const n = index + 1;
+  const name = (field: string) => `questions[${index}].${field}`;
+  const key = (field: string) => `questions.${index}.${field}`;
+  const setAnswer = (answerIndex: number) => (event: ChangeEvent<HTMLInputElement>) =>
+    onChange({ answers: question.answers.map((existing, i) => (i === answerIndex ? event.target.value : existing)) });
+  const toggleCorrect = (answerIndex: number) =>
+    onChange({
+      correctAnswerIndexes: question.correctAnswerIndexes.includes(answerIndex)
+        ? question.correctAnswerIndexes.filter((i) => i !== answerIndex)
+        : [...question.correctAnswerIndexes, answerIndex].sort((a, b) => a - b),
+    });
+  return (
+    <div className="stack kind-fields kind-choice kind-multiSelect kind-poll">
+      <p className="hint kind-fields kind-choice">Mark the one right answer.</p>
+      <p className="hint kind-fields kind-multiSelect">Mark every right answer: players score for each right pick and lose a share for each wrong one.</p>
+      <div className="answer-grid">
+        {question.answers.map((answer, answerIndex) => {
+          const letter = ANSWER_LETTERS[answerIndex];
+          const answerKey = key(`answers.${answerIndex}`);
+          return (
+            <div key={answerIndex} className="field answer-option">
+              <label htmlFor={fieldId(answerKey)}>
+                <span aria-hidden="true">{ANSWER_SHAPES[answerIndex]} </span>
+                Answer {letter}
+              </label>
+              <div className="row answer-option-row">
+                <input
+                  id={fieldId(answerKey)}
+                  name={name(`answers[${answerIndex}]`)}
+                  className="input"
+                  value={answer}
+                  aria-invalid={errors[answerKey] ? true : undefined}
+                  aria-describedby={errors[answerKey] ? fieldId(`${answerKey}-error`) : undefined}
+                  onChange={setAnswer(answerIndex)}
+                />
+                <label className="choice kind-fields kind-inline kind-choice">
+                  <input
+                    type="radio"
+                    name={name("correctAnswerIndex")}
+                    value={answerIndex}
+                    checked={question.correctAnswerIndex === answerIndex}
+                    onChange={() => onChange({ correctAnswerIndex: answerIndex })}
+                  />
+                  <span>
+                    Correct<span className="visually-hidden"> answer for question {n}: {letter}</span>
+                  </span>
+                </label>
+                <label className="choice kind-fields kind-inline kind-multiSelect">
+                  <input
+                    type="checkbox"
+                    name={name("correctAnswerIndexes")}
+                    value={answerIndex}
+                    checked={question.correctAnswerIndexes.includes(answerIndex)}
+                    onChange={() => toggleCorrect(answerIndex)}
+                  />
+                  <span>
+                    Correct<span className="visually-hidden"> ({letter}) in question {n}</span>
+                  </span>
+                </label>
+                {question.answers.length > MIN_OPTIONS ? (
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={`remove-answer-${index}-${answerIndex}`}
+                    className="button button-secondary button-small"
+                    aria-label={`Remove answer ${letter} of question ${n}`}
+                    onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
+                  >
+                    ×
+                  </button>
+                ) : null}
+              </div>
+              <FieldError id={fieldId(`${answerKey}-error`)} message={errors[answerKey]} />
+            </div>
+          );
+        })}
+      </div>
+      <FieldError id={fieldId(key("answers-error"))} message={errors[key("answers")]} />
+      <FieldError id={fieldId(key("correctAnswerIndex-error"))} message={errors[key("correctAnswerIndex")]} />
+      <FieldError id={fieldId(key("correctAnswerIndexes-error"))} message={errors[key("correctAnswerIndexes")]} />
+      {question.answers.length < MAX_OPTIONS ? (
+        <div>
+          <button
+            type="submit"
+            name="intent"
+            value={`add-answer-${index}`}
+            className="button button-secondary button-small"
+            aria-label={`Add an answer to question ${n}`}
+            onClick={(event) => onIntent(event, `add-answer-${index}`)}
+          >
+            + Answer
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A picture for the question: chosen here, shown large on the host's screen. */
+function PictureField({ index, question, errors, onIntent, onPicture, uploading }: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onIntent" | "onPicture" | "uploading">) {
+  const n = index + 1;
+  const key = `questions.${index}.image`;
+  return (
+    <div className="field picture-field">
+      <input type="hidden" name={`questions[${index}].imageId`} value={question.imageId} />
+      {question.imageId ? (
+        <div className="row">
+          <img className="picture-thumbnail" src={`/images/${question.imageId}?size=small`} alt={`Picture of question ${n}`} />
+          <button
+            type="submit"
+            name="intent"
+            value={`remove-image-${index}`}
+            className="button button-secondary button-small"
+            aria-label={`Remove the picture of question ${n}`}
+            onClick={(event) => onIntent(event, `remove-image-${index}`)}
+          >
+            Remove picture
+          </button>
+        </div>
+      ) : null}
+      <label htmlFor={fieldId(key)}>{question.imageId ? "Replace the picture" : "Picture (optional)"}</label>
+      <input
+        id={fieldId(key)}
+        name={`questions[${index}].image`}
+        type="file"
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={`${fieldId(key)}-hint${errors[key] ? ` ${fieldId(key)}-error` : ""}`}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (!file) return;
+          onPicture(file);
+          // Uploaded on its own: the form's post stays small.
+          event.target.value = "";
+        }}
+      />
+      <p id={`${fieldId(key)}-hint`} className="hint">
+        {uploading ? "Uploading..." : "PNG, JPEG, WebP or GIF, up to 5 MB."}
+      </p>
+      <FieldError id={`${fieldId(key)}-error`} message={errors[key]} />
+    </div>
+  );
+}

@@ -1,0 +1,290 @@
+/**
+ * The quiz editor: the quiz's details and its questions of every kind, added, removed, duplicated
+ * and reordered (drag and drop, the keyboard, or buttons that post without JavaScript). With
+ * JavaScript every change applies at once and pictures upload as they are chosen; without it
+ * each button posts the form and the action hands the edited draft back.
+ */
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
+import {
+  applyEditorIntent,
+  checkQuizDraft,
+  quizErrorToast,
+  type QuestionDraft,
+  type QuizDraft,
+  type ToastMessage,
+} from "#app/utils/quiz-form-schema";
+import { Field, FieldError, TextAreaField } from "./form-field";
+import { QuestionEditor, fieldId } from "./question-editor";
+import { useToast } from "./toaster";
+
+export interface QuizFormReply {
+  draft?: QuizDraft;
+  /** Field path (`questions.0.text`) to its message. */
+  errors?: Record<string, string>;
+  formError?: ToastMessage;
+}
+
+interface QuizFormProps {
+  editing: { id: number; draft: QuizDraft } | null;
+  initialDraft: QuizDraft;
+  reply: QuizFormReply | undefined;
+}
+
+export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
+  const toast = useToast();
+  const navigation = useNavigation();
+  const [draft, setDraft] = useState<QuizDraft>(() => reply?.draft ?? initialDraft);
+  // Stable keys, so removing or moving a question does not hand its inputs to another one.
+  const nextKey = useRef(draft.questions.length);
+  const [keys, setKeys] = useState(() => draft.questions.map((_, i) => i));
+  const [validateLive, setValidateLive] = useState(false);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [uploadErrors, setUploadErrors] = useState<Record<string, string>>({});
+  const [uploading, setUploading] = useState<Set<number>>(new Set());
+  const [announcement, setAnnouncement] = useState("");
+  const dragFrom = useRef<number | null>(null);
+  const [dropTarget, setDropTarget] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (!reply) return;
+    if (reply.draft) {
+      setDraft(reply.draft);
+      setKeys(reply.draft.questions.map(() => nextKey.current++));
+    }
+    if (reply.formError) toast({ ...reply.formError, variant: "destructive" });
+  }, [reply, toast]);
+
+  useEffect(() => {
+    if (!focusId) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
+
+  const originalTimeLimit = editing?.draft.timeLimit;
+  const liveErrors = useMemo(() => {
+    if (!validateLive) return null;
+    const result = checkQuizDraft(draft, originalTimeLimit);
+    return result.ok ? {} : result.errors;
+  }, [draft, validateLive, originalTimeLimit]);
+  const errors = { ...(liveErrors ?? reply?.errors ?? {}), ...uploadErrors };
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
+  const saveLabel = editing ? "Save Changes" : "Save Quiz";
+  // A quiz made through the API may have a time limit the select does not offer; show it as it is.
+  const listed = (CREATE_TIME_LIMIT_OPTIONS as readonly number[]).includes(draft.timeLimit);
+  const timeLimitOptions: readonly number[] = listed ? CREATE_TIME_LIMIT_OPTIONS : [...CREATE_TIME_LIMIT_OPTIONS, draft.timeLimit].sort((x, y) => x - y);
+
+  const update = (change: Partial<QuizDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const updateQuestion = (index: number, change: Partial<QuestionDraft>) =>
+    setDraft((current) => ({ ...current, questions: current.questions.map((question, i) => (i === index ? { ...question, ...change } : question)) }));
+
+  /** Applies an editor button's intent here, keeping each question's key with it. */
+  function applyIntent(intent: string): boolean {
+    const result = applyEditorIntent(draft, intent);
+    if (!result) return false;
+    if ("error" in result) {
+      toast({ ...result.error, variant: "destructive" });
+      return true;
+    }
+    const before = draft.questions.length;
+    const after = result.draft.questions.length;
+    const match = /^(remove|duplicate|move)-question-(\d+)(?:-(up|down|\d+))?$/.exec(intent);
+    setKeys((current) => {
+      if (intent === "add-question") return [...current, nextKey.current++];
+      if (!match) return current;
+      const index = Number(match[2]);
+      if (match[1] === "remove") return current.filter((_, i) => i !== index);
+      if (match[1] === "duplicate") return [...current.slice(0, index + 1), nextKey.current++, ...current.slice(index + 1)];
+      const to = result.moved ?? index;
+      const copy = current.slice();
+      const [moved] = copy.splice(index, 1);
+      copy.splice(to, 0, moved);
+      return copy;
+    });
+    setDraft(result.draft);
+    if (result.moved !== undefined) {
+      if (match?.[1] === "move") {
+        setAnnouncement(`Question ${Number(match[2]) + 1} moved to position ${result.moved + 1} of ${after}.`);
+        setFocusId(`questions-${result.moved}-text`);
+      } else if (after !== before || intent.startsWith("duplicate")) {
+        setFocusId(fieldId(`questions.${result.moved}.text`));
+      }
+    }
+    return true;
+  }
+
+  function onIntent(event: MouseEvent<HTMLButtonElement>, intent: string) {
+    if (applyIntent(intent)) event.preventDefault();
+  }
+
+  async function uploadPicture(index: number, file: File) {
+    const key = `questions.${index}.image`;
+    setUploading((current) => new Set(current).add(index));
+    setUploadErrors(({ [key]: _, ...rest }) => rest);
+    try {
+      const body = new FormData();
+      body.append("image", file);
+      const response = await fetch("/api/images", { method: "POST", body });
+      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string };
+      if (response.ok && result.id) updateQuestion(index, { imageId: result.id });
+      else setUploadErrors((current) => ({ ...current, [key]: result.error ?? "The picture could not be uploaded. Please try again." }));
+    } catch {
+      setUploadErrors((current) => ({ ...current, [key]: "The picture could not be uploaded. Check your connection and try again." }));
+    } finally {
+      setUploading((current) => {
+        const next = new Set(current);
+        next.delete(index);
+        return next;
+      });
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.value && submitter.value !== "save") return;
+    if (uploading.size > 0) {
+      event.preventDefault();
+      toast({ title: "Picture still uploading", description: "Wait for the picture to finish uploading, then save.", variant: "destructive" });
+      return;
+    }
+    const result = checkQuizDraft(draft, originalTimeLimit);
+    if (result.ok) return;
+    event.preventDefault();
+    setValidateLive(true);
+    toast({ ...quizErrorToast(result.errors), variant: "destructive" });
+    // The first invalid field, or its question's text where the message is about the whole question.
+    const first = fieldId(Object.keys(result.errors)[0]);
+    setFocusId(document.getElementById(first) ? first : first.replace(/-[^-]+$/, "-text"));
+  }
+
+  function onDrop(to: number) {
+    const from = dragFrom.current;
+    dragFrom.current = null;
+    setDropTarget(null);
+    if (from === null || from === to) return;
+    applyIntent(`move-question-${from}-${to}`);
+  }
+
+  return (
+    <div className="form-page stack">
+      <h1>{editing ? "Edit Quiz" : "Create Quiz"}</h1>
+      {editing ? (
+        <p className="hint">
+          Saving replaces the quiz&apos;s details and questions. <Link to="/my-quizzes">Back to My Quizzes</Link>
+        </p>
+      ) : null}
+      {reply?.formError ? (
+        <div className="form-error" role="alert">
+          {reply.formError.title}: {reply.formError.description}
+        </div>
+      ) : null}
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="stack">
+        {/* The first submit button answers the Enter key: it must save, not remove question 1. */}
+        <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={saving}>
+          {saveLabel}
+        </button>
+        <div className="card stack">
+          <Field id="title" label="Title" name="title" value={draft.title} error={errors.title} onChange={(event) => update({ title: event.target.value })} />
+          <TextAreaField
+            id="description"
+            label="Description (optional)"
+            name="description"
+            rows={3}
+            value={draft.description}
+            error={errors.description}
+            onChange={(event) => update({ description: event.target.value })}
+          />
+          <div className="form-columns">
+            <div className="field">
+              <label htmlFor="timeLimit">Time limit</label>
+              <select
+                id="timeLimit"
+                name="timeLimit"
+                className="select"
+                value={String(draft.timeLimit)}
+                aria-invalid={errors.timeLimit ? true : undefined}
+                aria-describedby={errors.timeLimit ? "timeLimit-error" : undefined}
+                onChange={(event) => update({ timeLimit: Number(event.target.value) })}
+              >
+                {timeLimitOptions.map((seconds) => (
+                  <option key={seconds} value={seconds}>
+                    {seconds} seconds
+                  </option>
+                ))}
+              </select>
+              <FieldError id="timeLimit-error" message={errors.timeLimit} />
+            </div>
+            <div className="field">
+              <label htmlFor="visibility">Visibility</label>
+              <select
+                id="visibility"
+                name="visibility"
+                className="select"
+                value={draft.visibility}
+                aria-invalid={errors.visibility ? true : undefined}
+                aria-describedby={errors.visibility ? "visibility-error" : undefined}
+                onChange={(event) => update({ visibility: event.target.value })}
+              >
+                <option value="private">Private</option>
+                <option value="public">Public</option>
+              </select>
+              <FieldError id="visibility-error" message={errors.visibility} />
+            </div>
+          </div>
+        </div>
+
+        <h2>Questions</h2>
+        <FieldError id="questions-error" message={errors.questions} />
+        <ol className="question-list">
+          {draft.questions.map((question, index) => (
+            <li
+              key={keys[index] ?? `extra-${index}`}
+              className={dropTarget === index ? "drop-target" : undefined}
+              onDragOver={(event) => {
+                if (dragFrom.current === null) return;
+                event.preventDefault();
+                setDropTarget(index);
+              }}
+              onDragLeave={() => setDropTarget((current) => (current === index ? null : current))}
+              onDrop={(event) => {
+                event.preventDefault();
+                onDrop(index);
+              }}
+            >
+              <QuestionEditor
+                index={index}
+                count={draft.questions.length}
+                question={question}
+                quizTimeLimit={draft.timeLimit}
+                errors={errors}
+                onChange={(change) => updateQuestion(index, change)}
+                onIntent={onIntent}
+                onPicture={(file) => void uploadPicture(index, file)}
+                uploading={uploading.has(index)}
+                onMoveKey={(delta) => {
+                  applyIntent(`move-question-${index}-${index + delta}`);
+                  // Keep the keyboard on the handle that moved.
+                  requestAnimationFrame(() => (document.querySelector(`[data-testid="question-${index + delta}"] .drag-handle`) as HTMLElement | null)?.focus());
+                }}
+                dragHandlers={{ onDragStart: () => (dragFrom.current = index), onDragEnd: () => setDropTarget(null) }}
+              />
+            </li>
+          ))}
+        </ol>
+
+        <div className="form-actions">
+          <button type="submit" name="intent" value="add-question" className="button button-secondary" onClick={(event) => onIntent(event, "add-question")}>
+            Add Question
+          </button>
+          <button type="submit" name="intent" value="save" className="button" disabled={saving}>
+            {saving ? "Saving..." : saveLabel}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Pictures for questions, stored in the database by the SHA-256 of their large rendition, and the
+ * uploads that count against each owner's storage (docs/decisions/0019-pictures.md).
+ */
+import { createHash } from "node:crypto";
+import { sql } from "kysely";
+import { inTransaction, type DB } from "#db/connection.server";
+import { processPicture, sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
+import { MAX_UPLOAD_BYTES } from "#app/utils/storage-limits";
+
+export { MAX_UPLOAD_BYTES };
+
+/** Who uploads: an account (or guest) counts by its user id; a browser without one by its client id. */
+export interface ImageOwner {
+  userId: number | null;
+  clientId: string | null;
+}
+
+export interface StoredImage {
+  id: string;
+  width: number;
+  height: number;
+  /** What it counts against the owner's storage: both renditions. */
+  bytes: number;
+}
+
+export type StoreImageResult =
+  | { status: "ok"; value: StoredImage }
+  | { status: "invalid"; message: string }
+  | { status: "too-large"; maxBytes: number }
+  | { status: "over-quota"; usedBytes: number; limitBytes: number };
+
+const IMAGE_ID = /^[0-9a-f]{64}$/;
+
+/**
+ * Stores an upload's renditions (once, whoever uploaded the same picture before) and charges it to
+ * `owner` (once: the same picture again costs nothing more), unless it would take the owner past
+ * `limitBytes`.
+ */
+export async function storeImage(db: DB, data: Uint8Array, owner: ImageOwner, limitBytes: number, now = Date.now()): Promise<StoreImageResult> {
+  if (owner.userId === null && owner.clientId === null) throw new Error("storeImage needs an owner: a user id or a client id");
+  if (data.byteLength > MAX_UPLOAD_BYTES) return { status: "too-large", maxBytes: MAX_UPLOAD_BYTES };
+  if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE };
+  // Re-encoding takes up to a second of CPU: it happens before the transaction, which would
+  // otherwise hold the one database connection, and every game's writes with it, meanwhile.
+  const processed = await processPicture(data);
+  if (processed.status !== "ok") return processed;
+  const { large, small, width, height } = processed.value;
+  const id = createHash("sha256").update(large).digest("hex");
+
+  return inTransaction(db, async (trx) => {
+    // The quota is read and spent in one transaction, so two uploads at once cannot both fit in the last space.
+    const charged = await ownerUploads(trx, owner).select("bytes").where("image_uploads.image_id", "=", id).executeTakeFirst();
+    const stored = await trx
+      .selectFrom("images")
+      .select(["width", "height", sql<number>`length(large) + length(small)`.as("bytes")])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (charged && stored) return { status: "ok", value: { id, width: stored.width, height: stored.height, bytes: charged.bytes } };
+
+    // A picture someone else uploaded first keeps its renditions (an older sharp may have made a
+    // slightly different small one): the owner is charged what is actually stored.
+    const image = stored ?? { width, height, bytes: large.byteLength + small.byteLength };
+    const usedBytes = await storageUsed(trx, owner);
+    if (usedBytes + image.bytes > limitBytes) return { status: "over-quota", usedBytes, limitBytes };
+    if (!stored) await trx.insertInto("images").values({ id, large, small, width, height, created_at: now }).execute();
+    await trx
+      .insertInto("image_uploads")
+      .values({ image_id: id, user_id: owner.userId, client_id: owner.userId === null ? owner.clientId : null, bytes: image.bytes, created_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    return { status: "ok", value: { id, width: image.width, height: image.height, bytes: image.bytes } };
+  });
+}
+
+/** The owner's uploads: by user id when there is one, else by client id (and no account). */
+function ownerUploads(db: DB, owner: ImageOwner) {
+  const uploads = db.selectFrom("image_uploads");
+  if (owner.userId !== null) return uploads.where("user_id", "=", owner.userId);
+  return uploads.where("user_id", "is", null).where("client_id", "=", owner.clientId ?? "");
+}
+
+/** One rendition's WebP bytes; undefined for an unknown or malformed id. */
+export async function getImage(db: DB, id: string, size: "large" | "small"): Promise<Buffer | undefined> {
+  if (!IMAGE_ID.test(id)) return undefined;
+  const row = await db
+    .selectFrom("images")
+    .select(size === "small" ? "small as data" : "large as data")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row?.data;
+}
+
+/** Which of `ids` are stored pictures (a quiz may only name those). */
+export async function imagesExist(db: DB, ids: string[]): Promise<Set<string>> {
+  const wanted = [...new Set(ids.filter((id) => IMAGE_ID.test(id)))];
+  const found = new Set<string>();
+  // SQLite caps the parameters of one statement; a quiz's pictures fit in one chunk.
+  for (let start = 0; start < wanted.length; start += 500) {
+    const rows = await db
+      .selectFrom("images")
+      .select("id")
+      .where("id", "in", wanted.slice(start, start + 500))
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** Bytes of the owner's uploads, each picture counted once. */
+export async function storageUsed(db: DB, owner: ImageOwner): Promise<number> {
+  if (owner.userId === null && owner.clientId === null) return 0;
+  const row = await ownerUploads(db, owner)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("bytes"), eb.lit(0)).as("used"))
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}

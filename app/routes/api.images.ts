@@ -1,0 +1,64 @@
+import {
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+  type ActionFunctionArgs,
+} from "@remix-run/node";
+import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
+import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
+import { ensureClientId } from "#app/utils/client-id.server";
+import { getUser } from "#app/utils/session.server";
+import { MAX_UPLOAD_REQUEST_BYTES, overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/utils/storage-limits";
+
+const SEND_MULTIPART = "Send the picture as multipart/form-data with a file field named image.";
+const CHOOSE_PICTURE = "Choose a picture to upload.";
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
+
+/** The `image` file of a multipart body, read into memory up to MAX_UPLOAD_BYTES; other fields are skipped. */
+async function readImageField(request: Request): Promise<Uint8Array> {
+  let form: FormData;
+  try {
+    form = await unstable_parseMultipartFormData(
+      request,
+      unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES, filter: ({ name }) => name === "image" }),
+    );
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
+    throw new ApiError(400, SEND_MULTIPART);
+  }
+  const file = form.get("image");
+  if (!(file instanceof Blob) || file.size === 0) throw new ApiError(400, CHOOSE_PICTURE, { image: [CHOOSE_PICTURE] });
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+/**
+ * POST /api/images (multipart/form-data, file field `image`: PNG, JPEG, WebP or GIF up to 5 MB)
+ * -> 201 { id, width, height, bytes, url, smallUrl }. The picture counts against the uploader's
+ * storage: its account's plan, or a browser's client id (minted here if it has none).
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return handleApi(async () => {
+    // Refused before a byte of the body is read.
+    if (Number(request.headers.get("content-length") ?? "0") > MAX_UPLOAD_REQUEST_BYTES) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
+    if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) throw new ApiError(415, SEND_MULTIPART);
+    await requireWithinLimit(context, "image");
+    const user = await getUser(context, request);
+    const { clientId, headers } = ensureClientId(request);
+    const data = await readImageField(request);
+
+    const limitBytes = user ? storageLimitFor(user.subscriptionTier, user.isGuest) : storageLimitFor(null, false);
+    const stored = await storeImage(context.db, data, { userId: user?.id ?? null, clientId }, limitBytes);
+    if (stored.status === "invalid") throw new ApiError(400, stored.message, { image: [stored.message] });
+    if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeMessage(stored.maxBytes));
+    // 409: the upload itself is fine; the owner's storage is full, and freeing some makes it succeed.
+    if (stored.status === "over-quota") throw new ApiError(409, overStorageMessage(stored.usedBytes, stored.limitBytes));
+
+    const { id, width, height, bytes } = stored.value;
+    context.logger.info({ event: "image_uploaded", imageId: id, bytes, userId: user?.id ?? null }, "picture uploaded");
+    return Response.json({ id, width, height, bytes, url: `/images/${id}`, smallUrl: `/images/${id}?size=small` }, { status: 201, headers });
+  });
+}

@@ -1,0 +1,380 @@
+/**
+ * The quiz editor's form (`/create`, and `/create?edit=ID`): what the page edits (a draft, as
+ * typed), the schema that reads a posted form into a quiz (through the one form helper, conform),
+ * and the spec's messages (sections 5 and 8). A question's rules are those of every other way in:
+ * `QuestionInputSchema` in app/game/question-kinds.ts.
+ */
+import { z } from "zod";
+import { CREATE_TIME_LIMIT_OPTIONS, DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
+import {
+  MAX_OPTIONS,
+  MIN_OPTIONS,
+  POINTS_OPTIONS,
+  QUESTION_KINDS,
+  QuestionInputSchema,
+  TRUE_FALSE_ANSWERS,
+  type QuestionContent,
+  type QuestionKind,
+} from "#app/game/question-kinds";
+import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
+
+/** A toast's title and description, as the spec pairs them. */
+export interface ToastMessage {
+  title: string;
+  description: string;
+}
+
+export const CANNOT_REMOVE_QUESTION: ToastMessage = {
+  title: "Cannot remove question",
+  description: "A quiz must have at least one question.",
+};
+export const CREATE_QUIZ_FAILED: ToastMessage = {
+  title: "Failed to create quiz",
+  description: "There was an error creating your quiz. Please try again.",
+};
+
+/** Far more than a quiz night needs; it bounds what one form post can store. */
+export const MAX_QUESTIONS = 100;
+export const tooManyQuestionsMessage = (max: number) => `A quiz can have at most ${max} questions.`;
+export const emptyQuestionMessage = (n: number) => `Question ${n} is empty.`;
+export const emptyAnswerMessage = (n: number) => `Question ${n} has an empty answer option.`;
+
+/** Time limits a question may pick in the editor; "" takes the quiz's. */
+export const QUESTION_TIME_LIMIT_OPTIONS = [5, 10, 20, 30, 45, 60, 90, 120, 180, 240] as const;
+
+/** One question as the editor holds it: every kind's fields, as typed, so switching kinds loses nothing. */
+export interface QuestionDraft {
+  kind: QuestionKind;
+  text: string;
+  /** The options of choice, multi-select and poll questions. */
+  answers: string[];
+  /** choice: the right option's index. */
+  correctAnswerIndex: number;
+  /** multiSelect: the right options. */
+  correctAnswerIndexes: number[];
+  /** trueFalse: 0 = true, 1 = false. */
+  trueFalse: number;
+  /** typeAnswer: one accepted answer per line. */
+  acceptedAnswers: string;
+  /** closestNumber: the true value, as typed. */
+  correctNumber: string;
+  /** "" takes the quiz's time limit. */
+  timeLimit: string;
+  points: string;
+  imageId: string;
+}
+
+export interface QuizDraft {
+  title: string;
+  description: string;
+  timeLimit: number;
+  visibility: string;
+  questions: QuestionDraft[];
+}
+
+export function emptyQuestionDraft(kind: QuestionKind = "choice"): QuestionDraft {
+  return {
+    kind,
+    text: "",
+    answers: ["", "", "", ""],
+    correctAnswerIndex: 0,
+    correctAnswerIndexes: [],
+    trueFalse: 0,
+    acceptedAnswers: "",
+    correctNumber: "",
+    timeLimit: "",
+    points: "standard",
+    imageId: "",
+  };
+}
+
+/** Spec section 5: a new quiz starts with 1 question of 4 answers. */
+export function emptyQuizDraft(): QuizDraft {
+  return { title: "", description: "", timeLimit: DEFAULT_TIME_LIMIT_SECONDS, visibility: "private", questions: [emptyQuestionDraft()] };
+}
+
+/** A stored question as the editor shows it. */
+export function questionDraftOf(question: QuestionContent): QuestionDraft {
+  const empty = emptyQuestionDraft(question.kind);
+  return {
+    ...empty,
+    text: question.text,
+    answers: question.kind === "trueFalse" || question.answers.length === 0 ? empty.answers : [...question.answers],
+    correctAnswerIndex: question.kind === "choice" ? question.correctAnswerIndex : 0,
+    correctAnswerIndexes: question.kind === "multiSelect" ? [...question.correctAnswerIndexes] : [],
+    trueFalse: question.kind === "trueFalse" ? question.correctAnswerIndex : 0,
+    acceptedAnswers: question.acceptedAnswers.join("\n"),
+    correctNumber: question.correctNumber === null ? "" : String(question.correctNumber),
+    timeLimit: question.timeLimit === null ? "" : String(question.timeLimit),
+    points: question.points,
+    imageId: question.imageId ?? "",
+  };
+}
+
+// ------------------------------------------------------------------------------ reading a post
+
+/** A form field as conform reads it: text, a list of texts (checkboxes), or absent. */
+const text = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional()).transform((value) => value ?? "");
+const texts = z.preprocess((value) => (value === undefined || value === "" ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()));
+const whole = (raw: string, fallback: number) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : fallback);
+
+/** The fields of one posted question, as typed, into a draft (no rules yet). */
+const PostedQuestionSchema = z
+  .object({
+    kind: text,
+    text,
+    answers: texts,
+    correctAnswerIndex: text,
+    correctAnswerIndexes: texts,
+    trueFalse: text,
+    acceptedAnswers: text,
+    correctNumber: text,
+    timeLimit: text,
+    points: text,
+    imageId: text,
+  })
+  .transform(
+    (posted): QuestionDraft => ({
+      kind: (QUESTION_KINDS as readonly string[]).includes(posted.kind) ? (posted.kind as QuestionKind) : "choice",
+      text: posted.text,
+      answers: posted.answers.slice(0, MAX_OPTIONS),
+      correctAnswerIndex: whole(posted.correctAnswerIndex, -1),
+      correctAnswerIndexes: posted.correctAnswerIndexes.map((raw) => whole(raw, -1)),
+      trueFalse: whole(posted.trueFalse, 0),
+      acceptedAnswers: posted.acceptedAnswers,
+      correctNumber: posted.correctNumber,
+      timeLimit: posted.timeLimit,
+      points: posted.points || "standard",
+      imageId: posted.imageId,
+    }),
+  );
+
+/** The whole posted form into a draft: what the page shows again after a refusal. */
+export const PostedQuizSchema = z
+  .object({
+    title: text,
+    description: text,
+    timeLimit: text,
+    visibility: text,
+    questions: z.preprocess((value) => (Array.isArray(value) ? value : []), z.array(z.unknown())),
+  })
+  .transform(
+    (posted): QuizDraft => ({
+      title: posted.title,
+      description: posted.description,
+      timeLimit: whole(posted.timeLimit, DEFAULT_TIME_LIMIT_SECONDS),
+      visibility: posted.visibility || "private",
+      // Conform leaves a list's holes (a question whose every field was empty) undefined.
+      questions: posted.questions.map((question) => PostedQuestionSchema.parse(question ?? {})),
+    }),
+  );
+
+/** Reads a number as people type it: "1,969", "1 969", "3,5" or "-12.5". */
+export function parseTypedNumber(raw: string): number | null {
+  const cleaned = raw.trim().replace(/[\s,](?=\d{3}(?:\D|$))/g, "").replace(",", ".");
+  if (cleaned === "" || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
+  return Number(cleaned);
+}
+
+/** A draft question in the shape the shared question schema reads. */
+function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
+  const common = {
+    kind: draft.kind,
+    text: draft.text,
+    timeLimit: draft.timeLimit === "" ? null : Number(draft.timeLimit),
+    points: draft.points,
+    imageId: draft.imageId === "" ? null : draft.imageId,
+  };
+  switch (draft.kind) {
+    case "choice":
+      return { ...common, answers: draft.answers, correctAnswerIndex: draft.correctAnswerIndex };
+    case "trueFalse":
+      return { ...common, answers: [...TRUE_FALSE_ANSWERS], correctAnswerIndex: draft.trueFalse };
+    case "multiSelect":
+      return { ...common, answers: draft.answers, correctAnswerIndexes: draft.correctAnswerIndexes.filter((index) => index < draft.answers.length) };
+    case "typeAnswer":
+      return { ...common, acceptedAnswers: draft.acceptedAnswers.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) };
+    case "closestNumber":
+      return { ...common, correctNumber: parseTypedNumber(draft.correctNumber) ?? (draft.correctNumber.trim() === "" ? undefined : Number.NaN) };
+    case "poll":
+      return { ...common, answers: draft.answers };
+  }
+}
+
+const FIELD_OF_ISSUE: Record<string, keyof QuestionDraft> = {
+  answers: "answers",
+  correctAnswerIndex: "correctAnswerIndex",
+  correctAnswerIndexes: "correctAnswerIndexes",
+  acceptedAnswers: "acceptedAnswers",
+  correctNumber: "correctNumber",
+  timeLimit: "timeLimit",
+  points: "points",
+  imageId: "imageId",
+  text: "text",
+  kind: "kind",
+};
+
+/**
+ * One draft question through the shared rules, with the editor's messages: the spec's "Question N
+ * is empty." and "Question N has an empty answer option." first, then the shared rule's message on
+ * the field it is about (`answers.2`, `correctNumber`, ...).
+ */
+export function checkQuestionDraft(draft: QuestionDraft, n: number): { ok: true; value: QuestionContent } | { ok: false; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  if (draft.text.trim() === "") errors.text = emptyQuestionMessage(n);
+  const usesOptions = draft.kind === "choice" || draft.kind === "multiSelect" || draft.kind === "poll";
+  if (usesOptions) {
+    draft.answers.forEach((answer, index) => {
+      if (answer.trim() === "") errors[`answers.${index}`] ??= emptyAnswerMessage(n);
+    });
+    if (draft.answers.length < MIN_OPTIONS) errors.answers = `Question ${n} needs at least ${MIN_OPTIONS} answers.`;
+  }
+  if (draft.kind === "typeAnswer" && draft.acceptedAnswers.trim() === "") errors.acceptedAnswers = `Question ${n} needs at least one accepted answer.`;
+  if (draft.kind === "closestNumber" && parseTypedNumber(draft.correctNumber) === null) errors.correctNumber = `Question ${n} needs the right number.`;
+  if (draft.kind === "multiSelect" && draft.correctAnswerIndexes.length === 0) errors.correctAnswerIndexes = `Question ${n} needs at least one correct answer.`;
+  const result = QuestionInputSchema.safeParse(questionInputOf(draft));
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const [field, index] = issue.path;
+      const key = FIELD_OF_ISSUE[String(field)] ?? "text";
+      const name = typeof index === "number" && key === "answers" ? `answers.${index}` : key;
+      errors[name] ??= issue.message;
+    }
+  }
+  if (Object.keys(errors).length > 0 || !result.success) return { ok: false, errors };
+  return { ok: true, value: result.data };
+}
+
+export interface QuizForm {
+  title: string;
+  description: string;
+  timeLimit: number;
+  isPublic: boolean;
+  questions: QuestionContent[];
+}
+
+const QuizDetailsSchema = z.object({
+  title: QuizTitleSchema,
+  description: QuizDescriptionSchema.default(""),
+  timeLimit: z
+    .literal(CREATE_TIME_LIMIT_OPTIONS, { error: `Choose a time limit of ${CREATE_TIME_LIMIT_OPTIONS.join(", ")} seconds.` })
+    .default(DEFAULT_TIME_LIMIT_SECONDS),
+  visibility: z.enum(["private", "public"], { error: "Choose private or public." }).default("private"),
+});
+
+/**
+ * The draft checked as a whole: a field path (`title`, `questions.0.answers.2`) to its first
+ * message, in the order the page shows the fields, or the quiz to store. `allowedTimeLimit` lets an
+ * edit keep a quiz time limit the select does not offer (one made through the API).
+ */
+export function checkQuizDraft(draft: QuizDraft, allowedTimeLimit?: number): { ok: true; value: QuizForm } | { ok: false; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const details = QuizDetailsSchema.safeParse({
+    ...draft,
+    timeLimit: allowedTimeLimit !== undefined && draft.timeLimit === allowedTimeLimit ? DEFAULT_TIME_LIMIT_SECONDS : draft.timeLimit,
+  });
+  if (!details.success) for (const issue of details.error.issues) errors[String(issue.path[0])] ??= issue.message;
+  if (draft.questions.length === 0) errors.questions = CANNOT_REMOVE_QUESTION.description;
+  if (draft.questions.length > MAX_QUESTIONS) errors.questions = tooManyQuestionsMessage(MAX_QUESTIONS);
+  const questions: QuestionContent[] = [];
+  draft.questions.slice(0, MAX_QUESTIONS).forEach((question, index) => {
+    const checked = checkQuestionDraft(question, index + 1);
+    if (checked.ok) questions.push(checked.value);
+    else for (const [field, message] of Object.entries(checked.errors)) errors[`questions.${index}.${field}`] = message;
+  });
+  if (Object.keys(errors).length > 0 || !details.success) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      title: details.data.title,
+      description: details.data.description,
+      timeLimit: draft.timeLimit,
+      isPublic: details.data.visibility === "public",
+      questions,
+    },
+  };
+}
+
+/** Spec section 5: the toast for the first thing wrong with a quiz about to be saved. */
+export function quizErrorToast(errors: Record<string, string>): ToastMessage {
+  const [key, message] = Object.entries(errors)[0] ?? ["", "Check your quiz."];
+  if (key === "title") return { title: "Missing title", description: message };
+  const match = /^questions\.(\d+)\.(.+)$/.exec(key);
+  if (match) {
+    const n = Number(match[1]) + 1;
+    if (message === emptyQuestionMessage(n)) return { title: "Empty question", description: message };
+    if (message === emptyAnswerMessage(n)) return { title: "Empty answer", description: message };
+  }
+  return { title: "Check your quiz", description: message };
+}
+
+export { POINTS_OPTIONS };
+
+// ------------------------------------------------------------------------------ editing the list
+
+const INTENT = /^(add-question|remove-question|duplicate-question|move-question|add-answer|remove-answer|remove-image)(?:-(\d+))?(?:-(up|down|\d+))?$/;
+
+function moveItem<T>(items: T[], from: number, to: number): T[] {
+  const copy = items.slice();
+  const [item] = copy.splice(from, 1);
+  copy.splice(to, 0, item);
+  return copy;
+}
+
+/** Renumbers the right options after the option at `removed` is gone. */
+function withoutOption(question: QuestionDraft, removed: number): QuestionDraft {
+  const shift = (index: number) => (index > removed ? index - 1 : index);
+  return {
+    ...question,
+    answers: question.answers.filter((_, i) => i !== removed),
+    correctAnswerIndex: question.correctAnswerIndex === removed ? 0 : shift(question.correctAnswerIndex),
+    correctAnswerIndexes: question.correctAnswerIndexes.filter((index) => index !== removed).map(shift),
+  };
+}
+
+/**
+ * One editing step of the editor's buttons (`add-question`, `remove-question-2`,
+ * `duplicate-question-0`, `move-question-3-up`, `move-question-3-1`, `add-answer-0`,
+ * `remove-answer-0-2`, `remove-image-1`): the page applies it at once with JavaScript, the action
+ * without. Null for what is not one of them (a save).
+ */
+export function applyEditorIntent(draft: QuizDraft, intent: string): { draft: QuizDraft; moved?: number } | { error: ToastMessage } | null {
+  const match = INTENT.exec(intent);
+  if (!match) return null;
+  const [, action, rawIndex, extra] = match;
+  const index = rawIndex === undefined ? -1 : Number(rawIndex);
+  const questions = draft.questions;
+  const question = questions[index];
+  const update = (changed: QuestionDraft) => ({ draft: { ...draft, questions: questions.map((q, i) => (i === index ? changed : q)) } });
+  switch (action) {
+    case "add-question":
+      if (questions.length >= MAX_QUESTIONS) return { error: { title: "Check your quiz", description: tooManyQuestionsMessage(MAX_QUESTIONS) } };
+      return { draft: { ...draft, questions: [...questions, emptyQuestionDraft()] }, moved: questions.length };
+    case "remove-question":
+      if (!question) return { draft };
+      if (questions.length <= 1) return { error: CANNOT_REMOVE_QUESTION };
+      return { draft: { ...draft, questions: questions.filter((_, i) => i !== index) }, moved: Math.max(0, index - 1) };
+    case "duplicate-question":
+      if (!question) return { draft };
+      if (questions.length >= MAX_QUESTIONS) return { error: { title: "Check your quiz", description: tooManyQuestionsMessage(MAX_QUESTIONS) } };
+      return { draft: { ...draft, questions: [...questions.slice(0, index + 1), structuredClone(question), ...questions.slice(index + 1)] }, moved: index + 1 };
+    case "move-question": {
+      if (!question) return { draft };
+      const to = extra === "up" ? index - 1 : extra === "down" ? index + 1 : Number(extra);
+      if (!Number.isInteger(to) || to < 0 || to >= questions.length || to === index) return { draft };
+      return { draft: { ...draft, questions: moveItem(questions, index, to) }, moved: to };
+    }
+    case "add-answer":
+      if (!question || question.answers.length >= MAX_OPTIONS) return { draft };
+      return update({ ...question, answers: [...question.answers, ""] });
+    case "remove-answer": {
+      const option = Number(extra);
+      if (!question || question.answers.length <= MIN_OPTIONS || !(option < question.answers.length)) return { draft };
+      return update(withoutOption(question, option));
+    }
+    case "remove-image":
+      if (!question) return { draft };
+      return update({ ...question, imageId: "" });
+  }
+  return null;
+}
