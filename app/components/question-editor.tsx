@@ -3,7 +3,7 @@
  * the chosen kind's (`.question-card:has(...)` in app.css), so choosing a kind works the same with
  * and without JavaScript, and switching back loses nothing typed.
  */
-import { useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
+import { type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
 import { KIND_LABELS, MAX_OPTIONS, MIN_OPTIONS, POINTS_LABELS, POINTS_OPTIONS, QUESTION_KINDS } from "#app/game/question-kinds";
 import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
 import { FieldError } from "./form-field";
@@ -39,9 +39,8 @@ export function QuestionEditor({ index, count, question, quizTimeLimit, errors, 
   const name = (field: string) => `questions[${index}].${field}`;
   const key = (field: string) => `questions.${index}.${field}`;
   const error = (field: string) => errors[key(field)];
-  const [dragReady, setDragReady] = useState(false);
 
-  function onHandleKey(event: KeyboardEvent<HTMLButtonElement>) {
+  function onHandleKey(event: KeyboardEvent<HTMLSpanElement>) {
     if (event.key === "ArrowUp" && index > 0) {
       event.preventDefault();
       onMoveKey(-1);
@@ -52,34 +51,29 @@ export function QuestionEditor({ index, count, question, quizTimeLimit, errors, 
   }
 
   return (
-    <fieldset
-      className="card stack question-card"
-      data-testid={`question-${index}`}
-      draggable={dragReady}
-      onDragStart={(event) => {
-        event.dataTransfer.effectAllowed = "move";
-        event.dataTransfer.setData("text/plain", String(index));
-        dragHandlers.onDragStart();
-      }}
-      onDragEnd={() => {
-        setDragReady(false);
-        dragHandlers.onDragEnd();
-      }}
-    >
+    <fieldset className="card stack question-card" data-testid={`question-${index}`}>
       <legend>Question {n}</legend>
       <div className="row question-toolbar">
-        <button
-          type="button"
+        <span
+          role="button"
+          tabIndex={0}
           className="drag-handle"
           aria-label={`Reorder question ${n}: drag, or use the arrow keys`}
           title="Drag to reorder (or focus and press the arrow keys)"
-          onMouseDown={() => setDragReady(true)}
-          onMouseUp={() => setDragReady(false)}
-          onTouchStart={() => setDragReady(true)}
+          draggable
+          onDragStart={(event) => {
+            event.dataTransfer.effectAllowed = "move";
+            event.dataTransfer.setData("application/x-quiz-night-question", String(index));
+            // The whole question is what moves.
+            const card = event.currentTarget.closest("fieldset");
+            if (card) event.dataTransfer.setDragImage(card, 24, 24);
+            dragHandlers.onDragStart();
+          }}
+          onDragEnd={dragHandlers.onDragEnd}
           onKeyDown={onHandleKey}
         >
           ⠿
-        </button>
+        </span>
         <div className="field kind-field">
           <label htmlFor={fieldId(key("kind"))}>Kind</label>
           <select
@@ -234,8 +228,7 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
     });
   return (
     <div className="stack kind-fields kind-choice kind-multiSelect kind-poll">
-      <p className="hint kind-fields kind-choice">Mark the one right answer.</p>
-      <p className="hint kind-fields kind-multiSelect">Mark every right answer: players score for each right pick and lose a share for each wrong one.</p>
+      <p className="hint kind-fields kind-multiSelect">Mark every right answer below: players score for each right pick and lose a share for each wrong one.</p>
       <div className="answer-grid">
         {question.answers.map((answer, answerIndex) => {
           const letter = ANSWER_LETTERS[answerIndex];
@@ -256,37 +249,13 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
                   aria-describedby={errors[answerKey] ? fieldId(`${answerKey}-error`) : undefined}
                   onChange={setAnswer(answerIndex)}
                 />
-                <label className="choice kind-fields kind-inline kind-choice">
-                  <input
-                    type="radio"
-                    name={name("correctAnswerIndex")}
-                    value={answerIndex}
-                    checked={question.correctAnswerIndex === answerIndex}
-                    onChange={() => onChange({ correctAnswerIndex: answerIndex })}
-                  />
-                  <span>
-                    Correct<span className="visually-hidden"> answer for question {n}: {letter}</span>
-                  </span>
-                </label>
-                <label className="choice kind-fields kind-inline kind-multiSelect">
-                  <input
-                    type="checkbox"
-                    name={name("correctAnswerIndexes")}
-                    value={answerIndex}
-                    checked={question.correctAnswerIndexes.includes(answerIndex)}
-                    onChange={() => toggleCorrect(answerIndex)}
-                  />
-                  <span>
-                    Correct<span className="visually-hidden"> ({letter}) in question {n}</span>
-                  </span>
-                </label>
                 {question.answers.length > MIN_OPTIONS ? (
                   <button
                     type="submit"
                     name="intent"
                     value={`remove-answer-${index}-${answerIndex}`}
                     className="button button-secondary button-small"
-                    aria-label={`Remove answer ${letter} of question ${n}`}
+                    aria-label={`Delete option ${letter} of question ${n}`}
                     onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
                   >
                     ×
@@ -299,7 +268,37 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
         })}
       </div>
       <FieldError id={fieldId(key("answers-error"))} message={errors[key("answers")]} />
+      <fieldset className="choice-group kind-fields kind-choice">
+        <legend className="label">Correct answer</legend>
+        {question.answers.map((_, answerIndex) => (
+          <label key={answerIndex} className="choice">
+            <input
+              type="radio"
+              name={name("correctAnswerIndex")}
+              value={answerIndex}
+              checked={question.correctAnswerIndex === answerIndex}
+              onChange={() => onChange({ correctAnswerIndex: answerIndex })}
+            />
+            {ANSWER_LETTERS[answerIndex]}
+          </label>
+        ))}
+      </fieldset>
       <FieldError id={fieldId(key("correctAnswerIndex-error"))} message={errors[key("correctAnswerIndex")]} />
+      <fieldset className="choice-group kind-fields kind-multiSelect">
+        <legend className="label">Correct answers</legend>
+        {question.answers.map((_, answerIndex) => (
+          <label key={answerIndex} className="choice">
+            <input
+              type="checkbox"
+              name={name("correctAnswerIndexes")}
+              value={answerIndex}
+              checked={question.correctAnswerIndexes.includes(answerIndex)}
+              onChange={() => toggleCorrect(answerIndex)}
+            />
+            {ANSWER_LETTERS[answerIndex]}
+          </label>
+        ))}
+      </fieldset>
       <FieldError id={fieldId(key("correctAnswerIndexes-error"))} message={errors[key("correctAnswerIndexes")]} />
       {question.answers.length < MAX_OPTIONS ? (
         <div>

@@ -94,8 +94,8 @@ async function readForm(request: Request): Promise<ReadForm> {
       request,
       unstable_createMemoryUploadHandler({
         maxPartSize: MAX_UPLOAD_BYTES,
-        // An empty file input posts a nameless, empty part: nothing to read.
-        filter: ({ filename }) => Boolean(filename) && ++pictures <= MAX_FORM_PICTURES,
+        // Text fields have no file name and are always read; an empty file input reads as "".
+        filter: ({ filename }) => !filename || ++pictures <= MAX_FORM_PICTURES,
       }),
     );
     return { ok: true, formData };

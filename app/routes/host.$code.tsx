@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import {
   AnswerDistribution,
   AnswerLabel,
@@ -101,16 +102,32 @@ export default function HostQuestion() {
           ) : null}
         </section>
         <div className="row" style={{ justifyContent: "space-between" }}>
-          <label className="choice">
-            <input type="checkbox" checked={state.picturesOnPlayers} onChange={(event) => setPicturesOnPlayers(event.target.checked)} />
-            Show pictures on players&apos; devices
-          </label>
+          <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} />
           <button type="button" className="button" onClick={nextQuestion}>
             {revealed ? "Next" : "Skip"}
           </button>
         </div>
       </div>
     </Page>
+  );
+}
+
+/** The host's switch: ticks at once, and follows the game's setting as the server confirms it. */
+function PicturesOnPlayersSwitch({ enabled, onChange }: { enabled: boolean; onChange(enabled: boolean): void }) {
+  const [checked, setChecked] = useState(enabled);
+  useEffect(() => setChecked(enabled), [enabled]);
+  return (
+    <label className="choice">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => {
+          setChecked(event.target.checked);
+          onChange(event.target.checked);
+        }}
+      />
+      Show pictures on players&apos; devices
+    </label>
   );
 }
 

@@ -1,0 +1,186 @@
+import { randomUUID } from "node:crypto";
+import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
+import sharp from "sharp";
+import { expect, test } from "./fixtures";
+
+const PHONE = { width: 390, height: 844 };
+
+async function contextWithClientId(browser: Browser, clientId: string, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
+  return context;
+}
+
+/** A real PNG, made here: a picture round needs a picture. */
+async function picturePng(): Promise<Buffer> {
+  return sharp({ create: { width: 800, height: 500, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+}
+
+function card(page: Page, n: number): Locator {
+  return page.getByRole("group", { name: `Question ${n}`, exact: true });
+}
+
+async function addQuestion(page: Page, n: number, kind: string, text: string): Promise<Locator> {
+  if (n > 1) await page.getByRole("button", { name: "Add Question" }).click();
+  const question = card(page, n);
+  await question.getByLabel("Kind").selectOption({ label: kind });
+  await question.getByLabel("Question text").fill(text);
+  return question;
+}
+
+/** Drags a question by its handle onto another one, the way a mouse does (both in view). */
+async function dragQuestion(page: Page, from: number, to: number) {
+  await card(page, to).getByLabel("Question text").evaluate((input) => input.scrollIntoView({ block: "center" }));
+  const handle = (await card(page, from).getByRole("button", { name: new RegExp(`Reorder question ${from}`) }).boundingBox())!;
+  const target = (await card(page, to).getByLabel("Question text").boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x + 40, target.y + target.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+async function hostNext(host: Page) {
+  await host.getByRole("button", { name: /^(Next|Next question|Show final results)$/ }).click();
+}
+
+test("a host builds a quiz of all six kinds with a picture, reorders it by dragging, and plays it with two players to the podium", async ({ browser }) => {
+  test.setTimeout(180_000);
+  // A tall window, so a question and the one below it are both in view while dragging.
+  const host = await (await contextWithClientId(browser, `host-${randomUUID()}`, { width: 1280, height: 1400 })).newPage();
+  await host.goto("/create");
+  await host.getByLabel("Title").fill("Six kinds");
+
+  const choice = await addQuestion(host, 1, "Multiple choice", "Which is a woodwind instrument?");
+  for (const [i, answer] of ["Trumpet", "Clarinet", "Violin", "Drum"].entries()) await choice.getByLabel(`Answer ${"ABCD"[i]}`).fill(answer);
+  await choice.getByRole("group", { name: "Correct answer" }).getByLabel("B", { exact: true }).check();
+  await choice.getByLabel("Picture (optional)").setInputFiles({ name: "band.png", mimeType: "image/png", buffer: await picturePng() });
+  await expect(choice.getByRole("img", { name: "Picture of question 1" })).toBeVisible();
+
+  const trueFalse = await addQuestion(host, 2, "True or false", "Bats are blind.");
+  await trueFalse.getByRole("group", { name: "Correct answer" }).getByLabel("False").check();
+
+  const multi = await addQuestion(host, 3, "Multi-select", "Which are prime numbers?");
+  for (const [i, answer] of ["2", "9", "11", "15"].entries()) await multi.getByLabel(`Answer ${"ABCD"[i]}`).fill(answer);
+  await multi.getByRole("group", { name: "Correct answers" }).getByLabel("A", { exact: true }).check();
+  await multi.getByRole("group", { name: "Correct answers" }).getByLabel("C", { exact: true }).check();
+
+  const typed = await addQuestion(host, 4, "Type the answer", "Which planet is closest to the Sun?");
+  await typed.getByLabel("Accepted answers (one per line)").fill("Mercury");
+
+  const number = await addQuestion(host, 5, "Closest number", "In which year did people first walk on the Moon?");
+  await number.getByLabel("The right number").fill("1969");
+
+  const poll = await addQuestion(host, 6, "Poll", "What should the next round be about?");
+  await poll.getByLabel("Answer A").fill("Music");
+  await poll.getByLabel("Answer B").fill("Films");
+  await poll.getByRole("button", { name: "Delete option D of question 6" }).click();
+  await poll.getByRole("button", { name: "Delete option C of question 6" }).click();
+
+  // Drag the poll above the number question by its handle: the number question ends the night.
+  await dragQuestion(host, 6, 5);
+  await expect(card(host, 5).getByLabel("Question text")).toHaveValue("What should the next round be about?");
+  await expect(card(host, 6).getByLabel("Question text")).toHaveValue("In which year did people first walk on the Moon?");
+  // The keyboard moves a question too: the true/false one down and back up.
+  await card(host, 2).getByRole("button", { name: /Reorder question 2/ }).press("ArrowDown");
+  await expect(card(host, 3).getByLabel("Question text")).toHaveValue("Bats are blind.");
+  await card(host, 3).getByRole("button", { name: /Reorder question 3/ }).press("ArrowUp");
+  await expect(card(host, 2).getByLabel("Question text")).toHaveValue("Bats are blind.");
+
+  await host.getByRole("button", { name: "Save Quiz" }).click();
+  await expect(host).toHaveURL(/\/waiting\/[A-Z0-9]{6}$/);
+  const gameCode = new URL(host.url()).pathname.split("/").pop()!;
+
+  const players: Page[] = [];
+  for (const [index, name] of ["Ann", "Bob"].entries()) {
+    const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, index === 1 ? PHONE : undefined)).newPage();
+    await player.goto(`/join?code=${gameCode}`);
+    await player.getByLabel("Nickname").fill(name);
+    await player.getByRole("button", { name: "Join Game" }).click();
+    await expect(player).toHaveURL(`/waiting/${gameCode}`);
+    players.push(player);
+  }
+  const [ann, bob] = players;
+  await expect(host.getByTestId("player-count")).toHaveText("2");
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(host.getByText("Which is a woodwind instrument?")).toBeVisible();
+
+  // 2. Choice with a picture: large on the host's screen; not on the phones until the host says so.
+  await expect(host.getByText("Which is a woodwind instrument?")).toBeVisible();
+  const picture = host.getByTestId("question-picture");
+  await expect(picture).toBeVisible();
+  expect(await picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(800);
+  await expect(bob.getByTestId("question-picture")).toHaveCount(0);
+  await host.getByLabel("Show pictures on players' devices").check();
+  await expect(bob.getByTestId("question-picture")).toBeVisible();
+  expect(await bob.getByTestId("question-picture").getAttribute("src")).toMatch(/\?size=small$/);
+  await ann.getByRole("button", { name: /B\. Clarinet/ }).click();
+  await bob.getByRole("button", { name: /A\. Trumpet/ }).click();
+  await expect(bob.getByTestId("correct-answer")).toHaveText("B. Clarinet");
+  await hostNext(host);
+  await hostNext(host);
+
+  // 3. True or false.
+  await expect(ann.getByRole("button", { name: /B\. False/ })).toBeVisible();
+  await ann.getByRole("button", { name: /B\. False/ }).click();
+  await bob.getByRole("button", { name: /A\. True/ }).click();
+  await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
+  await hostNext(host);
+  await hostNext(host);
+
+  // 4. Multi-select: Ann picks both primes, Bob one of them and earns part of the points.
+  await expect(ann.getByText("Which are prime numbers?")).toBeVisible();
+  await ann.getByRole("button", { name: /A\. 2/ }).click();
+  await ann.getByRole("button", { name: /C\. 11/ }).click();
+  await ann.getByRole("button", { name: "Submit answers (2)" }).click();
+  await bob.getByRole("button", { name: /C\. 11/ }).click();
+  await bob.getByRole("button", { name: "Submit answer" }).click();
+  await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
+  await expect(bob.getByRole("heading", { name: "Partly right" })).toBeVisible();
+  await expect(bob.getByTestId("correct-answer")).toHaveText("A. 2, C. 11");
+  await hostNext(host);
+  await hostNext(host);
+
+  // 5. Type the answer: Ann's typo is forgiven; the host accepts Bob's answer after the reveal.
+  await expect(ann.getByLabel("Your answer")).toBeVisible();
+  await ann.getByLabel("Your answer").fill("Mercry");
+  await ann.getByRole("button", { name: "Submit answer" }).click();
+  await bob.getByLabel("Your answer").fill("Hermes");
+  await bob.getByRole("button", { name: "Submit answer" }).click();
+  await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
+  await expect(bob.getByRole("heading", { name: "Incorrect" })).toBeVisible();
+  const typedAnswers = host.getByTestId("typed-answers");
+  await expect(typedAnswers).toContainText("Mercry");
+  await expect(typedAnswers).toContainText("Hermes");
+  const bobBefore = Number(await bob.getByTestId("score").textContent());
+  await host.getByRole("button", { name: "Accept Hermes" }).click();
+  await expect(bob.getByRole("heading", { name: "Correct!" })).toBeVisible();
+  await expect.poll(async () => Number(await bob.getByTestId("score").textContent())).toBeGreaterThan(bobBefore);
+  await hostNext(host);
+  await hostNext(host);
+
+  // 5. Poll: no right answer; everyone sees how the room voted.
+  await expect(host.getByText("What should the next round be about?")).toBeVisible();
+  await ann.getByRole("button", { name: /A\. Music/ }).click();
+  await bob.getByRole("button", { name: /B\. Films/ }).click();
+  await expect(ann.getByRole("heading", { name: "Thanks for voting!" })).toBeVisible();
+  await expect(host.getByLabel("Answer distribution")).toContainText("50% (1)");
+  await hostNext(host);
+  await hostNext(host);
+
+  // 6. Closest number: the true value and the spread of guesses.
+  await expect(ann.getByLabel("Your guess")).toBeVisible();
+  await ann.getByLabel("Your guess").fill("1969");
+  await ann.getByRole("button", { name: "Submit guess" }).click();
+  await bob.getByLabel("Your guess").fill("1,970");
+  await bob.getByRole("button", { name: "Submit guess" }).click();
+  await expect(ann.getByRole("heading", { name: "Spot on!" })).toBeVisible();
+  await expect(host.getByTestId("correct-number")).toHaveText("1,969");
+  await expect(host.getByTestId("number-spread")).toContainText("2 guesses from 1,969 to 1,970");
+  await hostNext(host);
+  await hostNext(host);
+
+  await expect(host.getByRole("heading", { name: "Game Complete" })).toBeVisible();
+  await expect(ann.getByTestId("own-rank")).toContainText("You finished #1 of 2");
+  await expect(host.getByLabel("Podium")).toContainText("Ann");
+  await expect(host.getByLabel("Podium")).toContainText("Bob");
+});
