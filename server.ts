@@ -20,6 +20,7 @@ import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSes
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
+import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
@@ -139,7 +140,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.use(requireAllowedOrigin(config.allowedOrigins));
   // Uploads get twice their own cap here, so a picture a little too large hears it from the route
   // ("Pictures can be at most 5 MB.") rather than a bare "too large".
-  app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES, { "/api/images": 2 * MAX_UPLOAD_REQUEST_BYTES }));
+  app.use(
+    limitRequestBodies(MAX_REQUEST_BODY_BYTES, {
+      "/api/images": 2 * MAX_UPLOAD_REQUEST_BYTES,
+      // A quiz file carries its pictures; the editor posted without JavaScript carries up to ten.
+      "/api/quizzes/import": 2 * MAX_IMPORT_REQUEST_BYTES,
+      "/create": 2 * MAX_IMPORT_REQUEST_BYTES,
+    }),
+  );
   app.use(compression());
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
@@ -173,7 +181,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       res.status(503).json({ status: "error" });
     }
   });
-  app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/"]));
+  app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/", "/schema/", "/create/template."]));
   app.all(
     "*",
     createRequestHandler({

@@ -41,12 +41,30 @@ export async function storeImage(db: DB, data: Uint8Array, owner: ImageOwner, li
   if (owner.userId === null && owner.clientId === null) throw new Error("storeImage needs an owner: a user id or a client id");
   if (data.byteLength > MAX_UPLOAD_BYTES) return { status: "too-large", maxBytes: MAX_UPLOAD_BYTES };
   if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE };
+  // A picture exported from here and imported again is a stored large rendition byte for byte: it
+  // is the same picture, not one to encode again (which would store a slightly worse copy).
+  const sameAsStored = createHash("sha256").update(data).digest("hex");
+  if (await db.selectFrom("images").select("id").where("id", "=", sameAsStored).executeTakeFirst()) {
+    return chargeStored(db, sameAsStored, owner, limitBytes, now);
+  }
   // Re-encoding takes up to a second of CPU: it happens before the transaction, which would
   // otherwise hold the one database connection, and every game's writes with it, meanwhile.
   const processed = await processPicture(data);
   if (processed.status !== "ok") return processed;
   const { large, small, width, height } = processed.value;
   const id = createHash("sha256").update(large).digest("hex");
+  return chargeStored(db, id, owner, limitBytes, now, { large, small, width, height });
+}
+
+/** Charges the owner for a stored picture (storing it first when `fresh` is new), within its quota. */
+async function chargeStored(
+  db: DB,
+  id: string,
+  owner: ImageOwner,
+  limitBytes: number,
+  now: number,
+  fresh?: { large: Buffer; small: Buffer; width: number; height: number },
+): Promise<StoreImageResult> {
 
   return inTransaction(db, async (trx) => {
     // The quota is read and spent in one transaction, so two uploads at once cannot both fit in the last space.
@@ -60,10 +78,11 @@ export async function storeImage(db: DB, data: Uint8Array, owner: ImageOwner, li
 
     // A picture someone else uploaded first keeps its renditions (an older sharp may have made a
     // slightly different small one): the owner is charged what is actually stored.
-    const image = stored ?? { width, height, bytes: large.byteLength + small.byteLength };
+    if (!stored && !fresh) throw new Error("A picture to charge is neither stored nor given.");
+    const image = stored ?? { width: fresh!.width, height: fresh!.height, bytes: fresh!.large.byteLength + fresh!.small.byteLength };
     const usedBytes = await storageUsed(trx, owner);
     if (usedBytes + image.bytes > limitBytes) return { status: "over-quota", usedBytes, limitBytes };
-    if (!stored) await trx.insertInto("images").values({ id, large, small, width, height, created_at: now }).execute();
+    if (!stored) await trx.insertInto("images").values({ id, ...fresh!, created_at: now }).execute();
     await trx
       .insertInto("image_uploads")
       .values({ image_id: id, user_id: owner.userId, client_id: owner.userId === null ? owner.clientId : null, bytes: image.bytes, created_at: now })

@@ -1,0 +1,63 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { findOwnQuizWithQuestions, type Requester } from "#app/models/quiz.server";
+import { exportQuiz } from "#app/models/quiz-transfer.server";
+import { ApiError, handleApi, parseIdParam } from "#app/utils/api.server";
+import { QUIZ_SCHEMA_PATH, quizFileSlug } from "#app/utils/quiz-file";
+import { CSV_CONTENT_TYPE, quizToCsv, quizToXlsx, XLSX_CONTENT_TYPE } from "#app/utils/quiz-spreadsheet.server";
+import { requesterOf } from "#app/utils/session.server";
+
+const FORMATS = ["json", "csv", "xlsx"] as const;
+type Format = (typeof FORMATS)[number];
+
+const NOT_FOUND = "Quiz not found.";
+const FORBIDDEN = "Only the quiz's creator can export it.";
+
+/** The owner's answers travel in the file: no shared cache may keep it. */
+function download(body: BodyInit, contentType: string, fileName: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": contentType,
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+async function ownQuiz(db: LoaderFunctionArgs["context"]["db"], quizId: number, requester: Requester) {
+  const access = await findOwnQuizWithQuestions(db, quizId, requester);
+  if (access.status === "not-found") throw new ApiError(404, NOT_FOUND);
+  if (access.status === "forbidden") throw new ApiError(403, FORBIDDEN);
+  return access.value;
+}
+
+/**
+ * GET /api/quizzes/:id/export?format=json|csv|xlsx, for the quiz's owner only: the quiz file
+ * (`<slug>.quiz.json`, pictures embedded; the default), or its questions as a spreadsheet in the
+ * template's layout (`<slug>.csv`, `<slug>.xlsx`; pictures only travel in the quiz file).
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    const quizId = parseIdParam(params.id, "Quiz");
+    const format = (new URL(request.url).searchParams.get("format") ?? "json").toLowerCase();
+    if (!FORMATS.includes(format as Format)) {
+      const message = `format must be one of ${FORMATS.join(", ")}.`;
+      throw new ApiError(400, message, { format: [message] });
+    }
+    const requester = await requesterOf(context, request);
+
+    if (format === "json") {
+      const exported = await exportQuiz(context.db, quizId, requester);
+      if (exported.status === "not-found") throw new ApiError(404, NOT_FOUND);
+      if (exported.status === "forbidden") throw new ApiError(403, FORBIDDEN);
+      const file = exported.value;
+      // An editor that understands $schema checks and completes the file against the published schema.
+      const body = { $schema: new URL(QUIZ_SCHEMA_PATH, request.url).href, ...file };
+      return download(JSON.stringify(body, null, 2), "application/json; charset=utf-8", `${quizFileSlug(file.title)}.quiz.json`);
+    }
+
+    const quiz = await ownQuiz(context.db, quizId, requester);
+    const slug = quizFileSlug(quiz.title);
+    if (format === "csv") return download(quizToCsv(quiz.questions), CSV_CONTENT_TYPE, `${slug}.csv`);
+    return download(new Uint8Array(await quizToXlsx(quiz.questions)), XLSX_CONTENT_TYPE, `${slug}.xlsx`);
+  });
+}

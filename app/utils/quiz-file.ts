@@ -1,0 +1,303 @@
+/**
+ * The quiz file: one whole quiz, pictures included, as versioned JSON, for export, import and
+ * scripts. Its JSON Schema is generated from the zod schema below and published at
+ * `/schema/quiz-v1.json`, so the documentation cannot drift from what import accepts.
+ *
+ * Each question is checked twice: by the file's own shape (which documents each kind's fields,
+ * with the same rules and messages) and then by `QuestionInputSchema`, the one schema every way in
+ * shares, so an imported question is exactly as valid as one typed in the editor.
+ */
+import { z } from "zod";
+import {
+  AnswerTextSchema,
+  MAX_ACCEPTED_ANSWERS,
+  MAX_OPTIONS,
+  NumberValueSchema,
+  OptionsSchema,
+  PointsSchema,
+  QUESTION_KINDS,
+  QuestionInputSchema,
+  QuestionTextSchema,
+  QuestionTimeLimitSchema,
+  TRUE_FALSE_ANSWERS,
+  TYPED_ANSWER_MAX_LENGTH,
+  type PointsOption,
+  type QuestionContent,
+} from "#app/game/question-kinds";
+import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
+import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-limits";
+import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/utils/validation";
+
+export const QUIZ_FILE_FORMAT = "quiz-night.quiz";
+export const QUIZ_FILE_VERSION = 1;
+export const QUIZ_SCHEMA_PATH = "/schema/quiz-v1.json";
+/** What export writes; import also takes the other formats an upload may be, and goes by the content. */
+export const QUIZ_FILE_PICTURE_TYPE = "image/webp";
+export const PICTURE_MEDIA_TYPES = ["image/webp", "image/png", "image/jpeg", "image/gif"] as const;
+
+/**
+ * A file with 100 pictures at the size the app stores them (WebP, at most 1600 px, a few hundred
+ * KB each) fits, base64 included; the whole file is read into memory, so the bound stays modest.
+ */
+export const MAX_QUIZ_FILE_BYTES = 40 * 1024 * 1024;
+/** An import request: the file plus room for the multipart framing and the small fields around it. */
+export const MAX_IMPORT_REQUEST_BYTES = MAX_QUIZ_FILE_BYTES + 64 * 1024;
+/** Spreadsheets carry text only: 100 rows fit in a few KB; the rest is room for formatting. */
+export const MAX_SPREADSHEET_BYTES = 2 * 1024 * 1024;
+export const quizFileTooLargeMessage = () => `Quiz files can be at most ${describeBytes(MAX_QUIZ_FILE_BYTES)}.`;
+export const spreadsheetTooLargeMessage = () => `Spreadsheets can be at most ${describeBytes(MAX_SPREADSHEET_BYTES)}.`;
+
+export const NOT_A_QUIZ_FILE = `This is not a Quiz Night quiz file (its "format" must be "${QUIZ_FILE_FORMAT}").`;
+export const UNKNOWN_QUIZ_FILE_VERSION = `This quiz file is of a version this server does not read (it reads version ${QUIZ_FILE_VERSION}).`;
+
+// ------------------------------------------------------------------------------ the file's shape
+
+/** base64 of at most MAX_UPLOAD_BYTES: 4 characters for every 3 bytes. */
+const MAX_PICTURE_BASE64_LENGTH = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const PICTURE_DATA_MESSAGE = "A picture's data must be its bytes in base64.";
+
+export const FilePictureSchema = z
+  .object({
+    mediaType: z
+      .enum(PICTURE_MEDIA_TYPES, { error: `A picture's mediaType must be one of ${PICTURE_MEDIA_TYPES.join(", ")}.` })
+      .describe("The picture's format. Export writes image/webp; on import the content decides, as for an upload."),
+    data: z
+      .string({ error: PICTURE_DATA_MESSAGE })
+      .max(MAX_PICTURE_BASE64_LENGTH, pictureTooLargeMessage())
+      .regex(BASE64, PICTURE_DATA_MESSAGE)
+      .describe(`The picture's bytes, base64 without line breaks; at most ${describeBytes(MAX_UPLOAD_BYTES)} decoded. Re-encoded on import like an upload.`),
+  })
+  .describe("A picture shown with the question.");
+export type FilePicture = z.output<typeof FilePictureSchema>;
+
+const indexMessage = "Choose which answer is correct.";
+const IndexSchema = z
+  .number({ error: indexMessage })
+  .int(indexMessage)
+  .min(0, indexMessage)
+  .max(MAX_OPTIONS - 1, indexMessage);
+
+const common = {
+  text: QuestionTextSchema.describe("The question, up to 500 characters."),
+  timeLimit: QuestionTimeLimitSchema.nullable()
+    .default(null)
+    .describe("Seconds for this question, 5 to 240; null (or absent) takes the quiz's time limit."),
+  points: PointsSchema.default("standard").describe("standard, double (twice the points) or none (counts for nothing)."),
+  image: FilePictureSchema.nullable().default(null).describe("A picture for the question, or null."),
+};
+const options = OptionsSchema.describe(`The options players pick from, 2 to ${MAX_OPTIONS}, in the order they are shown.`);
+
+const ChoiceQuestion = z
+  .object({
+    kind: z.literal("choice"),
+    ...common,
+    answers: options,
+    correctAnswerIndex: IndexSchema.describe("The one right option, counted from 0."),
+  })
+  .describe("Multiple choice: exactly one option is right.");
+
+const TrueFalseQuestion = z
+  .object({
+    kind: z.literal("trueFalse"),
+    ...common,
+    answers: z
+      .array(AnswerTextSchema)
+      .length(2, "A true-or-false question has exactly 2 answers.")
+      .optional()
+      .describe('How the two options are worded, true first; absent means ["True", "False"].'),
+    correctAnswerIndex: z
+      .union([z.literal(0), z.literal(1)], { error: "The correct answer is 0 (true) or 1 (false)." })
+      .describe("0 when the statement is true, 1 when it is false."),
+  })
+  .describe("True or false: a statement players judge.");
+
+const MultiSelectQuestion = z
+  .object({
+    kind: z.literal("multiSelect"),
+    ...common,
+    answers: options,
+    correctAnswerIndexes: z
+      .array(IndexSchema, { error: "Choose at least one correct answer." })
+      .min(1, "Choose at least one correct answer.")
+      .max(MAX_OPTIONS, "Choose at least one correct answer.")
+      .describe("Every right option, counted from 0; one or more. Points scale with right picks minus wrong ones."),
+  })
+  .describe("Multi-select: players pick every option they think is right.");
+
+const TypeAnswerQuestion = z
+  .object({
+    kind: z.literal("typeAnswer"),
+    ...common,
+    acceptedAnswers: z
+      .array(
+        z
+          .string({ error: "Every accepted answer is required." })
+          .trim()
+          .min(1, "Every accepted answer is required.")
+          .max(TYPED_ANSWER_MAX_LENGTH, `Keep each accepted answer under ${TYPED_ANSWER_MAX_LENGTH} characters.`),
+        { error: "Give at least one accepted answer." },
+      )
+      .min(1, "Give at least one accepted answer.")
+      .max(MAX_ACCEPTED_ANSWERS, `Give at most ${MAX_ACCEPTED_ANSWERS} accepted answers.`)
+      .describe(
+        `Every answer that counts as right, 1 to ${MAX_ACCEPTED_ANSWERS}. Case, accents, punctuation and surrounding spaces do not count, and one typo is forgiven in answers of 5 letters or more.`,
+      ),
+  })
+  .describe("Type the answer: players type it.");
+
+const ClosestNumberQuestion = z
+  .object({
+    kind: z.literal("closestNumber"),
+    ...common,
+    correctNumber: NumberValueSchema.describe("The true value; the closer a guess, the more points (exact = full points)."),
+  })
+  .describe("Closest number: players guess a number.");
+
+const PollQuestion = z
+  .object({
+    kind: z.literal("poll"),
+    ...common,
+    answers: options,
+  })
+  .describe("Poll: no right answer and no points; the reveal shows how the room voted.");
+
+/**
+ * One question of the file: its own shape, then the shared question rules (an index within the
+ * answers, each correct answer named once, ...), giving the question's content and its picture.
+ */
+const FileQuestionSchema = z
+  .discriminatedUnion("kind", [ChoiceQuestion, TrueFalseQuestion, MultiSelectQuestion, TypeAnswerQuestion, ClosestNumberQuestion, PollQuestion], {
+    error: `kind must be one of ${QUESTION_KINDS.join(", ")}.`,
+  })
+  .transform((question, ctx) => {
+    const { image, ...rest } = question;
+    const content = QuestionInputSchema.safeParse({ ...rest, imageId: null });
+    if (content.success) return { content: content.data, image };
+    for (const issue of content.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: question });
+    return z.NEVER;
+  });
+
+export const QuizFileSchema = z
+  .object({
+    $schema: z.string().optional().describe(`Where this schema is published (${QUIZ_SCHEMA_PATH}); ignored on import.`),
+    format: z.literal(QUIZ_FILE_FORMAT, { error: NOT_A_QUIZ_FILE }).describe("Always quiz-night.quiz."),
+    version: z.literal(QUIZ_FILE_VERSION, { error: UNKNOWN_QUIZ_FILE_VERSION }).describe("The format's version: 1."),
+    title: QuizTitleSchema.describe("The quiz's title, up to 200 characters."),
+    description: QuizDescriptionSchema.default("").describe("Up to 2000 characters."),
+    timeLimit: TimeLimitSchema.describe("Seconds per question unless a question says otherwise, 5 to 120; 20 when absent."),
+    questions: z
+      .array(FileQuestionSchema, { error: CANNOT_REMOVE_QUESTION.description })
+      .min(1, CANNOT_REMOVE_QUESTION.description)
+      .max(MAX_QUESTIONS, tooManyQuestionsMessage(MAX_QUESTIONS))
+      .describe(`The questions in the order they are played, 1 to ${MAX_QUESTIONS}.`),
+  })
+  .describe("A Quiz Night quiz: its details and questions, pictures embedded.");
+
+/** A quiz file as written (what export produces and a script may send). */
+export type QuizFile = z.input<typeof QuizFileSchema>;
+/** A quiz file checked: each question's content (no picture id yet) beside its embedded picture. */
+export type ParsedQuizFile = z.output<typeof QuizFileSchema>;
+export type QuizFileQuestion = QuizFile["questions"][number];
+
+/** The published JSON Schema of the quiz file (what a file may contain, so defaults are optional). */
+export function quizFileJsonSchema(): Record<string, unknown> {
+  const { $schema, description: _description, ...schema } = z.toJSONSchema(QuizFileSchema, { io: "input", target: "draft-2020-12" }) as Record<string, unknown>;
+  return {
+    $schema,
+    $id: QUIZ_SCHEMA_PATH,
+    title: `Quiz Night quiz file, version ${QUIZ_FILE_VERSION}`,
+    description:
+      "One quiz with its questions and pictures, as exported from Quiz Night (GET /api/quizzes/{id}/export) and imported by POST /api/quizzes/import. " +
+      "Each question has a kind; a kind's fields are described on its variant. Fields a kind does not use are ignored.",
+    ...schema,
+  };
+}
+
+// ------------------------------------------------------------------------------ writing a file
+
+/**
+ * A quiz as a file, each question with only the fields its kind uses, so a person can read and
+ * edit it. `images` holds each picture's base64 by id; a picture not in it is left out.
+ */
+export function toQuizFile(
+  quiz: { title: string; description: string; timeLimit: number },
+  questions: QuestionContent[],
+  images: ReadonlyMap<string, string>,
+): QuizFile {
+  return {
+    format: QUIZ_FILE_FORMAT,
+    version: QUIZ_FILE_VERSION,
+    title: quiz.title,
+    description: quiz.description,
+    timeLimit: quiz.timeLimit,
+    questions: questions.map((question) => {
+      const data = question.imageId === null ? undefined : images.get(question.imageId);
+      return fileQuestion(question, data === undefined ? null : { mediaType: QUIZ_FILE_PICTURE_TYPE, data });
+    }),
+  };
+}
+
+function fileQuestion(question: QuestionContent, image: FilePicture | null): QuizFileQuestion {
+  const { text, timeLimit } = question;
+  const points: PointsOption = question.points;
+  switch (question.kind) {
+    case "choice":
+      return { kind: "choice", text, answers: question.answers, correctAnswerIndex: question.correctAnswerIndex, timeLimit, points, image };
+    case "trueFalse": {
+      const standard = question.answers.length === 2 && question.answers.every((answer, i) => answer === TRUE_FALSE_ANSWERS[i]);
+      return {
+        kind: "trueFalse",
+        text,
+        ...(standard ? {} : { answers: question.answers }),
+        correctAnswerIndex: question.correctAnswerIndex === 1 ? 1 : 0,
+        timeLimit,
+        points,
+        image,
+      };
+    }
+    case "multiSelect":
+      return { kind: "multiSelect", text, answers: question.answers, correctAnswerIndexes: question.correctAnswerIndexes, timeLimit, points, image };
+    case "typeAnswer":
+      return { kind: "typeAnswer", text, acceptedAnswers: question.acceptedAnswers, timeLimit, points, image };
+    case "closestNumber":
+      return { kind: "closestNumber", text, correctNumber: question.correctNumber ?? 0, timeLimit, points, image };
+    case "poll":
+      // A poll never scores: its points would only be noise in the file.
+      return { kind: "poll", text, answers: question.answers, timeLimit, image };
+  }
+}
+
+// ------------------------------------------------------------------------------ spreadsheet details
+
+/**
+ * The quiz's details that come with a spreadsheet upload (a spreadsheet holds only questions);
+ * also how the page's import form reads them.
+ */
+export const SpreadsheetDetailsSchema = z
+  .object({
+    title: QuizTitleSchema,
+    description: QuizDescriptionSchema.default(""),
+    timeLimit: z.preprocess((value) => (value === "" || value === null ? undefined : typeof value === "string" ? Number(value) : value), TimeLimitSchema),
+    visibility: z.enum(["private", "public"], { error: "Choose private or public." }).default("private"),
+  })
+  .transform(({ visibility, ...details }) => ({ ...details, isPublic: visibility === "public" }));
+
+/** A spreadsheet's file name as a quiz title: without its extension; a name of nothing but an extension gives none. */
+export function titleFromFileName(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? "";
+  return base.replace(/\.(csv|xlsx|json)$/i, "").replace(/\.quiz$/i, "").trim().slice(0, 200);
+}
+
+/** A file name for a quiz: its title in lower-case ASCII words joined by dashes ("quiz" if nothing is left). */
+export function quizFileSlug(title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  return slug || "quiz";
+}

@@ -1,0 +1,553 @@
+/**
+ * Quizzes as spreadsheets (CSV and XLSX), in two layouts found by their header row: ours (the
+ * template `/create` offers) and Kahoot's "quiz spreadsheet template", so hosts can bring the
+ * quizzes they already have. Every row goes through `QuestionInputSchema`, the rule every way in
+ * shares; a file is accepted whole or not at all, with each bad row named by its number as the
+ * spreadsheet shows it. Pictures travel only in the JSON quiz file.
+ */
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import ExcelJS from "exceljs";
+import {
+  KIND_LABELS,
+  MAX_OPTIONS,
+  QUESTION_KINDS,
+  QuestionInputSchema,
+  TRUE_FALSE_ANSWERS,
+  type QuestionContent,
+  type QuestionKind,
+} from "#app/game/question-kinds";
+import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
+import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";
+
+// ------------------------------------------------------------------------------ the layout
+
+/** Our columns, in the order the template and export write them. */
+export const QUIZ_SPREADSHEET_COLUMNS = [
+  "Question",
+  "Kind",
+  ...Array.from({ length: MAX_OPTIONS }, (_, i) => `Answer ${i + 1}`),
+  "Correct",
+  "Time limit",
+  "Points",
+] as const;
+
+/** The names our layout writes in the Kind column; any of `KIND_ALIASES` is read. */
+export const SPREADSHEET_KIND_NAMES: Record<QuestionKind, string> = {
+  choice: "choice",
+  trueFalse: "true-false",
+  multiSelect: "multi-select",
+  typeAnswer: "type-answer",
+  closestNumber: "closest-number",
+  poll: "poll",
+};
+
+/** Letters only, lower-case: "True / False", "true-false" and "trueFalse" all read the same. */
+const aliasKey = (name: string) => name.toLowerCase().replace(/[^a-z]/g, "");
+
+const KIND_ALIASES: ReadonlyMap<string, QuestionKind> = new Map([
+  ...QUESTION_KINDS.map((kind) => [aliasKey(kind), kind] as const),
+  ...QUESTION_KINDS.map((kind) => [aliasKey(KIND_LABELS[kind]), kind] as const),
+  ...QUESTION_KINDS.map((kind) => [aliasKey(SPREADSHEET_KIND_NAMES[kind]), kind] as const),
+  // Kahoot's and other apps' names for the same kinds.
+  ["quiz", "choice"],
+  ["singlechoice", "choice"],
+  ["tf", "trueFalse"],
+  ["multipleselect", "multiSelect"],
+  ["multipleanswers", "multiSelect"],
+  ["typeanswer", "typeAnswer"],
+  ["typed", "typeAnswer"],
+  ["open", "typeAnswer"],
+  ["number", "closestNumber"],
+  ["slider", "closestNumber"],
+  ["survey", "poll"],
+]);
+
+const KIND_MESSAGE = `Kind must be one of ${Object.values(SPREADSHEET_KIND_NAMES).join(", ")} (or empty for choice).`;
+
+export type SpreadsheetLayout = "quiz-night" | "kahoot";
+
+/** Where each field is in the sheet: 0-based column indexes, answers by their number (1-6). */
+interface Columns {
+  question: number;
+  kind?: number;
+  answers: Map<number, number>;
+  correct?: number;
+  timeLimit?: number;
+  points?: number;
+}
+
+interface Header {
+  /** Its place in the rows read, not its row number. */
+  index: number;
+  layout: SpreadsheetLayout;
+  columns: Columns;
+}
+
+/** The header must come early: Kahoot's has a title block above it, ours none. */
+const HEADER_SEARCH_ROWS = 30;
+
+const headerText = (cell: string) => cell.toLowerCase().replace(/[–—]/g, "-").replace(/\s+/g, " ").trim();
+
+/**
+ * The header row: the first with a question column and an "Answer 1" or "Correct" column. Columns
+ * are found by their names (Kahoot's carry hints such as "- max 120 characters"), so their order
+ * and any extra columns do not matter.
+ */
+function findHeader(rows: SheetRow[]): Header | null {
+  for (const [index, row] of rows.slice(0, HEADER_SEARCH_ROWS).entries()) {
+    const columns: Partial<Columns> & { answers: Map<number, number> } = { answers: new Map() };
+    let kahoot = false;
+    for (const [column, cell] of row.cells.entries()) {
+      const text = headerText(cell);
+      if (!text) continue;
+      if (/max \d+ characters|choose at least one|5, 10, 20/.test(text)) kahoot = true;
+      const answer = /^answer\s*(\d+)\b/.exec(text);
+      if (/^(question )?(kind|type)$/.test(text)) columns.kind ??= column;
+      else if (/^question\b/.test(text)) columns.question ??= column;
+      else if (answer) {
+        const n = Number(answer[1]);
+        if (n >= 1 && n <= MAX_OPTIONS && !columns.answers.has(n)) columns.answers.set(n, column);
+      } else if (/^correct\b/.test(text)) columns.correct ??= column;
+      else if (/^time( limit)?\b/.test(text)) columns.timeLimit ??= column;
+      else if (/^points?\b/.test(text)) columns.points ??= column;
+    }
+    if (columns.question !== undefined && (columns.answers.has(1) || columns.correct !== undefined)) {
+      return { index, layout: kahoot ? "kahoot" : "quiz-night", columns: columns as Columns };
+    }
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------------------ reading cells
+
+/** One row as the spreadsheet numbers it (1-based, the header included), each cell as text. */
+interface SheetRow {
+  number: number;
+  cells: string[];
+}
+
+export interface RowError {
+  /** The row as the spreadsheet shows it, header counted; 0 for the file as a whole. */
+  row: number;
+  message: string;
+}
+
+export type SpreadsheetResult =
+  | { status: "ok"; layout: SpreadsheetLayout; questions: QuestionContent[] }
+  | { status: "invalid"; errors: RowError[] };
+
+const fileError = (message: string): SpreadsheetResult => ({ status: "invalid", errors: [{ row: 0, message }] });
+
+const NOT_A_SPREADSHEET = "Upload the quiz as a .csv or .xlsx file (an older .xls can be saved as .xlsx first).";
+const NO_HEADER =
+  "No header row found. Start from the template on the create page (columns Question, Kind, Answer 1 to 6, Correct, Time limit, Points), or Kahoot's quiz spreadsheet template.";
+const NO_QUESTIONS = "The spreadsheet has no questions below its header row.";
+const UNREADABLE_XLSX = "This .xlsx file could not be read. Save it again from your spreadsheet program and retry.";
+
+const isZip = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+/** The old binary Excel format (an OLE compound file). */
+const isXls = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0;
+
+/** The rows of each sheet, in order; an error message when the file is not a readable spreadsheet. */
+async function readSheets(bytes: Uint8Array, fileName: string): Promise<SheetRow[][] | string> {
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  if (isXls(bytes)) return NOT_A_SPREADSHEET;
+  // The content decides: a browser or a script may name a file anything.
+  if (isZip(bytes)) return readXlsx(bytes);
+  if (extension === "xlsx" || extension === "xls") return extension === "xls" ? NOT_A_SPREADSHEET : UNREADABLE_XLSX;
+  if (bytes.includes(0) && !hasUtf16Bom(bytes)) return NOT_A_SPREADSHEET;
+  return readCsv(bytes);
+}
+
+const hasUtf16Bom = (bytes: Uint8Array) => bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+
+/**
+ * CSV text as spreadsheet programs write it: UTF-8 (with or without a byte-order mark), UTF-16
+ * ("Unicode text"), or, failing UTF-8, Windows-1252 (Excel's plain "CSV" on Western systems).
+ */
+function decodeText(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
+/**
+ * The separator of the first line, outside quotes: a comma, or the semicolon that spreadsheet
+ * programs write where a comma is the decimal mark, or a tab.
+ */
+function detectDelimiter(text: string): string {
+  const counts = new Map([
+    [",", 0],
+    [";", 0],
+    ["\t", 0],
+  ]);
+  let quoted = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === "\n" || char === "\r")) break;
+    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
+  }
+  return [...counts.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+}
+
+/**
+ * A cell our CSV export guarded against being run as a formula (a leading apostrophe before `=`,
+ * `+`, `-`, `@`, a tab or a carriage return) reads as what was written.
+ */
+const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+function readCsv(bytes: Uint8Array): SheetRow[][] | string {
+  const text = decodeText(bytes).replace(/^\uFEFF/, "");
+  let records: string[][];
+  try {
+    // Empty lines are kept as records, so a record's place is its row number in a spreadsheet.
+    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
+  } catch (error) {
+    return `This CSV file could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return [records.map((cells, i) => ({ number: i + 1, cells: cells.map((cell) => unguard(cell.replace(/\r$/, ""))) }))];
+}
+
+async function readXlsx(bytes: Uint8Array): Promise<SheetRow[][] | string> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
+  } catch {
+    return UNREADABLE_XLSX;
+  }
+  return workbook.worksheets.map((sheet) => {
+    const rows: SheetRow[] = [];
+    sheet.eachRow({ includeEmpty: false }, (row, number) => {
+      const values = Array.isArray(row.values) ? row.values : [];
+      // exceljs numbers cells from 1; index 0 of `values` is always empty.
+      rows.push({ number, cells: Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellText(values[i + 1])) });
+    });
+    return rows;
+  });
+}
+
+/** A cell's value as the text a person sees in it. */
+function cellText(value: ExcelJS.CellValue | unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === "object") {
+    if ("richText" in value && Array.isArray(value.richText)) return value.richText.map((part: { text?: string }) => part.text ?? "").join("");
+    if ("result" in value) return cellText(value.result);
+    if ("formula" in value || "sharedFormula" in value || "error" in value) return "";
+    if ("text" in value) return cellText(value.text);
+  }
+  return "";
+}
+
+// ------------------------------------------------------------------------------ rows into questions
+
+const cellAt = (row: SheetRow, column: number | undefined) => (column === undefined ? "" : (row.cells[column] ?? "").trim());
+
+function isBlank(row: SheetRow, columns: Columns): boolean {
+  // Kahoot's template numbers 100 rows in its first column whether they hold a question or not:
+  // only the columns that make a question count.
+  const used = [columns.question, columns.kind, ...columns.answers.values(), columns.correct, columns.timeLimit, columns.points];
+  return used.every((column) => cellAt(row, column) === "");
+}
+
+/** A question's fields read from one row, before the shared rules; or the row's own problem. */
+type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; message: string };
+
+/** Answer numbers in Correct: "1,3", "1; 3", "1 3", "2|4", or "1.3" (a decimal-comma locale's "1,3" typed into a number cell). */
+function answerNumbers(cell: string): number[] | null {
+  const parts = cell.split(/[\s,;|.&/+]+|\band\b/i).filter(Boolean);
+  if (parts.length === 0 || !parts.every((part) => /^\d+$/.test(part))) return null;
+  return parts.map(Number);
+}
+
+/** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
+const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
+const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
+
+/**
+ * A number as a person types it into a cell: "1989", "-0.5", "1e6", "1 000 000", "3,14" (a
+ * decimal comma), "1,234,567" (thousands separators).
+ */
+export function parseNumberCell(raw: string): number | null {
+  const text = raw.trim().replace(/[\s\u00a0\u202f'_]/g, "");
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
+  if (/^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return Number(text.replace(/,/g, ""));
+  if (/^[-+]?\d{1,3}(\.\d{3})+(,\d+)?$/.test(text)) return Number(text.replace(/\./g, "").replace(",", "."));
+  if (/^[-+]?\d*,\d+$/.test(text)) return Number(text.replace(",", "."));
+  return null;
+}
+
+function readPoints(cell: string): unknown {
+  const key = cell.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (key === "") return undefined;
+  if (["standard", "normal", "single", "1", "x1", "1x"].includes(key)) return "standard";
+  if (["double", "doublepoints", "2", "x2", "2x"].includes(key)) return "double";
+  if (["none", "nopoints", "no", "0", "x0", "0x", "zero"].includes(key)) return "none";
+  // Anything else meets the shared rule and its message.
+  return cell;
+}
+
+function readTimeLimit(cell: string): unknown {
+  if (cell === "") return undefined;
+  const seconds = /^(.+?)\s*(s|sec|secs|seconds?)?$/i.exec(cell)?.[1] ?? cell;
+  const value = parseNumberCell(seconds);
+  // NaN meets the shared rule, which says a time limit must be a number of seconds.
+  return value ?? Number.NaN;
+}
+
+function readRow(row: SheetRow, columns: Columns): RowReading {
+  const text = cellAt(row, columns.question);
+  const correct = cellAt(row, columns.correct);
+  // Answers by their column's number; empty ones are dropped, so "Answer 3" may be left out and
+  // "Correct" still names answers by the column they are in.
+  const answerColumns = [...columns.answers.entries()].sort(([a], [b]) => a - b);
+  const filled = answerColumns.map(([n, column]) => ({ n, text: cellAt(row, column) })).filter((answer) => answer.text !== "");
+  const answers = filled.map((answer) => answer.text);
+  const indexOfAnswer = (n: number) => filled.findIndex((answer) => answer.n === n);
+
+  const kindCell = cellAt(row, columns.kind);
+  let kind: QuestionKind | undefined;
+  if (kindCell !== "") {
+    kind = KIND_ALIASES.get(aliasKey(kindCell));
+    if (!kind) return { status: "invalid", message: KIND_MESSAGE };
+  } else {
+    const numbers = answerNumbers(correct);
+    const trueFalse = answers.length === 2 && answers.every((answer, i) => answer.toLowerCase() === TRUE_FALSE_ANSWERS[i].toLowerCase());
+    kind = numbers && numbers.length > 1 ? "multiSelect" : trueFalse ? "trueFalse" : "choice";
+  }
+
+  const common = { kind, text, timeLimit: readTimeLimit(cellAt(row, columns.timeLimit)), points: readPoints(cellAt(row, columns.points)) };
+  const toIndexes = (numbers: number[]): number[] | string => {
+    const indexes: number[] = [];
+    for (const n of numbers) {
+      if (n < 1 || n > MAX_OPTIONS) return `Correct names answer ${n}; answers are numbered 1 to ${MAX_OPTIONS}.`;
+      const index = indexOfAnswer(n);
+      if (index < 0) return `Correct names answer ${n}, which is empty.`;
+      indexes.push(index);
+    }
+    return indexes;
+  };
+
+  switch (kind) {
+    case "choice": {
+      if (correct === "") return { status: "ok", input: { ...common, answers } };
+      // The right answer written out instead of its number.
+      const byText = answers.findIndex((answer) => answer.toLowerCase() === correct.toLowerCase());
+      if (byText >= 0 && !/^\d+$/.test(correct)) return { status: "ok", input: { ...common, answers, correctAnswerIndex: byText } };
+      const numbers = answerNumbers(correct);
+      if (!numbers) return { status: "invalid", message: `Correct must be the number of the right answer, 1 to ${MAX_OPTIONS}.` };
+      if (numbers.length > 1) return { status: "invalid", message: "A choice question has one correct answer; make it multi-select for more." };
+      const indexes = toIndexes(numbers);
+      if (typeof indexes === "string") return { status: "invalid", message: indexes };
+      return { status: "ok", input: { ...common, answers, correctAnswerIndex: indexes[0] } };
+    }
+    case "multiSelect": {
+      if (correct === "") return { status: "ok", input: { ...common, answers } };
+      const numbers = answerNumbers(correct);
+      if (!numbers) return { status: "invalid", message: "Correct must list the numbers of the right answers, like 1,3." };
+      const indexes = toIndexes(numbers);
+      if (typeof indexes === "string") return { status: "invalid", message: indexes };
+      return { status: "ok", input: { ...common, answers, correctAnswerIndexes: indexes } };
+    }
+    case "trueFalse": {
+      const key = correct.toLowerCase();
+      // Custom wording ("Yes"/"No") may be named by its text too.
+      const byText = answers.findIndex((answer) => answer.toLowerCase() === key);
+      const index = byText >= 0 && answers.length === 2 ? byText : TRUE_WORDS.has(key) ? 0 : FALSE_WORDS.has(key) ? 1 : -1;
+      if (index < 0) return { status: "invalid", message: "Correct must be true or false." };
+      return { status: "ok", input: { ...common, ...(answers.length > 0 ? { answers } : {}), correctAnswerIndex: index } };
+    }
+    case "typeAnswer": {
+      // The accepted answers are in the answer columns, or "a|b" in Correct, or both.
+      const accepted = [...answers, ...correct.split("|").map((answer) => answer.trim())].filter(Boolean);
+      return { status: "ok", input: { ...common, acceptedAnswers: [...new Set(accepted)] } };
+    }
+    case "closestNumber": {
+      if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };
+      const value = parseNumberCell(correct);
+      if (value === null) return { status: "invalid", message: "Correct must be the true number, like 1989 or 3.5." };
+      return { status: "ok", input: { ...common, correctNumber: value } };
+    }
+    case "poll":
+      return { status: "ok", input: { ...common, answers } };
+  }
+}
+
+/**
+ * A spreadsheet's questions, in order, or every problem by row. Blank rows are skipped; the first
+ * sheet with a header row is read.
+ */
+export async function parseQuizSpreadsheet(bytes: Uint8Array, fileName: string): Promise<SpreadsheetResult> {
+  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return fileError(spreadsheetTooLargeMessage());
+  if (bytes.byteLength === 0) return fileError(NO_QUESTIONS);
+  const sheets = await readSheets(bytes, fileName);
+  if (typeof sheets === "string") return fileError(sheets);
+
+  let found: { rows: SheetRow[]; header: Header } | undefined;
+  for (const rows of sheets) {
+    const header = findHeader(rows);
+    if (header) {
+      found = { rows, header };
+      break;
+    }
+  }
+  if (!found) return fileError(NO_HEADER);
+  const { columns, layout } = found.header;
+  const dataRows = found.rows.slice(found.header.index + 1).filter((row) => !isBlank(row, columns));
+  if (dataRows.length === 0) return fileError(NO_QUESTIONS);
+  if (dataRows.length > MAX_QUESTIONS) return fileError(`${tooManyQuestionsMessage(MAX_QUESTIONS)} This file has ${dataRows.length}.`);
+
+  const questions: QuestionContent[] = [];
+  const errors: RowError[] = [];
+  for (const row of dataRows) {
+    const reading = readRow(row, columns);
+    if (reading.status === "invalid") {
+      errors.push({ row: row.number, message: `Row ${row.number}: ${reading.message}` });
+      continue;
+    }
+    const parsed = QuestionInputSchema.safeParse(reading.input);
+    if (parsed.success) {
+      questions.push(parsed.data);
+      continue;
+    }
+    for (const message of new Set(parsed.error.issues.map((issue) => issue.message))) {
+      errors.push({ row: row.number, message: `Row ${row.number}: ${message}` });
+    }
+  }
+  return errors.length > 0 ? { status: "invalid", errors } : { status: "ok", layout, questions };
+}
+
+// ------------------------------------------------------------------------------ writing
+
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
+export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** A question as one row of our layout; numbers stay numbers so a spreadsheet program sorts them. */
+function questionRow(question: QuestionContent): (string | number)[] {
+  const answerCells: string[] = Array.from({ length: MAX_OPTIONS }, () => "");
+  let correct: string | number = "";
+  switch (question.kind) {
+    case "choice":
+      question.answers.forEach((answer, i) => (answerCells[i] = answer));
+      correct = question.correctAnswerIndex + 1;
+      break;
+    case "trueFalse":
+      question.answers.forEach((answer, i) => (answerCells[i] = answer));
+      correct = question.correctAnswerIndex === 1 ? "false" : "true";
+      break;
+    case "multiSelect":
+      question.answers.forEach((answer, i) => (answerCells[i] = answer));
+      correct = question.correctAnswerIndexes.map((index) => index + 1).join(",");
+      break;
+    case "typeAnswer":
+      // Up to six in the answer columns, where a person expects them; any more in Correct.
+      question.acceptedAnswers.slice(0, MAX_OPTIONS).forEach((answer, i) => (answerCells[i] = answer));
+      correct = question.acceptedAnswers.slice(MAX_OPTIONS).join("|");
+      break;
+    case "closestNumber":
+      correct = question.correctNumber ?? "";
+      break;
+    case "poll":
+      question.answers.forEach((answer, i) => (answerCells[i] = answer));
+      break;
+  }
+  return [
+    question.text,
+    SPREADSHEET_KIND_NAMES[question.kind],
+    ...answerCells,
+    correct,
+    question.timeLimit ?? "",
+    question.kind === "poll" ? "" : question.points,
+  ];
+}
+
+/**
+ * Questions as CSV in our layout. A byte-order mark makes Excel read it as UTF-8; a cell a
+ * spreadsheet would run as a formula gets a leading apostrophe, which import takes off again.
+ */
+export function quizToCsv(questions: QuestionContent[]): string {
+  return stringify(questions.map(questionRow), { header: true, columns: [...QUIZ_SPREADSHEET_COLUMNS], bom: true, escape_formulas: true });
+}
+
+const COLUMN_HELP: Record<(typeof QUIZ_SPREADSHEET_COLUMNS)[number], string> = {
+  Question: "The question, up to 500 characters. Each row is one question; blank rows are skipped.",
+  Kind: "choice, true-false, multi-select, type-answer, closest-number or poll. Empty: choice (true-false when the answers are True and False; multi-select when Correct names several).",
+  "Answer 1": `The options players pick from, 2 to ${MAX_OPTIONS}, up to 200 characters each. For type-answer: the accepted answers. Empty for closest-number.`,
+  "Answer 2": "",
+  "Answer 3": "",
+  "Answer 4": "",
+  "Answer 5": "",
+  "Answer 6": "",
+  Correct:
+    "choice: the right answer's number (1-6). multi-select: the right answers' numbers, like 1,3. true-false: true or false. type-answer: empty (or more accepted answers, like a|b). closest-number: the true number. poll: empty.",
+  "Time limit": "Seconds for this question, 5 to 240. Empty: the quiz's time limit.",
+  Points: "standard, double or none. Empty: standard.",
+};
+
+async function workbookOf(questions: QuestionContent[], withHelp: boolean): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = "Quiz Night";
+  const sheet = workbook.addWorksheet("Quiz", { views: [{ state: "frozen", ySplit: 1 }] });
+  sheet.columns = QUIZ_SPREADSHEET_COLUMNS.map((header) => ({
+    header,
+    width: header === "Question" ? 50 : header.startsWith("Answer") ? 20 : header === "Kind" ? 16 : 12,
+  }));
+  sheet.getRow(1).font = { bold: true };
+  for (const question of questions) sheet.addRow(questionRow(question));
+  if (withHelp) {
+    // A sheet of its own: the first sheet stays exactly what import reads.
+    const help = workbook.addWorksheet("How to fill in");
+    help.columns = [
+      { header: "Column", width: 14 },
+      { header: "What to write", width: 120 },
+    ];
+    help.getRow(1).font = { bold: true };
+    for (const [column, text] of Object.entries(COLUMN_HELP)) if (text) help.addRow([column === "Answer 1" ? "Answer 1-6" : column, text]);
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Questions as an XLSX workbook in our layout. */
+export function quizToXlsx(questions: QuestionContent[]): Promise<Buffer> {
+  return workbookOf(questions, false);
+}
+
+const example = (question: Partial<QuestionContent> & Pick<QuestionContent, "kind" | "text">): QuestionContent => ({
+  answers: [],
+  correctAnswerIndex: -1,
+  correctAnswerIndexes: [],
+  acceptedAnswers: [],
+  correctNumber: null,
+  timeLimit: null,
+  points: "standard",
+  imageId: null,
+  ...question,
+});
+
+/** One example of each kind, as the template shows them. */
+export const TEMPLATE_QUESTIONS: readonly QuestionContent[] = [
+  example({ kind: "choice", text: "What is the capital of Australia?", answers: ["Sydney", "Canberra", "Melbourne", "Perth"], correctAnswerIndex: 1, correctAnswerIndexes: [1] }),
+  example({ kind: "trueFalse", text: "A group of crows is called a murder.", answers: ["True", "False"], correctAnswerIndex: 0, correctAnswerIndexes: [0] }),
+  example({ kind: "multiSelect", text: "Which of these are planets?", answers: ["Mars", "Pluto", "Venus", "The Moon"], correctAnswerIndexes: [0, 2] }),
+  example({ kind: "typeAnswer", text: "Which element has the symbol Fe?", acceptedAnswers: ["Iron"] }),
+  example({ kind: "closestNumber", text: "In which year did the Berlin Wall fall?", correctNumber: 1989, timeLimit: 30, points: "double" }),
+  example({ kind: "poll", text: "Which round should come next?", answers: ["Music", "Sport", "History"], points: "none" }),
+];
+
+/** The CSV template `/create` offers: the header row and one example of each kind. */
+export function quizTemplateCsv(): string {
+  return quizToCsv([...TEMPLATE_QUESTIONS]);
+}
+
+/** The XLSX template: the same rows, and a second sheet explaining each column. */
+export function quizTemplateXlsx(): Promise<Buffer> {
+  return workbookOf([...TEMPLATE_QUESTIONS], true);
+}
