@@ -4,7 +4,9 @@
  * It measures on the client side and reports raw samples to the parent over IPC.
  */
 import WebSocket from "ws";
+import type { QuestionKind } from "#app/game/question-kinds";
 import type { ParentCommand, WorkerReport } from "./ipc";
+import { answerFor, type AnswerKey } from "./questions";
 
 /** Sockets this worker opens at once; more would only fill the server's accept backlog. */
 const CONNECT_CONCURRENCY = 50;
@@ -75,27 +77,32 @@ interface PlayCommand {
   gameCode: string;
   firstIndex: number;
   count: number;
+  keys: AnswerKey[];
 }
 
-async function runGame({ url, gameCode, firstIndex, count }: PlayCommand): Promise<void> {
+async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand): Promise<void> {
   const deliveries: number[] = [];
-  const acks: number[] = [];
+  const acksByKind: Record<string, number[]> = {};
   const errors: string[] = [];
   let questionStartedBytes = 0;
   let sent = 0;
   let acknowledged = 0;
+  let strayAcks = 0;
   let joined = 0;
   let finished = 0;
   let unexpectedCloses = 0;
 
   const reportIfAllDone = () => {
     if (finished + unexpectedCloses !== count) return;
-    report({ event: "finished", deliveries, acks, sent, acknowledged, errors, unexpectedCloses, questionStartedBytes });
+    report({ event: "finished", deliveries, acksByKind, sent, acknowledged, errors, unexpectedCloses, strayAcks, questionStartedBytes });
   };
 
   const play = (socket: WebSocket, index: number) => {
     let playerId = 0;
     let answerSentAt = 0;
+    /** The question number whose ack this player waits for; 0 when none. */
+    let awaitingAck = 0;
+    let answeredKind: QuestionKind = "choice";
     let answerTimer: NodeJS.Timeout | null = null;
     let over = false;
     socket.on("message", (data: Buffer) => {
@@ -113,21 +120,31 @@ async function runGame({ url, gameCode, firstIndex, count }: PlayCommand): Promi
           return;
         case "QUESTION_STARTED": {
           deliveries.push(receivedAt - message.payload.serverNow);
-          questionStartedBytes = data.length;
+          questionStartedBytes = Math.max(questionStartedBytes, data.length);
+          const { questionNumber } = message.payload;
+          const { kind, answers } = message.payload.question as { kind: QuestionKind; answers: string[] };
           // A random moment in the open window, leaving a tenth of it so a busy machine is not late.
           const window = message.payload.endsAt - message.payload.serverNow;
           answerTimer = setTimeout(() => {
             answerTimer = null;
+            const answer = answerFor(kind, answers.length, keys[questionNumber - 1]);
             answerSentAt = performance.now();
+            awaitingAck = questionNumber;
+            answeredKind = kind;
             sent++;
-            const answerIndex = Math.floor(Math.random() * 4);
-            socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, answerIndex, time: 0 } }));
+            socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, ...answer, time: 0 } }));
           }, Math.random() * window * 0.9);
           return;
         }
         case "ANSWER_ACCEPTED":
+          // The ack of the answer just sent; anything else (a repeat, an old question's) is counted apart.
+          if (message.payload.questionNumber !== awaitingAck) {
+            strayAcks++;
+            return;
+          }
+          awaitingAck = 0;
           acknowledged++;
-          acks.push(performance.now() - answerSentAt);
+          (acksByKind[answeredKind] ??= []).push(performance.now() - answerSentAt);
           return;
         case "ERROR":
           errors.push(message.payload.message);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -8,6 +8,12 @@
  * short autocannon pass over the first pages and API a player hits. Prints a table and writes
  * bench/results.json. Figures, not tests: nothing here passes or fails on speed; only lost answers
  * make it exit non-zero.
+ *
+ * `--kinds mixed` plays the six question kinds in rotation (12 questions, every kind twice, unless
+ * --questions says otherwise) instead of four-option choice questions, each player answering each
+ * kind plausibly (bench/questions.ts). `--pictures` uploads a generated PNG, puts it on the first
+ * half of the questions and turns pictures on for players: the figure "question frame max bytes"
+ * then shows that a picture round sends only the picture's id through the socket.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -18,12 +24,19 @@ import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { measureHttp, type HttpFigure } from "./http";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
+import { benchPng } from "./png";
+import { KINDS_SETTINGS, benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
 import { MIB, formatLatency, sampleProcess, summarize, type LatencySummary } from "./stats";
 
 const { values } = parseArgs({
   options: {
     players: { type: "string", default: "2000" },
-    questions: { type: "string", default: "5" },
+    /** 5 for `--kinds choice`, 12 (every kind twice) for `--kinds mixed`. */
+    questions: { type: "string" },
+    /** `choice`: four-option choice questions, as the bench always played; `mixed`: the six kinds in rotation. */
+    kinds: { type: "string", default: "choice" },
+    /** A generated picture on the first half of the questions, shown on players' devices too. */
+    pictures: { type: "boolean", default: false },
     "time-limit": { type: "string", default: "10" },
     workers: { type: "string" },
     "baseline-broadcasts": { type: "string", default: "5" },
@@ -34,8 +47,13 @@ const { values } = parseArgs({
     profile: { type: "boolean", default: false },
   },
 });
+if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
+  throw new Error(`--kinds must be one of ${KINDS_SETTINGS.join(", ")} (got ${values.kinds}).`);
+}
+const kinds = values.kinds as KindsSetting;
+const withPictures = values.pictures!;
 const playerCount = Number(values.players);
-const questionCount = Number(values.questions);
+const questionCount = Number(values.questions ?? (kinds === "mixed" ? 12 : 5));
 const timeLimitSeconds = Number(values["time-limit"]);
 /** About 2,500 sockets per load-generator process keeps each one's event loop responsive. */
 const workerCount = Number(values.workers ?? Math.max(2, Math.ceil(playerCount / 2500)));
@@ -69,9 +87,24 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 // ------------------------------------------------------------------ processes
 
+/** The newest modification time of any file under `dir`, in ms. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The API routes the bench creates its quiz through run from the Remix build, not from source: a
+ * build older than any file under app/ would benchmark yesterday's routes, so it is rebuilt.
+ */
 function ensureBuild(): void {
-  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
-  log("no build found: running `npm run build` once");
+  const built = path.join(root, "build/server/index.js");
+  if (!fs.existsSync(built)) log("no build found: running `npm run build` once");
+  else if (newestMtime(path.join(root, "app")) > fs.statSync(built).mtimeMs) log("the build is older than app/: running `npm run build`");
+  else return;
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
 
@@ -245,22 +278,40 @@ async function api(url: string, pathname: string, body: unknown, clientId: strin
   return response.json();
 }
 
-/** Long enough that QUESTION_STARTED is about the baseline's broadcast size, like a real question. */
-function benchQuestion(order: number) {
-  return {
-    text: `Question ${order + 1} of the capacity benchmark: which is right?`,
-    answers: ["Ant", "Bee", "Cat", "Dog"],
-    correctAnswerIndex: order % 4,
-    order,
+interface Picture {
+  id: string;
+  /** The PNG uploaded. */
+  uploadBytes: number;
+  /** The renditions players and the host fetch over HTTP from /images/:id. */
+  smallBytes: number;
+  largeBytes: number;
+}
+
+/** Uploads a generated PNG as a host would (multipart field `image`) and measures what the server serves back. */
+async function uploadPicture(url: string, clientId: string): Promise<Picture> {
+  const png = benchPng();
+  const form = new FormData();
+  form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "bench.png");
+  const response = await fetch(`${url}/api/images`, { method: "POST", headers: { "x-client-id": clientId }, body: form });
+  if (!response.ok) throw new Error(`/api/images: ${response.status} ${await response.text()}`);
+  const { id, url: largeUrl, smallUrl } = (await response.json()) as { id: string; url: string; smallUrl: string };
+  const size = async (pathname: string) => {
+    const image = await fetch(url + pathname);
+    if (!image.ok) throw new Error(`${pathname}: ${image.status}`);
+    return (await image.arrayBuffer()).byteLength;
   };
+  return { id, uploadBytes: png.byteLength, smallBytes: await size(smallUrl), largeBytes: await size(largeUrl) };
 }
 
 interface GameFigures {
   joinSeconds: number;
   delivery: LatencySummary;
   ack: LatencySummary;
+  ackByKind: Record<string, LatencySummary>;
+  picture: Picture | null;
   sent: number;
   acknowledged: number;
+  strayAcks: number;
   inFinalScores: number;
   errors: string[];
   unexpectedCloses: number;
@@ -274,7 +325,9 @@ interface GameFigures {
 async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigures> {
   const hostId = "bench-host";
   const quiz = await api(server.url, "/api/quizzes", { title: "Capacity benchmark", timeLimit: timeLimitSeconds, isPublic: false }, hostId);
-  for (let order = 0; order < questionCount; order++) await api(server.url, "/api/questions", { quizId: quiz.id, ...benchQuestion(order) }, hostId);
+  const picture = withPictures ? await uploadPicture(server.url, hostId) : null;
+  const questions = benchQuestions(kinds, questionCount, picture?.id ?? null);
+  for (const question of questions) await api(server.url, "/api/questions", { quizId: quiz.id, ...question.body }, hostId);
   const { gameCode } = await api(server.url, "/api/games", { quizId: quiz.id }, hostId);
   await api(server.url, `/api/games/${gameCode}/register-host`, { clientId: hostId }, hostId);
 
@@ -288,6 +341,8 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
   });
   host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } }));
   await hostReady;
+  // Players are told to show the picture too: the most a QUESTION_STARTED carries for it (its id).
+  if (picture) host.send(JSON.stringify({ type: "SET_PICTURES_ON_PLAYERS", payload: { gameCode, enabled: true } }));
 
   const idle = sampleProcess(server.pid);
   let peakRssBytes = idle?.rssBytes ?? 0;
@@ -300,7 +355,8 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
     const joinStart = Date.now();
     const joined = parts.map((_, index) => workers[index].next("joined"));
     const finished = parts.map((_, index) => workers[index].next("finished"));
-    parts.forEach((slice, index) => workers[index].send({ cmd: "play", url: wsUrl, gameCode, ...slice }));
+    const keys = questions.map((question) => question.key);
+    parts.forEach((slice, index) => workers[index].send({ cmd: "play", url: wsUrl, gameCode, keys, ...slice }));
     const joinReports = await within(Promise.all(joined), 60_000 + playerCount * 10, "all players to join");
     const joinEnd = Math.max(...joinReports.map((report) => report.at));
     const joinSeconds = (joinEnd - joinStart) / 1000;
@@ -315,12 +371,17 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
     const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: { "x-client-id": hostId } })).json();
     const inFinalScores = results.players.reduce((sum: number, player: { answeredCount: number }) => sum + player.answeredCount, 0);
     peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
+    const ackKinds = [...new Set(questions.map((question) => question.kind))];
+    const acksOf = (kind: string) => reports.flatMap((report) => report.acksByKind[kind] ?? []);
     return {
       joinSeconds,
       delivery: summarize(reports.flatMap((report) => report.deliveries)),
-      ack: summarize(reports.flatMap((report) => report.acks)),
+      ack: summarize(reports.flatMap((report) => Object.values(report.acksByKind).flat())),
+      ackByKind: Object.fromEntries(ackKinds.map((kind) => [kind, summarize(acksOf(kind))])),
+      picture,
       sent: reports.reduce((sum, report) => sum + report.sent, 0),
       acknowledged: reports.reduce((sum, report) => sum + report.acknowledged, 0),
+      strayAcks: reports.reduce((sum, report) => sum + report.strayAcks, 0),
       inFinalScores,
       errors: reports.flatMap((report) => report.errors),
       unexpectedCloses: reports.reduce((sum, report) => sum + report.unexpectedCloses, 0),
@@ -356,7 +417,7 @@ async function main(): Promise<void> {
   ensureBuild();
   const server = await startGameServer();
   const workers: Worker[] = Array.from({ length: workerCount }, (_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
-  log(`server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes`);
+  log(`server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`);
   let baseline: Awaited<ReturnType<typeof measureBaseline>>;
   let game: GameFigures;
   let http: HttpFigure[] = [];
@@ -376,17 +437,35 @@ async function main(): Promise<void> {
   const deliveryRatioP99 = game.delivery.p99 / baseline.delivery.p99;
   const rssPerPlayerKiB = (game.peakRssBytes - game.idleRssBytes) / playerCount / 1024;
   const answersAllKept = game.sent === game.acknowledged && game.acknowledged === game.inFinalScores;
+  const picturesOn = game.picture ? questionsWithPicture(questionCount) : 0;
+  const kindsLabel = `kinds ${kinds}${game.picture ? `, a picture on ${picturesOn} of ${questionCount}` : ""}`;
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 
   printTable([
     ["machine", machine],
-    ["players × questions", `${playerCount} × ${questionCount} (time limit ${timeLimitSeconds} s), ${workerCount} load-generator processes`],
+    ["players × questions", `${playerCount} × ${questionCount} (time limit ${timeLimitSeconds} s, ${kindsLabel}), ${workerCount} load-generator processes`],
     ["join", `${playerCount} in the lobby after ${game.joinSeconds.toFixed(2)} s (${Math.round(playerCount / game.joinSeconds)} players/s)`],
     ["question delivery", formatLatency(game.delivery)],
     ["bare ws broadcast", `${formatLatency(baseline.delivery)}, ${baseline.received}/${baseline.expected} received`],
     ["delivery p99 / baseline", `${deliveryRatioP99.toFixed(2)}× (QUESTION_STARTED ${game.questionStartedBytes} B vs ${BROADCAST_BYTES} B)`],
+    [
+      "question frame max bytes",
+      `${game.questionStartedBytes} B${
+        game.picture
+          ? ` with a picture on players (picture over HTTP: ${game.picture.uploadBytes} B PNG uploaded, ${game.picture.smallBytes} B small / ${game.picture.largeBytes} B large WebP)`
+          : " (no pictures)"
+      }`,
+    ],
     ["answer ack", formatLatency(game.ack)],
-    ["answers", `${game.sent} sent, ${game.acknowledged} acknowledged, ${game.inFinalScores} in the final scores${answersAllKept ? "" : "  <-- MISMATCH"}`],
+    ...(kinds === "mixed"
+      ? [["answer ack p99 by kind", Object.entries(game.ackByKind).map(([kind, ack]) => `${kind} ${ack.p99}`).join(" · ") + " ms"] as [string, string]]
+      : []),
+    [
+      "answers",
+      `${game.sent} sent, ${game.acknowledged} acknowledged, ${game.inFinalScores} in the final scores${answersAllKept ? "" : "  <-- MISMATCH"}${
+        game.strayAcks > 0 ? `, ${game.strayAcks} stray acks` : ""
+      }`,
+    ],
     ["server CPU", `${round1(game.cpuSecondsJoining)} s joining, ${round1(game.cpuSecondsPlaying)} s playing`],
     ["server RSS", `${Math.round(game.idleRssBytes / MIB)} MiB idle, ${Math.round(game.peakRssBytes / MIB)} MiB peak, ${round1(rssPerPlayerKiB)} KiB per player`],
     ["errors / dropped", `${game.errors.length} ERROR messages, ${game.unexpectedCloses} sockets closed early`],
@@ -405,6 +484,10 @@ async function main(): Promise<void> {
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     players: playerCount,
     questions: questionCount,
+    kinds,
+    questionKinds: Object.keys(game.ackByKind),
+    picturesOnQuestions: picturesOn,
+    picture: game.picture,
     timeLimitSeconds,
     loadGeneratorProcesses: workerCount,
     joinSeconds: Number(game.joinSeconds.toFixed(2)),
@@ -413,10 +496,14 @@ async function main(): Promise<void> {
     baselineBroadcastMs: baseline.delivery,
     deliveryP99RatioToBaseline: Number(deliveryRatioP99.toFixed(2)),
     questionStartedBytes: game.questionStartedBytes,
+    /** The largest QUESTION_STARTED frame a player received (the same figure; named for the README). */
+    questionFrameMaxBytes: game.questionStartedBytes,
     baselineBroadcastBytes: BROADCAST_BYTES,
     answerAckMs: game.ack,
+    answerAckMsByKind: game.ackByKind,
     answersSent: game.sent,
     answersAcknowledged: game.acknowledged,
+    strayAcks: game.strayAcks,
     answersInFinalScores: game.inFinalScores,
     errorMessages: game.errors.length,
     socketsClosedEarly: game.unexpectedCloses,
