@@ -1,14 +1,14 @@
-import { firstErrors } from "#app/utils/form-schemas";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useMemo } from "react";
 import { z } from "zod";
-import { Field } from "#app/components/form-field";
+import { Field, FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
 import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
 import { endSession, requireUser, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
+import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { PasswordSchema } from "#app/utils/validation";
 
 export const meta: MetaFunction = () => [{ title: "My Account - Quiz Night" }];
@@ -20,25 +20,26 @@ const DELETE_CONFIRMATION = "I understand this deletes my account and my quizzes
 const DELETE_NOT_CONFIRMED = "Tick the box to confirm that you want to delete your account.";
 const PASSWORD_CHANGED = "Password changed.";
 
-/** The change-password form; the current password is checked against the account on the server. */
-const ChangePasswordSchema = z
-  .object({
-    currentPassword: z.string().default(""),
-    newPassword: PasswordSchema,
-    confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
-  })
-  .refine((form) => form.newPassword === form.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
-
-type FieldErrors = Partial<Record<string, string>>;
-
-
-/** Client and server check the same things; only the server knows whether the current password is right. */
-function checkPasswordForm(values: Record<string, string>, needsCurrent: boolean): FieldErrors {
-  const parsed = ChangePasswordSchema.safeParse(values);
-  const errors = parsed.success ? {} : firstErrors(parsed.error);
-  if (needsCurrent && !values.currentPassword) return { currentPassword: CURRENT_PASSWORD_REQUIRED, ...errors };
-  return errors;
+/**
+ * The change-password form; an account with a password must give it (the server checks it
+ * against the account), one without (signed up with Google) sets its first.
+ */
+function changePasswordSchema(needsCurrent: boolean) {
+  return z
+    .object({
+      currentPassword: needsCurrent
+        ? z.string({ error: CURRENT_PASSWORD_REQUIRED }).min(1, CURRENT_PASSWORD_REQUIRED)
+        : z.string().default(""),
+      newPassword: PasswordSchema,
+      confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
+    })
+    .refine((form) => form.newPassword === form.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
 }
+const ChangePasswordSchema = changePasswordSchema(true);
+const SetPasswordSchema = changePasswordSchema(false);
+const passwordSchemaFor = (hasPassword: boolean) => (hasPassword ? ChangePasswordSchema : SetPasswordSchema);
+
+const DeleteAccountSchema = z.object({ confirm: z.literal("yes", { error: DELETE_NOT_CONFIRMED }) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
@@ -78,30 +79,23 @@ async function currentPasswordMatches(context: ActionFunctionArgs["context"], us
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await request.formData();
-  const field = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const intent = field("intent");
+  const intent = parseIntent(form, ["change-password", "delete-account"]);
 
   if (intent === "change-password") {
-    const values = {
-      currentPassword: field("currentPassword"),
-      newPassword: field("newPassword"),
-      confirmPassword: field("confirmPassword"),
-    };
-    const errors = checkPasswordForm(values, user.hasPassword);
-    if (Object.keys(errors).length > 0) return refuse(intent, errors);
-    if (user.hasPassword && !(await currentPasswordMatches(context, user, values.currentPassword))) {
+    const submission = parseForm(form, passwordSchemaFor(user.hasPassword));
+    if (submission.status !== "success") return refuse(intent, submission.errors);
+    const { currentPassword, newPassword } = submission.value;
+    if (user.hasPassword && !(await currentPasswordMatches(context, user, currentPassword))) {
       return refuse(intent, { currentPassword: CURRENT_PASSWORD_INCORRECT });
     }
-    await changePassword(context.db, user.id, values.newPassword);
+    await changePassword(context.db, user.id, newPassword);
     // Every other browser signed in to the account is signed out; this one goes on under a new session.
     return redirect("/account?password=changed", { headers: { "Set-Cookie": await startSession(context, request, user.id) } });
   }
 
   if (intent === "delete-account") {
-    if (field("confirm") !== "yes") return refuse(intent, { confirm: DELETE_NOT_CONFIRMED });
+    const submission = parseForm(form, DeleteAccountSchema);
+    if (submission.status !== "success") return refuse(intent, submission.errors);
     const cancelled = await cancelSubscriptionOfDeletedAccount(context.db, context.billing, user.id);
     if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, cancelled.status);
     await deleteAccount(context.db, user.id);
@@ -196,22 +190,9 @@ export default function Account() {
 function ChangePasswordForm(props: { username: string; hasPassword: boolean; serverErrors?: FieldErrors; changed: boolean }) {
   const navigation = useNavigation();
   const location = useLocation();
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "change-password";
-  const errors = clientErrors ?? props.serverErrors ?? {};
-
-  // A server answer replaces what the browser found before posting.
-  useEffect(() => setClientErrors(null), [props.serverErrors]);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const values = Object.fromEntries([...new FormData(event.currentTarget)].map(([key, value]) => [key, String(value)]));
-    const found = checkPasswordForm(values, props.hasPassword);
-    if (Object.keys(found).length === 0) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(found);
-    const first = Object.keys(found)[0];
-    event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
-  }
+  const reply = useServerErrors(props.serverErrors);
+  const [form, fields] = useSchemaForm(passwordSchemaFor(props.hasPassword), { id: "change-password-form", reply });
 
   return (
     <section className="card stack" aria-labelledby="password-heading">
@@ -225,14 +206,14 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
         <p className="hint">Your account has no password yet. Set one to also log in with your email.</p>
       )}
       {/* Keyed by location: after each post the password fields start empty, as they do without JavaScript. */}
-      <Form key={location.key} method="post" action="/account" noValidate onSubmit={onSubmit} className="stack" aria-labelledby="password-heading">
+      <Form key={location.key} method="post" action="/account" {...getFormProps(form)} className="stack" aria-labelledby="password-heading">
         {/* Lets password managers file the new password under the right account. */}
         <input type="text" name="username" autoComplete="username" value={props.username} readOnly hidden />
         {props.hasPassword ? (
-          <Field id="currentPassword" name="currentPassword" type="password" label="Current password" autoComplete="current-password" error={errors.currentPassword} />
+          <Field id="currentPassword" type="password" label="Current password" autoComplete="current-password" {...fieldProps(fields.currentPassword)} />
         ) : null}
-        <Field id="newPassword" name="newPassword" type="password" label="New password" autoComplete="new-password" error={errors.newPassword} />
-        <Field id="confirmPassword" name="confirmPassword" type="password" label="Confirm new password" autoComplete="new-password" error={errors.confirmPassword} />
+        <Field id="newPassword" type="password" label="New password" autoComplete="new-password" {...fieldProps(fields.newPassword)} />
+        <Field id="confirmPassword" type="password" label="Confirm new password" autoComplete="new-password" {...fieldProps(fields.confirmPassword)} />
         <div>
           <button type="submit" name="intent" value="change-password" className="button" disabled={busy}>
             {busy ? "Changing password..." : props.hasPassword ? "Change Password" : "Set Password"}
@@ -245,41 +226,28 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
 
 function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
   const navigation = useNavigation();
-  const [clientError, setClientError] = useState<string | null>(null);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete-account";
-  const error = clientError ?? serverErrors?.confirm;
-
-  useEffect(() => setClientError(null), [serverErrors]);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (new FormData(event.currentTarget).get("confirm") === "yes") return setClientError(null);
-    event.preventDefault();
-    setClientError(DELETE_NOT_CONFIRMED);
-    event.currentTarget.querySelector<HTMLInputElement>('[name="confirm"]')?.focus();
-  }
+  const reply = useServerErrors(serverErrors);
+  const [form, fields] = useSchemaForm(DeleteAccountSchema, { id: "delete-account-form", reply });
+  const error = fieldError(fields.confirm);
 
   return (
     <section className="card stack account-danger" aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete account</h2>
       <p>Deleting your account also deletes every quiz you have made and their games. This cannot be undone.</p>
-      <Form method="post" action="/account" noValidate onSubmit={onSubmit} className="stack" aria-labelledby="delete-heading">
+      <Form method="post" action="/account" {...getFormProps(form)} className="stack" aria-labelledby="delete-heading">
         <div className="field">
           <label className="choice">
             <input
               type="checkbox"
-              name="confirm"
+              name={fields.confirm.name}
               value="yes"
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? "confirm-error" : undefined}
-              onChange={() => setClientError(null)}
             />
             {DELETE_CONFIRMATION}
           </label>
-          {error ? (
-            <p id="confirm-error" className="field-error">
-              {error}
-            </p>
-          ) : null}
+          <FieldError id="confirm-error" message={error} />
         </div>
         <div>
           <button type="submit" name="intent" value="delete-account" className="button button-danger" disabled={busy}>
@@ -291,3 +259,7 @@ function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
   );
 }
 
+/** The action's messages for one of the page's forms, as that form's reply (one object per post). */
+function useServerErrors(errors: FieldErrors | undefined) {
+  return useMemo(() => (errors ? { errors } : undefined), [errors]);
+}

@@ -1,12 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type MouseEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import { GoogleSignInButton } from "#app/components/google-sign-in";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { retryAfterHeaders } from "#app/utils/api.server";
-import { AuthError, continueAsGuest, login, register, type FieldErrors } from "#app/utils/auth.server";
+import { AuthError, continueAsGuest, login, register } from "#app/utils/auth.server";
+import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/utils/forms";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 import { LoginSchema, RegisterSchema } from "#app/utils/validation";
@@ -63,15 +64,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export interface AuthActionData {
   intent: Intent;
   /** What was typed, passwords left out. */
-  values: { username?: string; email?: string };
+  values: FormValues;
   fieldErrors: FieldErrors;
   formError: string;
 }
 
-function text(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-}
+/** Never sent back to the page. */
+const PASSWORD_FIELDS = ["password", "confirmPassword"];
 
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
@@ -79,9 +78,9 @@ export const headers = retryAfterFromAction;
 export async function action({ request, context }: ActionFunctionArgs) {
   // The login strategy reads the body itself, so this reads a copy.
   const form = await request.clone().formData();
-  const intentValue = text(form, "intent");
-  const intent: Intent = intentValue === "register" || intentValue === "guest" ? intentValue : "login";
-  const values = intent === "register" ? { username: text(form, "username"), email: text(form, "email") } : { email: text(form, "email") };
+  const intent: Intent = parseIntent(form, ["login", "register", "guest"]) ?? "login";
+  // login() and register() check the form with these same schemas; this is what goes back to the page.
+  const { values } = parseForm(form, intent === "register" ? RegisterSchema : LoginSchema, { secret: PASSWORD_FIELDS });
   const to = redirectParam(request) ?? "/";
   try {
     const { cookie } =
@@ -106,31 +105,6 @@ function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return hydrated;
-}
-
-/** The first message per field, as the server's AuthError carries them. */
-function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? "_form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
-function validate(tab: Tab, form: HTMLFormElement): FieldErrors {
-  const values = new FormData(form);
-  const field = (name: string) => String(values.get(name) ?? "");
-  const parsed =
-    tab === "login"
-      ? LoginSchema.safeParse({ email: field("email"), password: field("password") })
-      : RegisterSchema.safeParse({
-          username: field("username"),
-          email: field("email"),
-          password: field("password"),
-          confirmPassword: field("confirmPassword"),
-        });
-  return parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
 }
 
 export default function Auth() {
@@ -257,132 +231,71 @@ interface FormProps {
 }
 
 /**
- * What a login or register form shares: checks on submit with the same schema the server uses,
- * re-checks as the user types once a submit was tried, shows the server's refusal beside the
- * fields, and clears the password fields after a refusal (as a page reload without JavaScript does).
+ * What a login or register form shares: the schema its post is checked with on the server,
+ * checked here before posting, the server's refusal beside the fields (or, when no field is at
+ * fault, as one message) with what was typed kept but the passwords, and no second post while
+ * one is on its way.
  */
-function useAuthForm(tab: Tab, result: AuthActionData | undefined) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const [live, setLive] = useState(false);
+function useAuthForm<Schema extends FormSchema>(tab: Tab, schema: Schema, result: AuthActionData | undefined) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === tab;
-
-  useEffect(() => {
-    if (!result) return;
-    setClientErrors(null);
-    const form = formRef.current;
-    if (!form) return;
-    for (const input of form.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = "";
-    const firstInvalid = Object.keys(result.fieldErrors)[0];
-    if (firstInvalid) form.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus();
-  }, [result]);
-
-  const errors: FieldErrors = clientErrors ?? result?.fieldErrors ?? {};
-  const formError = !clientErrors && result && Object.keys(result.fieldErrors).length === 0 ? result.formError : null;
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setLive(true);
-    if (busy) {
-      event.preventDefault();
-      return;
-    }
-    const found = validate(tab, event.currentTarget);
-    setClientErrors(found);
-    const firstInvalid = Object.keys(found)[0];
-    if (firstInvalid) {
-      event.preventDefault();
-      event.currentTarget.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus();
-    }
-  }
-
-  function onChange(event: FormEvent<HTMLFormElement>) {
-    if (live) setClientErrors(validate(tab, event.currentTarget));
-  }
-
-  return { formRef, errors, formError, busy, onSubmit, onChange };
+  const reply = useMemo(() => result && { values: result.values, errors: result.fieldErrors }, [result]);
+  const [form, fields] = useSchemaForm(schema, {
+    id: `${tab}-form`,
+    reply,
+    onSubmit(event) {
+      if (busy) event.preventDefault();
+    },
+  });
+  const formError = result && Object.keys(result.fieldErrors).length === 0 ? result.formError : null;
+  return { form, fields, formError, busy };
 }
 
 function LoginForm({ actionUrl, result }: FormProps) {
-  const form = useAuthForm("login", result);
+  const { form, fields, formError, busy } = useAuthForm("login", LoginSchema, result);
   return (
-    <Form
-      ref={form.formRef}
-      method="post"
-      action={actionUrl}
-      noValidate
-      className="stack"
-      onSubmit={form.onSubmit}
-      onChange={form.onChange}
-      aria-label="Login"
-    >
+    <Form method="post" action={actionUrl} {...getFormProps(form)} className="stack" aria-label="Login">
       <input type="hidden" name="intent" value="login" />
-      <Field id="login-email" name="email" label="Email" type="email" autoComplete="email" defaultValue={result?.values.email} error={form.errors.email} />
-      <Field id="login-password" name="password" label="Password" type="password" autoComplete="current-password" error={form.errors.password} />
-      {form.formError ? (
+      <Field id="login-email" label="Email" type="email" autoComplete="email" {...fieldProps(fields.email)} />
+      <Field id="login-password" label="Password" type="password" autoComplete="current-password" {...fieldProps(fields.password)} />
+      {formError ? (
         <p className="form-error" role="alert">
-          {form.formError}
+          {formError}
         </p>
       ) : null}
-      <button type="submit" className="button" disabled={form.busy}>
-        {form.busy ? "Logging in..." : "Login"}
+      <button type="submit" className="button" disabled={busy}>
+        {busy ? "Logging in..." : "Login"}
       </button>
     </Form>
   );
 }
 
 function RegisterForm({ actionUrl, result }: FormProps) {
-  const form = useAuthForm("register", result);
+  const { form, fields, formError, busy } = useAuthForm("register", RegisterSchema, result);
   return (
-    <Form
-      ref={form.formRef}
-      method="post"
-      action={actionUrl}
-      noValidate
-      className="stack"
-      onSubmit={form.onSubmit}
-      onChange={form.onChange}
-      aria-label="Register"
-    >
+    <Form method="post" action={actionUrl} {...getFormProps(form)} className="stack" aria-label="Register">
       <input type="hidden" name="intent" value="register" />
-      <Field
-        id="register-username"
-        name="username"
-        label="Username"
-        autoComplete="username"
-        defaultValue={result?.values.username}
-        error={form.errors.username}
-      />
-      <Field
-        id="register-email"
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        defaultValue={result?.values.email}
-        error={form.errors.email}
-      />
-      <Field id="register-password" name="password" label="Password" type="password" autoComplete="new-password" error={form.errors.password} />
+      <Field id="register-username" label="Username" autoComplete="username" {...fieldProps(fields.username)} />
+      <Field id="register-email" label="Email" type="email" autoComplete="email" {...fieldProps(fields.email)} />
+      <Field id="register-password" label="Password" type="password" autoComplete="new-password" {...fieldProps(fields.password)} />
       <Field
         id="register-confirm-password"
-        name="confirmPassword"
         label="Confirm Password"
         type="password"
         autoComplete="new-password"
-        error={form.errors.confirmPassword}
+        {...fieldProps(fields.confirmPassword)}
       />
-      {form.formError ? (
+      {formError ? (
         <p className="form-error" role="alert">
-          {form.formError}
+          {formError}
         </p>
       ) : null}
-      <button type="submit" className="button" disabled={form.busy}>
-        {form.busy ? "Creating account..." : "Register"}
+      <button type="submit" className="button" disabled={busy}>
+        {busy ? "Creating account..." : "Register"}
       </button>
     </Form>
   );
 }
-
 
 function GuestForm({ actionUrl }: { actionUrl: string }) {
   const navigation = useNavigation();

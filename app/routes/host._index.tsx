@@ -8,7 +8,8 @@ import {
   type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
+import { FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
@@ -16,7 +17,6 @@ import { hostNewGame, registerHost } from "#app/models/game.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
 import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import {
-  firstErrors,
   GAME_ALREADY_HOSTED,
   GAME_NOT_FOUND,
   GAME_NOT_YOURS,
@@ -26,6 +26,7 @@ import {
   QUIZ_NOT_HOSTABLE,
   QUIZZES_LOAD_FAILED,
 } from "#app/utils/form-schemas";
+import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { normalizeGameCode } from "#app/utils/validation";
 import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -59,15 +60,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-interface HostValues {
+type HostValues = {
   quizCode: string;
   quizId: string;
   hostName: string;
-}
+};
 
 interface HostActionData {
   values?: HostValues;
-  errors?: Record<string, string>;
+  errors?: FieldErrors;
   formError?: string;
 }
 
@@ -80,14 +81,13 @@ function reply(body: HostActionData, status: number, headers?: HeadersInit) {
 export const headers = retryAfterFromAction;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
-  const field = (name: string) => String(formData.get(name) ?? "");
-  const values: HostValues = { quizCode: field("quizCode"), quizId: field("quizId"), hostName: field("hostName") };
-  const parsed = HostFormSchema.safeParse(values);
-  if (!parsed.success) return reply({ values, errors: firstErrors(parsed.error) }, 400);
+  const submission = parseForm(await request.formData(), HostFormSchema);
+  const { quizCode, quizId, hostName } = submission.values;
+  const values: HostValues = { quizCode, quizId, hostName };
+  if (submission.status !== "success") return reply({ values, errors: submission.errors }, 400);
 
   const { requester, headers } = await requesterWithClientId(context, request);
-  const choice = parsed.data;
+  const choice = submission.value;
   let gameCode: string;
   if (choice.quizId !== undefined) {
     const allowed = await checkLimits(context, [{ name: "game" }]);
@@ -127,8 +127,11 @@ export default function HostQuiz() {
   const toast = useToast();
   const navigation = useNavigation();
   const [values, setValues] = useState<HostValues>(() => actionData?.values ?? { quizCode: "", quizId: "", hostName: "" });
-  const [validateLive, setValidateLive] = useState(false);
   const hosting = navigation.state !== "idle" && navigation.formData?.has("hostName") === true;
+  const [form, fields] = useSchemaForm(HostFormSchema, { id: "host-form", reply: actionData?.values ? actionData : undefined });
+  const quizCodeError = fieldError(fields.quizCode);
+  const quizIdError = fieldError(fields.quizId);
+  const hostNameError = fieldError(fields.hostName);
 
   useEffect(() => {
     if (loadFailed) toast({ ...QUIZZES_LOAD_FAILED, variant: "destructive" });
@@ -138,31 +141,15 @@ export default function HostQuiz() {
     if (actionData?.formError) toast({ title: "Connection Error", description: actionData.formError, variant: "destructive" });
   }, [actionData, toast]);
 
-  const liveErrors = useMemo(() => {
-    if (!validateLive) return null;
-    const result = HostFormSchema.safeParse(values);
-    return result.success ? {} : firstErrors(result.error);
-  }, [values, validateLive]);
-  const errors = liveErrors ?? actionData?.errors ?? {};
-
   // Choosing a quiz and typing a code are two ways to pick the game: each clears the other.
   const typeCode = (raw: string) => setValues((current) => ({ ...current, quizCode: normalizeGameCode(raw), quizId: "" }));
   const chooseQuiz = (quizId: number) => setValues((current) => ({ ...current, quizId: String(quizId), quizCode: "" }));
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const result = HostFormSchema.safeParse(values);
-    if (result.success) return;
-    event.preventDefault();
-    setValidateLive(true);
-    const first = Object.keys(firstErrors(result.error))[0];
-    document.getElementById(first === "quizId" ? "quiz-options" : first)?.focus();
-  }
 
   return (
     <Page narrow>
       <div className="stack">
         <h1>Host a Quiz</h1>
-        <Form method="post" noValidate onSubmit={onSubmit} className="card stack">
+        <Form method="post" {...getFormProps(form)} className="card stack">
           {actionData?.formError ? (
             <p className="form-error" role="alert">
               {actionData.formError}
@@ -172,28 +159,24 @@ export default function HostQuiz() {
             <label htmlFor="quizCode">Quiz code</label>
             <input
               id="quizCode"
-              name="quizCode"
+              name={fields.quizCode.name}
               className="input code-input"
               value={values.quizCode}
               placeholder="ABC123"
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
-              aria-invalid={errors.quizCode ? true : undefined}
-              aria-describedby={errors.quizCode ? "quizCode-error quizCode-hint" : "quizCode-hint"}
+              aria-invalid={quizCodeError ? true : undefined}
+              aria-describedby={quizCodeError ? "quizCode-error quizCode-hint" : "quizCode-hint"}
               onChange={(event) => typeCode(event.target.value)}
             />
             <p id="quizCode-hint" className="hint">
               The code of a game you created, or choose a quiz below to start a new game.
             </p>
-            {errors.quizCode ? (
-              <p id="quizCode-error" className="field-error">
-                {errors.quizCode}
-              </p>
-            ) : null}
+            <FieldError id="quizCode-error" message={quizCodeError} />
           </div>
 
-          <fieldset className="quiz-choices stack" id="quiz-options" tabIndex={-1}>
+          <fieldset className="quiz-choices stack">
             <legend className="label">Available quizzes</legend>
             {loadFailed ? (
               <p className="form-error" role="alert">
@@ -210,10 +193,11 @@ export default function HostQuiz() {
                     <input
                       type="radio"
                       id={`quiz-${quiz.id}`}
-                      name="quizId"
+                      name={fields.quizId.name}
                       value={quiz.id}
                       checked={values.quizId === String(quiz.id)}
-                      aria-describedby={`quiz-${quiz.id}-details`}
+                      aria-invalid={quizIdError ? true : undefined}
+                      aria-describedby={quizIdError ? `quiz-${quiz.id}-details quizId-error` : `quiz-${quiz.id}-details`}
                       onChange={() => chooseQuiz(quiz.id)}
                     />
                     <div>
@@ -229,27 +213,23 @@ export default function HostQuiz() {
                 ))}
               </ul>
             )}
-            {errors.quizId ? <p className="field-error">{errors.quizId}</p> : null}
+            <FieldError id="quizId-error" message={quizIdError} />
           </fieldset>
 
           <div className="field">
             <label htmlFor="hostName">Host name</label>
             <input
               id="hostName"
-              name="hostName"
+              name={fields.hostName.name}
               className="input"
               value={values.hostName}
               maxLength={HOST_NAME_MAX_LENGTH}
               autoComplete="nickname"
-              aria-invalid={errors.hostName ? true : undefined}
-              aria-describedby={errors.hostName ? "hostName-error" : undefined}
+              aria-invalid={hostNameError ? true : undefined}
+              aria-describedby={hostNameError ? "hostName-error" : undefined}
               onChange={(event) => setValues((current) => ({ ...current, hostName: event.target.value }))}
             />
-            {errors.hostName ? (
-              <p id="hostName-error" className="field-error">
-                {errors.hostName}
-              </p>
-            ) : null}
+            <FieldError id="hostName-error" message={hostNameError} />
           </div>
 
           <button type="submit" className="button" disabled={hosting}>

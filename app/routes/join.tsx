@@ -8,7 +8,9 @@ import {
   type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
+import { z } from "zod";
+import { FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useOnline } from "#app/pwa/online";
 import { useGame } from "#app/game/client/game-provider";
@@ -16,14 +18,15 @@ import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
 import { requesterWithClientId } from "#app/utils/session.server";
 import {
-  firstErrors,
+  FormIdSchema,
   GAME_NOT_FOUND,
   HOST_CONNECTION_FAILED,
   JoinFormSchema,
   QUIZ_NOT_FOUND,
   QUIZ_NOT_HOSTABLE,
 } from "#app/utils/form-schemas";
-import { IdSchema, normalizeGameCode } from "#app/utils/validation";
+import { fieldError, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
+import { normalizeGameCode } from "#app/utils/validation";
 import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -43,9 +46,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { code, sessions };
 }
 
+/** A listed game's Start Game button: the quiz to start a new game of. */
+const StartGameSchema = z.object({ quizId: FormIdSchema });
+
 interface JoinActionData {
   values?: { gameCode: string; nickname: string };
-  errors?: Record<string, string>;
+  errors?: FieldErrors;
   /** Why Start Game failed. */
   startError?: string;
 }
@@ -64,24 +70,25 @@ export const headers = retryAfterFromAction;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  if (formData.get("intent") === "start") {
-    const quizId = IdSchema.safeParse(Number(formData.get("quizId")));
-    if (!quizId.success) return reply({ startError: QUIZ_NOT_FOUND }, 400);
+  if (parseIntent(formData, ["start"]) === "start") {
+    const start = parseForm(formData, StartGameSchema);
+    if (start.status !== "success") return reply({ startError: QUIZ_NOT_FOUND }, 400);
+    const { quizId } = start.value;
     const allowed = await checkLimits(context, [{ name: "game" }]);
     if (!allowed.ok) return reply({ startError: allowed.message }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
     const { requester, headers } = await requesterWithClientId(context, request);
-    const hosted = await hostNewGame(context.db, quizId.data, requester);
+    const hosted = await hostNewGame(context.db, quizId, requester);
     if (hosted.status !== "ok") {
       return reply({ startError: hosted.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, hosted.status === "forbidden" ? 403 : 404);
     }
-    logGameCreated(context.logger, hosted.value, quizId.data, "start game");
+    logGameCreated(context.logger, hosted.value, quizId, "start game");
     return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
   }
 
-  const values = { gameCode: String(formData.get("gameCode") ?? ""), nickname: String(formData.get("nickname") ?? "") };
-  const parsed = JoinFormSchema.safeParse(values);
-  if (!parsed.success) return reply({ values, errors: firstErrors(parsed.error) }, 400);
-  const { gameCode, nickname } = parsed.data;
+  const submission = parseForm(formData, JoinFormSchema);
+  const values = { gameCode: submission.values.gameCode, nickname: submission.values.nickname };
+  if (submission.status !== "success") return reply({ values, errors: submission.errors }, 400);
+  const { gameCode, nickname } = submission.value;
   if (!(await findLiveGame(context.db, gameCode))) return reply({ values, errors: { gameCode: GAME_NOT_FOUND } }, 404);
   return redirect(`/waiting/${gameCode}?${new URLSearchParams({ nickname })}`);
 }
@@ -115,9 +122,23 @@ export default function Join() {
   const online = useOnline();
   const [gameCode, setGameCode] = useState(() => normalizeGameCode(actionData?.values?.gameCode ?? code));
   const [nickname, setNickname] = useState(actionData?.values?.nickname ?? "");
-  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const nicknameRef = useRef<HTMLInputElement>(null);
+  const filled = gameCode !== "" && nickname.trim() !== "";
+  const [form, fields] = useSchemaForm(JoinFormSchema, {
+    id: "join-form",
+    reply: actionData?.errors ? actionData : undefined,
+    onSubmit(event, { submission }) {
+      // With JavaScript the page joins over the socket; the provider moves to the lobby once the server accepts.
+      event.preventDefault();
+      // Spec section 5: joining does nothing while either field is empty.
+      if (!filled || state.joining || submission?.status !== "success") return;
+      setSubmitted(true);
+      joinGame(submission.value.gameCode, submission.value.nickname);
+    },
+  });
+  const gameCodeError = fieldError(fields.gameCode);
+  const nicknameError = fieldError(fields.nickname);
 
   // A session's Join Game link lands here with ?code=: take the code and move on to the nickname.
   useEffect(() => {
@@ -126,71 +147,45 @@ export default function Join() {
     nicknameRef.current?.focus();
   }, [code]);
 
-  const errors = clientErrors ?? actionData?.errors ?? {};
-  const filled = gameCode !== "" && nickname.trim() !== "";
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    // Spec section 5: joining does nothing while either field is empty.
-    if (!filled || state.joining) return;
-    const parsed = JoinFormSchema.safeParse({ gameCode, nickname });
-    if (!parsed.success) {
-      setClientErrors(firstErrors(parsed.error));
-      return;
-    }
-    setClientErrors({});
-    setSubmitted(true);
-    // The provider moves to the lobby once the server accepts the join.
-    joinGame(parsed.data.gameCode, parsed.data.nickname);
-  }
-
   const joinError = submitted && !state.joining ? state.joinError : null;
 
   return (
     <Page narrow>
       <div className="stack">
         <h1>Join a Game</h1>
-        <Form method="post" noValidate onSubmit={onSubmit} className="card stack">
+        <Form method="post" {...getFormProps(form)} className="card stack">
           <div className="field">
             <label htmlFor="gameCode">Game code</label>
             <input
               id="gameCode"
-              name="gameCode"
+              name={fields.gameCode.name}
               className="input code-input"
               value={gameCode}
               placeholder="ABC123"
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
-              aria-invalid={errors.gameCode ? true : undefined}
-              aria-describedby={errors.gameCode ? "gameCode-error" : undefined}
+              aria-invalid={gameCodeError ? true : undefined}
+              aria-describedby={gameCodeError ? "gameCode-error" : undefined}
               onChange={(event) => setGameCode(normalizeGameCode(event.target.value))}
             />
-            {errors.gameCode ? (
-              <p id="gameCode-error" className="field-error">
-                {errors.gameCode}
-              </p>
-            ) : null}
+            <FieldError id="gameCode-error" message={gameCodeError} />
           </div>
           <div className="field">
             <label htmlFor="nickname">Nickname</label>
             <input
               ref={nicknameRef}
               id="nickname"
-              name="nickname"
+              name={fields.nickname.name}
               className="input"
               value={nickname}
               maxLength={NICKNAME_MAX_LENGTH}
               autoComplete="nickname"
-              aria-invalid={errors.nickname ? true : undefined}
-              aria-describedby={errors.nickname ? "nickname-error" : undefined}
+              aria-invalid={nicknameError ? true : undefined}
+              aria-describedby={nicknameError ? "nickname-error" : undefined}
               onChange={(event) => setNickname(event.target.value)}
             />
-            {errors.nickname ? (
-              <p id="nickname-error" className="field-error">
-                {errors.nickname}
-              </p>
-            ) : null}
+            <FieldError id="nickname-error" message={nicknameError} />
           </div>
           {joinError ? (
             <p className="form-error" role="alert">

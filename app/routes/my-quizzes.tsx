@@ -1,10 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { z } from "zod";
 import { Page } from "#app/components/layout";
 import { hostNewGame } from "#app/models/game.server";
 import { deleteQuiz, listOwnQuizzes } from "#app/models/quiz.server";
-import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
+import { FormIdSchema, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
+import { parseForm, parseIntent } from "#app/utils/forms";
 import { requesterWithClientId, requesterOf, requireUser } from "#app/utils/session.server";
 import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -13,6 +15,9 @@ import { retryAfterFromAction } from "#app/utils/route-headers";
 export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
 
 const QUIZ_NOT_DELETABLE = "Only the quiz's creator can delete it.";
+
+/** Each quiz's Host and Delete buttons post its id; the button is the intent. */
+const QuizActionSchema = z.object({ quizId: FormIdSchema });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request, { allowGuest: true });
@@ -45,10 +50,10 @@ export const headers = retryAfterFromAction;
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(context, request, { allowGuest: true });
   const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const rawId = String(formData.get("quizId") ?? "");
-  const quizId = /^[1-9]\d{0,15}$/.test(rawId) ? Number(rawId) : null;
-  if (quizId === null) return refuse(QUIZ_NOT_FOUND, 400);
+  const submission = parseForm(formData, QuizActionSchema);
+  if (submission.status !== "success") return refuse(QUIZ_NOT_FOUND, 400);
+  const { quizId } = submission.value;
+  const intent = parseIntent(formData, ["host", "delete"]);
 
   if (intent === "host") {
     const allowed = await checkLimits(context, [{ name: "game" }]);

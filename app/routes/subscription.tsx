@@ -1,12 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
+import { z } from "zod";
 import { useToast } from "#app/components/toaster";
 import { Page } from "#app/components/layout";
 import { listPlans } from "#app/models/plan.server";
 import { findBillingState, openBillingPortal, startSubscription } from "#app/models/subscription.server";
 import { DEFAULT_PLANS, formatPrice, PLEASE_SIGN_IN, planName, SUBSCRIPTION_ERROR, tierOf, type Plan } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
+import { FormIdSchema } from "#app/utils/form-schemas";
+import { parseForm, parseIntent } from "#app/utils/forms";
 
 export const meta: MetaFunction = () => [{ title: "Plans | Quiz Night" }];
 
@@ -38,6 +41,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/** A plan's Subscribe button posts its id. */
+const PlanChoiceSchema = z.object({ planId: FormIdSchema });
+/** No plan has it: a post without a readable plan id is the model's to refuse, once it has checked who asks. */
+const NO_PLAN = 0;
+
 interface SubscriptionActionData {
   error: { title: string; description: string };
 }
@@ -47,11 +55,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const user = await getUser(context, request);
   const origin = new URL(request.url).origin;
-  const intent = formData.get("intent");
+  const plan = parseForm(formData, PlanChoiceSchema);
   const session =
-    intent === "portal"
+    parseIntent(formData, ["portal", "subscribe"]) === "portal"
       ? await openBillingPortal(context.db, context.billing, user, origin)
-      : await startSubscription(context.db, context.billing, user, Number(formData.get("planId")), origin);
+      : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin);
   if (session.ok) return redirect(session.value.url);
   const title = session.status === 401 ? PLEASE_SIGN_IN.title : SUBSCRIPTION_ERROR.title;
   return data<SubscriptionActionData>({ error: { title, description: session.message } }, { status: session.status });

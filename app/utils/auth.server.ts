@@ -17,7 +17,7 @@ import {
   type User,
 } from "#app/models/user.server";
 import { getUser, startSession } from "./session.server";
-import { firstErrors } from "./form-schemas";
+import { parseForm, type FieldErrors } from "./forms";
 import { LoginSchema, RegisterSchema } from "./validation";
 import { checkLimits } from "./api.server";
 import { DEFAULT_LIMIT_RULES } from "./rate-limits.server";
@@ -27,8 +27,6 @@ export const LOGIN_FAILED = "Invalid email or password";
 export const MAX_FAILED_LOGINS = DEFAULT_LIMIT_RULES.login.points;
 
 type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret" | "clientIp" | "limits">;
-
-export type FieldErrors = Partial<Record<string, string>>;
 
 /** A refused login or registration: one message for a toast, and errors beside the fields. */
 export class AuthError extends Error {
@@ -53,12 +51,9 @@ function loginAuthenticator(context: AuthContext): Authenticator<User> {
   const authenticator = new Authenticator<User>();
   authenticator.use(
     new FormStrategy(async ({ form }) => {
-      const parsed = LoginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
-      if (!parsed.success) {
-        const errors = firstErrors(parsed.error);
-        throw new AuthError(Object.values(errors)[0] ?? LOGIN_FAILED, errors);
-      }
-      const { email, password } = parsed.data;
+      const submission = parseForm(form, LoginSchema);
+      if (submission.status !== "success") throw new AuthError(Object.values(submission.errors)[0] ?? LOGIN_FAILED, submission.errors);
+      const { email, password } = submission.value;
       // The attempt is counted before the (slow) password check, so parallel guesses cannot slip
       // past the limit. It is counted per account and address together: failures from elsewhere
       // never lock the owner out, and a lock ends with its window.
@@ -93,17 +88,9 @@ export async function login(context: AuthContext, request: Request): Promise<{ u
 
 /** Registers from a form; a guest who registers keeps its quizzes. */
 export async function register(context: AuthContext, request: Request, form: FormData): Promise<{ user: User; cookie: string }> {
-  const parsed = RegisterSchema.safeParse({
-    username: form.get("username") ?? "",
-    email: form.get("email") ?? "",
-    password: form.get("password") ?? "",
-    confirmPassword: form.get("confirmPassword") ?? "",
-  });
-  if (!parsed.success) {
-    const errors = firstErrors(parsed.error);
-    throw new AuthError(Object.values(errors)[0] ?? "Failed to register", errors);
-  }
-  const { username, email, password } = parsed.data;
+  const submission = parseForm(form, RegisterSchema);
+  if (submission.status !== "success") throw new AuthError(Object.values(submission.errors)[0] ?? "Failed to register", submission.errors);
+  const { username, email, password } = submission.value;
   const conflicts = await findConflicts(context.db, username, email);
   if (conflicts.length > 0) {
     const errors = Object.fromEntries(conflicts.map((conflict) => [conflict, CONFLICT_MESSAGES[conflict]]));

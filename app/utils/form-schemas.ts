@@ -174,6 +174,11 @@ export function createQuizErrorToast(error: z.ZodError): ToastMessage {
   return { title: "Check your quiz", description: issue.message };
 }
 
+// ------------------------------------------------------------------------------------ ids
+
+/** A record's id as a form sends it (a hidden field or a button's value): digits, as text. */
+export const FormIdSchema = z.preprocess((value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value), IdSchema);
+
 // ------------------------------------------------------------------------------------ host
 
 export const HOST_NAME_MESSAGE = `Host name must be between ${HOST_NAME_MIN_LENGTH}-${HOST_NAME_MAX_LENGTH} characters`;
