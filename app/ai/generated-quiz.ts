@@ -1,36 +1,113 @@
 /**
  * What the model must return, and the checks that decide whether a reply is a quiz a host can use.
  * Pure functions, no I/O: the generator feeds them the model's text and a source of randomness.
+ *
+ * The reply is one flat object per question, whatever its kind: `kind` (an enum), `text`,
+ * `answers`, `correctAnswerIndexes`, `acceptedAnswers` and `correctNumber`, every field present and
+ * the ones a kind does not use empty ([] or null). OpenAI's strict mode wants every property
+ * required and nullable rather than optional, and a flat shape needs no union at all, which local
+ * OpenAI-compatible servers (llama.cpp grammars, Ollama) also follow more reliably. Each question is
+ * then converted through `QuestionInputSchema`, so a generated question obeys exactly the rules a
+ * question sent to the JSON API or saved from the editor obeys.
  */
 import { z } from "zod";
-import { ANSWER_COUNT } from "#app/game/rules";
-import { AnswerTextSchema, QuestionTextSchema } from "#app/utils/validation";
+import {
+  hasOptions,
+  KIND_LABELS,
+  MAX_OPTIONS,
+  MIN_OPTIONS,
+  QUESTION_KINDS,
+  QuestionInputSchema,
+  TRUE_FALSE_ANSWERS,
+  type QuestionContent,
+  type QuestionKind,
+} from "#app/game/question-kinds";
+import { allowedKinds, MIXED_KINDS_FROM_COUNT, MIXED_MIN_KINDS, type AiKinds } from "./options";
 
-const ModelQuestionSchema = z.object({
-  text: z.string().describe("The question, one short sentence."),
-  answers: z.array(z.string()).length(ANSWER_COUNT).describe("Four different answer options; exactly one is right."),
-  correctAnswerIndex: z.number().int().min(0).max(ANSWER_COUNT - 1).describe("0-based position of the right answer in answers."),
-});
+/** A generated type-the-answer question lists at most this many accepted spellings. */
+export const MAX_GENERATED_ACCEPTED_ANSWERS = 5;
+
+type Bounds = readonly [min: number, max: number];
+
+/** Per kind, how many answers, right options and accepted answers it has (the JSON schema's bounds). */
+const KIND_BOUNDS: Record<QuestionKind, { answers: Bounds; correct: Bounds; accepted: Bounds }> = {
+  choice: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [1, 1], accepted: [0, 0] },
+  trueFalse: { answers: [2, 2], correct: [1, 1], accepted: [0, 0] },
+  multiSelect: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [1, MAX_OPTIONS], accepted: [0, 0] },
+  typeAnswer: { answers: [0, 0], correct: [0, 0], accepted: [1, MAX_GENERATED_ACCEPTED_ANSWERS] },
+  closestNumber: { answers: [0, 0], correct: [0, 0], accepted: [0, 0] },
+  poll: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [0, 0], accepted: [0, 0] },
+};
+
+const ANY_BOUNDS = { answers: [0, MAX_OPTIONS], correct: [0, MAX_OPTIONS], accepted: [0, MAX_GENERATED_ACCEPTED_ANSWERS] } as const;
+
+/**
+ * An array of `item` within bounds. A field the kind does not use keeps only the general upper
+ * bound (the prompt and the description ask for []), so the schema never carries `maxItems: 0`.
+ */
+function boundedArray<T extends z.ZodType>(item: T, [min, max]: Bounds, fallbackMax: number) {
+  return max === 0 ? z.array(item).max(fallbackMax) : z.array(item).min(min).max(max);
+}
+
+/**
+ * One question as the model writes it. For a single kind the `kind` enum has that one value and the
+ * arrays that kind uses are bounded to its limits; for a mix, the enum lists every kind.
+ */
+function modelQuestionSchema(kinds: AiKinds) {
+  const allowed = allowedKinds(kinds) as [QuestionKind, ...QuestionKind[]];
+  const bounds = kinds === "mixed" ? ANY_BOUNDS : KIND_BOUNDS[kinds];
+  const index = z.number().int().min(0).max(MAX_OPTIONS - 1);
+  return z.object({
+    kind: z.enum(allowed).describe("Which kind of question this is."),
+    text: z.string().describe("The question (for trueFalse, the statement), one short sentence."),
+    answers: boundedArray(z.string(), bounds.answers, MAX_OPTIONS).describe(
+      'The options players pick from: 2 to 6 for choice, multiSelect and poll; ["True", "False"] for trueFalse; [] for typeAnswer and closestNumber.',
+    ),
+    correctAnswerIndexes: boundedArray(index, bounds.correct, MAX_OPTIONS).describe(
+      "0-based positions of the right options in answers: exactly one for choice and trueFalse (0 = the statement is true, 1 = false), one or more for multiSelect, [] for typeAnswer, closestNumber and poll.",
+    ),
+    acceptedAnswers: boundedArray(z.string(), bounds.accepted, MAX_GENERATED_ACCEPTED_ANSWERS).describe(
+      "typeAnswer: 1 to 5 short answers that count as right (the answer and its common spellings); [] for every other kind.",
+    ),
+    correctNumber: (kinds === "closestNumber" ? z.number() : z.number().nullable()).describe(
+      "closestNumber: the true value; null for every other kind.",
+    ),
+  });
+}
 
 /**
  * The reply's shape, sent to the model as a strict JSON schema (structured output). It is kept free
  * of transforms and refinements so it converts to JSON Schema as it is; the rules JSON Schema
- * cannot say (distinct answers, no repeats, our length limits) are checked by `checkGeneratedQuiz`.
+ * cannot say are checked by `checkGeneratedQuiz`.
  */
-export function modelReplySchema(questionCount: number) {
-  return z.object({ questions: z.array(ModelQuestionSchema).length(questionCount) });
+export function modelReplySchema(questionCount: number, kinds: AiKinds = "mixed") {
+  return z.object({ questions: z.array(modelQuestionSchema(kinds)).length(questionCount) });
 }
 
-/** The same shape with any number of questions: a reply with extra or unusable ones may still serve. */
-const AnyLengthReplySchema = z.object({ questions: z.array(ModelQuestionSchema) });
+/**
+ * What the checks read: the same fields, leniently (a server that ignores the schema may leave out
+ * the fields a kind does not use), with any number of questions, each parsed on its own so one
+ * malformed question costs only itself.
+ */
+const ReplyShapeSchema = z.object({ questions: z.array(z.unknown()) });
+const LooseQuestionSchema = z.object({
+  kind: z.string(),
+  text: z.string(),
+  answers: z.array(z.string()).default([]),
+  correctAnswerIndexes: z.array(z.number()).default([]),
+  acceptedAnswers: z.array(z.string()).default([]),
+  correctNumber: z.number().nullish(),
+});
+type ModelQuestion = z.output<typeof LooseQuestionSchema>;
 
-export interface GeneratedQuestion {
-  text: string;
-  answers: string[];
-  correctAnswerIndex: number;
-}
+export type GeneratedQuestion = QuestionContent;
 
 export type CheckResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string };
+
+export interface CheckRequest {
+  questionCount: number;
+  kinds: AiKinds;
+}
 
 /** Case, spacing and punctuation do not make two questions or two answers different. */
 function sameness(text: string): string {
@@ -41,39 +118,88 @@ function sameness(text: string): string {
     .trim();
 }
 
-function checkQuestion(raw: { text: string; answers: string[]; correctAnswerIndex: number }): GeneratedQuestion | string {
-  const text = QuestionTextSchema.safeParse(raw.text);
-  if (!text.success) return "a question with empty or overlong text";
-  const answers: string[] = [];
-  for (const candidate of raw.answers) {
-    const answer = AnswerTextSchema.safeParse(candidate);
-    if (!answer.success) return "an empty or overlong answer";
-    answers.push(answer.data);
+const kindName = (kind: QuestionKind) => KIND_LABELS[kind].toLowerCase();
+
+const isKind = (value: string): value is QuestionKind => (QUESTION_KINDS as readonly string[]).includes(value);
+
+/** The fields of a kind, in the shape `QuestionInputSchema` takes; a string says what is wrong. */
+function questionInput(raw: ModelQuestion & { kind: QuestionKind }): Record<string, unknown> | string {
+  const { kind, text } = raw;
+  switch (kind) {
+    case "choice":
+      if (raw.correctAnswerIndexes.length !== 1) return `a ${kindName(kind)} question without exactly one correct answer`;
+      return { kind, text, answers: raw.answers, correctAnswerIndex: raw.correctAnswerIndexes[0] };
+    case "trueFalse": {
+      if (raw.correctAnswerIndexes.length !== 1) return `a ${kindName(kind)} question without exactly one correct answer`;
+      const standard = TRUE_FALSE_ANSWERS.map(sameness);
+      if (raw.answers.length > 0 && (raw.answers.length !== 2 || raw.answers.some((answer, i) => sameness(answer) !== standard[i]))) {
+        return `a ${kindName(kind)} question whose answers are not "True" and "False"`;
+      }
+      // The stored answers are always True and False, in that order (0 = true).
+      return { kind, text, correctAnswerIndex: raw.correctAnswerIndexes[0] };
+    }
+    case "multiSelect":
+      return { kind, text, answers: raw.answers, correctAnswerIndexes: raw.correctAnswerIndexes };
+    case "typeAnswer":
+      if (raw.acceptedAnswers.length > MAX_GENERATED_ACCEPTED_ANSWERS) {
+        return `a ${kindName(kind)} question with more than ${MAX_GENERATED_ACCEPTED_ANSWERS} accepted answers`;
+      }
+      return { kind, text, acceptedAnswers: raw.acceptedAnswers };
+    case "closestNumber":
+      return { kind, text, correctNumber: raw.correctNumber ?? undefined };
+    case "poll":
+      return { kind, text, answers: raw.answers };
   }
-  if (new Set(answers.map(sameness)).size !== answers.length) return "a question whose answers are not all different";
-  return { text: text.data, answers, correctAnswerIndex: raw.correctAnswerIndex };
 }
 
 /**
- * Parses and checks a reply. Unusable questions (blank, overlong, repeated answers) and repeats of
- * an earlier question are dropped; the reply is usable when at least `questionCount` remain, and
- * the first `questionCount` are kept.
+ * One question of the reply as stored content, or what is wrong with it. The rules are the API's
+ * (`QuestionInputSchema`); on top, a generated question's options must all differ.
  */
-export function checkGeneratedQuiz(content: string, questionCount: number): CheckResult {
+export function convertGeneratedQuestion(value: unknown, kinds: AiKinds): GeneratedQuestion | string {
+  const loose = LooseQuestionSchema.safeParse(value);
+  if (!loose.success) return "a question that did not follow the requested JSON schema";
+  const raw = loose.data;
+  const kind = raw.kind;
+  if (!isKind(kind)) return "a question of an unknown kind";
+  if (!allowedKinds(kinds).includes(kind)) return `a ${kindName(kind)} question where only ${kindName(kinds as QuestionKind)} questions were asked for`;
+
+  const input = questionInput({ ...raw, kind });
+  if (typeof input === "string") return input;
+  const parsed = QuestionInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue.path[0] === "text") return "a question with empty or overlong text";
+    if (issue.path[0] === "answers" && typeof issue.path[1] === "number") return "an empty or overlong answer";
+    return `a ${kindName(kind)} question that breaks a rule (${issue.message})`;
+  }
+  const question = parsed.data;
+  if (hasOptions(kind) && new Set(question.answers.map(sameness)).size !== question.answers.length) {
+    return "a question whose answers are not all different";
+  }
+  return question;
+}
+
+/**
+ * Parses and checks a reply. Unusable questions (broken rules, a kind not asked for, repeated
+ * answers) and repeats of an earlier question are dropped; the reply is usable when at least
+ * `questionCount` remain, and the first `questionCount` are kept.
+ */
+export function checkGeneratedQuiz(content: string, { questionCount, kinds }: CheckRequest): CheckResult {
   let data: unknown;
   try {
     data = JSON.parse(content);
   } catch {
     return { ok: false, reason: "the reply was not valid JSON" };
   }
-  const parsed = AnyLengthReplySchema.safeParse(data);
+  const parsed = ReplyShapeSchema.safeParse(data);
   if (!parsed.success) return { ok: false, reason: "the reply did not follow the requested JSON schema" };
 
   const questions: GeneratedQuestion[] = [];
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const raw of parsed.data.questions) {
-    const checked = checkQuestion(raw);
+    const checked = convertGeneratedQuestion(raw, kinds);
     if (typeof checked === "string") {
       problems.push(checked);
       continue;
@@ -94,18 +220,34 @@ export function checkGeneratedQuiz(content: string, questionCount: number): Chec
 }
 
 /**
- * Puts the answers in a random order, so the right one is not wherever the model likes to put it
- * (language models favour the first slots). `random` returns a float in [0, 1).
+ * A mixed quiz of `MIXED_KINDS_FROM_COUNT` or more questions is asked for at least
+ * `MIXED_MIN_KINDS` kinds. A quiz of one kind is still a good quiz, so this only says what fell
+ * short (for the operator's log), or null when the mix is as asked.
+ */
+export function mixShortfall(questions: readonly Pick<QuestionContent, "kind">[], kinds: AiKinds): string | null {
+  if (kinds !== "mixed" || questions.length < MIXED_KINDS_FROM_COUNT) return null;
+  const used = [...new Set(questions.map((question) => question.kind))];
+  return used.length >= MIXED_MIN_KINDS ? null : `a mixed quiz of ${questions.length} questions came back with one kind only (${used.join(", ")})`;
+}
+
+/**
+ * Puts the options of a choice or multi-select question in a random order, so the right ones are
+ * not wherever the model likes to put them (language models favour the first slots). True/false
+ * keeps True first, and a poll keeps its order (its options may be a scale). `random` returns a
+ * float in [0, 1).
  */
 export function shuffleAnswers(question: GeneratedQuestion, random: () => number): GeneratedQuestion {
+  if (question.kind !== "choice" && question.kind !== "multiSelect") return question;
   const order = question.answers.map((_, index) => index);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
   }
+  const moved = (index: number) => order.indexOf(index);
   return {
-    text: question.text,
+    ...question,
     answers: order.map((index) => question.answers[index]),
-    correctAnswerIndex: order.indexOf(question.correctAnswerIndex),
+    correctAnswerIndex: question.correctAnswerIndex < 0 ? -1 : moved(question.correctAnswerIndex),
+    correctAnswerIndexes: question.correctAnswerIndexes.map(moved).sort((a, b) => a - b),
   };
 }

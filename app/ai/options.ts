@@ -3,6 +3,7 @@
  * /ai-quiz page, its no-JavaScript action and POST /api/generate-quiz.
  */
 import { z } from "zod";
+import { KIND_LABELS, QUESTION_KINDS, type QuestionKind } from "#app/game/question-kinds";
 import { QuizDescriptionSchema } from "#app/utils/validation";
 
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
@@ -11,6 +12,21 @@ export const DEFAULT_DIFFICULTY: Difficulty = "medium";
 
 /** The word the suggested title puts before the topic (spec section 5). */
 export const DIFFICULTY_LEVELS: Record<Difficulty, string> = { easy: "Beginner", medium: "Intermediate", hard: "Expert" };
+
+/** Which kinds of question to write: a mix suited to the topic, or one kind only. */
+export const AI_KINDS = ["mixed", ...QUESTION_KINDS] as const;
+export type AiKinds = (typeof AI_KINDS)[number];
+export const DEFAULT_AI_KINDS: AiKinds = "mixed";
+export const AI_KINDS_LABELS: Record<AiKinds, string> = { mixed: "Mix of kinds", ...KIND_LABELS };
+
+/** The kinds a request allows. */
+export function allowedKinds(kinds: AiKinds): readonly QuestionKind[] {
+  return kinds === "mixed" ? QUESTION_KINDS : [kinds];
+}
+
+/** A mixed quiz of at least this many questions is asked for at least `MIXED_MIN_KINDS` kinds. */
+export const MIXED_KINDS_FROM_COUNT = 4;
+export const MIXED_MIN_KINDS = 2;
 
 export const QUESTION_COUNT = { min: 3, max: 15, step: 1, default: 5 } as const;
 export const SECONDS_PER_QUESTION = { min: 10, max: 60, step: 5, default: 20 } as const;
@@ -69,8 +85,9 @@ const wholeNumberBetween = (what: string, { min, max, step }: { min: number; max
 };
 
 /**
- * POST /api/generate-quiz {title, description, topic, difficulty, questionCount, timeLimit}.
- * An empty title becomes the suggested one; the description defaults to 'Quiz about {topic}'.
+ * POST /api/generate-quiz {title, description, topic, difficulty, kinds, questionCount, timeLimit}.
+ * `kinds` is "mixed" (the default) or one question kind. An empty title becomes the suggested one;
+ * the description defaults to 'Quiz about {topic}'.
  */
 export const GenerateQuizSchema = z
   .object({
@@ -82,6 +99,7 @@ export const GenerateQuizSchema = z
     description: QuizDescriptionSchema.nullish(),
     topic: TopicSchema,
     difficulty: z.enum(DIFFICULTIES, { error: "Choose easy, medium or hard." }).default(DEFAULT_DIFFICULTY),
+    kinds: z.enum(AI_KINDS, { error: `Question kinds must be one of ${AI_KINDS.join(", ")} ("mixed" for a mix of kinds).` }).default(DEFAULT_AI_KINDS),
     questionCount: wholeNumberBetween("The number of questions", QUESTION_COUNT).default(QUESTION_COUNT.default),
     timeLimit: wholeNumberBetween("The time per question", SECONDS_PER_QUESTION).default(SECONDS_PER_QUESTION.default),
   })

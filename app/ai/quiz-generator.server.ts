@@ -1,8 +1,10 @@
 /**
  * Writes quiz questions with a language model through the `openai` SDK: any OpenAI-compatible
  * server (OpenAI itself, or a local Ollama or llama.cpp through OPENAI_BASE_URL). Structured output
- * holds the reply to a JSON schema; the reply is still checked, retried once when unusable, and its
- * answers are shuffled. Every failure becomes an HTTP status and a message a host can act on.
+ * holds the reply to a JSON schema (every question kind in one flat, strict-mode shape); each
+ * question is still checked by the rules every question obeys, the reply is retried once when
+ * unusable, and the options of choice and multi-select questions are shuffled. Every failure
+ * becomes an HTTP status and a message a host can act on.
  *
  * `generate` returns its failures as data rather than throwing: server.ts builds the generator from
  * the source tree while the routes that call it run from the app build, and an error class would
@@ -11,7 +13,7 @@
 import { randomInt } from "node:crypto";
 import OpenAI from "openai";
 import { zodResponseFormat } from "openai/helpers/zod";
-import { checkGeneratedQuiz, modelReplySchema, shuffleAnswers, type GeneratedQuestion } from "./generated-quiz";
+import { checkGeneratedQuiz, mixShortfall, modelReplySchema, shuffleAnswers, type GeneratedQuestion } from "./generated-quiz";
 import { quizPrompt, retryPrompt, type PromptMessage, type PromptRequest } from "./prompt.server";
 
 export interface AiConfig {
@@ -72,7 +74,7 @@ export class QuizGenerator {
     });
   }
 
-  /** Questions for the request, answers shuffled; `signal` ends it early (the host went away). */
+  /** Questions of the requested kinds, options shuffled; `signal` ends it early (the host went away). */
   async generate(request: PromptRequest, userId: number, signal?: AbortSignal): Promise<GenerationResult> {
     if (this.busy.has(userId)) return { ok: false, status: 409, message: "Your previous quiz is still being generated. Please wait for it to finish." };
     this.busy.add(userId);
@@ -80,11 +82,11 @@ export class QuizGenerator {
     const stop = signal ? AbortSignal.any([deadline, signal]) : deadline;
     try {
       const messages = quizPrompt(request);
-      let attempt = await this.ask(messages, request.questionCount, stop);
+      let attempt = await this.ask(messages, request, stop);
       if (!attempt.ok) {
         console.warn(`[ai] unusable reply, asking again: ${attempt.reason}`);
         const retry = [...messages, { role: "assistant" as const, content: attempt.reply }, retryPrompt(attempt.reason, request.questionCount)];
-        attempt = await this.ask(retry, request.questionCount, stop);
+        attempt = await this.ask(retry, request, stop);
       }
       if (!attempt.ok) {
         console.warn(`[ai] unusable reply again: ${attempt.reason}`);
@@ -94,6 +96,9 @@ export class QuizGenerator {
           message: `The AI service did not return a usable quiz (${attempt.reason}). Please try again, perhaps with a more specific topic.`,
         };
       }
+      // A mix of one kind is still a usable quiz: noted for the operator, not refused.
+      const shortfall = mixShortfall(attempt.questions, request.kinds);
+      if (shortfall) console.warn(`[ai] accepted as it is: ${shortfall}`);
       return { ok: true, questions: attempt.questions.map((question) => shuffleAnswers(question, this.random)) };
     } catch (error) {
       const failure = this.explain(error, deadline);
@@ -103,12 +108,12 @@ export class QuizGenerator {
     }
   }
 
-  private async ask(messages: PromptMessage[], questionCount: number, signal: AbortSignal): Promise<Attempt> {
+  private async ask(messages: PromptMessage[], { questionCount, kinds }: PromptRequest, signal: AbortSignal): Promise<Attempt> {
     const completion = await this.client.chat.completions.create(
       {
         model: this.config.model,
         messages,
-        response_format: zodResponseFormat(modelReplySchema(questionCount), "quiz"),
+        response_format: zodResponseFormat(modelReplySchema(questionCount, kinds), "quiz"),
       },
       { signal },
     );
@@ -119,7 +124,7 @@ export class QuizGenerator {
     const reply = choice?.message.content ?? "";
     if (choice?.finish_reason === "length") return { ok: false, reason: "the reply was cut off before it ended", reply };
     if (!reply) return { ok: false, reason: "the reply was empty", reply };
-    const checked = checkGeneratedQuiz(reply, questionCount);
+    const checked = checkGeneratedQuiz(reply, { questionCount, kinds });
     return checked.ok ? checked : { ...checked, reply };
   }
 

@@ -53,7 +53,7 @@ export async function generateAndHostQuiz(
   await requireWithinLimit(context, "aiAddress");
   await requireWithinLimit(context, "aiServer", { key: WHOLE_SERVER });
   const generation = await generator.generate(
-    { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount },
+    { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount, kinds: input.kinds },
     user.id,
     signal,
   );

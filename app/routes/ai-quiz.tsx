@@ -6,7 +6,10 @@ import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import {
   AI_QUIZ_TITLE_MAX_LENGTH,
+  AI_KINDS,
+  AI_KINDS_LABELS,
   aiQuizDescription,
+  DEFAULT_AI_KINDS,
   DEFAULT_DIFFICULTY,
   DIFFICULTIES,
   GENERATION_FAILED,
@@ -55,6 +58,7 @@ interface AiQuizDraft {
   topic: string;
   title: string;
   difficulty: string;
+  kinds: string;
   questionCount: number;
   timeLimit: number;
 }
@@ -63,6 +67,7 @@ const emptyDraft = (): AiQuizDraft => ({
   topic: "",
   title: "",
   difficulty: DEFAULT_DIFFICULTY,
+  kinds: DEFAULT_AI_KINDS,
   questionCount: QUESTION_COUNT.default,
   timeLimit: SECONDS_PER_QUESTION.default,
 });
@@ -77,6 +82,7 @@ function draftOf(formData: FormData): AiQuizDraft {
     topic: text("topic"),
     title: text("title"),
     difficulty: text("difficulty") || DEFAULT_DIFFICULTY,
+    kinds: text("kinds") || DEFAULT_AI_KINDS,
     questionCount: number("questionCount", QUESTION_COUNT.default),
     timeLimit: number("timeLimit", SECONDS_PER_QUESTION.default),
   };
@@ -333,6 +339,25 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
               ))}
             </select>
             <FieldError id="difficulty-error" message={errors.difficulty} />
+          </div>
+          <div className="field">
+            <label htmlFor="kinds">Question kinds</label>
+            <select
+              id="kinds"
+              name="kinds"
+              className="select"
+              value={draft.kinds}
+              aria-invalid={errors.kinds ? true : undefined}
+              aria-describedby={errors.kinds ? "kinds-error" : undefined}
+              onChange={(event) => update({ kinds: event.target.value })}
+            >
+              {AI_KINDS.map((kinds) => (
+                <option key={kinds} value={kinds}>
+                  {AI_KINDS_LABELS[kinds]}
+                </option>
+              ))}
+            </select>
+            <FieldError id="kinds-error" message={errors.kinds} />
           </div>
           <Slider
             id="questionCount"

@@ -13,8 +13,10 @@ export function loader() {
 }
 
 /**
- * POST /api/generate-quiz {title, description, topic, difficulty, questionCount, timeLimit}
+ * POST /api/generate-quiz {title, description, topic, difficulty, kinds, questionCount, timeLimit}
  * -> 201 {quiz, questions, gameSession: {gameCode, ...}}, the caller's browser registered as host.
+ * `kinds` is "mixed" (the default: a mix suited to the topic) or one question kind ("choice",
+ * "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"); anything else is a 400.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);

@@ -4,8 +4,9 @@ import { expect, test } from "./fixtures";
 
 /**
  * AI quiz generation in Chromium. The server talks through the real `openai` SDK to the local
- * stand-in started by playwright.config.ts (tests/fakes/openai.ts), which always writes the right
- * answer as "Right N"; the server shuffles where it lands.
+ * stand-in started by playwright.config.ts (tests/fakes/openai.ts), which writes the questions of
+ * the requested kinds and the right answer of a multiple-choice one as "Right N"; the server
+ * shuffles where it lands.
  */
 
 async function openHydrated(page: Page, url: string) {
@@ -59,6 +60,16 @@ test("a guest generates a quiz, lands in its lobby as host, and plays it to the 
 
   // The defaults, then a chip, the suggested name, and the sliders.
   await expect(page.getByLabel("Difficulty")).toHaveValue("medium");
+  await expect(page.getByLabel("Question kinds")).toHaveValue("mixed");
+  await expect(page.getByLabel("Question kinds").locator("option")).toHaveText([
+    "Mix of kinds",
+    "Multiple choice",
+    "True or false",
+    "Multi-select",
+    "Type the answer",
+    "Closest number",
+    "Poll",
+  ]);
   await expect(page.getByLabel(/Number of questions/)).toHaveValue("5");
   await expect(page.getByLabel(/Time per question/)).toHaveValue("20");
   await expect(page.getByRole("group", { name: "Popular topics" }).getByRole("button")).toHaveCount(12);
@@ -69,6 +80,8 @@ test("a guest generates a quiz, lands in its lobby as host, and plays it to the 
   await expect(page.getByLabel("Quiz name (optional)")).toHaveAttribute("placeholder", "Intermediate Space & Astronomy Quiz");
   await page.getByLabel("Topic").fill("Planets [delay]");
   await page.getByLabel("Difficulty").selectOption("hard");
+  // Multiple choice only, so the player below can pick "Right N" in every question.
+  await page.getByLabel("Question kinds").selectOption("choice");
   await expect(page.getByLabel("Quiz name (optional)")).toHaveAttribute("placeholder", "Expert Planets [delay] Quiz");
   await page.getByLabel("Quiz name (optional)").fill("Planet Night");
   const questionCount = page.getByLabel(/Number of questions/);

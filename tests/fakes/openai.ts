@@ -3,6 +3,16 @@
  * answered in the real wire format (chat.completion objects, error envelopes), so the real `openai`
  * SDK talks to it through OPENAI_BASE_URL. Nothing leaves the machine.
  *
+ * The request's JSON schema picks the kinds: its `kind` enum holds one kind (every question is of
+ * that kind) or several (a mix: the questions go through the listed kinds in turn). Each kind is
+ * written so a test can tell the right answer:
+ *   choice         "Right N" first of 4 options
+ *   trueFalse      ["True", "False"], true
+ *   multiSelect    "Right N" and "Also right N" first of 4 options
+ *   typeAnswer     accepted answers "Right N" and "Right number N"
+ *   closestNumber  1900 + N
+ *   poll           "Option AN", "Option BN", "Option CN", no right answer
+ *
  * The topic picks the behaviour, so parallel tests need no shared switches:
  *   "[malformed]"       every reply is not JSON
  *   "[malformed-once]"  the first reply for that topic is not JSON, the next ones are fine
@@ -11,6 +21,9 @@
  *   "[error-500]"       HTTP 500 with OpenAI's error envelope
  *   "[slow]"            answers after 30 s (longer than any test's generation timeout)
  *   "[delay]"           a valid quiz after 1.5 s, long enough to see the page wait for it
+ *   "[one-kind]"        every question is multiple choice, even when a mix was asked for
+ *   "[wrong-kind]"      every question is of a kind the schema does not list (or, for a mix,
+ *                       a choice question with two right answers)
  *   anything else       a valid quiz whose right answer is always first ("Right N")
  *
  * Run directly (`tsx tests/fakes/openai.ts`) it listens on FAKE_OPENAI_PORT for the browser tests.
@@ -51,14 +64,44 @@ function questionCountOf(body: RecordedRequest["body"]): number {
   return body.response_format?.json_schema?.schema?.properties?.questions?.minItems ?? 5;
 }
 
-function validQuiz(topic: string, count: number) {
-  return {
-    questions: Array.from({ length: count }, (_, i) => ({
-      text: `${topic} question ${i + 1}?`,
-      answers: [`Right ${i + 1}`, `Wrong A${i + 1}`, `Wrong B${i + 1}`, `Wrong C${i + 1}`],
-      correctAnswerIndex: 0,
-    })),
-  };
+const ALL_KINDS = ["choice", "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"] as const;
+type Kind = (typeof ALL_KINDS)[number];
+
+/** The kinds the request's JSON schema allows (the `kind` enum of a question). */
+function kindsOf(body: RecordedRequest["body"]): Kind[] {
+  const allowed = body.response_format?.json_schema?.schema?.properties?.questions?.items?.properties?.kind?.enum;
+  return Array.isArray(allowed) && allowed.length > 0 ? (allowed as Kind[]) : ["choice"];
+}
+
+/** Question n (from 1) of a kind, in the flat shape the schema asks for. */
+function question(topic: string, n: number, kind: Kind) {
+  const empty = { answers: [] as string[], correctAnswerIndexes: [] as number[], acceptedAnswers: [] as string[], correctNumber: null as number | null };
+  const text = `${topic} question ${n}?`;
+  switch (kind) {
+    case "choice":
+      return { kind, text, ...empty, answers: [`Right ${n}`, `Wrong A${n}`, `Wrong B${n}`, `Wrong C${n}`], correctAnswerIndexes: [0] };
+    case "trueFalse":
+      return { kind, text, ...empty, answers: ["True", "False"], correctAnswerIndexes: [0] };
+    case "multiSelect":
+      return { kind, text, ...empty, answers: [`Right ${n}`, `Also right ${n}`, `Wrong A${n}`, `Wrong B${n}`], correctAnswerIndexes: [0, 1] };
+    case "typeAnswer":
+      return { kind, text, ...empty, acceptedAnswers: [`Right ${n}`, `Right number ${n}`] };
+    case "closestNumber":
+      return { kind, text, ...empty, correctNumber: 1900 + n };
+    case "poll":
+      return { kind, text, ...empty, answers: [`Option A${n}`, `Option B${n}`, `Option C${n}`] };
+  }
+}
+
+function validQuiz(topic: string, count: number, kinds: Kind[]) {
+  return { questions: Array.from({ length: count }, (_, i) => question(topic, i + 1, kinds[i % kinds.length])) };
+}
+
+/** Questions the checks must refuse: a kind not asked for, or for a mix a choice with two right answers. */
+function wrongKindQuiz(topic: string, count: number, kinds: Kind[]) {
+  if (kinds.length > 1) return { questions: validQuiz(topic, count, ["choice"]).questions.map((q) => ({ ...q, correctAnswerIndexes: [0, 1] })) };
+  const other = ALL_KINDS.find((kind) => !kinds.includes(kind))!;
+  return validQuiz(topic, count, [other]);
 }
 
 function completion(model: string, message: { content: string | null; refusal: string | null }) {
@@ -94,6 +137,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       requests.push({ authorization: req.headers.authorization, body });
       const topic = topicOf(body);
       const count = questionCountOf(body);
+      const kinds = topic.includes("[one-kind]") ? (["choice"] as Kind[]) : kindsOf(body);
       const attempt = (seenTopics.get(topic) ?? 0) + 1;
       seenTopics.set(topic, attempt);
       const reply = (content: string) => send(200, completion(body.model, { content, refusal: null }));
@@ -108,7 +152,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       if (later) {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          if (!res.destroyed) reply(JSON.stringify(validQuiz(topic, count)));
+          if (!res.destroyed) reply(JSON.stringify(validQuiz(topic, count, kinds)));
         }, later);
         timers.add(timer);
         return;
@@ -117,10 +161,11 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
         return reply('{"questions": [{"text": "Unfinished');
       }
       if (topic.includes("[duplicates]")) {
-        const quiz = validQuiz(topic, count);
+        const quiz = validQuiz(topic, count, kinds);
         return reply(JSON.stringify({ questions: quiz.questions.map(() => quiz.questions[0]) }));
       }
-      return reply(JSON.stringify(validQuiz(topic, count)));
+      if (topic.includes("[wrong-kind]")) return reply(JSON.stringify(wrongKindQuiz(topic, count, kinds)));
+      return reply(JSON.stringify(validQuiz(topic, count, kinds)));
     });
   });
 

@@ -60,13 +60,13 @@ describe("POST /api/generate-quiz", () => {
     const caller = await signIn(server, "user");
     expect(await remaining(caller)).toBe(10);
 
-    const response = await generate(caller, { title: "", topic: "Volcanoes", difficulty: "medium", questionCount: 5, timeLimit: 25 });
+    const response = await generate(caller, { title: "", topic: "Volcanoes", difficulty: "medium", kinds: "choice", questionCount: 5, timeLimit: 25 });
     expect(response.status).toBe(201);
     const { quiz, questions, gameSession } = response.body;
     expect(quiz).toMatchObject({ title: "Intermediate Volcanoes Quiz", description: "Quiz about Volcanoes", timeLimit: 25, isPublic: false, creatorId: caller.user.id });
     expect(questions).toHaveLength(5);
     for (const [order, question] of questions.entries()) {
-      expect(question).toMatchObject({ quizId: quiz.id, order, text: `Volcanoes question ${order + 1}?` });
+      expect(question).toMatchObject({ quizId: quiz.id, order, kind: "choice", text: `Volcanoes question ${order + 1}?` });
       expect(question.answers).toHaveLength(4);
       expect(question.answers[question.correctAnswerIndex]).toBe(`Right ${order + 1}`);
     }
@@ -75,13 +75,14 @@ describe("POST /api/generate-quiz", () => {
     expect(game.host_client_id).toBe(caller.clientId);
     expect(await remaining(caller)).toBe(9);
 
-    // What the SDK sent: the configured model and key, and a strict JSON schema for exactly 5 questions.
+    // What the SDK sent: the configured model and key, and a strict JSON schema for exactly 5 multiple-choice questions.
     const [sent] = requestsFor("Volcanoes");
     expect(sent.authorization).toBe("Bearer test-key");
     expect(sent.body.model).toBe("test-model");
     expect(sent.body.response_format?.type).toBe("json_schema");
     expect(sent.body.response_format?.json_schema?.strict).toBe(true);
     expect(sent.body.response_format?.json_schema?.schema.properties.questions).toMatchObject({ minItems: 5, maxItems: 5 });
+    expect(sent.body.response_format?.json_schema?.schema.properties.questions.items.properties.kind.enum).toEqual(["choice"]);
     expect(sent.body.messages.find((message) => message.role === "user")?.content).toContain("medium");
 
     // The generated quiz plays: the host starts it and a player gets its first question.
@@ -110,7 +111,7 @@ describe("POST /api/generate-quiz", () => {
 
   it("shuffles answer positions so the right answer is not always where the model put it", async () => {
     const caller = await signIn(server, "user");
-    const response = await generate(caller, { topic: "Shuffle check", difficulty: "hard", questionCount: 15, timeLimit: 60 });
+    const response = await generate(caller, { topic: "Shuffle check", difficulty: "hard", kinds: "choice", questionCount: 15, timeLimit: 60 });
     expect(response.status).toBe(201);
     const questions: { answers: string[]; correctAnswerIndex: number }[] = response.body.questions;
     expect(questions).toHaveLength(15);
@@ -118,6 +119,60 @@ describe("POST /api/generate-quiz", () => {
     // The fake always puts the right answer first; 15 questions all left there would happen 1 time in 4^15.
     expect(new Set(questions.map((question) => question.correctAnswerIndex)).size).toBeGreaterThan(1);
     expect(response.body.quiz.title).toBe("Expert Shuffle check Quiz");
+  });
+
+  it("writes a mix of kinds by default, each stored and played in its own shape", async () => {
+    const caller = await signIn(server, "user");
+    const topic = `Mixed bag ${randomUUID()}`;
+    const response = await generate(caller, { topic, questionCount: 6 });
+    expect(response.status).toBe(201);
+    const questions: Record<string, unknown>[] = response.body.questions;
+    // The fake goes through the kinds the schema lists, in order.
+    expect(questions.map((question) => question.kind)).toEqual(["choice", "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"]);
+    const [first, trueFalse, multi, typed, number, poll] = questions;
+    expect((first.answers as string[])[first.correctAnswerIndex as number]).toBe("Right 1");
+    expect(trueFalse).toMatchObject({ answers: ["True", "False"], correctAnswerIndex: 0, correctAnswerIndexes: [0] });
+    expect([...(multi.correctAnswerIndexes as number[])].map((index) => (multi.answers as string[])[index]).sort()).toEqual(["Also right 3", "Right 3"]);
+    expect(typed).toMatchObject({ answers: [], acceptedAnswers: ["Right 4", "Right number 4"], correctNumber: null });
+    expect(number).toMatchObject({ answers: [], acceptedAnswers: [], correctNumber: 1905 });
+    expect(poll).toMatchObject({ answers: ["Option A6", "Option B6", "Option C6"], correctAnswerIndexes: [], points: "none" });
+    const stored = await server.db.selectFrom("questions").select("kind").where("quiz_id", "=", response.body.quiz.id).orderBy("order").execute();
+    expect(stored.map((row) => row.kind)).toEqual(["choice", "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"]);
+
+    // The request listed every kind and asked for at least two of them.
+    const [sent] = requestsFor(topic);
+    expect(sent.body.response_format?.json_schema?.schema.properties.questions.items.properties.kind.enum).toEqual([
+      "choice",
+      "trueFalse",
+      "multiSelect",
+      "typeAnswer",
+      "closestNumber",
+      "poll",
+    ]);
+    expect(sent.body.messages[1].content).toContain("Use at least 2 different kinds");
+  });
+
+  it("accepts a mixed quiz that came back with one kind", async () => {
+    const caller = await signIn(server, "user");
+    const topic = `Monotone [one-kind] ${randomUUID()}`;
+    const response = await generate(caller, { topic, kinds: "mixed", questionCount: 4 });
+    expect(response.status).toBe(201);
+    expect(response.body.questions.map((question: { kind: string }) => question.kind)).toEqual(["choice", "choice", "choice", "choice"]);
+    expect(requestsFor(topic)).toHaveLength(1);
+  });
+
+  it("asks for one kind only when one is chosen, and refuses a reply of another kind", async () => {
+    const caller = await signIn(server, "user");
+    const response = await generate(caller, { topic: `Numbers ${randomUUID()}`, kinds: "closestNumber", questionCount: 3 });
+    expect(response.status).toBe(201);
+    expect(response.body.questions.map((question: { kind: string }) => question.kind)).toEqual(["closestNumber", "closestNumber", "closestNumber"]);
+
+    const topic = `Statements [wrong-kind] ${randomUUID()}`;
+    const refused = await generate(caller, { topic, kinds: "trueFalse", questionCount: 3 });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toContain("dropped a multiple choice question where only true or false questions were asked for");
+    expect(requestsFor(topic)).toHaveLength(2);
+    expect(await remaining(caller)).toBe(9);
   });
 
   it("refuses a signed-out caller with 401 and calls nothing", async () => {
@@ -135,6 +190,11 @@ describe("POST /api/generate-quiz", () => {
     [{ topic: "Cats", timeLimit: 12 }, "timeLimit", "The time per question must be 10 to 60 in steps of 5."],
     [{ topic: "Cats", timeLimit: 65 }, "timeLimit", "The time per question must be 10 to 60 in steps of 5."],
     [{ topic: "Cats", difficulty: "insane" }, "difficulty", "Choose easy, medium or hard."],
+    [
+      { topic: "Cats", kinds: "essay" },
+      "kinds",
+      'Question kinds must be one of mixed, choice, trueFalse, multiSelect, typeAnswer, closestNumber, poll ("mixed" for a mix of kinds).',
+    ],
   ])("refuses %j with a 400 naming the field, spending nothing", async (body, field, message) => {
     const caller = await signIn(server, "user");
     const before = fake.requests.length;
@@ -263,6 +323,9 @@ describe("the /ai-quiz page", () => {
     expect(html).toMatch(/AI quizzes left: <strong>5 of 5<\/strong>/);
     expect(html.match(/name="chip"/g)).toHaveLength(12);
     expect(html).toContain("Space &amp; Astronomy");
+    expect(html).toMatch(/<select[^>]*name="kinds"/);
+    expect(html).toContain('<option value="mixed" selected="">Mix of kinds</option>');
+    expect(html).toContain('<option value="typeAnswer">Type the answer</option>');
   });
 
   it("works without JavaScript: a chip fills the topic, Generate opens the new game's lobby", async () => {
@@ -283,7 +346,7 @@ describe("the /ai-quiz page", () => {
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain("Please describe what you want your quiz to be about.");
 
-    const generated = await post({ intent: "generate", topic: "Food & Cooking", title: "", difficulty: "easy", questionCount: "7", timeLimit: "30" });
+    const generated = await post({ intent: "generate", topic: "Food & Cooking", title: "", difficulty: "easy", kinds: "trueFalse", questionCount: "7", timeLimit: "30" });
     expect(generated.status).toBe(302);
     const gameCode = /\/waiting\/([A-Z0-9]{6})$/.exec(generated.headers.get("location") ?? "")?.[1];
     expect(gameCode).toBeDefined();
@@ -294,8 +357,12 @@ describe("the /ai-quiz page", () => {
       .where("game_code", "=", gameCode!)
       .executeTakeFirstOrThrow();
     expect(game).toMatchObject({ host_client_id: caller.clientId, title: "Beginner Food & Cooking Quiz", time_limit: 30 });
-    const stored = await server.db.selectFrom("questions").select("id").where("quiz_id", "=", game.id).execute();
-    expect(stored).toHaveLength(7);
+    const stored = await server.db.selectFrom("questions").select("kind").where("quiz_id", "=", game.id).execute();
+    expect(stored.map((row) => row.kind)).toEqual(Array(7).fill("trueFalse"));
+
+    const unknownKinds = await post({ intent: "generate", topic: "Food & Cooking", difficulty: "easy", kinds: "essay", questionCount: "3", timeLimit: "30" });
+    expect(unknownKinds.status).toBe(400);
+    expect(await pageText(unknownKinds)).toContain("Question kinds must be one of mixed, choice,");
 
     const failed = await post({ intent: "generate", topic: `Food [error-500] ${randomUUID()}`, difficulty: "easy", questionCount: "3", timeLimit: "30" });
     expect(failed.status).toBe(502);

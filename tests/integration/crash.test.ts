@@ -105,7 +105,7 @@ class ReconnectingClient {
       return;
     }
     const message = parsed.data;
-    if (message.type === "ANSWER_ACCEPTED") this.acknowledged.set(message.payload.questionNumber, message.payload.answerIndex);
+    if (message.type === "ANSWER_ACCEPTED") this.acknowledged.set(message.payload.questionNumber, message.payload.answerIndex ?? -1);
     this.entries.push({ message, connection: this.connections, consumed: false });
     this.wake();
   }
