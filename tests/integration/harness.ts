@@ -108,7 +108,7 @@ export const SAMPLE_QUESTIONS = [
 /** Creates a quiz, its questions and a game over the HTTP API, and registers a host client. */
 export async function createGameFixture(
   server: TestServer,
-  options: { questions?: typeof SAMPLE_QUESTIONS; timeLimit?: number; isPublic?: boolean } = {},
+  options: { questions?: Record<string, unknown>[]; timeLimit?: number; isPublic?: boolean } = {},
 ): Promise<QuizFixture> {
   const hostClientId = `host-${randomUUID()}`;
   const quiz = await server.api("/api/quizzes", {
