@@ -146,6 +146,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       // A quiz file carries its pictures; the editor posted without JavaScript carries up to ten.
       "/api/quizzes/import": 2 * MAX_IMPORT_REQUEST_BYTES,
       "/create": 2 * MAX_IMPORT_REQUEST_BYTES,
+      "/create/import": 2 * MAX_IMPORT_REQUEST_BYTES,
     }),
   );
   app.use(compression());

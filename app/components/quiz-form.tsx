@@ -174,6 +174,11 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
           Saving replaces the quiz&apos;s details and questions. <Link to="/my-quizzes">Back to My Quizzes</Link>
         </p>
       ) : null}
+      {editing ? null : (
+        <p className="hint">
+          Have questions already? <Link to="/create/import">Import a quiz file or a spreadsheet</Link> (our template, or Kahoot&apos;s).
+        </p>
+      )}
       {reply?.formError ? (
         <div className="form-error" role="alert">
           {reply.formError.title}: {reply.formError.description}

@@ -184,3 +184,56 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
   await expect(host.getByLabel("Podium")).toContainText("Ann");
   await expect(host.getByLabel("Podium")).toContainText("Bob");
 });
+
+test("a host imports a spreadsheet (bad rows named, then a good one) and lands in the editor with its questions", async ({ page, consoleErrors }) => {
+  await page.goto("/create");
+  await page.getByRole("link", { name: "Import a quiz file or a spreadsheet" }).click();
+  await expect(page.getByRole("heading", { name: "Import a Quiz" })).toBeVisible();
+  const header = "Question,Kind,Answer 1,Answer 2,Answer 3,Answer 4,Answer 5,Answer 6,Correct,Time limit,Points";
+  const bad = [header, "Capital of Italy?,choice,Rome,Paris,,,,,1,,", "Bats are blind.,true-false,,,,,,,maybe,,", "Year of the Moon landing?,closest-number,,,,,,,soon,,"].join("\n");
+  await page.getByLabel("Quiz file or spreadsheet").setInputFiles({ name: "pub.csv", mimeType: "text/csv", buffer: Buffer.from(bad) });
+  await page.getByRole("button", { name: "Import Quiz" }).click();
+  const problems = page.getByRole("alert");
+  await expect(problems).toContainText("Row 3");
+  await expect(problems).toContainText("Row 4");
+  // The refused file's 400 is expected; the browser logs every 4xx.
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !error.includes("status of 400")));
+
+  const good = [header, "Capital of Italy?,choice,Rome,Paris,Madrid,,,,1,30,double", "Bats are blind.,true-false,,,,,,,false,,", "Which planet is closest to the Sun?,type-answer,Mercury,,,,,,,,"].join("\n");
+  await page.getByLabel("Quiz file or spreadsheet").setInputFiles({ name: "Pub night.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
+  await page.getByRole("button", { name: "Import Quiz" }).click();
+  await expect(page).toHaveURL(/\/create\?edit=\d+&imported=1$/);
+  await expect(page.getByLabel("Title")).toHaveValue("Pub night");
+  await expect(card(page, 1).getByLabel("Kind")).toHaveValue("choice");
+  await expect(card(page, 1).getByLabel("Points")).toHaveValue("double");
+  await expect(card(page, 2).getByLabel("Kind")).toHaveValue("trueFalse");
+  await expect(card(page, 3).getByLabel("Accepted answers (one per line)")).toHaveValue("Mercury");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the editor adds, duplicates, reorders and removes questions, and changes a question's kind", async ({ page }) => {
+    await page.goto("/create");
+    await page.getByLabel("Title").fill("No script night");
+    await card(page, 1).getByLabel("Question text").fill("First");
+    await page.getByRole("button", { name: "Add Question" }).click();
+    await card(page, 2).getByLabel("Question text").fill("Second");
+    await card(page, 2).getByLabel("Kind").selectOption("typeAnswer");
+    await card(page, 2).getByLabel("Accepted answers (one per line)").fill("Paris");
+    await page.getByRole("button", { name: "Move question 2 up" }).click();
+    await expect(card(page, 1).getByLabel("Question text")).toHaveValue("Second");
+    await expect(card(page, 1).getByLabel("Kind")).toHaveValue("typeAnswer");
+    await page.getByRole("button", { name: "Duplicate question 1" }).click();
+    await expect(card(page, 2).getByLabel("Question text")).toHaveValue("Second");
+    await expect(card(page, 3).getByLabel("Question text")).toHaveValue("First");
+    await page.getByRole("button", { name: "Remove question 2" }).click();
+    await expect(page.getByRole("group", { name: /^Question \d$/ })).toHaveCount(2);
+    await expect(card(page, 2).getByLabel("Question text")).toHaveValue("First");
+    await page.getByRole("button", { name: "Delete option D of question 2" }).click();
+    await expect(card(page, 2).getByLabel("Answer D")).toHaveCount(0);
+    for (const [i, answer] of ["a", "b", "c"].entries()) await card(page, 2).getByLabel(`Answer ${"ABC"[i]}`).fill(answer);
+    await page.getByRole("button", { name: "Save Quiz" }).click();
+    await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}/);
+  });
+});
