@@ -2,6 +2,7 @@ import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
 import { commitGameBatch, expireUnopenedGames, expireWaitingGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
+import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import { GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { silentLogger, type Logger } from "./logger";
@@ -155,6 +156,8 @@ export class GameHub {
       if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
       const purged = await purgeDeletedQuizzes(this.db, finishedTtl, now);
       if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose games are over were removed");
+      const pictures = await purgeUnusedImages(this.db, now);
+      if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
     } catch (error) {
       (this.options.logger ?? silentLogger).error({ event: "sweep_failed", err: error }, "the sweep of idle games failed");
     } finally {

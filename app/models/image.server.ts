@@ -3,8 +3,9 @@
  * uploads that count against each owner's storage (docs/decisions/0019-pictures.md).
  */
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
+import type { Database } from "#db/schema";
 import { processPicture, sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
 import { MAX_UPLOAD_BYTES } from "#app/utils/storage-limits";
 
@@ -80,7 +81,7 @@ async function chargeStored(
     // slightly different small one): the owner is charged what is actually stored.
     if (!stored && !fresh) throw new Error("A picture to charge is neither stored nor given.");
     const image = stored ?? { width: fresh!.width, height: fresh!.height, bytes: fresh!.large.byteLength + fresh!.small.byteLength };
-    const usedBytes = await storageUsed(trx, owner);
+    const usedBytes = await storageUsed(trx, owner, now);
     if (usedBytes + image.bytes > limitBytes) return { status: "over-quota", usedBytes, limitBytes };
     if (!stored) await trx.insertInto("images").values({ id, ...fresh!, created_at: now }).execute();
     await trx
@@ -127,10 +128,56 @@ export async function imagesExist(db: DB, ids: string[]): Promise<Set<string>> {
 }
 
 /** Bytes of the owner's uploads, each picture counted once. */
-export async function storageUsed(db: DB, owner: ImageOwner): Promise<number> {
+export async function storageUsed(db: DB, owner: ImageOwner, now = Date.now()): Promise<number> {
   if (owner.userId === null && owner.clientId === null) return 0;
   const row = await ownerUploads(db, owner)
+    .where((eb) => eb.or([eb("image_uploads.created_at", ">", now - UNSAVED_PICTURE_GRACE_MS), usedByOwnQuiz(eb)]))
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("bytes"), eb.lit(0)).as("used"))
     .executeTakeFirstOrThrow();
   return Number(row.used);
+}
+
+/**
+ * A picture uploaded but not (yet) in any of its owner's quizzes counts against the owner's storage
+ * for this long: long enough to finish the quiz it was chosen for; after that it no longer counts,
+ * and the sweep forgets it (docs/decisions/0019-pictures.md).
+ */
+export const UNSAVED_PICTURE_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** The upload's picture is in a current question of one of its owner's quizzes (not deleted). */
+function usedByOwnQuiz(eb: ExpressionBuilder<Database, "image_uploads">) {
+  return eb.exists(
+    eb
+      .selectFrom("questions")
+      .innerJoin("quizzes", "quizzes.id", "questions.quiz_id")
+      .select("questions.id")
+      .whereRef("questions.image_id", "=", "image_uploads.image_id")
+      .where("questions.retired_at", "is", null)
+      .where("quizzes.deleted_at", "is", null)
+      .where((inner) =>
+        inner.or([
+          inner.and([inner("image_uploads.user_id", "is not", null), inner("quizzes.creator_id", "=", inner.ref("image_uploads.user_id"))]),
+          inner.and([inner("image_uploads.user_id", "is", null), inner("quizzes.creator_id", "is", null), inner("quizzes.owner_client_id", "=", inner.ref("image_uploads.client_id"))]),
+        ]),
+      ),
+  );
+}
+
+/**
+ * Forgets uploads that no quiz of their owner uses any more (past the grace period), then removes
+ * pictures nobody has uploaded and no question names (a game still playing a deleted quiz keeps
+ * its pictures until the quiz is purged). Returns how many pictures were removed.
+ */
+export async function purgeUnusedImages(db: DB, now = Date.now()): Promise<number> {
+  await db
+    .deleteFrom("image_uploads")
+    .where("image_uploads.created_at", "<=", now - UNSAVED_PICTURE_GRACE_MS)
+    .where((eb) => eb.not(usedByOwnQuiz(eb)))
+    .execute();
+  const removed = await db
+    .deleteFrom("images")
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("image_uploads").select("image_uploads.id").whereRef("image_uploads.image_id", "=", "images.id"))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("questions").select("questions.id").whereRef("questions.image_id", "=", "images.id"))))
+    .executeTakeFirst();
+  return Number(removed.numDeletedRows);
 }

@@ -9,7 +9,6 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { DB } from "#db/connection.server";
 import { Page } from "#app/components/layout";
 import { QuizForm, type QuizFormReply } from "#app/components/quiz-form";
@@ -29,6 +28,7 @@ import {
   type ToastMessage,
 } from "#app/utils/quiz-form-schema";
 import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
+import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 import { overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/utils/storage-limits";
@@ -137,10 +137,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const read = await readForm(request);
   if (!read.ok) return reply({ formError: { title: "Picture too large", description: read.message } }, 413);
   const { formData } = read;
-  const submission = parseWithZod(formData, { schema: PostedQuizSchema, disableAutoCoercion: true });
+  // The posted form is read leniently into a draft (what the page shows again); the rules come after.
+  const submission = parseForm(formData, PostedQuizSchema);
   if (submission.status !== "success") return reply({ draft: emptyQuizDraft(), formError: SAVE_QUIZ_FAILED }, 400);
-  const intent = String(formData.get("intent") ?? "save");
-  const pictures = await storeFormPictures(context, request, formData, submission.value);
+  const { intent } = submission.value;
+  const pictures = await storeFormPictures(context, request, formData, submission.value.draft);
   const draft = pictures.draft;
   if (Object.keys(pictures.errors).length > 0) return reply({ draft, errors: pictures.errors }, 400, pictures.headers);
 

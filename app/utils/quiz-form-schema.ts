@@ -149,25 +149,30 @@ const PostedQuestionSchema = z
     }),
   );
 
-/** The whole posted form into a draft: what the page shows again after a refusal. */
+/**
+ * The whole posted form into a draft (what the page shows again after a refusal) and the button
+ * that sent it (`intent`: "save", or one of the editor's steps).
+ */
 export const PostedQuizSchema = z
   .object({
+    intent: text,
     title: text,
     description: text,
     timeLimit: text,
     visibility: text,
     questions: z.preprocess((value) => (Array.isArray(value) ? value : []), z.array(z.unknown())),
   })
-  .transform(
-    (posted): QuizDraft => ({
+  .transform((posted): { intent: string; draft: QuizDraft } => ({
+    intent: posted.intent || "save",
+    draft: {
       title: posted.title,
       description: posted.description,
       timeLimit: whole(posted.timeLimit, DEFAULT_TIME_LIMIT_SECONDS),
       visibility: posted.visibility || "private",
       // Conform leaves a list's holes (a question whose every field was empty) undefined.
       questions: posted.questions.map((question) => PostedQuestionSchema.parse(question ?? {})),
-    }),
-  );
+    },
+  }));
 
 /** Reads a number as people type it: "1,969", "1 969", "3,5" or "-12.5". */
 export function parseTypedNumber(raw: string): number | null {

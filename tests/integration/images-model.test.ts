@@ -6,7 +6,9 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
-import { getImage, imagesExist, MAX_UPLOAD_BYTES, storageUsed, storeImage, type ImageOwner, type StoredImage } from "#app/models/image.server";
+import { getImage, imagesExist, MAX_UPLOAD_BYTES, purgeUnusedImages, storageUsed, storeImage, UNSAVED_PICTURE_GRACE_MS, type ImageOwner, type StoredImage } from "#app/models/image.server";
+import { createQuizWithQuestions, deleteQuiz } from "#app/models/quiz.server";
+import { QuestionInputSchema } from "#app/game/question-kinds";
 import { createAccount, createGuest } from "#app/models/user.server";
 import * as uploadApi from "#app/routes/api.images";
 import * as imageRoute from "#app/routes/images.$id";
@@ -152,6 +154,33 @@ describe("storeImage", () => {
   });
 });
 
+describe("storage given back", () => {
+  it("counts a picture while a quiz of its owner uses it, or for a day after its upload; deleting the quiz frees it, and the sweep forgets it", async () => {
+    // A database of its own: the sweep would otherwise remove the other tests' pictures.
+    const own = await openTempDatabase("reclaim");
+    const db = own.db;
+    const owner = { userId: null, clientId: "reclaim-browser" };
+    const t0 = Date.now();
+    const used = await storeImage(db, await png(), owner, PLENTY, t0);
+    const unused = await storeImage(db, await png(), owner, PLENTY, t0);
+    if (used.status !== "ok" || unused.status !== "ok") throw new Error("upload failed");
+    const question = QuestionInputSchema.parse({ text: "Who is this?", answers: ["a", "b"], correctAnswerIndex: 0, imageId: used.value.id });
+    const quiz = await createQuizWithQuestions(db, { title: "Faces", description: "", timeLimit: 20, isPublic: false }, [question], owner);
+    if (quiz.status !== "ok") throw new Error(quiz.status);
+    expect(await storageUsed(db, owner, t0 + 1)).toBe(used.value.bytes + unused.value.bytes);
+    const dayLater = t0 + UNSAVED_PICTURE_GRACE_MS + 1;
+    expect(await storageUsed(db, owner, dayLater)).toBe(used.value.bytes);
+    expect(await purgeUnusedImages(db, dayLater)).toBe(1);
+    expect(await imagesExist(db, [used.value.id, unused.value.id])).toEqual(new Set([used.value.id]));
+
+    await deleteQuiz(db, quiz.value.id, owner);
+    expect(await storageUsed(db, owner, dayLater)).toBe(0);
+    expect(await purgeUnusedImages(db, dayLater)).toBe(1);
+    expect(await getImage(db, used.value.id, "large")).toBeUndefined();
+    await own.remove();
+  });
+});
+
 describe("getImage and imagesExist", () => {
   it("returns both renditions as WebP", async () => {
     const { id } = await stored(await png(undefined, 3000, 2000), { userId: null, clientId: "browser-sizes" });
@@ -289,7 +318,7 @@ describe("POST /api/images and GET /images/:id", () => {
     // A browser whose earlier uploads fill its 20 MB but for a few kilobytes.
     const filler = await fillerImage();
     const nearlyFull = ANONYMOUS_STORAGE_LIMIT_BYTES - 200 * 1024;
-    await db.insertInto("image_uploads").values({ image_id: filler, user_id: null, client_id: "browser-quota", bytes: nearlyFull, created_at: 0 }).execute();
+    await db.insertInto("image_uploads").values({ image_id: filler, user_id: null, client_id: "browser-quota", bytes: nearlyFull, created_at: Date.now() }).execute();
     const noisy = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
       .png()
       .toBuffer();
@@ -302,12 +331,12 @@ describe("POST /api/images and GET /images/:id", () => {
   it("gives a guest the anonymous storage and an account its plan's", async () => {
     const guest = await createGuest(db);
     const filler = await fillerImage();
-    await db.insertInto("image_uploads").values({ image_id: filler, user_id: guest.id, client_id: null, bytes: ANONYMOUS_STORAGE_LIMIT_BYTES, created_at: 0 }).execute();
+    await db.insertInto("image_uploads").values({ image_id: filler, user_id: guest.id, client_id: null, bytes: ANONYMOUS_STORAGE_LIMIT_BYTES, created_at: Date.now() }).execute();
     const guestCookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
     expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: guestCookie })).status).toBe(409);
 
     const user = await newUser("standard");
-    await db.insertInto("image_uploads").values({ image_id: filler, user_id: user.id, client_id: null, bytes: STORAGE_LIMIT_BYTES.free, created_at: 0 }).execute();
+    await db.insertInto("image_uploads").values({ image_id: filler, user_id: user.id, client_id: null, bytes: STORAGE_LIMIT_BYTES.free, created_at: Date.now() }).execute();
     const userCookie = (await startSession(context(), new Request("http://localhost/auth"), user.id)).split(";")[0];
     expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: userCookie })).status).toBe(201);
   });
