@@ -17,6 +17,7 @@ export type WorkerReport =
       deliveries: number[];
       /** Ack latencies (ms) by the question's kind. */
       acksByKind: Record<string, number[]>;
+      deliveriesByKind: Record<string, number[]>;
       sent: number;
       acknowledged: number;
       errors: string[];

@@ -83,6 +83,7 @@ interface PlayCommand {
 async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand): Promise<void> {
   const deliveries: number[] = [];
   const acksByKind: Record<string, number[]> = {};
+  const deliveriesByKind: Record<string, number[]> = {};
   const errors: string[] = [];
   let questionStartedBytes = 0;
   let sent = 0;
@@ -94,7 +95,7 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
 
   const reportIfAllDone = () => {
     if (finished + unexpectedCloses !== count) return;
-    report({ event: "finished", deliveries, acksByKind, sent, acknowledged, errors, unexpectedCloses, strayAcks, questionStartedBytes });
+    report({ event: "finished", deliveries, deliveriesByKind, acksByKind, sent, acknowledged, errors, unexpectedCloses, strayAcks, questionStartedBytes });
   };
 
   const play = (socket: WebSocket, index: number) => {
@@ -123,6 +124,7 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
           questionStartedBytes = Math.max(questionStartedBytes, data.length);
           const { questionNumber } = message.payload;
           const { kind, answers } = message.payload.question as { kind: QuestionKind; answers: string[] };
+          (deliveriesByKind[kind] ??= []).push(receivedAt - message.payload.serverNow);
           // A random moment in the open window, leaving a tenth of it so a busy machine is not late.
           const window = message.payload.endsAt - message.payload.serverNow;
           answerTimer = setTimeout(() => {

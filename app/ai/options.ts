@@ -109,3 +109,27 @@ export const GenerateQuizSchema = z
     description: input.description || aiQuizDescription(input.topic),
   }));
 export type GenerateQuizInput = z.output<typeof GenerateQuizSchema>;
+
+/**
+ * The /ai-quiz form as it posts: each field's text, an empty one (or one not sent) meaning its
+ * default, read into the request above. The page checks it before calling POST
+ * /api/generate-quiz with the result; its action reads the same post made without JavaScript.
+ */
+export const GenerateQuizFormSchema = z
+  .object({
+    topic: z.string().default(""),
+    title: z.string().default(""),
+    difficulty: z.string().default(""),
+    kinds: z.string().default(""),
+    questionCount: z.string().default(""),
+    timeLimit: z.string().default(""),
+  })
+  // The request's fields, still unchecked: the request schema says what is wrong with them.
+  .transform(({ difficulty, kinds, questionCount, timeLimit, ...text }): Record<string, unknown> => ({
+    ...text,
+    difficulty: difficulty || DEFAULT_DIFFICULTY,
+    kinds: kinds || DEFAULT_AI_KINDS,
+    questionCount: questionCount === "" ? QUESTION_COUNT.default : Number(questionCount),
+    timeLimit: timeLimit === "" ? SECONDS_PER_QUESTION.default : Number(timeLimit),
+  }))
+  .pipe(GenerateQuizSchema);

@@ -7,7 +7,6 @@ export const HOST_NAME_MIN_LENGTH = 2;
 export const HOST_NAME_MAX_LENGTH = 15;
 /** Reserved nickname the host sends in JOIN_GAME (spec section 7). */
 export const HOST_NICKNAME = "__HOST__";
-export const ANSWER_COUNT = 4;
 export const DEFAULT_TIME_LIMIT_SECONDS = 20;
 export const MIN_TIME_LIMIT_SECONDS = 5;
 export const MAX_TIME_LIMIT_SECONDS = 120;

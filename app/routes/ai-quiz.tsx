@@ -1,6 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { flushSync } from "react-dom";
+import { z } from "zod";
 import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
@@ -8,12 +10,11 @@ import {
   AI_QUIZ_TITLE_MAX_LENGTH,
   AI_KINDS,
   AI_KINDS_LABELS,
-  aiQuizDescription,
   DEFAULT_AI_KINDS,
   DEFAULT_DIFFICULTY,
   DIFFICULTIES,
   GENERATION_FAILED,
-  GenerateQuizSchema,
+  GenerateQuizFormSchema,
   POPULAR_TOPICS,
   QUESTION_COUNT,
   REDIRECT_AFTER_GENERATION_MS,
@@ -21,6 +22,7 @@ import {
   suggestedQuizTitle,
   TOPIC_MAX_LENGTH,
   TOPIC_REQUIRED,
+  type GenerateQuizInput,
 } from "#app/ai/options";
 import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { getClientId } from "#app/game/client/storage";
@@ -29,7 +31,8 @@ import { dailyAiQuizLimit } from "#app/models/plan.server";
 import { aiQuizQuota } from "#app/models/user.server";
 import { ApiError, retryAfterHeaders } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
-import { firstErrors, type ToastMessage } from "#app/utils/form-schemas";
+import { type ToastMessage } from "#app/utils/form-schemas";
+import { fieldError, getFormProps, parseForm, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
 import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -53,49 +56,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** The form as typed: what the page edits and what a refused post (without JavaScript) gives back. */
-interface AiQuizDraft {
-  topic: string;
-  title: string;
-  difficulty: string;
-  kinds: string;
-  questionCount: number;
-  timeLimit: number;
-}
+/** The form's fields as the page shows them: text, as typed. */
+type AiQuizValues = Record<"topic" | "title" | "difficulty" | "kinds" | "questionCount" | "timeLimit", string>;
 
-const emptyDraft = (): AiQuizDraft => ({
+const DEFAULT_VALUES: AiQuizValues = {
   topic: "",
   title: "",
   difficulty: DEFAULT_DIFFICULTY,
   kinds: DEFAULT_AI_KINDS,
-  questionCount: QUESTION_COUNT.default,
-  timeLimit: SECONDS_PER_QUESTION.default,
-});
+  questionCount: String(QUESTION_COUNT.default),
+  timeLimit: String(SECONDS_PER_QUESTION.default),
+};
 
-function draftOf(formData: FormData): AiQuizDraft {
-  const text = (name: string) => {
-    const value = formData.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const number = (name: string, fallback: number) => (text(name) === "" ? fallback : Number(text(name)));
-  return {
-    topic: text("topic"),
-    title: text("title"),
-    difficulty: text("difficulty") || DEFAULT_DIFFICULTY,
-    kinds: text("kinds") || DEFAULT_AI_KINDS,
-    questionCount: number("questionCount", QUESTION_COUNT.default),
-    timeLimit: number("timeLimit", SECONDS_PER_QUESTION.default),
-  };
+/** What a refused post (without JavaScript) gave back, a field left empty showing the default it stands for. */
+function valuesOf(values: FormValues | undefined): AiQuizValues {
+  const shown = { ...DEFAULT_VALUES };
+  for (const name of Object.keys(shown) as (keyof AiQuizValues)[]) shown[name] = values?.[name] || shown[name];
+  return shown;
 }
 
-/** The request body of POST /api/generate-quiz for a draft. */
-function requestOf(draft: AiQuizDraft) {
-  return { ...draft, description: aiQuizDescription(draft.topic) };
-}
+/** A topic chip's button, posted without JavaScript: the topic it fills in. */
+const TopicChipSchema = z.object({ chip: z.string().min(1) });
 
-interface AiQuizActionData {
-  draft: AiQuizDraft;
-  errors?: Record<string, string>;
+interface AiQuizActionData extends FormReply {
   formError?: ToastMessage;
 }
 
@@ -108,24 +91,24 @@ export const headers = retryAfterFromAction;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  const draft = draftOf(formData);
-  const chip = formData.get("chip");
-  if (typeof chip === "string" && chip) return data<AiQuizActionData>({ draft: { ...draft, topic: chip } });
+  const submission = parseForm(formData, GenerateQuizFormSchema);
+  const { values } = submission;
+  const chip = parseForm(formData, TopicChipSchema);
+  if (chip.status === "success") return data<AiQuizActionData>({ values: { ...values, topic: chip.value.chip } });
 
   const user = await getUser(context, request);
   if (!user) throw redirect(`/auth?${new URLSearchParams({ redirectTo: "/ai-quiz" })}`);
-  const parsed = GenerateQuizSchema.safeParse(requestOf(draft));
-  if (!parsed.success) return data<AiQuizActionData>({ draft, errors: firstErrors(parsed.error) }, { status: 400 });
+  if (submission.status !== "success") return data<AiQuizActionData>({ values, errors: submission.errors }, { status: 400 });
 
   const { clientId, headers } = ensureClientId(request);
   try {
-    const generated = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, parsed.data, request.signal);
+    const generated = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, submission.value, request.signal);
     logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai form");
     return redirect(`/waiting/${generated.gameSession.gameCode}`, { headers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
-    return data<AiQuizActionData>({ draft, formError: { title: GENERATION_FAILED.title, description: error.message } }, { status: error.status, headers });
+    return data<AiQuizActionData>({ values, formError: { title: GENERATION_FAILED.title, description: error.message } }, { status: error.status, headers });
   }
 }
 
@@ -166,39 +149,49 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const toast = useToast();
-  const [draft, setDraft] = useState<AiQuizDraft>(() => actionData?.draft ?? emptyDraft());
-  const [errors, setErrors] = useState<Record<string, string>>(() => actionData?.errors ?? {});
+  const [draft, setDraft] = useState<AiQuizValues>(() => valuesOf(actionData?.values));
   const [failure, setFailure] = useState<ToastMessage | null>(actionData?.formError ?? null);
   const [generating, setGenerating] = useState(false);
-  const topicRef = useRef<HTMLTextAreaElement>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout>>();
+  const [form, fields] = useSchemaForm(GenerateQuizFormSchema, {
+    id: "ai-quiz-form",
+    reply: actionData,
+    onSubmit(event, { submission }) {
+      // With JavaScript the page calls POST /api/generate-quiz itself.
+      event.preventDefault();
+      if (submission?.status === "success") void generate(submission.value);
+    },
+  });
+  const formProps = getFormProps(form);
+  const topicError = fieldError(fields.topic);
+  const kindsError = fieldError(fields.kinds);
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
   useEffect(() => {
     if (!actionData) return;
-    setDraft(actionData.draft);
-    setErrors(actionData.errors ?? {});
+    setDraft(valuesOf(actionData.values));
     setFailure(actionData.formError ?? null);
   }, [actionData]);
 
   const busy = generating || (navigation.state === "submitting" && navigation.formData?.get("intent") === "generate");
   const outOfQuizzes = user.remainingQuizzes <= 0;
   const cannotGenerate = busy || outOfQuizzes || notConfigured !== null;
-  const update = (change: Partial<AiQuizDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const update = (change: Partial<AiQuizValues>) => setDraft((current) => ({ ...current, ...change }));
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = GenerateQuizSchema.safeParse(requestOf(draft));
-    if (!parsed.success) {
-      const found = firstErrors(parsed.error);
-      setErrors(found);
-      if (found.topic) {
-        toast({ ...TOPIC_REQUIRED, variant: "destructive" });
-        topicRef.current?.focus();
-      }
-      return;
-    }
-    setErrors({});
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // The schema's check: a refused post shows each message beside its field and focuses the first.
+    formProps.onSubmit(event);
+    // A Generate refused for its topic (not one of conform's own checks while typing) gets the spec's toast too.
+    if (form.status === "error" && fieldError(fields.topic)) toast({ ...TOPIC_REQUIRED, variant: "destructive" });
+  }
+
+  function chooseTopic(topic: string) {
+    // Render the chosen topic at once, so that a message beside the topic is checked against it.
+    flushSync(() => update({ topic }));
+    if (topicError) form.validate({ name: fields.topic.name });
+  }
+
+  async function generate(request: GenerateQuizInput) {
     setFailure(null);
     setGenerating(true);
     try {
@@ -206,7 +199,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         method: "POST",
         headers: { "content-type": "application/json", "x-client-id": getClientId() },
         credentials: "same-origin",
-        body: JSON.stringify(requestOf(draft)),
+        body: JSON.stringify(request),
       });
       const body = (await response.json().catch(() => null)) as
         | { error?: string; quiz?: { title: string }; questions?: unknown[]; gameSession?: { gameCode: string } }
@@ -269,7 +262,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         </div>
       ) : null}
 
-      <Form method="post" noValidate onSubmit={onSubmit} className="card stack" aria-label="Generate a quiz">
+      <Form method="post" {...formProps} onSubmit={onSubmit} className="card stack" aria-label="Generate a quiz">
         {/* The first submit button answers the Enter key: it must generate, not pick a topic chip. */}
         <button type="submit" name="intent" value="generate" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={cannotGenerate}>
           Generate Quiz
@@ -277,13 +270,12 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         <TextAreaField
           id="topic"
           label="Topic"
-          name="topic"
-          ref={topicRef}
+          name={fields.topic.name}
           rows={3}
           maxLength={TOPIC_MAX_LENGTH}
           placeholder="e.g. The Roman Empire, 90s pop music, the solar system"
           value={draft.topic}
-          error={errors.topic}
+          error={topicError}
           onChange={(event) => update({ topic: event.target.value })}
         />
 
@@ -301,8 +293,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
                 aria-pressed={draft.topic === topic}
                 onClick={(event) => {
                   event.preventDefault();
-                  update({ topic });
-                  setErrors((current) => ({ ...current, topic: "" }));
+                  chooseTopic(topic);
                 }}
               >
                 {topic}
@@ -314,11 +305,11 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         <Field
           id="title"
           label="Quiz name (optional)"
-          name="title"
+          name={fields.title.name}
           maxLength={AI_QUIZ_TITLE_MAX_LENGTH}
           placeholder={suggestedQuizTitle(draft.topic, draft.difficulty)}
           value={draft.title}
-          error={errors.title}
+          error={fieldError(fields.title)}
           onChange={(event) => update({ title: event.target.value })}
         />
 
@@ -327,7 +318,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
             <label htmlFor="difficulty">Difficulty</label>
             <select
               id="difficulty"
-              name="difficulty"
+              name={fields.difficulty.name}
               className="select"
               value={draft.difficulty}
               onChange={(event) => update({ difficulty: event.target.value })}
@@ -338,17 +329,17 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
                 </option>
               ))}
             </select>
-            <FieldError id="difficulty-error" message={errors.difficulty} />
+            <FieldError id="difficulty-error" message={fieldError(fields.difficulty)} />
           </div>
           <div className="field">
             <label htmlFor="kinds">Question kinds</label>
             <select
               id="kinds"
-              name="kinds"
+              name={fields.kinds.name}
               className="select"
               value={draft.kinds}
-              aria-invalid={errors.kinds ? true : undefined}
-              aria-describedby={errors.kinds ? "kinds-error" : undefined}
+              aria-invalid={kindsError ? true : undefined}
+              aria-describedby={kindsError ? "kinds-error" : undefined}
               onChange={(event) => update({ kinds: event.target.value })}
             >
               {AI_KINDS.map((kinds) => (
@@ -357,24 +348,26 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
                 </option>
               ))}
             </select>
-            <FieldError id="kinds-error" message={errors.kinds} />
+            <FieldError id="kinds-error" message={kindsError} />
           </div>
           <Slider
             id="questionCount"
+            name={fields.questionCount.name}
             label="Number of questions"
             range={QUESTION_COUNT}
             value={draft.questionCount}
-            shown={String(draft.questionCount)}
-            error={errors.questionCount}
+            shown={draft.questionCount}
+            error={fieldError(fields.questionCount)}
             onChange={(questionCount) => update({ questionCount })}
           />
           <Slider
             id="timeLimit"
+            name={fields.timeLimit.name}
             label="Time per question"
             range={SECONDS_PER_QUESTION}
             value={draft.timeLimit}
             shown={`${draft.timeLimit} seconds`}
-            error={errors.timeLimit}
+            error={fieldError(fields.timeLimit)}
             onChange={(timeLimit) => update({ timeLimit })}
           />
         </div>
@@ -392,6 +385,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
 
 function Slider({
   id,
+  name,
   label,
   range,
   value,
@@ -400,12 +394,13 @@ function Slider({
   onChange,
 }: {
   id: string;
+  name: string;
   label: string;
   range: { min: number; max: number; step: number };
-  value: number;
+  value: string;
   shown: string;
   error?: string;
-  onChange: (value: number) => void;
+  onChange: (value: string) => void;
 }) {
   return (
     <div className="field">
@@ -414,7 +409,7 @@ function Slider({
       </label>
       <input
         id={id}
-        name={id}
+        name={name}
         type="range"
         className="slider"
         min={range.min}
@@ -424,7 +419,7 @@ function Slider({
         aria-valuetext={shown}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => onChange(Number(event.target.value))}
+        onChange={(event) => onChange(event.target.value)}
       />
       <FieldError id={`${id}-error`} message={error} />
     </div>

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { Page } from "#app/components/layout";
 import { hostNewGame } from "#app/models/game.server";
-import { deleteQuiz, listOwnQuizzes } from "#app/models/quiz.server";
+import { deleteQuiz, duplicateQuiz, findOwnQuizWithQuestions, listOwnQuizzes } from "#app/models/quiz.server";
 import { FormIdSchema, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
 import { parseForm, parseIntent } from "#app/utils/forms";
 import { requesterWithClientId, requesterOf, requireUser } from "#app/utils/session.server";
@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
 
 const QUIZ_NOT_DELETABLE = "Only the quiz's creator can delete it.";
 
-/** Each quiz's Host and Delete buttons post its id; the button is the intent. */
+/** Each quiz's Host, Duplicate and Delete buttons post its id; the button is the intent. */
 const QuizActionSchema = z.object({ quizId: FormIdSchema });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -43,17 +43,20 @@ function refuse(error: string, status: number, quizId?: number, headers?: Header
   return data<MyQuizzesActionData>({ error, quizId }, { status, headers });
 }
 
-/** Host (a new game of the quiz, hosted by this browser) or delete (the owner only). */
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
 
+/**
+ * Host (a new game of the quiz, hosted by this browser), duplicate (a private copy for the owner)
+ * or delete (the owner only).
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireUser(context, request, { allowGuest: true });
+  const user = await requireUser(context, request, { allowGuest: true });
   const formData = await request.formData();
   const submission = parseForm(formData, QuizActionSchema);
   if (submission.status !== "success") return refuse(QUIZ_NOT_FOUND, 400);
   const { quizId } = submission.value;
-  const intent = parseIntent(formData, ["host", "delete"]);
+  const intent = parseIntent(formData, ["host", "duplicate", "delete"]);
 
   if (intent === "host") {
     const allowed = await checkLimits(context, [{ name: "game" }]);
@@ -64,6 +67,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (hosted.status === "forbidden") return refuse(QUIZ_NOT_HOSTABLE, 403, quizId);
     logGameCreated(context.logger, hosted.value, quizId, "my quizzes");
     return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
+  }
+
+  if (intent === "duplicate") {
+    // The signed-in account's own quizzes only (those this page lists); anyone else's is not found.
+    const owner = { userId: user.id };
+    const original = await findOwnQuizWithQuestions(context.db, quizId, owner);
+    if (original.status !== "ok") return refuse(QUIZ_NOT_FOUND, 404, quizId);
+    const questions = original.value.questions.length;
+    const allowed = await checkLimits(context, [{ name: "quiz" }, ...(questions > 0 ? [{ name: "question" as const, points: questions }] : [])]);
+    if (!allowed.ok) return refuse(allowed.message, 429, quizId, retryAfterHeaders(allowed.retryAfterSeconds));
+    const copied = await duplicateQuiz(context.db, quizId, owner);
+    if (copied.status !== "ok") return refuse(QUIZ_NOT_FOUND, 404, quizId);
+    return redirect(`/my-quizzes?duplicated=1&copy=${copied.value.id}`);
   }
 
   if (intent === "delete") {
@@ -84,13 +100,31 @@ function deletedNotice(open: number): string {
   return `Quiz deleted. ${games} started with; nobody can start a new one.`;
 }
 
+/** `copyTitle`: the title of the copy the redirect names, when it is still listed. */
+function duplicatedNotice(copyTitle: string | undefined): string {
+  return copyTitle === undefined ? "Quiz duplicated." : `Quiz duplicated. “${copyTitle}” is ready to edit.`;
+}
+
+const SPREADSHEET_HINT = "Spreadsheets hold the questions only; pictures travel only in the JSON file.";
+
+function exportHref(quizId: number, format: "json" | "csv" | "xlsx"): string {
+  return `/api/quizzes/${quizId}/export?format=${format}`;
+}
+
 export default function MyQuizzes() {
   const { quizzes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const confirmingId = Number(searchParams.get("delete")) || null;
-  const notice = searchParams.has("saved") ? "Quiz saved." : searchParams.has("deleted") ? deletedNotice(Number(searchParams.get("playing")) || 0) : null;
+  const copyId = Number(searchParams.get("copy")) || null;
+  const notice = searchParams.has("saved")
+    ? "Quiz saved."
+    : searchParams.has("deleted")
+      ? deletedNotice(Number(searchParams.get("playing")) || 0)
+      : searchParams.has("duplicated")
+        ? duplicatedNotice(quizzes.find((quiz) => quiz.id === copyId)?.title)
+        : null;
   const busyId = navigation.state !== "idle" ? Number(navigation.formData?.get("quizId")) : null;
   const busyIntent = navigation.formData?.get("intent");
   const confirmHeading = useRef<HTMLHeadingElement>(null);
@@ -163,32 +197,81 @@ export default function MyQuizzes() {
                       </div>
                     </div>
                   ) : (
-                    <div className="row my-quiz-actions">
-                      <Form method="post" action="/my-quizzes">
-                        <input type="hidden" name="quizId" value={quiz.id} />
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="host"
-                          className="button"
-                          disabled={busy}
-                          aria-label={`Host ${quiz.title}`}
+                    <>
+                      <div className="row my-quiz-actions">
+                        <Form method="post" action="/my-quizzes">
+                          <input type="hidden" name="quizId" value={quiz.id} />
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="host"
+                            className="button"
+                            disabled={busy}
+                            aria-label={`Host ${quiz.title}`}
+                          >
+                            {busy && busyIntent === "host" ? "Hosting..." : "Host"}
+                          </button>
+                        </Form>
+                        <Link to={`/create?edit=${quiz.id}`} className="button button-secondary" aria-label={`Edit ${quiz.title}`}>
+                          Edit
+                        </Link>
+                        <Form method="post" action="/my-quizzes">
+                          <input type="hidden" name="quizId" value={quiz.id} />
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="duplicate"
+                            className="button button-secondary"
+                            disabled={busy}
+                            aria-label={`Duplicate ${quiz.title}`}
+                          >
+                            {busy && busyIntent === "duplicate" ? "Duplicating..." : "Duplicate"}
+                          </button>
+                        </Form>
+                        <Link
+                          to={`/my-quizzes?delete=${quiz.id}`}
+                          className="button button-secondary"
+                          aria-label={`Delete ${quiz.title}`}
+                          preventScrollReset
                         >
-                          {busy && busyIntent === "host" ? "Hosting..." : "Host"}
-                        </button>
-                      </Form>
-                      <Link to={`/create?edit=${quiz.id}`} className="button button-secondary" aria-label={`Edit ${quiz.title}`}>
-                        Edit
-                      </Link>
-                      <Link
-                        to={`/my-quizzes?delete=${quiz.id}`}
-                        className="button button-secondary"
-                        aria-label={`Delete ${quiz.title}`}
-                        preventScrollReset
-                      >
-                        Delete
-                      </Link>
-                    </div>
+                          Delete
+                        </Link>
+                      </div>
+                      <div className="row my-quiz-export">
+                        <a
+                          href={exportHref(quiz.id, "json")}
+                          download
+                          className="button button-secondary"
+                          aria-label={`Export ${quiz.title} as JSON`}
+                          title="The whole quiz, pictures included, to import again on Create Quiz."
+                        >
+                          Export (JSON)
+                        </a>
+                        <a
+                          href={exportHref(quiz.id, "csv")}
+                          download
+                          className="button button-secondary button-small"
+                          aria-label={`Export ${quiz.title} as CSV`}
+                          aria-describedby={`quiz-${quiz.id}-export-hint`}
+                          title={SPREADSHEET_HINT}
+                        >
+                          CSV
+                        </a>
+                        <a
+                          href={exportHref(quiz.id, "xlsx")}
+                          download
+                          className="button button-secondary button-small"
+                          aria-label={`Export ${quiz.title} as Excel`}
+                          aria-describedby={`quiz-${quiz.id}-export-hint`}
+                          title={SPREADSHEET_HINT}
+                        >
+                          Excel
+                        </a>
+                        <span className="hint" id={`quiz-${quiz.id}-export-hint`}>
+                          Pictures travel only in the JSON file.
+                        </span>
+                      </div>
+                    </>
                   )}
                 </li>
               );

@@ -23,6 +23,7 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 
 const PAGES_CACHE = "quiz-night-pages";
 const STATIC_CACHE = "quiz-night-static";
+const PICTURES_CACHE = "quiz-night-pictures";
 const OFFLINE_PAGE = "/offline.html";
 /** Opened offline even if never visited: the home page and the join form. */
 const WARM_PAGES = ["/", "/join"];
@@ -78,6 +79,16 @@ registerRoute(
     }),
     { denylist: [/^\/api\//, /^\/ws$/] },
   ),
+);
+
+// Questions' pictures get a cache of their own: a picture round must not push the app's own files
+// out of theirs. Their URLs are content hashes, so a cached one is never stale.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/images/"),
+  new CacheFirst({
+    cacheName: PICTURES_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 60, purgeOnQuotaError: true })],
+  }),
 );
 
 registerRoute(

@@ -1,28 +1,11 @@
 /**
- * The schemas of the create-quiz, host and join forms, read by each route's action and by its
- * component before submitting, built from the shared field rules with the spec's messages
- * (sections 5 and 8).
+ * The schemas of the host and join forms, read by each route's action and by its component before
+ * submitting, built from the shared field rules with the spec's messages (sections 5 and 8), and
+ * the messages the quiz editor shares with import and the API (its form: quiz-form-schema.ts).
  */
 import { z } from "zod";
-import {
-  ANSWER_COUNT,
-  CREATE_TIME_LIMIT_OPTIONS,
-  DEFAULT_TIME_LIMIT_SECONDS,
-  HOST_NAME_MAX_LENGTH,
-  HOST_NAME_MIN_LENGTH,
-} from "#app/game/rules";
-import {
-  AnswerIndexSchema,
-  AnswersSchema,
-  AnswerTextSchema,
-  GameCodeSchema,
-  IdSchema,
-  NewNicknameSchema,
-  normalizeGameCode,
-  QuestionTextSchema,
-  QuizDescriptionSchema,
-  QuizTitleSchema,
-} from "./validation";
+import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH } from "#app/game/rules";
+import { GameCodeSchema, IdSchema, NewNicknameSchema, normalizeGameCode } from "./validation";
 
 /** A toast's title and description, as the spec pairs them. */
 export interface ToastMessage {
@@ -57,122 +40,6 @@ export const tooManyQuestionsMessage = (max: number) => `A quiz can have at most
 
 export const emptyQuestionMessage = (n: number) => `Question ${n} is empty.`;
 export const emptyAnswerMessage = (n: number) => `Question ${n} has an empty answer option.`;
-
-/** The create form as typed, before validation: what the page edits and what a failed post gives back. */
-export interface QuestionDraft {
-  text: string;
-  answers: string[];
-  correctAnswerIndex: number;
-}
-export interface CreateQuizDraft {
-  title: string;
-  description: string;
-  timeLimit: number;
-  visibility: string;
-  questions: QuestionDraft[];
-}
-
-export function emptyQuestionDraft(): QuestionDraft {
-  return { text: "", answers: Array.from({ length: ANSWER_COUNT }, () => ""), correctAnswerIndex: 0 };
-}
-
-/** Spec section 5: a new quiz starts with 1 question of 4 answers. */
-export function emptyCreateQuizDraft(): CreateQuizDraft {
-  return {
-    title: "",
-    description: "",
-    timeLimit: DEFAULT_TIME_LIMIT_SECONDS,
-    visibility: "private",
-    questions: [emptyQuestionDraft()],
-  };
-}
-
-/**
- * The question number belongs in the messages, so each question gets its own schema; the
- * emptiness check runs first and the shared rule (length limits) after it.
- */
-function questionSchema(n: number) {
-  const emptyQuestion = emptyQuestionMessage(n);
-  const emptyAnswer = emptyAnswerMessage(n);
-  const answer = z.string({ error: emptyAnswer }).trim().min(1, emptyAnswer).pipe(AnswerTextSchema);
-  return z.object({
-    text: z.string({ error: emptyQuestion }).trim().min(1, emptyQuestion).pipe(QuestionTextSchema),
-    answers: z.array(answer, { error: emptyAnswer }).pipe(AnswersSchema),
-    correctAnswerIndex: AnswerIndexSchema,
-  });
-}
-
-const QuestionsSchema = z
-  .array(z.unknown(), { error: CANNOT_REMOVE_QUESTION.description })
-  .min(1, CANNOT_REMOVE_QUESTION.description)
-  .max(MAX_QUESTIONS, tooManyQuestionsMessage(MAX_QUESTIONS))
-  .transform((items, ctx) =>
-    items.map((item, index) => {
-      const result = questionSchema(index + 1).safeParse(item);
-      if (result.success) return result.data;
-      for (const issue of result.error.issues) {
-        ctx.addIssue({ code: "custom", message: issue.message, path: [index, ...issue.path], input: item });
-      }
-      return z.NEVER;
-    }),
-  );
-
-export const CreateQuizFormSchema = z.object({
-  title: QuizTitleSchema,
-  description: QuizDescriptionSchema.default(""),
-  timeLimit: z
-    .literal(CREATE_TIME_LIMIT_OPTIONS, { error: `Choose a time limit of ${CREATE_TIME_LIMIT_OPTIONS.join(", ")} seconds.` })
-    .default(DEFAULT_TIME_LIMIT_SECONDS),
-  visibility: z.enum(["private", "public"], { error: "Choose private or public." }).default("private"),
-  questions: QuestionsSchema,
-});
-export type CreateQuizForm = z.output<typeof CreateQuizFormSchema>;
-
-const QUESTION_FIELD = /^questions\[(\d+)\]\.(?:(text)|(correctAnswerIndex)|answers\[(\d+)\])$/;
-
-/**
- * Reads the create form's fields (`title`, `questions[0].text`, `questions[0].answers[2]`,
- * `questions[0].correctAnswerIndex`, ...) into a draft, questions in index order.
- */
-export function parseCreateQuizForm(formData: FormData): CreateQuizDraft {
-  const text = (name: string) => {
-    const value = formData.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const questions = new Map<number, QuestionDraft>();
-  for (const [name, value] of formData) {
-    const match = QUESTION_FIELD.exec(name);
-    if (!match || typeof value !== "string") continue;
-    const index = Number(match[1]);
-    let question = questions.get(index);
-    if (!question) questions.set(index, (question = emptyQuestionDraft()));
-    if (match[2]) question.text = value;
-    else if (match[3]) question.correctAnswerIndex = Number(value);
-    else if (Number(match[4]) < ANSWER_COUNT) question.answers[Number(match[4])] = value;
-  }
-  const timeLimit = formData.get("timeLimit");
-  return {
-    title: text("title"),
-    description: text("description"),
-    timeLimit: typeof timeLimit === "string" ? Number(timeLimit) : DEFAULT_TIME_LIMIT_SECONDS,
-    visibility: text("visibility") || "private",
-    questions: [...questions.entries()].sort(([a], [b]) => a - b).map(([, question]) => question),
-  };
-}
-
-/** Spec section 5: the toast for the first thing wrong with a quiz about to be saved. */
-export function createQuizErrorToast(error: z.ZodError): ToastMessage {
-  const issue = error.issues[0];
-  const [field, index] = issue.path;
-  if (field === "title" && (issue.code === "too_small" || issue.code === "invalid_type")) {
-    return { title: "Missing title", description: issue.message };
-  }
-  if (field === "questions" && typeof index === "number") {
-    if (issue.message === emptyQuestionMessage(index + 1)) return { title: "Empty question", description: issue.message };
-    if (issue.message === emptyAnswerMessage(index + 1)) return { title: "Empty answer", description: issue.message };
-  }
-  return { title: "Check your quiz", description: issue.message };
-}
 
 // ------------------------------------------------------------------------------------ ids
 

@@ -16,28 +16,17 @@ import {
   type QuestionContent,
   type QuestionKind,
 } from "#app/game/question-kinds";
+import {
+  CANNOT_REMOVE_QUESTION,
+  emptyAnswerMessage,
+  emptyQuestionMessage,
+  MAX_QUESTIONS,
+  tooManyQuestionsMessage,
+  type ToastMessage,
+} from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
 
-/** A toast's title and description, as the spec pairs them. */
-export interface ToastMessage {
-  title: string;
-  description: string;
-}
-
-export const CANNOT_REMOVE_QUESTION: ToastMessage = {
-  title: "Cannot remove question",
-  description: "A quiz must have at least one question.",
-};
-export const CREATE_QUIZ_FAILED: ToastMessage = {
-  title: "Failed to create quiz",
-  description: "There was an error creating your quiz. Please try again.",
-};
-
-/** Far more than a quiz night needs; it bounds what one form post can store. */
-export const MAX_QUESTIONS = 100;
-export const tooManyQuestionsMessage = (max: number) => `A quiz can have at most ${max} questions.`;
-export const emptyQuestionMessage = (n: number) => `Question ${n} is empty.`;
-export const emptyAnswerMessage = (n: number) => `Question ${n} has an empty answer option.`;
+export { CREATE_QUIZ_FAILED, type ToastMessage } from "./form-schemas";
 
 /** Time limits a question may pick in the editor; "" takes the quiz's. */
 export const QUESTION_TIME_LIMIT_OPTIONS = [5, 10, 20, 30, 45, 60, 90, 120, 180, 240] as const;

@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import {
-  ANSWER_COUNT,
   DEFAULT_TIME_LIMIT_SECONDS,
   GAME_CODE_LENGTH,
   MAX_TIME_LIMIT_SECONDS,
@@ -67,22 +66,6 @@ export const TimeLimitSchema = z
   .min(MIN_TIME_LIMIT_SECONDS, `Time limit must be at least ${MIN_TIME_LIMIT_SECONDS} seconds.`)
   .max(MAX_TIME_LIMIT_SECONDS, `Time limit must be at most ${MAX_TIME_LIMIT_SECONDS} seconds.`)
   .default(DEFAULT_TIME_LIMIT_SECONDS);
-
-export const QuestionTextSchema = z
-  .string({ error: "Question text is required." })
-  .trim()
-  .min(1, "Question text is required.")
-  .max(500, "Keep the question under 500 characters.");
-
-export const AnswerTextSchema = z
-  .string({ error: "Every answer option is required." })
-  .trim()
-  .min(1, "Every answer option is required.")
-  .max(200, "Keep each answer under 200 characters.");
-
-export const AnswersSchema = z
-  .array(AnswerTextSchema, { error: `A question needs exactly ${ANSWER_COUNT} answers.` })
-  .length(ANSWER_COUNT, `A question needs exactly ${ANSWER_COUNT} answers.`);
 
 const ANSWER_INDEX_MESSAGE = `The answer must be the index of an option, 0 to ${MAX_OPTIONS - 1}.`;
 export const AnswerIndexSchema = z
