@@ -16,7 +16,7 @@ import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
-import { aiConfigOf, billingConfigOf, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
+import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
@@ -237,6 +237,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 }
 
 async function main(): Promise<void> {
+  loadDotEnvFile();
   const env = parseEnv();
   const logger = createLogger({ level: env.LOG_LEVEL });
   const sessionSecret = resolveSessionSecret(env.SESSION_SECRET, env.DATABASE_PATH, (message) => logger.info(message));

@@ -157,3 +157,13 @@ export function billingConfigOf(env: z.infer<typeof EnvSchema>): BillingConfig {
     apiBase: env.STRIPE_API_BASE,
   };
 }
+
+/**
+ * Reads a `.env` file (the working directory's by default) into `process.env` when there is one:
+ * it fills in what the environment leaves unset, and a variable set in the environment wins.
+ */
+export function loadDotEnvFile(file = ".env"): boolean {
+  if (!fs.existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
+}

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv, resolveSessionSecret } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv, resolveSessionSecret } from "#app/utils/env.server";
 
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
@@ -50,5 +50,24 @@ describe("resolveSessionSecret", () => {
     expect(fs.readFileSync(path.join(dir, "db", "session-secret"), "utf8")).toBe(first);
     expect(resolveSessionSecret("x".repeat(40), databasePath, () => {})).toBe("x".repeat(40));
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("loadDotEnvFile", () => {
+  it("fills in what the environment leaves unset from a .env file, the environment winning; no file, nothing", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-env-"));
+    const file = path.join(dir, ".env");
+    fs.writeFileSync(file, "QUIZ_NIGHT_TEST_FROM_FILE=file\nQUIZ_NIGHT_TEST_BOTH=file\n");
+    process.env.QUIZ_NIGHT_TEST_BOTH = "environment";
+    try {
+      expect(loadDotEnvFile(path.join(dir, "missing.env"))).toBe(false);
+      expect(loadDotEnvFile(file)).toBe(true);
+      expect(process.env.QUIZ_NIGHT_TEST_FROM_FILE).toBe("file");
+      expect(process.env.QUIZ_NIGHT_TEST_BOTH).toBe("environment");
+    } finally {
+      delete process.env.QUIZ_NIGHT_TEST_FROM_FILE;
+      delete process.env.QUIZ_NIGHT_TEST_BOTH;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
