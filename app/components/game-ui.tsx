@@ -159,6 +159,25 @@ export function usePreloadPicture(imageId: string | null, size: "large" | "small
   }, [imageId, size]);
 }
 
+/** The host's switch: ticks at once, and follows the game's setting as the server confirms it. */
+export function PicturesOnPlayersSwitch({ enabled, onChange }: { enabled: boolean; onChange(enabled: boolean): void }) {
+  const [checked, setChecked] = useState(enabled);
+  useEffect(() => setChecked(enabled), [enabled]);
+  return (
+    <label className="choice">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => {
+          setChecked(event.target.checked);
+          onChange(event.target.checked);
+        }}
+      />
+      Show pictures on players&apos; devices
+    </label>
+  );
+}
+
 /** "Double points" or "No points" beside a question; standard questions say nothing. */
 export function PointsBadge({ points }: { points: "standard" | "double" | "none" }) {
   if (points === "standard") return null;

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import {
   AnswerDistribution,
   AnswerLabel,
@@ -8,6 +7,7 @@ import {
   Countdown,
   formatNumber,
   NumberSpreadChart,
+  PicturesOnPlayersSwitch,
   PointsBadge,
   QuestionPicture,
   useNow,
@@ -109,25 +109,6 @@ export default function HostQuestion() {
         </div>
       </div>
     </Page>
-  );
-}
-
-/** The host's switch: ticks at once, and follows the game's setting as the server confirms it. */
-function PicturesOnPlayersSwitch({ enabled, onChange }: { enabled: boolean; onChange(enabled: boolean): void }) {
-  const [checked, setChecked] = useState(enabled);
-  useEffect(() => setChecked(enabled), [enabled]);
-  return (
-    <label className="choice">
-      <input
-        type="checkbox"
-        checked={checked}
-        onChange={(event) => {
-          setChecked(event.target.checked);
-          onChange(event.target.checked);
-        }}
-      />
-      Show pictures on players&apos; devices
-    </label>
   );
 }
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useEffect, useRef } from "react";
-import { PlayerList } from "#app/components/game-ui";
+import { PicturesOnPlayersSwitch, PlayerList } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export default function Lobby() {
   const { gameCode, title, isHost: viewerIsHost, joinUrl, qrSvg } = useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
-  const { state, hostGame, joinGame, startGame, leaveGame, kickPlayer, lockGame } = useGame();
+  const { state, hostGame, joinGame, startGame, leaveGame, kickPlayer, lockGame, setPicturesOnPlayers } = useGame();
   const toast = useToast();
   const navigate = useNavigate();
   const joinedOnce = useRef(false);
@@ -115,6 +115,7 @@ export default function Lobby() {
               </div>
             ) : null}
           </div>
+          {isHost ? <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} /> : null}
           {state.locked && inThisGame ? (
             <p className="hint" role="status">
               {isHost ? "The game is locked: no new players can join. Players already in can still rejoin." : "The host has locked the game."}
