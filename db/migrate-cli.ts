@@ -1,7 +1,8 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_PATH and exits. */
 import { migrateToLatest, openDatabase } from "./connection.server";
-import { parseEnv } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv } from "#app/utils/env.server";
 
+loadDotEnvFile();
 const env = parseEnv();
 const db = openDatabase(env.DATABASE_PATH);
 try {

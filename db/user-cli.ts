@@ -4,7 +4,7 @@
  */
 import { migrateToLatest, openDatabase } from "./connection.server";
 import { setTierByEmail } from "#app/models/subscription.server";
-import { parseEnv } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv } from "#app/utils/env.server";
 
 const USAGE = "Usage: npm run user -- set-tier <email> <free|standard|premium>";
 
@@ -14,6 +14,7 @@ if (command !== "set-tier" || !email || !tier || extra.length > 0) {
   process.exit(2);
 }
 
+loadDotEnvFile();
 const env = parseEnv();
 const db = openDatabase(env.DATABASE_PATH);
 try {
