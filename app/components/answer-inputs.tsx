@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from "react";
 import type { SubmittedAnswer } from "#app/game/client/game-provider";
 import type { PublicQuestion } from "#app/game/protocol";
-import { TYPED_ANSWER_MAX_LENGTH } from "#app/game/question-kinds";
+import { parseTypedNumber, TYPED_ANSWER_MAX_LENGTH } from "#app/game/question-kinds";
 import { ANSWER_LETTERS, AnswerLabel } from "./game-ui";
 
 interface AnswerInputProps {
@@ -118,12 +118,11 @@ function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
 
 function GuessNumber({ disabled, submitted, onAnswer }: AnswerInputProps) {
   const [raw, setRaw] = useState(typeof submitted === "number" ? String(submitted) : "");
-  // Accept "1,969", "1 969" and a decimal comma, as people type numbers.
-  const parsed = Number(raw.replace(/[\s,](?=\d{3}\b)/g, "").replace(",", "."));
-  const valid = raw.trim() !== "" && Number.isFinite(parsed);
+  const parsed = parseTypedNumber(raw);
+  const valid = parsed !== null;
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (valid) onAnswer({ number: parsed });
+    if (parsed !== null) onAnswer({ number: parsed });
   }
   return (
     <form className="typed-answer-form" onSubmit={submit}>

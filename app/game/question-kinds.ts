@@ -249,3 +249,17 @@ export function typedAnswerMatches(typed: string, accepted: string): boolean {
   if (typed === accepted) return true;
   return accepted.replace(/ /g, "").length >= TYPO_MIN_LENGTH && withinOneEdit(typed, accepted);
 }
+
+/**
+ * Reads a number as people type it, in a form or a spreadsheet cell: "1969", "-273.15", "1e6",
+ * "1,969" or "1.969,5" (thousands separators either way), "3,5" (a decimal comma), "1 000 000".
+ * Null for anything else.
+ */
+export function parseTypedNumber(raw: string): number | null {
+  const text = raw.trim().replace(/[\s\u00a0\u202f'_]/g, "");
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
+  if (/^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return Number(text.replace(/,/g, ""));
+  if (/^[-+]?\d{1,3}(\.\d{3})+(,\d+)?$/.test(text)) return Number(text.replace(/\./g, "").replace(",", "."));
+  if (/^[-+]?\d*,\d+$/.test(text)) return Number(text.replace(",", "."));
+  return null;
+}

@@ -8,7 +8,7 @@ import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
 import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { getUser } from "#app/utils/session.server";
-import { MAX_UPLOAD_REQUEST_BYTES, overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/utils/storage-limits";
+import { MAX_UPLOAD_REQUEST_BYTES, overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 const SEND_MULTIPART = "Send the picture as multipart/form-data with a file field named image.";
 const CHOOSE_PICTURE = "Choose a picture to upload.";
@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { clientId, headers } = ensureClientId(request);
     const data = await readImageField(request);
 
-    const limitBytes = user ? storageLimitFor(user.subscriptionTier, user.isGuest) : storageLimitFor(null, false);
+    const limitBytes = storageLimitOfUser(user);
     const stored = await storeImage(context.db, data, { userId: user?.id ?? null, clientId }, limitBytes);
     if (stored.status === "invalid") throw new ApiError(400, stored.message, { image: [stored.message] });
     if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeMessage(stored.maxBytes));

@@ -84,7 +84,8 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   return result.data;
 }
 
-async function readLimitedText(request: Request): Promise<string> {
+/** The body as text, refused past `max` bytes however it is sent (a declared length may be absent or wrong). */
+export async function readLimitedText(request: Request, max = MAX_JSON_BODY_BYTES, tooLarge = "Request body is too large."): Promise<string> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -93,9 +94,9 @@ async function readLimitedText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_JSON_BODY_BYTES) {
+    if (size > max) {
       await reader.cancel();
-      throw new ApiError(413, "Request body is too large.");
+      throw new ApiError(413, tooLarge);
     }
     chunks.push(value);
   }

@@ -9,8 +9,8 @@ import { CREATE_TIME_LIMIT_OPTIONS, DEFAULT_TIME_LIMIT_SECONDS } from "#app/game
 import {
   MAX_OPTIONS,
   MIN_OPTIONS,
-  POINTS_OPTIONS,
   QUESTION_KINDS,
+  parseTypedNumber,
   QuestionInputSchema,
   TRUE_FALSE_ANSWERS,
   type QuestionContent,
@@ -163,12 +163,6 @@ export const PostedQuizSchema = z
     },
   }));
 
-/** Reads a number as people type it: "1,969", "1 969", "3,5" or "-12.5". */
-export function parseTypedNumber(raw: string): number | null {
-  const cleaned = raw.trim().replace(/[\s,](?=\d{3}(?:\D|$))/g, "").replace(",", ".");
-  if (cleaned === "" || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
-  return Number(cleaned);
-}
 
 /** A draft question in the shape the shared question schema reads. */
 function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
@@ -195,18 +189,8 @@ function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
   }
 }
 
-const FIELD_OF_ISSUE: Record<string, keyof QuestionDraft> = {
-  answers: "answers",
-  correctAnswerIndex: "correctAnswerIndex",
-  correctAnswerIndexes: "correctAnswerIndexes",
-  acceptedAnswers: "acceptedAnswers",
-  correctNumber: "correctNumber",
-  timeLimit: "timeLimit",
-  points: "points",
-  imageId: "imageId",
-  text: "text",
-  kind: "kind",
-};
+/** The draft's fields a shared rule's message can be about; anything else is shown on the question's text. */
+const DRAFT_FIELDS = new Set(["answers", "correctAnswerIndex", "correctAnswerIndexes", "acceptedAnswers", "correctNumber", "timeLimit", "points", "imageId", "text", "kind"]);
 
 /**
  * One draft question through the shared rules, with the editor's messages: the spec's "Question N
@@ -230,7 +214,7 @@ export function checkQuestionDraft(draft: QuestionDraft, n: number): { ok: true;
   if (!result.success) {
     for (const issue of result.error.issues) {
       const [field, index] = issue.path;
-      const key = FIELD_OF_ISSUE[String(field)] ?? "text";
+      const key = DRAFT_FIELDS.has(String(field)) ? String(field) : "text";
       const name = typeof index === "number" && key === "answers" ? `answers.${index}` : key;
       errors[name] ??= issue.message;
     }
@@ -302,7 +286,6 @@ export function quizErrorToast(errors: Record<string, string>): ToastMessage {
   return { title: "Check your quiz", description: message };
 }
 
-export { POINTS_OPTIONS };
 
 // ------------------------------------------------------------------------------ editing the list
 

@@ -7,7 +7,7 @@ import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_
 import { z } from "zod";
 import { importQuiz, prepareImport, type ImportInput, type ImportInvalid } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
-import { ApiError, fieldErrorsOf, requireWithinLimit } from "#app/utils/api.server";
+import { ApiError, fieldErrorsOf, readLimitedText, requireWithinLimit } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -19,7 +19,7 @@ import {
   titleFromFileName,
 } from "#app/utils/quiz-file";
 import { getUser } from "#app/utils/session.server";
-import { overStorageMessage, storageLimitFor } from "#app/utils/storage-limits";
+import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
 const CHOOSE_FILE = "Choose a quiz file (.json) or a spreadsheet (.csv or .xlsx) to import.";
@@ -27,25 +27,6 @@ const NOT_JSON = "This quiz file is not valid JSON.";
 const DEFAULT_TITLE = "Imported quiz";
 
 const VisibilitySchema = z.enum(["private", "public"], { error: "Choose private or public." }).default("private");
-
-/** The body as text, refused past `max` bytes however it is sent (a declared length may be absent or wrong). */
-async function readBodyText(request: Request, max: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new ApiError(413, quizFileTooLargeMessage());
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -153,7 +134,7 @@ export async function importFromRequest(
   const input: ImportInput = contentType.startsWith("multipart/form-data")
     ? await readUpload(request)
     : {
-        file: parseJson(await readBodyText(request, MAX_QUIZ_FILE_BYTES)),
+        file: parseJson(await readLimitedText(request, MAX_QUIZ_FILE_BYTES, quizFileTooLargeMessage())),
         isPublic: visibilityOf(new URL(request.url).searchParams.get("visibility")),
       };
   const prepared = await prepareImport(input);
@@ -165,7 +146,7 @@ export async function importFromRequest(
   const pictureCount = pictures.filter(Boolean).length;
   if (pictureCount > 0) await requireWithinLimit(context, "image", { points: pictureCount });
 
-  const limitBytes = user ? storageLimitFor(user.subscriptionTier, user.isGuest) : storageLimitFor(null, false);
+  const limitBytes = storageLimitOfUser(user);
   const result = await importQuiz(context.db, { prepared: prepared.value }, owner, limitBytes);
   if (result.status === "invalid") throw new ImportRefused(result);
   // 409 as for an upload: the file is fine; the owner's storage is full.

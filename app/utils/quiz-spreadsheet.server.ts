@@ -16,6 +16,7 @@ import {
   TRUE_FALSE_ANSWERS,
   type QuestionContent,
   type QuestionKind,
+  parseTypedNumber,
 } from "#app/game/question-kinds";
 import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";
@@ -272,18 +273,6 @@ function answerNumbers(cell: string): number[] | null {
 const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
 const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
 
-/**
- * A number as a person types it into a cell: "1989", "-0.5", "1e6", "1 000 000", "3,14" (a
- * decimal comma), "1,234,567" (thousands separators).
- */
-export function parseNumberCell(raw: string): number | null {
-  const text = raw.trim().replace(/[\s\u00a0\u202f'_]/g, "");
-  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
-  if (/^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return Number(text.replace(/,/g, ""));
-  if (/^[-+]?\d{1,3}(\.\d{3})+(,\d+)?$/.test(text)) return Number(text.replace(/\./g, "").replace(",", "."));
-  if (/^[-+]?\d*,\d+$/.test(text)) return Number(text.replace(",", "."));
-  return null;
-}
 
 function readPoints(cell: string): unknown {
   const key = cell.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -298,7 +287,7 @@ function readPoints(cell: string): unknown {
 function readTimeLimit(cell: string): unknown {
   if (cell === "") return undefined;
   const seconds = /^(.+?)\s*(s|sec|secs|seconds?)?$/i.exec(cell)?.[1] ?? cell;
-  const value = parseNumberCell(seconds);
+  const value = parseTypedNumber(seconds);
   // NaN meets the shared rule, which says a time limit must be a number of seconds.
   return value ?? Number.NaN;
 }
@@ -372,7 +361,7 @@ function readRow(row: SheetRow, columns: Columns): RowReading {
     }
     case "closestNumber": {
       if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };
-      const value = parseNumberCell(correct);
+      const value = parseTypedNumber(correct);
       if (value === null) return { status: "invalid", message: "Correct must be the true number, like 1989 or 3.5." };
       return { status: "ok", input: { ...common, correctNumber: value } };
     }

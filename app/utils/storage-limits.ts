@@ -30,6 +30,11 @@ export function storageLimitFor(tier: string | null, isGuest: boolean): number {
   return STORAGE_LIMIT_BYTES[tier.toLowerCase()] ?? STORAGE_LIMIT_BYTES[FREE_TIER];
 }
 
+/** The storage of whoever makes a request: a signed-in user's (or guest's), else an anonymous browser's. */
+export function storageLimitOfUser(user: { subscriptionTier: string; isGuest: boolean } | null): number {
+  return user ? storageLimitFor(user.subscriptionTier, user.isGuest) : storageLimitFor(null, false);
+}
+
 /** "50 MB", "49.8 MB", "2 GB", "312 KB": sizes in binary units, at most one decimal. */
 export function describeBytes(n: number): string {
   const [value, unit] = n >= GB ? [n / GB, "GB"] : n >= MB ? [n / MB, "MB"] : n >= KB ? [n / KB, "KB"] : [n, "bytes"];

@@ -3,6 +3,7 @@
  * steps (the same with and without JavaScript), and reading a posted form through the one helper.
  */
 import { describe, expect, it } from "vitest";
+import { parseTypedNumber } from "#app/game/question-kinds";
 import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS } from "#app/utils/form-schemas";
 import { parseForm } from "#app/utils/forms";
 import {
@@ -10,7 +11,6 @@ import {
   checkQuizDraft,
   emptyQuestionDraft,
   emptyQuizDraft,
-  parseTypedNumber,
   PostedQuizSchema,
   questionDraftOf,
   quizErrorToast,

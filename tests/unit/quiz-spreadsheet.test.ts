@@ -3,10 +3,10 @@
  * layout is read, and a file with any bad row gives every row's problem and no questions.
  */
 import ExcelJS from "exceljs";
+import { parseTypedNumber } from "#app/game/question-kinds";
 import { describe, expect, it } from "vitest";
 import type { QuestionContent } from "#app/game/question-kinds";
 import {
-  parseNumberCell,
   parseQuizSpreadsheet,
   QUIZ_SPREADSHEET_COLUMNS,
   quizTemplateCsv,
@@ -277,7 +277,7 @@ describe("bad files", () => {
   });
 });
 
-describe("parseNumberCell", () => {
+describe("parseTypedNumber", () => {
   it.each([
     ["1989", 1989],
     ["-0.5", -0.5],
@@ -292,6 +292,6 @@ describe("parseNumberCell", () => {
     ["", null],
     ["1-2", null],
   ])("%s -> %s", (cell, value) => {
-    expect(parseNumberCell(cell)).toBe(value);
+    expect(parseTypedNumber(cell)).toBe(value);
   });
 });
