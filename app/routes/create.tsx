@@ -15,6 +15,7 @@ import { QuizForm, type QuizFormReply } from "#app/components/quiz-form";
 import { hostNewGame } from "#app/models/game.server";
 import { MAX_UPLOAD_BYTES, storeImage, type ImageOwner } from "#app/models/image.server";
 import { createQuizWithQuestions, findOwnQuizWithQuestions, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
+import { ensureClientId } from "#app/utils/client-id.server";
 import { getUser, requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import {
   applyEditorIntent,
@@ -31,7 +32,7 @@ import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
 import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
-import { overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/utils/storage-limits";
+import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" },
@@ -106,13 +107,22 @@ async function readForm(request: Request): Promise<ReadForm> {
 }
 
 /** Stores the pictures chosen in a form posted without JavaScript; a message per question it could not. */
-async function storeFormPictures(context: ActionFunctionArgs["context"], request: Request, formData: FormData, draft: QuizDraft): Promise<{ draft: QuizDraft; errors: Record<string, string>; headers?: HeadersInit }> {
+async function storeFormPictures(
+  context: ActionFunctionArgs["context"],
+  request: Request,
+  formData: FormData,
+  draft: QuizDraft,
+): Promise<{ draft: QuizDraft; errors: Record<string, string>; headers?: HeadersInit; refused?: { message: string; retryAfterSeconds: number } }> {
   const files = draft.questions.map((_, index) => formData.get(`questions[${index}].image`)).map((file) => (file instanceof Blob && file.size > 0 ? file : null));
-  if (files.every((file) => file === null)) return { draft, errors: {} };
+  const count = files.filter((file) => file !== null).length;
+  if (count === 0) return { draft, errors: {} };
+  // Re-encoding costs CPU: the same allowance as POST /api/images, whichever way a picture comes.
+  const allowed = await checkLimits(context, [{ name: "image", points: count }]);
+  if (!allowed.ok) return { draft, errors: {}, refused: allowed };
   const user = await getUser(context, request);
-  const { requester, headers } = await requesterWithClientId(context, request);
-  const owner: ImageOwner = { userId: user?.id ?? null, clientId: requester.clientId };
-  const limitBytes = user ? storageLimitFor(user.subscriptionTier, user.isGuest) : storageLimitFor(null, false);
+  const { clientId, headers } = ensureClientId(request);
+  const owner: ImageOwner = { userId: user?.id ?? null, clientId };
+  const limitBytes = storageLimitOfUser(user);
   const errors: Record<string, string> = {};
   const questions = [...draft.questions];
   for (const [index, file] of files.entries()) {
@@ -143,6 +153,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { intent } = submission.value;
   const pictures = await storeFormPictures(context, request, formData, submission.value.draft);
   const draft = pictures.draft;
+  if (pictures.refused) {
+    const { message, retryAfterSeconds } = pictures.refused;
+    return reply({ draft, formError: { title: "Too many pictures", description: message } }, 429, retryAfterHeaders(retryAfterSeconds));
+  }
   if (Object.keys(pictures.errors).length > 0) return reply({ draft, errors: pictures.errors }, 400, pictures.headers);
 
   const edited = applyEditorIntent(draft, intent);

@@ -11,6 +11,7 @@ import { createQuizWithQuestions, deleteQuiz } from "#app/models/quiz.server";
 import { QuestionInputSchema } from "#app/game/question-kinds";
 import { createAccount, createGuest } from "#app/models/user.server";
 import * as uploadApi from "#app/routes/api.images";
+import * as createRoute from "#app/routes/create";
 import * as imageRoute from "#app/routes/images.$id";
 import { startSession } from "#app/utils/session.server";
 import { ANONYMOUS_STORAGE_LIMIT_BYTES, STORAGE_LIMIT_BYTES } from "#app/utils/storage-limits";
@@ -339,6 +340,23 @@ describe("POST /api/images and GET /images/:id", () => {
     await db.insertInto("image_uploads").values({ image_id: filler, user_id: user.id, client_id: null, bytes: STORAGE_LIMIT_BYTES.free, created_at: Date.now() }).execute();
     const userCookie = (await startSession(context(), new Request("http://localhost/auth"), user.id)).split(";")[0];
     expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: userCookie })).status).toBe(201);
+  });
+
+  it("counts pictures posted with the editor's form (without JavaScript) against the same upload limit", async () => {
+    const limits = testLimits({ image: { points: 1, window: 3600, message: "Too many pictures. Try again in {wait}." } });
+    const form = new FormData();
+    form.set("intent", "add-question");
+    form.set("title", "Pictures");
+    form.set("questions[0].text", "Q");
+    form.set("questions[0].image", new Blob([new Uint8Array(await png())], { type: "image/png" }), "one.png");
+    form.set("questions[1].text", "Q2");
+    form.set("questions[1].image", new Blob([new Uint8Array(await png())], { type: "image/png" }), "two.png");
+    const request = new Request("http://localhost/create", { method: "POST", body: form, headers: { cookie: "quiz_client_id=browser-form-limit" } });
+    const before = await storageUsed(db, { userId: null, clientId: "browser-form-limit" });
+    const result: any = await createRoute.action({ request, params: {}, context: context(limits) } as any);
+    expect(result.init?.status).toBe(429);
+    expect(result.data.formError.description).toMatch(/^Too many pictures\. Try again in /);
+    expect(await storageUsed(db, { userId: null, clientId: "browser-form-limit" })).toBe(before);
   });
 
   it("answers 429 over the upload limit of an address", async () => {
