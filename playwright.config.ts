@@ -50,7 +50,8 @@ export default defineConfig({
       env: { FAKE_STRIPE_PORT: String(fakeStripePort) },
     },
     {
-      command: "node_modules/.bin/tsx server.ts",
+      // The production server as `npm run serve` runs it (npm test builds first).
+      command: "node build/node/server.js",
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,
       timeout: 60_000,

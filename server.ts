@@ -26,7 +26,9 @@ import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, security
 import { createLogger, type Logger } from "#server/logger";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
 
-const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** build/: beside server.ts when run from source (`npm run dev`), this module's parent once compiled to build/node/. */
+const BUILD_DIR = path.basename(HERE) === "node" && path.basename(path.dirname(HERE)) === "build" ? path.dirname(HERE) : path.join(HERE, "build");
 
 export interface ServerConfig {
   port: number;
@@ -160,7 +162,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     const devServer = vite;
     build = () => devServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
   } else {
-    const clientDir = path.join(ROOT, "build/client");
+    const clientDir = path.join(BUILD_DIR, "client");
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
     app.use(
       express.static(clientDir, {
@@ -171,7 +173,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         },
       }),
     );
-    build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+    build = (await import(pathToFileURL(path.join(BUILD_DIR, "server/index.js")).href)) as ServerBuild;
   }
   app.get("/healthz", async (_req, res) => {
     try {
@@ -285,7 +287,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ event: "server_stopping", signal }, `${signal} received: saving games and closing connections...`);
-    setTimeout(() => process.exit(1), 10_000).unref();
+    // Within the 10 s a container or a systemd unit (TimeoutStopSec) waits after SIGTERM before killing.
+    setTimeout(() => process.exit(1), 8_000).unref();
     server.close().then(
       () => {
         logger.info({ event: "server_stopped" }, "stopped");

@@ -68,7 +68,6 @@ const root = path.resolve(import.meta.dirname, "..");
 /** The size of a broadcast in the baseline: a QUESTION_STARTED of the bench's questions is 330-410 B with its kind, points and picture id. */
 const BROADCAST_BYTES = 400;
 const BASELINE_SPACING_MS = 1500;
-const TSX = ["--import", "tsx"];
 
 function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
@@ -97,13 +96,15 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * The API routes the bench creates its quiz through run from the Remix build, not from source: a
- * build older than any file under app/ would benchmark yesterday's routes, so it is rebuilt.
+ * The bench runs the production build (`npm run serve`), not the source: a build older than any
+ * file it is made from would benchmark yesterday's server, so it is rebuilt.
  */
 function ensureBuild(): void {
-  const built = path.join(root, "build/server/index.js");
+  const built = path.join(root, "build/node/server.js");
+  const sources = ["app", "server", "db", "migrations"].map((dir) => newestMtime(path.join(root, dir)));
+  const newestSource = Math.max(...sources, fs.statSync(path.join(root, "server.ts")).mtimeMs);
   if (!fs.existsSync(built)) log("no build found: running `npm run build` once");
-  else if (newestMtime(path.join(root, "app")) > fs.statSync(built).mtimeMs) log("the build is older than app/: running `npm run build`");
+  else if (newestSource > fs.statSync(built).mtimeMs) log("the build is older than its sources: running `npm run build`");
   else return;
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
@@ -114,11 +115,11 @@ interface GameServer {
   stop(): Promise<void>;
 }
 
-/** The real server, as `npm start` runs it, on a fresh database; join limits lifted (every player is 127.0.0.1). */
+/** The real server, as `npm run serve` runs it, on a fresh database; join limits lifted (every player is 127.0.0.1). */
 async function startGameServer(): Promise<GameServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
   const profiling = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [];
-  const child = spawn(process.execPath, [...profiling, ...TSX, "server.ts"], {
+  const child = spawn(process.execPath, [...profiling, "build/node/server.js"], {
     cwd: root,
     env: {
       ...process.env,

@@ -241,7 +241,7 @@ class ReconnectingClient {
 
 // ---------------------------------------------------------------- the server as a process of its own
 
-/** `tsx server.ts` in a child process, so that it can die the way a crashed server does. */
+/** The built server (`npm run serve`) in a child process, so that it can die the way a crashed server does. */
 class ServerProcess {
   private exited = false;
   private readonly exit: Promise<void>;
@@ -259,9 +259,8 @@ class ServerProcess {
   }
 
   static async start(env: Record<string, string>, output: string[]): Promise<ServerProcess> {
-    // tsx runs the server in a child process of its own: `detached` gives both a process group,
-    // so that a crash can kill the server itself and not just the tsx launcher in front of it.
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], {
+    // `detached` gives it a process group of its own, killed as one by crash().
+    const child = spawn(process.execPath, [path.join(ROOT, "build/node/server.js")], {
       cwd: ROOT,
       env: env as NodeJS.ProcessEnv,
       detached: true,
@@ -298,7 +297,7 @@ class ServerProcess {
     await this.exit;
   }
 
-  /** A graceful stop (tsx relays SIGTERM to the server); the group is killed if that hangs. */
+  /** A graceful stop (SIGTERM); the group is killed if that hangs. */
   async stop(): Promise<void> {
     if (this.exited) return;
     this.child.kill("SIGTERM");
