@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Subscriptions: the plans (seeded with the spec's defaults), each user's Stripe customer and
+ * Subscriptions: the plans (seeded with the default plans of docs/product.md#plans), each user's Stripe customer and
  * subscription, and the Stripe events already handled (webhooks are delivered at least once).
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // A user's tier is the lower-case name of a plan.
   await sql`create unique index plans_name_nocase_idx on plans (lower(name))`.execute(db);
 
-  // The spec's default plans (section 9), as they stood when this migration was written.
+  // The default plans (docs/product.md#plans), as they stood when this migration was written.
   await db
     .insertInto("plans")
     .values([

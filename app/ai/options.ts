@@ -1,5 +1,5 @@
 /**
- * The AI quiz form's choices and its request schema (spec sections 3, 5 and 9), shared by the
+ * The AI quiz form's choices and its request schema (docs/product.md#ai-generation), shared by the
  * /ai-quiz page, its no-JavaScript action and POST /api/generate-quiz.
  */
 import { z } from "zod";
@@ -10,7 +10,7 @@ export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 export const DEFAULT_DIFFICULTY: Difficulty = "medium";
 
-/** The word the suggested title puts before the topic (spec section 5). */
+/** The word the suggested title puts before the topic (docs/product.md#ai-generation). */
 export const DIFFICULTY_LEVELS: Record<Difficulty, string> = { easy: "Beginner", medium: "Intermediate", hard: "Expert" };
 
 /** Which kinds of question to write: a mix suited to the topic, or one kind only. */
@@ -31,7 +31,7 @@ export const MIXED_MIN_KINDS = 2;
 export const QUESTION_COUNT = { min: 3, max: 15, step: 1, default: 5 } as const;
 export const SECONDS_PER_QUESTION = { min: 10, max: 60, step: 5, default: 20 } as const;
 
-/** How long the page waits after 'Quiz Generated!' before opening the lobby (spec section 9). */
+/** How long the page waits after 'Quiz Generated!' before opening the lobby (docs/product.md#ai-generation). */
 export const REDIRECT_AFTER_GENERATION_MS = 800;
 
 export const POPULAR_TOPICS = [
@@ -59,7 +59,7 @@ export const GENERATION_FAILED = {
   description: "There was an error generating the quiz. Please try again.",
 };
 
-/** '{Beginner|Intermediate|Expert} {topic} Quiz', else 'AI Generated Quiz' (spec section 5). */
+/** '{Beginner|Intermediate|Expert} {topic} Quiz', else 'AI Generated Quiz' (docs/product.md#ai-generation). */
 export function suggestedQuizTitle(topic: string, difficulty: string): string {
   const level = DIFFICULTY_LEVELS[difficulty as Difficulty];
   const subject = topic.trim().replace(/\s+/g, " ");
@@ -68,7 +68,7 @@ export function suggestedQuizTitle(topic: string, difficulty: string): string {
   return `${level} ${subject.slice(0, room).trim()} Quiz`;
 }
 
-/** The description the spec's client sends: 'Quiz about {topic}'. */
+/** The default description, 'Quiz about {topic}' (docs/product.md#ai-generation). */
 export function aiQuizDescription(topic: string): string {
   return `Quiz about ${topic.trim()}`;
 }

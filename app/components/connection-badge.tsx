@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useGame } from "#app/game/client/game-provider";
 import { WEBSOCKET_FAILED_EVENT } from "#app/game/client/socket";
 
-/** Spec section 9: the home badge re-reads the connection every 3 s. */
+/** docs/product.md#constants: the home badge re-reads the connection every 3 s. */
 export const CONNECTION_POLL_INTERVAL_MS = 3000;
 
 /** Connected / Disconnected badge for the game socket, with a Reconnect button while it is down. */

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 
-/** The one error screen every route reuses: the spec's not-found text for 404, a plain apology otherwise. */
+/** The one error screen every route reuses: the not-found text of docs/product.md#screens for 404, a plain apology otherwise. */
 export function GeneralErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;

@@ -2,7 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { useToast, type ToastInput } from "#app/components/toaster";
 
-/** Spec section 8's success toasts, keyed by the `?welcome=` the auth action's redirect carries. */
+/** The success toasts of docs/product.md#messages, keyed by the `?welcome=` the auth action's redirect carries. */
 export const WELCOME_TOASTS: Record<string, ToastInput> = {
   login: { title: "Login successful", description: "Welcome back!" },
   register: { title: "Registration successful", description: "Your account has been created" },

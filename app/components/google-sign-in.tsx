@@ -1,5 +1,5 @@
 /**
- * 'Continue with Google' (spec sections 2, 4, 7 and 8). The Firebase web SDK is loaded only when the
+ * 'Continue with Google' (docs/product.md#accounts). The Firebase web SDK is loaded only when the
  * button is approached or clicked, so it stays out of the initial bundle. The popup's ID token is
  * traded for our own session: GET /api/auth/me, and on 404 POST /api/auth/register.
  * Firebase keeps nothing on the device (in-memory persistence) and is signed out afterwards; the
@@ -61,7 +61,7 @@ async function serverMessage(response: Response): Promise<string> {
   return `${response.status}: ${text || response.statusText}`;
 }
 
-/** Google popup, then our session: the existing account, or a new one registered by the spec's rule. */
+/** Google popup, then our session: the existing account, or a new one registered by the username rule of docs/product.md#http-api. */
 async function signInWithGoogle(config: PublicFirebaseConfig): Promise<void> {
   const { auth, sdk } = await loadFirebase(config);
   const provider = new sdk.GoogleAuthProvider();

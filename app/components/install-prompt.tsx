@@ -12,7 +12,7 @@ const INSTALLED_NOTICE_MS = 5000;
 
 listenForInstallPrompt();
 
-/** The iOS steps (spec section 2): Safari has no install prompt, so the card says how. */
+/** The iOS steps (docs/product.md#pwa): Safari has no install prompt, so the card says how. */
 export function IosInstallSteps() {
   return (
     <ol className="install-steps">
@@ -30,7 +30,7 @@ export function IosInstallSteps() {
 }
 
 /**
- * The floating install card (spec sections 2 and 4): 'Install App' / 'Not Now' where the browser
+ * The floating install card (docs/product.md#pwa): 'Install App' / 'Not Now' where the browser
  * offers installation, the three iOS steps on an iPhone or iPad, and 'App Installed!' when the app
  * runs installed. Also registers the service worker and offers a new version when one is waiting.
  */

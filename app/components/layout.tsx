@@ -16,7 +16,7 @@ const SOCIAL_LINKS = [
   { href: "#", label: "GitHub" },
 ] as const;
 
-/** Spec section 6: free-tier accounts (not guests) see Upgrade Plan. */
+/** docs/product.md#roles: free-tier accounts (not guests) see Upgrade Plan. */
 function showsUpgrade(user: RootUser): boolean {
   return !user.isGuest && user.subscriptionTier.toLowerCase() === "free";
 }

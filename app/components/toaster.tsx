@@ -1,9 +1,9 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 
-/** Spec section 9: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the viewport. */
+/** docs/product.md#messages: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the viewport. */
 export const TOAST_DURATION_MS = 5000;
-/** Spec section 4: a dismissed toast is removed after a very long delay. */
+/** docs/product.md#messages: a dismissed toast is removed after a very long delay. */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 export type ToastVariant = "default" | "destructive";

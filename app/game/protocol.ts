@@ -1,5 +1,5 @@
 /**
- * The real-time protocol on /ws (spec section 7): every message is JSON `{ type, payload }`.
+ * The real-time protocol on /ws (docs/product.md#protocol): every message is JSON `{ type, payload }`.
  * Shared by the browser and the server so both sides agree by construction.
  */
 import { z } from "zod";
@@ -10,7 +10,7 @@ export const WS_PATH = "/ws";
 /** Frames larger than this are refused by the server before parsing. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 
-/** Application close codes (4000-4999 are ours by the WebSocket spec). */
+/** Application close codes (docs/product.md#close-codes; 4000-4999 are ours by the WebSocket standard, RFC 6455). */
 export const CloseCode = {
   /** The server is restarting; reconnect soon. */
   SERVER_RESTARTING: 4000,
@@ -53,7 +53,7 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
           .optional(),
         text: z.string({ error: "text must be a string." }).max(400, "Keep the answer under 100 characters.").optional(),
         number: z.number({ error: "number must be a number." }).optional(),
-        /** Sent by the spec's client; ignored, since the server measures response time itself. */
+        /** Accepted from older clients; ignored, since the server measures response time itself (docs/product.md#game-flow). */
         time: z.unknown().optional(),
       })
       .refine(

@@ -1,17 +1,17 @@
-/** Game constants from the product spec (section 9) and the foundation issue. */
+/** Game constants (docs/product.md#constants). */
 export const GAME_CODE_LENGTH = 6;
 /** A-Z and 2-9 without the look-alikes 0/O and 1/I, so a code read aloud in a noisy pub is typed right. */
 export const GAME_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const NICKNAME_MAX_LENGTH = 15;
 export const HOST_NAME_MIN_LENGTH = 2;
 export const HOST_NAME_MAX_LENGTH = 15;
-/** Reserved nickname the host sends in JOIN_GAME (spec section 7). */
+/** Reserved nickname the host sends in JOIN_GAME (docs/product.md#client-messages). */
 export const HOST_NICKNAME = "__HOST__";
 export const DEFAULT_TIME_LIMIT_SECONDS = 20;
 export const MIN_TIME_LIMIT_SECONDS = 5;
 export const MAX_TIME_LIMIT_SECONDS = 120;
 export const CREATE_TIME_LIMIT_OPTIONS = [10, 20, 30, 60, 90] as const;
-/** Seconds between a leaderboard and the next question (spec: 'Next question in 5 seconds'). */
+/** Seconds between a leaderboard and the next question (docs/product.md#game-flow). */
 export const DEFAULT_NEXT_QUESTION_SECONDS = 5;
 /** How long the per-question results stay up before the leaderboard. */
 export const DEFAULT_RESULTS_DELAY_MS = 3000;

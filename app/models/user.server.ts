@@ -7,7 +7,7 @@ import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { dailyAiQuizLimit } from "./plan.server";
 import { removeQuiz } from "./quiz.server";
 
-/** What the browser may know about a user (spec section 3). */
+/** What the browser may know about a user (docs/product.md#accounts). */
 export interface User {
   id: number;
   username: string;

@@ -1,5 +1,5 @@
 /**
- * The browser's install offer (spec section 4): `beforeinstallprompt` is kept so the app can show
+ * The browser's install offer (docs/product.md#pwa): `beforeinstallprompt` is kept so the app can show
  * its own card, and the state moves available -> accepted or dismissed. The listener is set up as
  * soon as the app's code runs, since the event may fire before React has hydrated.
  */

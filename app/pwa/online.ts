@@ -9,7 +9,7 @@ function subscribe(listener: () => void) {
   };
 }
 
-/** The browser's online status, following its online/offline events (spec section 4). */
+/** The browser's online status, following its online/offline events (docs/product.md#pwa). */
 export function useOnline(): boolean {
   return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
 }

@@ -1,5 +1,5 @@
 /**
- * Registers /sw.js on page load in production builds (spec section 1) and reports a new version
+ * Registers /sw.js on page load in production builds (docs/product.md#pwa) and reports a new version
  * waiting to take over, which takes over only when the page asks (no stale mix of assets).
  */
 import { useSyncExternalStore } from "react";

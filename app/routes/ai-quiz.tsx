@@ -84,7 +84,7 @@ interface AiQuizActionData extends FormReply {
 
 /**
  * Without JavaScript: a topic chip fills the topic; Generate makes the quiz and opens its lobby.
- * With JavaScript the page calls POST /api/generate-quiz itself (the same work, the spec's call).
+ * With JavaScript the page calls POST /api/generate-quiz itself (the same work; docs/product.md#ai-generation).
  */
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
@@ -181,7 +181,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     // The schema's check: a refused post shows each message beside its field and focuses the first.
     formProps.onSubmit(event);
-    // A Generate refused for its topic (not one of conform's own checks while typing) gets the spec's toast too.
+    // A Generate refused for its topic (not one of conform's own checks while typing) gets the Topic Required toast too (docs/product.md#messages).
     if (form.status === "error" && fieldError(fields.topic)) toast({ ...TOPIC_REQUIRED, variant: "destructive" });
   }
 

@@ -24,7 +24,7 @@ const NO_EMAIL = "Your Google account did not share an email address. Please reg
 const EMAIL_NOT_VERIFIED = "Your Google email address is not verified. Please verify it with Google or register with email and password.";
 
 /**
- * The browser sends what the spec says (section 7). The username is a wish: a display name may hold
+ * The browser sends {username, email} (docs/product.md#http-api). The username is a wish: a display name may hold
  * characters a username may not, so it is cleaned and made unique rather than refused. The email
  * is ignored: the address comes from the verified token.
  */

@@ -7,7 +7,7 @@ import { DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
 
 export const meta: MetaFunction = () => [{ title: "Featured Quizzes | Quiz Night" }];
 
-/** One item of GET /api/game-sessions (spec section 3, game session list item). */
+/** One item of GET /api/game-sessions (docs/product.md#http-api). */
 interface FeaturedSession {
   id: number;
   quizId?: number;

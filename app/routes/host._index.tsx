@@ -107,7 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(`/waiting/${gameCode}?${new URLSearchParams({ hosted: "1", hostName: choice.hostName })}`, { headers });
 }
 
-/** Spec section 8: a host request that never reached the server. */
+/** docs/product.md#messages: a host request that never reached the server. */
 export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<HostActionData> {
   try {
     return await serverAction<typeof action>();

@@ -131,7 +131,7 @@ export default function Join() {
     onSubmit(event, { submission }) {
       // With JavaScript the page joins over the socket; the provider moves to the lobby once the server accepts.
       event.preventDefault();
-      // Spec section 5: joining does nothing while either field is empty.
+      // docs/product.md#screens (join form): joining does nothing while either field is empty.
       if (!filled || state.joining || submission?.status !== "success") return;
       setSubmitted(true);
       joinGame(submission.value.gameCode, submission.value.nickname);

@@ -35,7 +35,7 @@ function browserName(userAgent: string): string {
   return `${names[match[1]]} ${match[2]}`;
 }
 
-/** The PWA test dashboard (spec section 2): what this browser supports and whether the app works offline. */
+/** The PWA test dashboard (docs/product.md#screens): what this browser supports and whether the app works offline. */
 export default function TestPwa() {
   const { version } = useLoaderData<typeof loader>();
   const { status: worker } = useServiceWorker();

@@ -1,4 +1,4 @@
-/** Request bodies of the JSON API (spec section 7), shared by the browser and the server. */
+/** Request bodies of the JSON API (docs/product.md#http-api), shared by the browser and the server. */
 import { z } from "zod";
 import { QuestionInputSchema } from "#app/game/question-kinds";
 import { ClientIdSchema, IdSchema, QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "./validation";
@@ -8,7 +8,7 @@ export const CreateQuizSchema = z.object({
   description: QuizDescriptionSchema.nullish().transform((value) => value ?? ""),
   timeLimit: TimeLimitSchema,
   isPublic: z.boolean({ error: "isPublic must be true or false." }).default(false),
-  /** The spec's client sends a fixed 1; ownership comes from the requester, not from this field. */
+  /** The first clients send a fixed 1; ownership comes from the requester, not from this field (docs/product.md#roles). */
   creatorId: z.unknown().optional(),
 });
 
@@ -28,7 +28,7 @@ export const CreateQuestionSchema = z
 
 export const CreateGameSchema = z.object({
   quizId: IdSchema,
-  /** The spec's client sends a fixed 1; the host is whoever registers with its client id. */
+  /** The first clients send a fixed 1; the host is whoever registers with its client id (docs/product.md#roles). */
   hostId: z.unknown().optional(),
 });
 

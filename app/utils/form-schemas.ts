@@ -1,13 +1,14 @@
 /**
  * The schemas of the host and join forms, read by each route's action and by its component before
- * submitting, built from the shared field rules with the spec's messages (sections 5 and 8), and
- * the messages the quiz editor shares with import and the API (its form: quiz-form-schema.ts).
+ * submitting, built from the shared field rules with their messages (docs/product.md#validation,
+ * docs/product.md#messages), and the messages the quiz editor shares with import and the API (its
+ * form: quiz-form-schema.ts).
  */
 import { z } from "zod";
 import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH } from "#app/game/rules";
 import { GameCodeSchema, IdSchema, NewNicknameSchema, normalizeGameCode } from "./validation";
 
-/** A toast's title and description, as the spec pairs them. */
+/** A toast's title and description, as docs/product.md#messages pairs them. */
 export interface ToastMessage {
   title: string;
   description: string;
@@ -84,7 +85,7 @@ export const HostFormSchema = z
 // ------------------------------------------------------------------------------------ join
 
 export const JoinFormSchema = z.object({
-  /** Spec section 5: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */
+  /** docs/product.md#validation: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */
   gameCode: z.preprocess((value) => (typeof value === "string" ? normalizeGameCode(value) : value), GameCodeSchema),
   nickname: NewNicknameSchema,
 });

@@ -22,14 +22,14 @@ export async function loadGameScreen(db: DB, request: Request, rawCode: string |
   return { gameCode, title: quiz.title, status: game.status, isHost: clientId !== null && clientId === game.host_client_id };
 }
 
-/** Spec section 6: host screens send non-hosts to /. */
+/** docs/product.md#roles: host screens send non-hosts to /. */
 export async function requireHostScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
   const screen = await loadGameScreen(db, request, rawCode);
   if (!screen.isHost) throw redirect("/");
   return screen;
 }
 
-/** Spec section 6: player screens send hosts to /. */
+/** docs/product.md#roles: player screens send hosts to /. */
 export async function requirePlayerScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
   const screen = await loadGameScreen(db, request, rawCode);
   if (screen.isHost) throw redirect("/");

@@ -10,7 +10,7 @@ export const GOOGLE_POPUP_BLOCKED = "Popup was blocked. Please allow popups and 
 export const GOOGLE_CANCELLED = "Login was cancelled. Please try again.";
 export const GOOGLE_NETWORK_ERROR = "Network error. Please check your connection and try again.";
 export const GOOGLE_FALLBACK = "Google login failed. Please try email/password login.";
-/** Toast description when an error carries no message at all (spec section 8). */
+/** Toast description when an error carries no message at all (docs/product.md#messages). */
 export const SOMETHING_WENT_WRONG = "Something went wrong";
 
 const MESSAGES: Record<string, string> = {
@@ -24,7 +24,7 @@ const MESSAGES: Record<string, string> = {
   "auth/configuration-not-found": GOOGLE_NOT_CONFIGURED,
 };
 
-/** The message to show for a Firebase Auth error code from the Google popup (spec section 8). */
+/** The message to show for a Firebase Auth error code from the Google popup (docs/product.md#messages). */
 export function googleErrorMessage(code: string | undefined): string {
   return (code && Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : undefined) ?? GOOGLE_FALLBACK;
 }
@@ -58,7 +58,7 @@ export function pickUsername(candidates: readonly (string | null | undefined)[])
 }
 
 /**
- * The username a Google user registers with (spec section 7): the display name, else the part of
+ * The username a Google user registers with (docs/product.md#http-api): the display name, else the part of
  * the email before the @, else 'user'. Each candidate is cleaned to what a username may contain;
  * one shorter than 3 characters after cleaning falls through to the next.
  */

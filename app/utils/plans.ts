@@ -1,6 +1,6 @@
 /**
- * Subscription plans as the browser sees them (spec section 3), and the built-in defaults of
- * section 9 that the page shows when the plans cannot be loaded. The plans themselves live in the
+ * Subscription plans as the browser sees them (docs/product.md#plans), and the built-in
+ * defaults that the page shows when the plans cannot be loaded. The plans themselves live in the
  * database (migration 2026-11-23T0000-subscriptions seeds the same defaults).
  */
 export interface Plan {
@@ -17,7 +17,7 @@ export interface Plan {
 
 export const GUEST_AI_QUIZ_LIMIT = 5;
 
-/** Spec section 8's subscription messages. */
+/** The subscription messages of docs/product.md#messages. */
 export const PLEASE_SIGN_IN = { title: "Please sign in", description: "You need to be signed in to subscribe to a plan." };
 export const SUBSCRIPTION_ERROR = { title: "Error", description: "Failed to create subscription. Please try again." };
 

@@ -1,7 +1,7 @@
 /**
  * The quiz editor's form (`/create`, and `/create?edit=ID`): what the page edits (a draft, as
  * typed), the schema that reads a posted form into a quiz (through the one form helper, conform),
- * and the spec's messages (sections 5 and 8). A question's rules are those of every other way in:
+ * and the messages of docs/product.md#validation. A question's rules are those of every other way in:
  * `QuestionInputSchema` in app/game/question-kinds.ts.
  */
 import { z } from "zod";
@@ -77,7 +77,7 @@ export function emptyQuestionDraft(kind: QuestionKind = "choice"): QuestionDraft
   };
 }
 
-/** Spec section 5: a new quiz starts with 1 question of 4 answers. */
+/** docs/product.md#validation: a new quiz starts with 1 question of 4 answers. */
 export function emptyQuizDraft(): QuizDraft {
   return { title: "", description: "", timeLimit: DEFAULT_TIME_LIMIT_SECONDS, visibility: "private", questions: [emptyQuestionDraft()] };
 }
@@ -193,7 +193,7 @@ function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
 const DRAFT_FIELDS = new Set(["answers", "correctAnswerIndex", "correctAnswerIndexes", "acceptedAnswers", "correctNumber", "timeLimit", "points", "imageId", "text", "kind"]);
 
 /**
- * One draft question through the shared rules, with the editor's messages: the spec's "Question N
+ * One draft question through the shared rules, with the editor's messages (docs/product.md#validation): "Question N
  * is empty." and "Question N has an empty answer option." first, then the shared rule's message on
  * the field it is about (`answers.2`, `correctNumber`, ...).
  */
@@ -273,7 +273,7 @@ export function checkQuizDraft(draft: QuizDraft, allowedTimeLimit?: number): { o
   };
 }
 
-/** Spec section 5: the toast for the first thing wrong with a quiz about to be saved. */
+/** docs/product.md#validation: the toast for the first thing wrong with a quiz about to be saved. */
 export function quizErrorToast(errors: Record<string, string>): ToastMessage {
   const [key, message] = Object.entries(errors)[0] ?? ["", "Check your quiz."];
   if (key === "title") return { title: "Missing title", description: message };

@@ -1,6 +1,6 @@
 /**
  * Field rules shared by forms, HTTP endpoints and the WebSocket protocol, each with the message
- * the spec gives for it (section 5), so client and server agree by construction.
+ * docs/product.md#validation gives for it, so client and server agree by construction.
  */
 import { z } from "zod";
 import {
@@ -76,7 +76,7 @@ export const AnswerIndexSchema = z
 
 export const IdSchema = z.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");
 
-// ---------------------------------------------------------------- accounts (spec section 5)
+// ---------------------------------------------------------------- accounts (docs/product.md#validation)
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const USERNAME_MIN_LENGTH = 3;

@@ -52,7 +52,7 @@ test("a guest generates a quiz, lands in its lobby as host, and plays it to the 
   await page.waitForLoadState("networkidle");
   await expect(page.getByTestId("ai-quota")).toContainText("AI quizzes left: 5 of 5");
 
-  // No topic: the spec's toast and the message beside the field.
+  // No topic: the Topic Required toast (docs/product.md#messages) and the message beside the field.
   await page.getByRole("button", { name: "Generate Quiz" }).click();
   await expect(page.locator(".toast-title")).toHaveText("Topic Required");
   await expect(page.locator(".toast-description")).toHaveText("Please describe what you want your quiz to be about.");

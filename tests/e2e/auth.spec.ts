@@ -166,7 +166,7 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("tab", { name: "Register" })).toHaveAttribute("aria-selected", "true");
   });
 
-  test("checks the fields before posting, with the spec's messages", async ({ page }) => {
+  test("checks the fields before posting, with the messages of docs/product.md#validation", async ({ page }) => {
     const posts: string[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST") posts.push(request.url());
@@ -285,7 +285,7 @@ test.describe("without JavaScript", () => {
     allowStatusLogs(consoleErrors, 400, 401);
   });
 
-  test("login shows the spec's messages beside the fields, and Continue as Guest works", async ({ page, consoleErrors }) => {
+  test("login shows the messages of docs/product.md#validation beside the fields, and Continue as Guest works", async ({ page, consoleErrors }) => {
     await page.goto("/auth");
     await fillLogin(page, "nope", "123");
     await loginPanel(page).getByRole("button", { name: "Login" }).click();

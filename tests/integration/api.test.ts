@@ -163,7 +163,7 @@ describe("games", () => {
 });
 
 describe("pages", () => {
-  it("answers an unknown page with HTTP 404 and the spec's not-found screen", async () => {
+  it("answers an unknown page with HTTP 404 and the not-found screen (docs/product.md#screens)", async () => {
     const response = await fetch(`${server.url}/no/such/page`);
     expect(response.status).toBe(404);
     const html = await response.text();

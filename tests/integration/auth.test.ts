@@ -175,7 +175,7 @@ describe("register", () => {
     expect(Number(count.n)).toBe(1);
   });
 
-  it("shows the spec's messages beside the fields and keeps what was typed except the passwords", async () => {
+  it("shows the messages of docs/product.md#validation beside the fields and keeps what was typed except the passwords", async () => {
     const form = { intent: "register", username: "ab", email: "not-an-email", password: "12345", confirmPassword: "123456" };
     const reply = await call(authRoute.action, "/auth", { form });
     expect(reply.status).toBe(400);
@@ -237,7 +237,7 @@ describe("login", () => {
     expect(direct).toMatchObject({ message: LOGIN_FAILED, status: 401 });
   });
 
-  it("checks the form with the spec's messages before looking anyone up", async () => {
+  it("checks the form with the messages of docs/product.md#validation before looking anyone up", async () => {
     const reply = await call(authRoute.action, "/auth", { form: { intent: "login", email: "nope", password: "123" }, clientIp: freshIp() });
     expect(reply.status).toBe(400);
     expect(reply.body.fieldErrors).toEqual({ email: "Please enter a valid email", password: "Password must be at least 6 characters" });

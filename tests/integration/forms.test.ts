@@ -182,7 +182,7 @@ describe("/create action", () => {
     expect(reply.body.draft.questions.map((question: { text: string }) => question.text)).toEqual(["Capital of France?"]);
   });
 
-  it("refuses to remove the last question with the spec's message", async () => {
+  it("refuses to remove the last question with its message (docs/product.md#validation)", async () => {
     const form = Object.entries(quizForm({ intent: "remove-question-0" })).filter(([name]) => !name.startsWith("questions[1]"));
     const reply = await call(createRoute.action, "/create", { form });
     expect(reply.status).toBe(400);
@@ -248,7 +248,7 @@ describe("/host", () => {
     [{ quizCode: "ABC", quizId: "", hostName: "S" }, { quizCode: "Quiz code must be 6 characters", hostName: "Host name must be between 2-15 characters" }],
     [{ quizCode: "", quizId: "", hostName: "Sam" }, { quizCode: "Quiz code must be 6 characters" }],
     [{ quizCode: "ABC123", quizId: "", hostName: "A very long host name" }, { hostName: "Host name must be between 2-15 characters" }],
-  ])("re-renders %j with the spec's messages and the values kept", async (form, errors) => {
+  ])("re-renders %j with the messages of docs/product.md#validation and the values kept", async (form, errors) => {
     const reply = await call(hostRoute.action, "/host?index", { form, clientId: "host-1" });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ values: form, errors });

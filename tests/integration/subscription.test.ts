@@ -133,7 +133,7 @@ async function subscribedToStandard(caller?: Caller) {
 }
 
 describe("plans", () => {
-  it("GET /api/subscription/plans lists the spec's default plans", async () => {
+  it("GET /api/subscription/plans lists the default plans (docs/product.md#plans)", async () => {
     const response = await server.api("/api/subscription/plans");
     expect(response.status).toBe(200);
     expect(response.body.map((plan: any) => [plan.name, plan.price, plan.aiQuizLimit])).toEqual([
@@ -160,7 +160,7 @@ describe("plans", () => {
 });
 
 describe("POST /api/subscription/create-session", () => {
-  it("refuses a signed-out visitor and a guest with the spec's message", async () => {
+  it("refuses a signed-out visitor and a guest with the Please sign in message (docs/product.md#messages)", async () => {
     for (const caller of [null, await signIn(server, "guest")]) {
       const response = await createSession(caller, PLAN_IDS.standard);
       expect(response.status).toBe(401);

@@ -414,7 +414,7 @@ describe("QuizGenerator through the real SDK against the fake OpenAI server", ()
 });
 
 describe("GenerateQuizSchema", () => {
-  it("fills the spec's defaults and the suggested title and description", () => {
+  it("fills the defaults (docs/product.md#ai-generation) and the suggested title and description", () => {
     expect(GenerateQuizSchema.parse({ topic: " Volcanoes " })).toEqual({
       title: "Intermediate Volcanoes Quiz",
       description: "Quiz about Volcanoes",
@@ -451,7 +451,7 @@ describe("GenerateQuizSchema", () => {
     ]);
   });
 
-  it("requires a topic with the spec's message", () => {
+  it("requires a topic with the Topic Required message", () => {
     const result = GenerateQuizSchema.safeParse({ topic: "" });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]).toMatchObject({ path: ["topic"], message: "Please describe what you want your quiz to be about." });
@@ -483,7 +483,7 @@ describe("suggestedQuizTitle", () => {
     expect(suggestedQuizTitle("y".repeat(200), "medium").length).toBeLessThanOrEqual(200);
   });
 
-  it("has the spec's 12 popular topics", () => {
+  it("has the 12 popular topics of docs/product.md#ai-generation", () => {
     expect(POPULAR_TOPICS).toHaveLength(12);
   });
 });

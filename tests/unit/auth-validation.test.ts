@@ -1,5 +1,5 @@
 /**
- * Spec section 5, Login and Register: every rule and its exact message, through the schemas the
+ * docs/product.md#validation, login and register: every rule and its exact message, through the schemas the
  * auth action and the auth page's client-side checks share.
  */
 import { describe, expect, it } from "vitest";
@@ -19,8 +19,8 @@ function messagesOf(result: { success: boolean; error?: { issues: { path: Proper
   return messages;
 }
 
-describe("spec constants", () => {
-  it("uses the spec's minimum lengths", () => {
+describe("account constants (docs/product.md#validation)", () => {
+  it("uses the minimum lengths of docs/product.md#validation", () => {
     expect(PASSWORD_MIN_LENGTH).toBe(6);
     expect(USERNAME_MIN_LENGTH).toBe(3);
   });
@@ -65,7 +65,7 @@ describe("LoginSchema", () => {
   it.each([
     ["missing fields", {}],
     ["non-string fields", { email: 42, password: null }],
-  ])("gives the spec's messages for %s", (_, input) => {
+  ])("gives the messages of docs/product.md#validation for %s", (_, input) => {
     expect(messagesOf(LoginSchema.safeParse(input))).toEqual({ email: [INVALID_EMAIL], password: [SHORT_PASSWORD] });
   });
 });

@@ -20,7 +20,7 @@ const question: ServerMessage = {
   payload: { question: { id: 1, kind: "choice", text: "Q1", answers: ["a", "b", "c", "d"], points: "standard", image: null, imageOnPlayers: false }, questionNumber: 1, totalQuestions: 3, timeLimit: 20, endsAt: 25_000, serverNow: 5_000 },
 };
 
-describe("client game state (spec section 4)", () => {
+describe("client game state (docs/product.md#client-state)", () => {
   it("learns its player id from its own PLAYER_JOINED and lands in the lobby", () => {
     const state = run(joinAsPlayer);
     expect(state).toMatchObject({ gameCode: "ABC234", playerId: 7, isHost: false, joining: false, phase: "lobby", playerCount: 1 });
@@ -116,7 +116,7 @@ describe("client game state (spec section 4)", () => {
   });
 });
 
-describe("reconnect delay (spec section 9)", () => {
+describe("reconnect delay (docs/product.md#reconnection)", () => {
   it.each([
     [0, 1500],
     [1, 2250],

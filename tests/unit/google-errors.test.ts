@@ -15,12 +15,12 @@ describe("googleErrorMessage", () => {
     ["toString", "Google login failed. Please try email/password login."],
     ["", "Google login failed. Please try email/password login."],
     [undefined, "Google login failed. Please try email/password login."],
-  ])("maps %j to the spec message", (code, message) => {
+  ])("maps %j to its message (docs/product.md#messages)", (code, message) => {
     expect(googleErrorMessage(code)).toBe(message);
   });
 });
 
-describe("googleUsername (spec section 7)", () => {
+describe("googleUsername (docs/product.md#http-api)", () => {
   it("uses the display name", () => {
     expect(googleUsername("Ada Lovelace", "ada@example.com")).toBe("Ada Lovelace");
   });

@@ -1,5 +1,5 @@
 /**
- * The quiz editor's form: the spec's messages per field, every kind's fields, the editor's list
+ * The quiz editor's form: the messages per field (docs/product.md#validation), every kind's fields, the editor's list
  * steps (the same with and without JavaScript), and reading a posted form through the one helper.
  */
 import { describe, expect, it } from "vitest";
@@ -115,7 +115,7 @@ describe("quizErrorToast", () => {
     [quiz({ questions: [question("", ["", "", "", ""])] }), "Empty question", "Question 1 is empty."],
     [quiz({ questions: [question(), question(), question("Q", ["a", "b", "", "d"])] }), "Empty answer", "Question 3 has an empty answer option."],
     [quiz({ timeLimit: 45 }), "Check your quiz", "Choose a time limit of 10, 20, 30, 60, 90 seconds."],
-  ])("%#: names the first problem as the spec's toast", (input, title, description) => {
+  ])("%#: names the first problem as its toast (docs/product.md#validation)", (input, title, description) => {
     expect(quizErrorToast(errorsOf(input))).toEqual({ title, description });
   });
 

@@ -153,7 +153,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // Server messages move everyone to the screen of the game's phase (spec section 4).
+  // Server messages move everyone to the screen of the game's phase (docs/product.md#screens).
   const screen = screenFor(state);
   useEffect(() => {
     if (screen && screen !== pathnameRef.current) navigate(screen);
@@ -190,7 +190,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
       },
       submitAnswer(answer) {
         const { gameCode, playerId, isHost, isQuestionActive, answerStatus } = stateRef.current;
-        // Spec section 5: silently refused without a code, a player id, as host, or with no open question.
+        // docs/product.md#client-state: silently refused without a code, a player id, as host, or with no open question.
         if (!gameCode || playerId === null || isHost || !isQuestionActive) return;
         if (answerStatus === "submitting" || answerStatus === "success") return;
         const parts = typeof answer === "number" ? { answerIndex: answer } : answer;

@@ -1,5 +1,5 @@
 /**
- * The client's game state (spec sections 3 and 4) as a pure reducer over server messages and
+ * The client's game state (docs/product.md#client-state) as a pure reducer over server messages and
  * local actions, so every transition is unit-testable without a browser.
  */
 import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
@@ -164,7 +164,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
     }
     case "PLAYER_JOINED": {
       const { player } = message.payload;
-      // A player learns its id from the PLAYER_JOINED for its own nickname (spec section 6).
+      // A player learns its id from the PLAYER_JOINED for its own nickname (docs/product.md#client-state).
       const isMe = !state.isHost && state.joining && player.nickname.toLowerCase() === state.nickname?.trim().toLowerCase();
       const players = upsertPlayer(state.players, player);
       return {

@@ -1,5 +1,5 @@
 /**
- * The app's one WebSocket (spec sections 4, 8 and 9): first attempt 500 ms after load, automatic
+ * The app's one WebSocket (docs/product.md#reconnection): first attempt 500 ms after load, automatic
  * reconnection on an abnormal close (5 attempts, 1500 ms growing by 1.5x up to 10 s, with jitter so
  * a venue's phones do not reconnect in lockstep), and a queue for messages sent while closed.
  */
@@ -121,7 +121,7 @@ export class GameSocket {
         if (parsed.success) this.events.onMessage(parsed.data);
         else console.warn("Ignoring an unexpected message from the game server", parsed.error.issues[0]);
       } catch (error) {
-        // Spec section 8: message parse failures are only logged.
+        // docs/product.md#reconnection: message parse failures are only logged.
         console.warn("Could not parse a message from the game server", error);
       }
     });

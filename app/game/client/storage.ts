@@ -1,4 +1,4 @@
-/** Local storage keys of spec section 3 and the browser's persisted client id. */
+/** Local storage keys (docs/product.md#client-state) and the browser's persisted client id. */
 export const STORAGE_KEYS = {
   clientId: "quizClientId",
   isQuizHost: "isQuizHost",

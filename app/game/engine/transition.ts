@@ -244,7 +244,7 @@ function start(state: GameState, actor: Actor, now: number): TransitionResult {
   if (state.phase !== "lobby") return reject("ALREADY_STARTED", MESSAGES.ALREADY_STARTED);
   if (state.players.size === 0) return reject("NO_PLAYERS", MESSAGES.NO_PLAYERS);
   if (state.questions.length === 0) {
-    // The spec's Quiz Error: the clients are told, and the game stays in the lobby.
+    // The Quiz Error of docs/product.md#game-flow: the clients are told, and the game stays in the lobby.
     return { effects: [{ type: "gameStarted", questionCount: 0 }] };
   }
   state.ranking = [...state.players.values()];
