@@ -10,7 +10,7 @@ import { startSession } from "#app/utils/session.server";
  * 404 {error: "Not registered"} so the browser goes on to POST /api/auth/register.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const identity = await verifyGoogleToken(request);
     const user = await findUserByFirebaseUid(context.db, identity.uid);
     if (!user) throw new ApiError(404, "Not registered");

@@ -70,7 +70,7 @@ async function assertCanRegister(db: DB, identity: GoogleIdentity, email: string
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const identity = await verifyGoogleToken(request);
     const body = await readJson(request, GoogleRegisterSchema);
     if (!identity.email) throw new ApiError(400, NO_EMAIL);

@@ -20,7 +20,7 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const user = await getUser(context, request);
     if (!user) throw new ApiError(401, SIGN_IN_TO_GENERATE);
     const input = await readJson(request, GenerateQuizSchema);

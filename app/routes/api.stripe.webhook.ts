@@ -15,7 +15,7 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const { billing } = context;
     if (!billing) throw new ApiError(503, "Billing is not configured on this server.");
     if (Number(request.headers.get("content-length") ?? 0) > MAX_WEBHOOK_BYTES) throw new ApiError(413, "Request body is too large.");

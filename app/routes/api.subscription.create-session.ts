@@ -11,7 +11,7 @@ export function loader() {
 /** POST /api/subscription/create-session {planId} -> {url}: Stripe Checkout, or the portal for a subscriber. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const { planId } = await readJson(request, CreateSubscriptionSessionSchema);
     const user = await getUser(context, request);
     const session = await startSubscription(context.db, context.billing, user, planId, new URL(request.url).origin);

@@ -10,7 +10,7 @@ export function loader() {
 /** POST /api/subscription/portal -> {url} of the Stripe customer portal. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const portal = await openBillingPortal(context.db, context.billing, await getUser(context, request), new URL(request.url).origin);
     if (!portal.ok) throw new ApiError(portal.status, portal.message);
     return Response.json(portal.value);

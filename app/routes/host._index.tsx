@@ -55,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return { quizzes: options, loadFailed: false };
   } catch (error) {
     // Hosting by code still works without the list.
-    console.error("[host] could not list quizzes", error);
+    context.logger.error({ event: "quiz_list_failed", err: error }, "could not list quizzes to host");
     return { quizzes: [] as QuizOption[], loadFailed: true };
   }
 }

@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sessions = await listGameSessions(context.db);
   } catch (error) {
     // The join form works without the list, so a failed listing does not take the page down.
-    console.error("[join] could not list game sessions", error);
+    context.logger.error({ event: "game_list_failed", err: error }, "could not list game sessions");
     sessions = null;
   }
   return { code, sessions };

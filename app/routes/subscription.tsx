@@ -10,6 +10,7 @@ import { DEFAULT_PLANS, formatPrice, PLEASE_SIGN_IN, planName, SUBSCRIPTION_ERRO
 import { getUser } from "#app/utils/session.server";
 import { FormIdSchema } from "#app/utils/form-schemas";
 import { parseForm, parseIntent } from "#app/utils/forms";
+import type { Logger } from "#server/logger";
 
 export const meta: MetaFunction = () => [{ title: "Plans | Quiz Night" }];
 
@@ -19,12 +20,12 @@ const CHECKOUT_TOASTS = {
 } as const;
 
 /** The plans from the database, or the built-in defaults when they cannot be read or there are none. */
-async function plansOrDefaults(load: () => Promise<Plan[]>): Promise<Plan[]> {
+async function plansOrDefaults(logger: Logger, load: () => Promise<Plan[]>): Promise<Plan[]> {
   try {
     const plans = await load();
     return plans.length > 0 ? plans : DEFAULT_PLANS;
   } catch (error) {
-    console.warn("[subscription] could not load plans; showing the defaults", error);
+    logger.warn({ event: "plans_load_failed", err: error }, "could not load plans; showing the defaults");
     return DEFAULT_PLANS;
   }
 }
@@ -33,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
   const state = user && !user.isGuest ? await findBillingState(context.db, user.id) : null;
   return {
-    plans: await plansOrDefaults(() => listPlans(context.db)),
+    plans: await plansOrDefaults(context.logger, () => listPlans(context.db)),
     user: user ? { tier: user.subscriptionTier, isGuest: user.isGuest, hasBillingAccount: user.hasBillingAccount } : null,
     paymentFailed: state?.status === "past_due",
     endsAt: state?.endsAt ?? null,

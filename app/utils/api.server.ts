@@ -4,6 +4,7 @@
  */
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
+import type { Logger } from "#server/logger";
 import type { LimitCheck, LimitName } from "./rate-limits.server";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -103,14 +104,17 @@ export async function readLimitedText(request: Request, max = MAX_JSON_BODY_BYTE
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Runs an endpoint body, turning ApiError into its JSON response and anything else into a bare 500. */
-export async function handleApi(run: () => Promise<Response>): Promise<Response> {
+/**
+ * Runs an endpoint body, turning ApiError into its JSON response and anything else into a bare 500
+ * logged with the request (`context.logger`).
+ */
+export async function handleApi(logger: Logger, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors, error.retryAfterSeconds);
     if (error instanceof Response) return error;
-    console.error("[api] unexpected error", error);
+    logger.error({ event: "api_failed", err: error }, "an API request failed on the server");
     return jsonError(500, "Something went wrong on the server. Please try again.");
   }
 }
