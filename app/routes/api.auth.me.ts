@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findUserByFirebaseUid, remainingAiQuizzes } from "#app/models/user.server";
-import { ApiError, handleApi, methodNotAllowed } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, requireGoogleIdentity } from "#app/utils/api.server";
 import { verifyGoogleToken } from "#app/utils/firebase.server";
 import { startSession } from "#app/utils/session.server";
 
@@ -11,7 +11,7 @@ import { startSession } from "#app/utils/session.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return handleApi(context.logger, async () => {
-    const identity = await verifyGoogleToken(request);
+    const identity = requireGoogleIdentity(await verifyGoogleToken(request, context.logger));
     const user = await findUserByFirebaseUid(context.db, identity.uid);
     if (!user) throw new ApiError(404, "Not registered");
     const cookie = await startSession(context, request, user.id);

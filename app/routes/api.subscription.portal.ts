@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { openBillingPortal } from "#app/models/subscription.server";
-import { ApiError, handleApi, methodNotAllowed } from "#app/utils/api.server";
+import { billingError, handleApi, methodNotAllowed } from "#app/utils/api.server";
 import { getUser } from "#app/utils/session.server";
 
 export function loader() {
@@ -11,8 +11,8 @@ export function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(context.logger, async () => {
-    const portal = await openBillingPortal(context.db, context.billing, await getUser(context, request), new URL(request.url).origin);
-    if (!portal.ok) throw new ApiError(portal.status, portal.message);
+    const portal = await openBillingPortal(context.db, context.billing, await getUser(context, request), new URL(request.url).origin, context.logger);
+    if (!portal.ok) throw billingError(portal);
     return Response.json(portal.value);
   });
 }

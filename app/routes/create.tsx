@@ -28,7 +28,8 @@ import {
   type QuizForm as QuizFormValue,
   type ToastMessage,
 } from "#app/utils/quiz-form-schema";
-import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders } from "#app/utils/api.server";
+import { checkLimits } from "#app/utils/rate-limits.server";
 import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";

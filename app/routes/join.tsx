@@ -27,7 +27,8 @@ import {
 } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { normalizeGameCode } from "#app/utils/validation";
-import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders } from "#app/utils/api.server";
+import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 

@@ -10,6 +10,7 @@ import { DEFAULT_PLANS, formatPrice, PLEASE_SIGN_IN, planName, SUBSCRIPTION_ERRO
 import { getUser } from "#app/utils/session.server";
 import { FormIdSchema } from "#app/utils/form-schemas";
 import { parseForm, parseIntent } from "#app/utils/forms";
+import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
 import type { Logger } from "#server/logger";
 
 export const meta: MetaFunction = () => [{ title: "Plans | Quiz Night" }];
@@ -59,11 +60,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const plan = parseForm(formData, PlanChoiceSchema);
   const session =
     parseIntent(formData, ["portal", "subscribe"]) === "portal"
-      ? await openBillingPortal(context.db, context.billing, user, origin)
-      : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin);
+      ? await openBillingPortal(context.db, context.billing, user, origin, context.logger)
+      : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin, context.logger);
   if (session.ok) return redirect(session.value.url);
-  const title = session.status === 401 ? PLEASE_SIGN_IN.title : SUBSCRIPTION_ERROR.title;
-  return data<SubscriptionActionData>({ error: { title, description: session.message } }, { status: session.status });
+  const title = session.reason === "signed-out" ? PLEASE_SIGN_IN.title : SUBSCRIPTION_ERROR.title;
+  return data<SubscriptionActionData>({ error: { title, description: session.message } }, { status: BILLING_FAILURE_STATUS[session.reason] });
 }
 
 /** Posts to one of the billing endpoints and sends the browser to the url it returns. */
