@@ -9,6 +9,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import pino from "pino";
 import proxyaddr from "proxy-addr";
 import { sql } from "kysely";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
@@ -22,6 +23,7 @@ import { SESSION_COOKIE } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
 import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
 import { GameHub, type HubOptions } from "#server/game-hub";
+import { requestLog, requestLogs } from "#server/http-log";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
@@ -137,6 +139,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // The socket upgrade finds the client's address exactly as Express does for HTTP.
   const clientAddressOf = (request: http.IncomingMessage) => proxyaddr(request, app.get("trust proxy fn"));
   const httpServer = http.createServer(app);
+  app.use(requestLogs(logger));
   app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
   // Stripe's webhooks come from Stripe's servers, without an Origin; browsers always send one on a POST.
   app.use(requireAllowedOrigin(config.allowedOrigins));
@@ -180,7 +183,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await sql`select 1`.execute(db);
       res.set("Cache-Control", "no-store").json({ status: "ok", uptimeSeconds: Math.round(process.uptime()), games: hub.roomCount, connections: transport.clientCount });
     } catch (error) {
-      logger.error({ event: "healthz_failed", err: error }, "health check failed");
+      requestLog(res, logger).error({ event: "healthz_failed", err: error }, "health check failed");
       res.status(503).json({ status: "error" });
     }
   });
@@ -194,7 +197,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         hub,
         quizGenerator,
         billing,
-        logger,
+        logger: requestLog(res, logger),
         cspNonce: res.locals.cspNonce as string,
         sessionSecret: config.sessionSecret,
         clientIp: req.ip ?? "",
@@ -308,7 +311,10 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    // The configured logger may not exist yet (LOG_LEVEL is part of what failed to parse); written
+    // synchronously so the reason is out before the process ends.
+    const logger = createLogger({ destination: pino.destination({ dest: 1, sync: true }) });
+    logger.fatal({ event: "server_failed", err: error }, error instanceof Error ? error.message : String(error));
     process.exit(1);
   });
 }

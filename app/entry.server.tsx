@@ -3,14 +3,30 @@
  * inline script Remix and React write (server.ts sends `script-src 'nonce-...'` with the page).
  */
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "#app/utils/nonce";
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * What Remix would print with console.error (a loader, an action or a render that threw), logged
+ * with the request it belongs to. A request the browser gave up on is not a server fault.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  // Remix's own refusals (no route for the URL, a method a route does not take) carry their cause
+  // inside; a crawler's misses are worth a line, not an alarm.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const cause = (error as { error?: unknown }).error;
+    context.logger.info({ event: "request_refused", status: error.status, reason: cause instanceof Error ? cause.message : error.statusText }, "request refused");
+    return;
+  }
+  context.logger.error({ event: "request_failed", err: error }, "a request failed on the server");
+};
 
 export default function handleRequest(
   request: Request,
@@ -43,8 +59,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors before the shell are reported by Remix itself.
-          if (shellRendered) console.error(error);
+          // Errors before the shell reach handleError below through Remix.
+          if (shellRendered) loadContext.logger.error({ event: "render_failed", err: error }, "a page failed while streaming");
         },
       },
     );

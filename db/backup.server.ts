@@ -20,6 +20,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { hasSqliteCode } from "./errors";
 
 export type BackupResult =
   | { status: "ok"; targetPath: string; bytes: number; durationMs: number }
@@ -67,7 +68,7 @@ export function backupDatabase(sourcePath: string, targetPath: string, options: 
       db.pragma("busy_timeout = 5000");
       db.prepare("VACUUM INTO ?").run(partial);
     } catch (error) {
-      if (isSqliteError(error, "SQLITE_NOTADB", "SQLITE_CORRUPT")) {
+      if (hasSqliteCode(error, "SQLITE_NOTADB", "SQLITE_CORRUPT")) {
         return { status: "refused", reason: "invalid-source", message: `${source} is not a readable SQLite database: ${messageOf(error)}` };
       }
       throw error;
@@ -153,8 +154,8 @@ function isInUse(databasePath: string): boolean {
     db.exec("COMMIT");
     return false;
   } catch (error) {
-    if (isSqliteError(error, "SQLITE_BUSY", "SQLITE_LOCKED")) return true;
-    if (isSqliteError(error, "SQLITE_NOTADB", "SQLITE_CORRUPT")) return false;
+    if (hasSqliteCode(error, "SQLITE_BUSY", "SQLITE_LOCKED")) return true;
+    if (hasSqliteCode(error, "SQLITE_NOTADB", "SQLITE_CORRUPT")) return false;
     throw error;
   } finally {
     db.close();
@@ -171,16 +172,11 @@ function integrityProblems(databasePath: string): string | null {
     if (messages.length === 1 && messages[0] === "ok") return null;
     return messages.slice(0, 5).join("; ") + (messages.length > 5 ? ` (and ${messages.length - 5} more)` : "");
   } catch (error) {
-    if (isSqliteError(error, "SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_CANTOPEN")) return messageOf(error);
+    if (hasSqliteCode(error, "SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_CANTOPEN")) return messageOf(error);
     throw error;
   } finally {
     db?.close();
   }
-}
-
-function isSqliteError(error: unknown, ...codes: string[]): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && codes.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
 }
 
 function messageOf(error: unknown): string {

@@ -1,7 +1,12 @@
 /** What a better-sqlite3 error means for the caller; the driver's codes stay in this folder. */
 
-function codeOf(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+/**
+ * Whether the error carries one of SQLite's result codes, a primary code (`SQLITE_BUSY`) matching
+ * its extended ones too (`SQLITE_BUSY_SNAPSHOT`).
+ */
+export function hasSqliteCode(error: unknown, ...codes: string[]): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+  return typeof code === "string" && codes.some((wanted) => code === wanted || code.startsWith(`${wanted}_`));
 }
 
 /**
@@ -9,9 +14,9 @@ function codeOf(error: unknown): string {
  * trying it again changes nothing. Busy, full-disk and I/O errors are not: they may pass later.
  */
 export function isConstraintViolation(error: unknown): boolean {
-  return codeOf(error).startsWith("SQLITE_CONSTRAINT");
+  return hasSqliteCode(error, "SQLITE_CONSTRAINT");
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  return codeOf(error) === "SQLITE_CONSTRAINT_UNIQUE";
+  return hasSqliteCode(error, "SQLITE_CONSTRAINT_UNIQUE");
 }

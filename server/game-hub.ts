@@ -81,7 +81,7 @@ export class GameHub {
     const room = new GameRoom(
       loaded,
       {
-        commit: (batch) => this.commit(gameId, batch),
+        commit: (batch) => this.commit(gameId, gameCode, batch),
         getHostClientId: () => getHostClientId(this.db, gameId),
       },
       roomOptions,
@@ -100,12 +100,12 @@ export class GameHub {
    * vanished game row is found by the commit itself, inside its transaction, so a refusal here is
    * never that.
    */
-  private async commit(gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
+  private async commit(gameId: number, gameCode: string, batch: GameWriteBatch): Promise<CommitOutcome> {
     try {
       return await commitGameBatch(this.db, gameId, batch);
     } catch (error) {
       if (!isConstraintViolation(error)) throw error;
-      (this.options.logger ?? silentLogger).error({ event: "commit_refused", gameId, err: error }, "the database refused a group commit");
+      (this.options.logger ?? silentLogger).error({ event: "commit_refused", gameCode, gameId, err: error }, "the database refused a group commit");
       return "refused";
     }
   }

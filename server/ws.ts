@@ -212,7 +212,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       }
       const text = isBinary ? "" : data.toString();
       client.queue = client.queue.then(() => handle(client, text)).catch((error) => {
-        logger.error({ event: "message_failed", err: error }, "a message handler failed");
+        logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
         replyError(client, "Something went wrong handling that message.");
       });
     });
@@ -222,7 +222,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     });
     socket.on("error", (error) => {
       // Oversized or malformed frames land here; ws closes the socket itself.
-      logger.warn({ event: "socket_error", reason: error.message }, "socket error");
+      logger.warn({ event: "socket_error", gameCode: client.room?.gameCode, reason: error.message }, "socket error");
     });
   }
 

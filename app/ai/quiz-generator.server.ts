@@ -4,7 +4,7 @@
  * holds the reply to a JSON schema (every question kind in one flat, strict-mode shape); each
  * question is still checked by the rules every question obeys, the reply is retried once when
  * unusable, and the options of choice and multi-select questions are shuffled. Every failure
- * becomes an HTTP status and a message a host can act on.
+ * becomes a reason (api.server gives each its HTTP status) and a message a host can act on.
  *
  * `generate` returns its failures as data rather than throwing: server.ts builds the generator from
  * the source tree while the routes that call it run from the app build, and an error class would
@@ -15,6 +15,7 @@ import OpenAI from "openai";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { checkGeneratedQuiz, mixShortfall, modelReplySchema, shuffleAnswers, type GeneratedQuestion } from "./generated-quiz";
 import { quizPrompt, retryPrompt, type PromptMessage, type PromptRequest } from "./prompt.server";
+import type { Logger } from "#server/logger";
 
 export interface AiConfig {
   apiKey?: string;
@@ -43,12 +44,29 @@ const cryptoRandom = () => randomInt(2 ** 47) / 2 ** 47;
 
 type Attempt = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; reply: string };
 
-export type GenerationResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; status: number; message: string };
+/** Why no quiz came back. */
+export type GenerationFailureReason =
+  /** This user's previous generation is still running. */
+  | "busy"
+  /** Two replies that broke the rules. */
+  | "unusable"
+  /** The model refused the topic. */
+  | "declined"
+  | "timeout"
+  /** The caller went away. */
+  | "cancelled"
+  | "unreachable"
+  /** The service is rate limiting this server. */
+  | "service-busy"
+  /** Anything else the service did wrong: credentials, an unknown model, a 5xx. */
+  | "service-failed";
 
-/** A failure with its HTTP status, thrown and caught within this module only. */
+export type GenerationResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: GenerationFailureReason; message: string };
+
+/** A failure with its reason, thrown and caught within this module only. */
 class GenerationFailure extends Error {
   constructor(
-    readonly status: number,
+    readonly reason: GenerationFailureReason,
     message: string,
   ) {
     super(message);
@@ -74,9 +92,12 @@ export class QuizGenerator {
     });
   }
 
-  /** Questions of the requested kinds, options shuffled; `signal` ends it early (the host went away). */
-  async generate(request: PromptRequest, userId: number, signal?: AbortSignal): Promise<GenerationResult> {
-    if (this.busy.has(userId)) return { ok: false, status: 409, message: "Your previous quiz is still being generated. Please wait for it to finish." };
+  /**
+   * Questions of the requested kinds, options shuffled; `signal` ends it early (the host went
+   * away). What went wrong, for the operator, goes to `log` (the request's logger).
+   */
+  async generate(request: PromptRequest, userId: number, log: Logger, signal?: AbortSignal): Promise<GenerationResult> {
+    if (this.busy.has(userId)) return { ok: false, reason: "busy", message: "Your previous quiz is still being generated. Please wait for it to finish." };
     this.busy.add(userId);
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     const stop = signal ? AbortSignal.any([deadline, signal]) : deadline;
@@ -84,25 +105,25 @@ export class QuizGenerator {
       const messages = quizPrompt(request);
       let attempt = await this.ask(messages, request, stop);
       if (!attempt.ok) {
-        console.warn(`[ai] unusable reply, asking again: ${attempt.reason}`);
+        log.warn({ event: "ai_reply_unusable", reason: attempt.reason }, "unusable reply from the AI service; asking again");
         const retry = [...messages, { role: "assistant" as const, content: attempt.reply }, retryPrompt(attempt.reason, request.questionCount)];
         attempt = await this.ask(retry, request, stop);
       }
       if (!attempt.ok) {
-        console.warn(`[ai] unusable reply again: ${attempt.reason}`);
+        log.warn({ event: "ai_reply_unusable_again", reason: attempt.reason }, "unusable reply from the AI service again; giving up");
         return {
           ok: false,
-          status: 502,
+          reason: "unusable",
           message: `The AI service did not return a usable quiz (${attempt.reason}). Please try again, perhaps with a more specific topic.`,
         };
       }
       // A mix of one kind is still a usable quiz: noted for the operator, not refused.
       const shortfall = mixShortfall(attempt.questions, request.kinds);
-      if (shortfall) console.warn(`[ai] accepted as it is: ${shortfall}`);
+      if (shortfall) log.warn({ event: "ai_reply_accepted_short", shortfall }, "AI reply accepted as it is");
       return { ok: true, questions: attempt.questions.map((question) => shuffleAnswers(question, this.random)) };
     } catch (error) {
-      const failure = this.explain(error, deadline);
-      return { ok: false, status: failure.status, message: failure.message };
+      const failure = this.explain(error, deadline, log);
+      return { ok: false, reason: failure.reason, message: failure.message };
     } finally {
       this.busy.delete(userId);
     }
@@ -119,7 +140,7 @@ export class QuizGenerator {
     );
     const choice = completion.choices[0];
     if (choice?.message.refusal) {
-      throw new GenerationFailure(422, "The AI declined to write a quiz about this topic. Please try a different topic.");
+      throw new GenerationFailure("declined", "The AI declined to write a quiz about this topic. Please try a different topic.");
     }
     const reply = choice?.message.content ?? "";
     if (choice?.finish_reason === "length") return { ok: false, reason: "the reply was cut off before it ended", reply };
@@ -128,31 +149,31 @@ export class QuizGenerator {
     return checked.ok ? checked : { ...checked, reply };
   }
 
-  /** A status and a message for the host (and a warning with the cause for the operator). */
-  private explain(error: unknown, deadline: AbortSignal): GenerationFailure {
+  /** A reason and a message for the host (and a warning with the cause for the operator). */
+  private explain(error: unknown, deadline: AbortSignal, log: Logger): GenerationFailure {
     if (error instanceof GenerationFailure) return error;
     if (deadline.aborted || error instanceof OpenAI.APIConnectionTimeoutError) {
-      console.warn(`[ai] no answer within ${this.config.timeoutMs} ms`);
+      log.warn({ event: "ai_timeout", timeoutMs: this.config.timeoutMs }, "no answer from the AI service in time");
       const seconds = Math.round(this.config.timeoutMs / 1000);
-      return new GenerationFailure(504, `The AI service did not answer within ${seconds} seconds. Please try again, perhaps with fewer questions.`);
+      return new GenerationFailure("timeout", `The AI service did not answer within ${seconds} seconds. Please try again, perhaps with fewer questions.`);
     }
-    if (error instanceof OpenAI.APIUserAbortError) return new GenerationFailure(499, "The request was cancelled.");
+    if (error instanceof OpenAI.APIUserAbortError) return new GenerationFailure("cancelled", "The request was cancelled.");
     if (error instanceof OpenAI.APIConnectionError) {
-      console.warn(`[ai] could not reach the AI service: ${error.message}`);
-      return new GenerationFailure(502, "Could not reach the AI service. Please try again later.");
+      log.warn({ event: "ai_unreachable", reason: error.message }, "could not reach the AI service");
+      return new GenerationFailure("unreachable", "Could not reach the AI service. Please try again later.");
     }
     if (error instanceof OpenAI.APIError) {
-      console.warn(`[ai] the AI service answered ${error.status}: ${error.message}`);
+      log.warn({ event: "ai_service_error", upstreamStatus: error.status, reason: error.message }, "the AI service answered with an error");
       if (error.status === 401 || error.status === 403) {
-        return new GenerationFailure(502, "The AI service refused this server's credentials. Ask the operator to check OPENAI_API_KEY.");
+        return new GenerationFailure("service-failed", "The AI service refused this server's credentials. Ask the operator to check OPENAI_API_KEY.");
       }
       if (error.status === 404) {
-        return new GenerationFailure(502, `The AI service does not offer the model "${this.config.model}". Ask the operator to check OPENAI_MODEL.`);
+        return new GenerationFailure("service-failed", `The AI service does not offer the model "${this.config.model}". Ask the operator to check OPENAI_MODEL.`);
       }
-      if (error.status === 429) return new GenerationFailure(503, "The AI service is busy right now. Please try again in a minute.");
-      return new GenerationFailure(502, `The AI service had a problem (HTTP ${error.status ?? "error"}). Please try again.`);
+      if (error.status === 429) return new GenerationFailure("service-busy", "The AI service is busy right now. Please try again in a minute.");
+      return new GenerationFailure("service-failed", `The AI service had a problem (HTTP ${error.status ?? "error"}). Please try again.`);
     }
-    console.warn("[ai] generation failed", error);
-    return new GenerationFailure(502, "The AI service could not generate the quiz. Please try again.");
+    log.warn({ event: "ai_failed", err: error }, "AI generation failed");
+    return new GenerationFailure("service-failed", "The AI service could not generate the quiz. Please try again.");
   }
 }

@@ -7,6 +7,7 @@
  */
 import Stripe from "stripe";
 import { SUBSCRIPTION_ERROR } from "#app/utils/plans";
+import type { Logger } from "#server/logger";
 
 export interface BillingConfig {
   secretKey?: string;
@@ -17,7 +18,22 @@ export interface BillingConfig {
   apiBase?: string;
 }
 
-export type BillingResult<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
+/**
+ * Why billing refused, for the route to answer with (api.server's BILLING_FAILURE_STATUS); the
+ * message is for the user.
+ */
+export type BillingFailure =
+  | "signed-out"
+  | "not-found"
+  /** Already so, or not something this server can change (a plan the operator set). */
+  | "conflict"
+  /** Billing, a price or webhooks are not set up on this server. */
+  | "not-configured"
+  | "bad-signature"
+  /** Stripe failed or answered something unusable. */
+  | "stripe-failed";
+
+export type BillingResult<T> = { ok: true; value: T } | { ok: false; reason: BillingFailure; message: string };
 
 export const BILLING_NOT_CONFIGURED =
   "Billing is not configured on this server, so plans cannot be bought here. The operator can set STRIPE_SECRET_KEY to turn it on, or set your plan with `npm run user -- set-tier`.";
@@ -76,15 +92,15 @@ export class Billing {
   }
 
   /** The price of a tier: its configured id, else the active price with the tier's lookup key. */
-  private async priceOf(tier: string, planName: string): Promise<BillingResult<string>> {
+  private async priceOf(tier: string, planName: string, log: Logger): Promise<BillingResult<string>> {
     const configured = this.config.prices[tier];
     if (configured) return { ok: true, value: configured };
     const found = await this.stripe.prices.list({ lookup_keys: [priceLookupKey(tier)], active: true, limit: 1 });
     if (found.data[0]) return { ok: true, value: found.data[0].id };
-    console.warn(`[billing] no Stripe price for ${tier}: set STRIPE_PRICE_${tier.toUpperCase()} or the lookup key ${priceLookupKey(tier)}`);
+    log.warn({ event: "billing_no_price", tier }, `no Stripe price for ${tier}: set STRIPE_PRICE_${tier.toUpperCase()} or the lookup key ${priceLookupKey(tier)}`);
     return {
       ok: false,
-      status: 503,
+      reason: "not-configured",
       message: `The ${planName} plan has no price in Stripe yet. The operator sets STRIPE_PRICE_${tier.toUpperCase()} or gives a price the lookup key ${priceLookupKey(tier)}.`,
     };
   }
@@ -93,9 +109,9 @@ export class Billing {
    * A Checkout Session in subscription mode for the tier's price, for the user's Stripe customer
    * (created on first use). Returns its url and the customer id to keep.
    */
-  async checkout(request: CheckoutRequest): Promise<BillingResult<{ url: string; customerId: string }>> {
+  async checkout(request: CheckoutRequest, log: Logger): Promise<BillingResult<{ url: string; customerId: string }>> {
     try {
-      const price = await this.priceOf(request.tier, request.planName);
+      const price = await this.priceOf(request.tier, request.planName, log);
       if (!price.ok) return price;
       const metadata = { userId: String(request.userId), tier: request.tier };
       const customerId =
@@ -111,20 +127,20 @@ export class Billing {
         metadata,
         subscription_data: { metadata },
       });
-      if (!session.url) return { ok: false, status: 502, message: SUBSCRIPTION_FAILED };
+      if (!session.url) return { ok: false, reason: "stripe-failed", message: SUBSCRIPTION_FAILED };
       return { ok: true, value: { url: session.url, customerId } };
     } catch (error) {
-      return this.failed("create a checkout session", error);
+      return this.failed(log, "create a checkout session", error);
     }
   }
 
   /** The customer portal, where a subscriber changes plan, updates the card or cancels. */
-  async portal(customerId: string, returnUrl: string): Promise<BillingResult<{ url: string }>> {
+  async portal(customerId: string, returnUrl: string, log: Logger): Promise<BillingResult<{ url: string }>> {
     try {
       const session = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
       return { ok: true, value: { url: session.url } };
     } catch (error) {
-      return this.failed("open the customer portal", error, "Could not open billing. Please try again.");
+      return this.failed(log, "open the customer portal", error, "Could not open billing. Please try again.");
     }
   }
 
@@ -132,13 +148,13 @@ export class Billing {
    * Cancels a subscription at once (no further charge), for an account being deleted; one Stripe
    * no longer has counts as cancelled.
    */
-  async cancelSubscription(subscriptionId: string): Promise<BillingResult<void>> {
+  async cancelSubscription(subscriptionId: string, log: Logger): Promise<BillingResult<void>> {
     try {
       await this.stripe.subscriptions.cancel(subscriptionId);
       return { ok: true, value: undefined };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return { ok: true, value: undefined };
-      return this.failed("cancel a subscription", error, SUBSCRIPTION_NOT_CANCELLED);
+      return this.failed(log, "cancel a subscription", error, SUBSCRIPTION_NOT_CANCELLED);
     }
   }
 
@@ -150,18 +166,18 @@ export class Billing {
 
   /** The event, if the signature over the raw body is Stripe's (signed with STRIPE_WEBHOOK_SECRET). */
   verifyWebhook(rawBody: Buffer, signature: string | null): BillingResult<Stripe.Event> {
-    if (!this.config.webhookSecret) return { ok: false, status: 503, message: "Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)." };
-    if (!signature) return { ok: false, status: 400, message: "Missing Stripe-Signature header." };
+    if (!this.config.webhookSecret) return { ok: false, reason: "not-configured", message: "Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)." };
+    if (!signature) return { ok: false, reason: "bad-signature", message: "Missing Stripe-Signature header." };
     try {
       return { ok: true, value: this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret) };
     } catch {
-      return { ok: false, status: 400, message: "Webhook signature verification failed." };
+      return { ok: false, reason: "bad-signature", message: "Webhook signature verification failed." };
     }
   }
 
-  private failed(what: string, error: unknown, message = SUBSCRIPTION_FAILED): BillingResult<never> {
+  private failed(log: Logger, what: string, error: unknown, message = SUBSCRIPTION_FAILED): BillingResult<never> {
     const detail = error instanceof Stripe.errors.StripeError ? `${error.type} ${error.statusCode ?? ""}: ${error.message}` : String(error);
-    console.warn(`[billing] could not ${what}: ${detail}`);
-    return { ok: false, status: 502, message };
+    log.warn({ event: "billing_failed", detail }, `could not ${what}`);
+    return { ok: false, reason: "stripe-failed", message };
   }
 }

@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
 import type { GenerateQuizInput } from "#app/ai/options";
-import { AI_NOT_CONFIGURED, type QuizGenerator } from "#app/ai/quiz-generator.server";
-import { ApiError, requireWithinLimit } from "#app/utils/api.server";
+import { AI_NOT_CONFIGURED, type GenerationFailureReason } from "#app/ai/quiz-generator.server";
+import { checkLimits } from "#app/utils/rate-limits.server";
 import { GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
 import { hostNewGame, type GameSession } from "./game.server";
 import { addQuestion, createQuiz, type Question, type Quiz, type Requester } from "./quiz.server";
@@ -15,6 +15,13 @@ export interface GeneratedQuiz {
   gameSession: GameSession;
 }
 
+/** Why no quiz was made: the generator's reasons, and the refusals before it is asked. */
+export type AiQuizFailureReason = "not-configured" | "quota-used" | "rate-limited" | GenerationFailureReason;
+
+export type AiQuizRefusal = { reason: AiQuizFailureReason; message: string; retryAfterSeconds?: number };
+
+export type GenerateAndHostResult = { ok: true; value: GeneratedQuiz } | ({ ok: false } & AiQuizRefusal);
+
 /** What an exhausted quota of `limit` says: the limit, when it comes back, and the way to more. */
 export async function quotaExhaustedMessage(db: DB, user: Pick<User, "isGuest" | "subscriptionTier">, limit: number): Promise<string> {
   if (user.isGuest) {
@@ -24,9 +31,9 @@ export async function quotaExhaustedMessage(db: DB, user: Pick<User, "isGuest" |
   return user.subscriptionTier.toLowerCase() === "premium" ? used : `${used} For more each day, choose Upgrade Plan (/subscription).`;
 }
 
-async function requireQuotaLeft(db: DB, user: User): Promise<void> {
+async function quotaUsed(db: DB, user: User): Promise<({ ok: false } & AiQuizRefusal) | null> {
   const quota = await aiQuizQuota(db, user);
-  if (quota.remaining <= 0) throw new ApiError(429, await quotaExhaustedMessage(db, user, quota.limit));
+  return quota.remaining > 0 ? null : { ok: false, reason: "quota-used", message: await quotaExhaustedMessage(db, user, quota.limit) };
 }
 
 /** The one key of the server-wide daily limit (AI_DAILY_LIMIT). */
@@ -41,25 +48,29 @@ const WHOLE_SERVER = "server";
  * limit and the server's daily one, whatever its outcome.
  */
 export async function generateAndHostQuiz(
-  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp">,
+  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp" | "logger">,
   user: User,
   requester: Requester & { clientId: string },
   input: GenerateQuizInput,
   signal?: AbortSignal,
-): Promise<GeneratedQuiz> {
+): Promise<GenerateAndHostResult> {
   const { db, quizGenerator: generator } = context;
-  if (!generator) throw new ApiError(503, AI_NOT_CONFIGURED);
-  await requireQuotaLeft(db, user);
-  await requireWithinLimit(context, "aiAddress");
-  await requireWithinLimit(context, "aiServer", { key: WHOLE_SERVER });
+  if (!generator) return { ok: false, reason: "not-configured", message: AI_NOT_CONFIGURED };
+  const exhausted = await quotaUsed(db, user);
+  if (exhausted) return exhausted;
+  const allowed = await checkLimits(context, [{ name: "aiAddress" }, { name: "aiServer", key: WHOLE_SERVER }]);
+  if (!allowed.ok) return { ok: false, reason: "rate-limited", message: allowed.message, retryAfterSeconds: allowed.retryAfterSeconds };
   const generation = await generator.generate(
     { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount, kinds: input.kinds },
     user.id,
+    context.logger,
     signal,
   );
-  if (!generation.ok) throw new ApiError(generation.status, generation.message);
-  return db.transaction().execute(async (trx) => {
-    await requireQuotaLeft(trx, user);
+  if (!generation.ok) return { ok: false, reason: generation.reason, message: generation.message };
+  return db.transaction().execute(async (trx): Promise<GenerateAndHostResult> => {
+    // Nothing is written before this second look, so returning the refusal commits nothing.
+    const spent = await quotaUsed(trx, user);
+    if (spent) return spent;
     const quiz = await createQuiz(
       trx,
       { title: input.title, description: input.description, timeLimit: input.timeLimit, isPublic: false },
@@ -72,9 +83,12 @@ export async function generateAndHostQuiz(
     await trx.insertInto("ai_generations").values({ user_id: user.id, quiz_id: quiz.id, created_at: Date.now() }).execute();
     const { id, gameCode, status } = hosted.value;
     return {
-      quiz,
-      questions,
-      gameSession: { id, gameCode, status, quizId: quiz.id, title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit },
+      ok: true,
+      value: {
+        quiz,
+        questions,
+        gameSession: { id, gameCode, status, quizId: quiz.id, title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit },
+      },
     };
   });
 }

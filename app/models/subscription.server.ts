@@ -10,6 +10,7 @@ import { BILLING_NOT_CONFIGURED, type Billing, type BillingResult } from "#app/b
 import { FREE_TIER, PLEASE_SIGN_IN, tierOf } from "#app/utils/plans";
 import { findPlan, findPlanByTier } from "./plan.server";
 import { findUserRowByEmail, type User } from "./user.server";
+import type { Logger } from "#server/logger";
 
 export type EventOutcome = "applied" | "duplicate" | "ignored";
 
@@ -86,7 +87,7 @@ async function completeCheckout(db: DB, session: Stripe.Checkout.Session, create
   return "applied";
 }
 
-async function syncSubscription(db: DB, subscription: Stripe.Subscription, created: number, tierOfPrice: TierOfPrice): Promise<EventOutcome> {
+async function syncSubscription(db: DB, subscription: Stripe.Subscription, created: number, tierOfPrice: TierOfPrice, log: Logger): Promise<EventOutcome> {
   const customerId = idOf(subscription.customer);
   const user = (await userByCustomer(db, customerId)) ?? (await userById(db, subscription.metadata?.userId));
   if (!user || !isNewer(user, created)) return "ignored";
@@ -98,7 +99,7 @@ async function syncSubscription(db: DB, subscription: Stripe.Subscription, creat
   const item = subscription.items.data[0];
   const tier = await knownTier(db, (item && tierOfPrice(item.price)) ?? subscription.metadata?.tier);
   if (!tier) {
-    console.warn(`[billing] subscription ${subscription.id} sells a price no plan is set up for; ignored`);
+    log.warn({ event: "subscription_unknown_price", subscriptionId: subscription.id }, "a subscription sells a price no plan is set up for; ignored");
     return "ignored";
   }
   const periodEnd = item ? item.current_period_end * 1000 : null;
@@ -149,7 +150,7 @@ async function markPaymentFailed(db: DB, invoice: Stripe.Invoice): Promise<Event
 }
 
 /** Applies a verified Stripe event once; replays and unrelated events change nothing. */
-export async function applyStripeEvent(db: DB, event: Stripe.Event, tierOfPrice: TierOfPrice, now = Date.now()): Promise<EventOutcome> {
+export async function applyStripeEvent(db: DB, event: Stripe.Event, tierOfPrice: TierOfPrice, log: Logger, now = Date.now()): Promise<EventOutcome> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto("stripe_events")
@@ -164,7 +165,7 @@ export async function applyStripeEvent(db: DB, event: Stripe.Event, tierOfPrice:
         return completeCheckout(trx, event.data.object, event.created);
       case "customer.subscription.created":
       case "customer.subscription.updated":
-        return syncSubscription(trx, event.data.object, event.created, tierOfPrice);
+        return syncSubscription(trx, event.data.object, event.created, tierOfPrice, log);
       case "customer.subscription.deleted":
         return endSubscription(trx, event.data.object, event.created);
       case "invoice.payment_failed":
@@ -204,19 +205,20 @@ export async function startSubscription(
   user: User | null,
   planId: number,
   origin: string,
+  log: Logger,
 ): Promise<BillingResult<{ url: string }>> {
-  if (!user || user.isGuest) return { ok: false, status: 401, message: PLEASE_SIGN_IN.description };
+  if (!user || user.isGuest) return { ok: false, reason: "signed-out", message: PLEASE_SIGN_IN.description };
   const plan = await findPlan(db, planId);
-  if (!plan) return { ok: false, status: 404, message: "That plan does not exist." };
+  if (!plan) return { ok: false, reason: "not-found", message: "That plan does not exist." };
   const tier = tierOf(plan);
-  if (tier === user.subscriptionTier) return { ok: false, status: 409, message: `You are already on the ${plan.name} plan.` };
-  if (!billing) return { ok: false, status: 503, message: BILLING_NOT_CONFIGURED };
+  if (tier === user.subscriptionTier) return { ok: false, reason: "conflict", message: `You are already on the ${plan.name} plan.` };
+  if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED };
 
   const state = await findBillingState(db, user.id);
   const returnUrl = `${origin}/subscription`;
-  if (state.customerId && state.subscriptionId && user.subscriptionTier !== FREE_TIER) return billing.portal(state.customerId, returnUrl);
+  if (state.customerId && state.subscriptionId && user.subscriptionTier !== FREE_TIER) return billing.portal(state.customerId, returnUrl, log);
   if (plan.price === 0) {
-    return { ok: false, status: 409, message: "Your plan was set by this server's operator; ask them to change it." };
+    return { ok: false, reason: "conflict", message: "Your plan was set by this server's operator; ask them to change it." };
   }
   const checkout = await billing.checkout({
     tier,
@@ -227,7 +229,7 @@ export async function startSubscription(
     customerId: state.customerId,
     successUrl: `${returnUrl}?checkout=success`,
     cancelUrl: `${returnUrl}?checkout=cancelled`,
-  });
+  }, log);
   if (!checkout.ok) return checkout;
   if (!state.customerId) await setStripeCustomer(db, user.id, checkout.value.customerId);
   return { ok: true, value: { url: checkout.value.url } };
@@ -244,18 +246,18 @@ export const CANNOT_CANCEL_WITHOUT_BILLING =
  * nobody pays for an account that no longer exists. Refuses (and the account stays) when that
  * cannot be done now.
  */
-export async function cancelSubscriptionOfDeletedAccount(db: DB, billing: Billing | null, userId: number): Promise<BillingResult<void>> {
+export async function cancelSubscriptionOfDeletedAccount(db: DB, billing: Billing | null, userId: number, log: Logger): Promise<BillingResult<void>> {
   const state = await findBillingState(db, userId);
   if (!state.subscriptionId || (state.status !== null && OVER_STATUSES.has(state.status))) return { ok: true, value: undefined };
-  if (!billing) return { ok: false, status: 409, message: CANNOT_CANCEL_WITHOUT_BILLING };
-  return billing.cancelSubscription(state.subscriptionId);
+  if (!billing) return { ok: false, reason: "conflict", message: CANNOT_CANCEL_WITHOUT_BILLING };
+  return billing.cancelSubscription(state.subscriptionId, log);
 }
 
 /** The Stripe customer portal for a user who has subscribed before. */
-export async function openBillingPortal(db: DB, billing: Billing | null, user: User | null, origin: string): Promise<BillingResult<{ url: string }>> {
-  if (!user || user.isGuest) return { ok: false, status: 401, message: "You need to be signed in to manage billing." };
-  if (!billing) return { ok: false, status: 503, message: BILLING_NOT_CONFIGURED };
+export async function openBillingPortal(db: DB, billing: Billing | null, user: User | null, origin: string, log: Logger): Promise<BillingResult<{ url: string }>> {
+  if (!user || user.isGuest) return { ok: false, reason: "signed-out", message: "You need to be signed in to manage billing." };
+  if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED };
   const { customerId } = await findBillingState(db, user.id);
-  if (!customerId) return { ok: false, status: 404, message: "You have no billing account yet: subscribe to a plan first." };
-  return billing.portal(customerId, `${origin}/subscription`);
+  if (!customerId) return { ok: false, reason: "not-found", message: "You have no billing account yet: subscribe to a plan first." };
+  return billing.portal(customerId, `${origin}/subscription`, log);
 }

@@ -6,6 +6,7 @@ import { Field, FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
 import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
+import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
 import { endSession, requireUser, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
 import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
@@ -96,8 +97,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "delete-account") {
     const submission = parseForm(form, DeleteAccountSchema);
     if (submission.status !== "success") return refuse(intent, submission.errors);
-    const cancelled = await cancelSubscriptionOfDeletedAccount(context.db, context.billing, user.id);
-    if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, cancelled.status);
+    const cancelled = await cancelSubscriptionOfDeletedAccount(context.db, context.billing, user.id, context.logger);
+    if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, BILLING_FAILURE_STATUS[cancelled.reason]);
     await deleteAccount(context.db, user.id);
     return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });
   }

@@ -29,7 +29,7 @@ import { getClientId } from "#app/game/client/storage";
 import { generateAndHostQuiz, quotaExhaustedMessage } from "#app/models/ai-quiz.server";
 import { dailyAiQuizLimit } from "#app/models/plan.server";
 import { aiQuizQuota } from "#app/models/user.server";
-import { ApiError, retryAfterHeaders } from "#app/utils/api.server";
+import { AI_QUIZ_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { type ToastMessage } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
@@ -101,15 +101,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data<AiQuizActionData>({ values, errors: submission.errors }, { status: 400 });
 
   const { clientId, headers } = ensureClientId(request);
-  try {
-    const generated = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, submission.value, request.signal);
-    logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai form");
-    return redirect(`/waiting/${generated.gameSession.gameCode}`, { headers });
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
-    return data<AiQuizActionData>({ values, formError: { title: GENERATION_FAILED.title, description: error.message } }, { status: error.status, headers });
+  const result = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, submission.value, request.signal);
+  if (!result.ok) {
+    const headers = result.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(result.retryAfterSeconds);
+    const status = AI_QUIZ_FAILURE_STATUS[result.reason];
+    return data<AiQuizActionData>({ values, formError: { title: GENERATION_FAILED.title, description: result.message } }, { status, headers });
   }
+  const generated = result.value;
+  logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai form");
+  return redirect(`/waiting/${generated.gameSession.gameCode}`, { headers });
 }
 
 export default function AiQuiz() {

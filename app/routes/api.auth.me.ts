@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findUserByFirebaseUid, remainingAiQuizzes } from "#app/models/user.server";
-import { ApiError, handleApi, methodNotAllowed } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, requireGoogleIdentity } from "#app/utils/api.server";
 import { verifyGoogleToken } from "#app/utils/firebase.server";
 import { startSession } from "#app/utils/session.server";
 
@@ -10,8 +10,8 @@ import { startSession } from "#app/utils/session.server";
  * 404 {error: "Not registered"} so the browser goes on to POST /api/auth/register.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    const identity = await verifyGoogleToken(request);
+  return handleApi(context.logger, async () => {
+    const identity = requireGoogleIdentity(await verifyGoogleToken(request, context.logger));
     const user = await findUserByFirebaseUid(context.db, identity.uid);
     if (!user) throw new ApiError(404, "Not registered");
     const cookie = await startSession(context, request, user.id);

@@ -12,7 +12,7 @@ import {
   remainingAiQuizzes,
   type User,
 } from "#app/models/user.server";
-import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireGoogleIdentity, requireWithinLimit } from "#app/utils/api.server";
 import { verifyGoogleToken, type GoogleIdentity } from "#app/utils/firebase.server";
 import { pickUsername } from "#app/utils/google-errors";
 import { getUser, startSession } from "#app/utils/session.server";
@@ -70,8 +70,8 @@ async function assertCanRegister(db: DB, identity: GoogleIdentity, email: string
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
-    const identity = await verifyGoogleToken(request);
+  return handleApi(context.logger, async () => {
+    const identity = requireGoogleIdentity(await verifyGoogleToken(request, context.logger));
     const body = await readJson(request, GoogleRegisterSchema);
     if (!identity.email) throw new ApiError(400, NO_EMAIL);
     if (!identity.emailVerified) throw new ApiError(400, EMAIL_NOT_VERIFIED);

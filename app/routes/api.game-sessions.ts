@@ -4,5 +4,5 @@ import { handleApi } from "#app/utils/api.server";
 
 /** GET /api/game-sessions: public games that are waiting or running. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  return handleApi(async () => Response.json(await listGameSessions(context.db)));
+  return handleApi(context.logger, async () => Response.json(await listGameSessions(context.db)));
 }

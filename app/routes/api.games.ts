@@ -17,7 +17,7 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const input = await readJson(request, CreateGameSchema);
     await requireWithinLimit(context, "game");
     const { requester, headers } = await requesterWithClientId(context, request);

@@ -13,7 +13,7 @@ export function loader() {
 /** POST /api/games/:gameCode/register-host {clientId}: binds a browser as host, for the game's creator only. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const { clientId } = await readJson(request, RegisterHostSchema);
     const gameCode = normalizeGameCode(params.gameCode ?? "");
     const result = await registerHost(context.db, gameCode, clientId, await requesterOf(context, request));

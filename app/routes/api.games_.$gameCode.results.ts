@@ -5,7 +5,7 @@ import { normalizeGameCode } from "#app/utils/validation";
 
 /** GET /api/games/:gameCode/results: every player's final score, for the game's host only. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const game = await findGameByCode(context.db, normalizeGameCode(params.gameCode ?? ""));
     if (!game) throw new ApiError(404, "Game not found.");
     const clientId = clientIdOf(request);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { GenerateQuizSchema } from "#app/ai/options";
 import { generateAndHostQuiz } from "#app/models/ai-quiz.server";
-import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { aiQuizError, ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -20,12 +20,14 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const user = await getUser(context, request);
     if (!user) throw new ApiError(401, SIGN_IN_TO_GENERATE);
     const input = await readJson(request, GenerateQuizSchema);
     const { clientId, headers } = ensureClientId(request);
-    const generated = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, input, request.signal);
+    const result = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, input, request.signal);
+    if (!result.ok) throw aiQuizError(result);
+    const generated = result.value;
     logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai api");
     return Response.json(generated, { status: 201, headers });
   });

@@ -41,7 +41,7 @@ async function readImageField(request: Request): Promise<Uint8Array> {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     // Refused before a byte of the body is read.
     if (Number(request.headers.get("content-length") ?? "0") > MAX_UPLOAD_REQUEST_BYTES) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
     if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) throw new ApiError(415, SEND_MULTIPART);

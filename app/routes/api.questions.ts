@@ -15,7 +15,7 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const input = await readJson(request, CreateQuestionSchema);
     await requireWithinLimit(context, "question");
     const added = await addOwnQuestion(context.db, input, await requesterOf(context, request), MAX_QUESTIONS);

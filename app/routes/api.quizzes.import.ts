@@ -15,7 +15,7 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     try {
       const { quiz, headers } = await importFromRequest(context, request);
       const responseHeaders = new Headers(headers);

@@ -6,7 +6,7 @@ import { CreateQuizSchema } from "#app/utils/api-schemas";
 
 /** GET /api/quizzes: the quizzes the requester may host, with question counts. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const quizzes = await listHostableQuizzes(context.db, await requesterOf(context, request));
     return Response.json(quizzes);
   });
@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** POST /api/quizzes {title, description, timeLimit, isPublic, creatorId} -> 201 quiz. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const input = await readJson(request, CreateQuizSchema);
     await requireWithinLimit(context, "quiz");
     // A caller with no identity gets a client id minted (and its cookie), so the quiz is someone's.

@@ -36,7 +36,7 @@ async function ownQuiz(db: LoaderFunctionArgs["context"]["db"], quizId: number, 
  * template's layout (`<slug>.csv`, `<slug>.xlsx`; pictures only travel in the quiz file).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const quizId = parseIdParam(params.id, "Quiz");
     const format = (new URL(request.url).searchParams.get("format") ?? "json").toLowerCase();
     if (!FORMATS.includes(format as Format)) {

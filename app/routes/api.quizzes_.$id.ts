@@ -5,7 +5,7 @@ import { requesterOf } from "#app/utils/session.server";
 
 /** GET /api/quizzes/:id: a quiz with its questions and answers, for its owner only. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const quizId = parseIdParam(params.id, "Quiz");
     const access = await findOwnQuizWithQuestions(context.db, quizId, await requesterOf(context, request));
     if (access.status === "not-found") throw new ApiError(404, "Quiz not found.");

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { applyStripeEvent } from "#app/models/subscription.server";
-import { ApiError, handleApi, methodNotAllowed } from "#app/utils/api.server";
+import { ApiError, billingError, handleApi, methodNotAllowed } from "#app/utils/api.server";
 
 /** Stripe's events are small; this bounds what an unauthenticated caller can make us read. */
 const MAX_WEBHOOK_BYTES = 512 * 1024;
@@ -15,15 +15,15 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const { billing } = context;
     if (!billing) throw new ApiError(503, "Billing is not configured on this server.");
     if (Number(request.headers.get("content-length") ?? 0) > MAX_WEBHOOK_BYTES) throw new ApiError(413, "Request body is too large.");
     const body = Buffer.from(await request.arrayBuffer());
     if (body.byteLength > MAX_WEBHOOK_BYTES) throw new ApiError(413, "Request body is too large.");
     const verified = billing.verifyWebhook(body, request.headers.get("stripe-signature"));
-    if (!verified.ok) throw new ApiError(verified.status, verified.message);
-    const outcome = await applyStripeEvent(context.db, verified.value, (price) => billing.tierOfPrice(price));
+    if (!verified.ok) throw billingError(verified);
+    const outcome = await applyStripeEvent(context.db, verified.value, (price) => billing.tierOfPrice(price), context.logger);
     return Response.json({ received: true, outcome });
   });
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { startSubscription } from "#app/models/subscription.server";
-import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
+import { billingError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { CreateSubscriptionSessionSchema } from "#app/utils/api-schemas";
 import { getUser } from "#app/utils/session.server";
 
@@ -11,11 +11,11 @@ export function loader() {
 /** POST /api/subscription/create-session {planId} -> {url}: Stripe Checkout, or the portal for a subscriber. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
+  return handleApi(context.logger, async () => {
     const { planId } = await readJson(request, CreateSubscriptionSessionSchema);
     const user = await getUser(context, request);
-    const session = await startSubscription(context.db, context.billing, user, planId, new URL(request.url).origin);
-    if (!session.ok) throw new ApiError(session.status, session.message);
+    const session = await startSubscription(context.db, context.billing, user, planId, new URL(request.url).origin, context.logger);
+    if (!session.ok) throw billingError(session);
     return Response.json(session.value);
   });
 }

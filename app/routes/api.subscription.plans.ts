@@ -4,5 +4,5 @@ import { handleApi } from "#app/utils/api.server";
 
 /** GET /api/subscription/plans -> [{id, name, price, currency, description, aiQuizLimit, features}]. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  return handleApi(async () => Response.json(await listPlans(context.db)));
+  return handleApi(context.logger, async () => Response.json(await listPlans(context.db)));
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { openBillingPortal } from "#app/models/subscription.server";
-import { ApiError, handleApi, methodNotAllowed } from "#app/utils/api.server";
+import { billingError, handleApi, methodNotAllowed } from "#app/utils/api.server";
 import { getUser } from "#app/utils/session.server";
 
 export function loader() {
@@ -10,9 +10,9 @@ export function loader() {
 /** POST /api/subscription/portal -> {url} of the Stripe customer portal. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return handleApi(async () => {
-    const portal = await openBillingPortal(context.db, context.billing, await getUser(context, request), new URL(request.url).origin);
-    if (!portal.ok) throw new ApiError(portal.status, portal.message);
+  return handleApi(context.logger, async () => {
+    const portal = await openBillingPortal(context.db, context.billing, await getUser(context, request), new URL(request.url).origin, context.logger);
+    if (!portal.ok) throw billingError(portal);
     return Response.json(portal.value);
   });
 }

@@ -28,7 +28,8 @@ import {
   type QuizForm as QuizFormValue,
   type ToastMessage,
 } from "#app/utils/quiz-form-schema";
-import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders } from "#app/utils/api.server";
+import { checkLimits } from "#app/utils/rate-limits.server";
 import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -178,8 +179,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     hosted = await saveQuizAndHost(context.db, checked.value, requester);
   } catch (error) {
-    // Called without a logger by tests that drive the action directly.
-    context.logger?.error({ event: "quiz_save_failed", err: error }, "could not save a quiz");
+    context.logger.error({ event: "quiz_save_failed", err: error }, "could not save a quiz");
     return reply({ draft, formError: CREATE_QUIZ_FAILED }, 500);
   }
   if (hosted === "missing-images") return reply({ draft, formError: MISSING_PICTURE }, 400);
@@ -194,7 +194,7 @@ async function saveEdit(db: DB, logger: ActionFunctionArgs["context"]["logger"],
   try {
     ({ status } = await updateQuiz(db, quizId, { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic }, quiz.questions, requester));
   } catch (error) {
-    logger?.error({ event: "quiz_update_failed", err: error }, "could not update a quiz");
+    logger.error({ event: "quiz_update_failed", err: error }, "could not update a quiz");
     return reply({ draft, formError: SAVE_QUIZ_FAILED }, 500);
   }
   if (status === "missing-images") return reply({ draft, formError: MISSING_PICTURE }, 400);

@@ -28,7 +28,8 @@ import {
 } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { normalizeGameCode } from "#app/utils/validation";
-import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders } from "#app/utils/api.server";
+import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
@@ -55,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return { quizzes: options, loadFailed: false };
   } catch (error) {
     // Hosting by code still works without the list.
-    console.error("[host] could not list quizzes", error);
+    context.logger.error({ event: "quiz_list_failed", err: error }, "could not list quizzes to host");
     return { quizzes: [] as QuizOption[], loadFailed: true };
   }
 }

@@ -27,7 +27,8 @@ import {
 } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { normalizeGameCode } from "#app/utils/validation";
-import { checkLimits, retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders } from "#app/utils/api.server";
+import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
@@ -40,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sessions = await listGameSessions(context.db);
   } catch (error) {
     // The join form works without the list, so a failed listing does not take the page down.
-    console.error("[join] could not list game sessions", error);
+    context.logger.error({ event: "game_list_failed", err: error }, "could not list game sessions");
     sessions = null;
   }
   return { code, sessions };

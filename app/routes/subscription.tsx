@@ -10,6 +10,8 @@ import { DEFAULT_PLANS, formatPrice, PLEASE_SIGN_IN, planName, SUBSCRIPTION_ERRO
 import { getUser } from "#app/utils/session.server";
 import { FormIdSchema } from "#app/utils/form-schemas";
 import { parseForm, parseIntent } from "#app/utils/forms";
+import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
+import type { Logger } from "#server/logger";
 
 export const meta: MetaFunction = () => [{ title: "Plans | Quiz Night" }];
 
@@ -19,12 +21,12 @@ const CHECKOUT_TOASTS = {
 } as const;
 
 /** The plans from the database, or the built-in defaults when they cannot be read or there are none. */
-async function plansOrDefaults(load: () => Promise<Plan[]>): Promise<Plan[]> {
+async function plansOrDefaults(logger: Logger, load: () => Promise<Plan[]>): Promise<Plan[]> {
   try {
     const plans = await load();
     return plans.length > 0 ? plans : DEFAULT_PLANS;
   } catch (error) {
-    console.warn("[subscription] could not load plans; showing the defaults", error);
+    logger.warn({ event: "plans_load_failed", err: error }, "could not load plans; showing the defaults");
     return DEFAULT_PLANS;
   }
 }
@@ -33,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
   const state = user && !user.isGuest ? await findBillingState(context.db, user.id) : null;
   return {
-    plans: await plansOrDefaults(() => listPlans(context.db)),
+    plans: await plansOrDefaults(context.logger, () => listPlans(context.db)),
     user: user ? { tier: user.subscriptionTier, isGuest: user.isGuest, hasBillingAccount: user.hasBillingAccount } : null,
     paymentFailed: state?.status === "past_due",
     endsAt: state?.endsAt ?? null,
@@ -58,11 +60,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const plan = parseForm(formData, PlanChoiceSchema);
   const session =
     parseIntent(formData, ["portal", "subscribe"]) === "portal"
-      ? await openBillingPortal(context.db, context.billing, user, origin)
-      : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin);
+      ? await openBillingPortal(context.db, context.billing, user, origin, context.logger)
+      : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin, context.logger);
   if (session.ok) return redirect(session.value.url);
-  const title = session.status === 401 ? PLEASE_SIGN_IN.title : SUBSCRIPTION_ERROR.title;
-  return data<SubscriptionActionData>({ error: { title, description: session.message } }, { status: session.status });
+  const title = session.reason === "signed-out" ? PLEASE_SIGN_IN.title : SUBSCRIPTION_ERROR.title;
+  return data<SubscriptionActionData>({ error: { title, description: session.message } }, { status: BILLING_FAILURE_STATUS[session.reason] });
 }
 
 /** Posts to one of the billing endpoints and sends the browser to the url it returns. */

@@ -4,7 +4,11 @@
  */
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import type { LimitCheck, LimitName } from "./rate-limits.server";
+import type { Logger } from "#server/logger";
+import type { BillingFailure } from "#app/billing/billing.server";
+import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./firebase.server";
+import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
+import { checkLimits, type LimitName } from "./rate-limits.server";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
@@ -21,6 +25,47 @@ export class ApiError extends Error {
   }
 }
 
+/** How each refusal of billing answers over HTTP; the model says why, the status is said here. */
+export const BILLING_FAILURE_STATUS: Record<BillingFailure, number> = {
+  "signed-out": 401,
+  "not-found": 404,
+  conflict: 409,
+  "not-configured": 503,
+  "bad-signature": 400,
+  "stripe-failed": 502,
+};
+
+/** How each refusal of an AI quiz answers over HTTP (499: the caller went away, as nginx says it). */
+export const AI_QUIZ_FAILURE_STATUS: Record<AiQuizFailureReason, number> = {
+  "not-configured": 503,
+  "quota-used": 429,
+  "rate-limited": 429,
+  busy: 409,
+  unusable: 502,
+  declined: 422,
+  timeout: 504,
+  cancelled: 499,
+  unreachable: 502,
+  "service-busy": 503,
+  "service-failed": 502,
+};
+
+export function aiQuizError(refusal: AiQuizRefusal): ApiError {
+  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.message, undefined, refusal.retryAfterSeconds);
+}
+
+const GOOGLE_TOKEN_STATUS: Record<GoogleTokenFailure, number> = { "not-configured": 503, unavailable: 503, "invalid-token": 401 };
+
+/** verifyGoogleToken's identity, or its refusal as an ApiError. */
+export function requireGoogleIdentity(result: GoogleTokenResult): GoogleIdentity {
+  if (!result.ok) throw new ApiError(GOOGLE_TOKEN_STATUS[result.reason], result.message);
+  return result.identity;
+}
+
+export function billingError(failure: { reason: BillingFailure; message: string }): ApiError {
+  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.message);
+}
+
 export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>, retryAfterSeconds?: number): Response {
   const headers = retryAfterSeconds === undefined ? undefined : retryAfterHeaders(retryAfterSeconds);
   return Response.json(fieldErrors ? { error, fieldErrors } : { error }, { status, headers });
@@ -31,18 +76,6 @@ export function retryAfterHeaders(retryAfterSeconds: number): Record<string, str
 }
 
 type LimitContext = Pick<AppLoadContext, "limits" | "clientIp">;
-
-/**
- * Spends this request's attempts of cost and abuse limits, keyed by its address unless a key is
- * given, in order; the first refusal (its message and wait) when one is used up.
- */
-export async function checkLimits(context: LimitContext, spends: { name: LimitName; points?: number; key?: string }[]): Promise<LimitCheck> {
-  for (const { name, points, key } of spends) {
-    const check = await context.limits.consume(name, key ?? (context.clientIp || "unknown"), points);
-    if (!check.ok) return check;
-  }
-  return { ok: true };
-}
 
 /** `checkLimits` for one limit, as a 429 ApiError with Retry-After when it is used up. */
 export async function requireWithinLimit(context: LimitContext, name: LimitName, options: { key?: string; points?: number } = {}): Promise<void> {
@@ -103,14 +136,17 @@ export async function readLimitedText(request: Request, max = MAX_JSON_BODY_BYTE
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Runs an endpoint body, turning ApiError into its JSON response and anything else into a bare 500. */
-export async function handleApi(run: () => Promise<Response>): Promise<Response> {
+/**
+ * Runs an endpoint body, turning ApiError into its JSON response and anything else into a bare 500
+ * logged with the request (`context.logger`).
+ */
+export async function handleApi(logger: Logger, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors, error.retryAfterSeconds);
     if (error instanceof Response) return error;
-    console.error("[api] unexpected error", error);
+    logger.error({ event: "api_failed", err: error }, "an API request failed on the server");
     return jsonError(500, "Something went wrong on the server. Please try again.");
   }
 }

@@ -19,7 +19,7 @@ import {
 import { getUser, startSession } from "./session.server";
 import { parseForm, type FieldErrors } from "./forms";
 import { LoginSchema, RegisterSchema } from "./validation";
-import { checkLimits } from "./api.server";
+import { checkLimits } from "./rate-limits.server";
 import { DEFAULT_LIMIT_RULES } from "./rate-limits.server";
 
 export const LOGIN_FAILED = "Invalid email or password";

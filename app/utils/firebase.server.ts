@@ -9,11 +9,19 @@
  */
 import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
-import { ApiError } from "./api.server";
+import type { Logger } from "#server/logger";
 import { GOOGLE_NOT_CONFIGURED } from "./google-errors";
 
 export const FAILED_TO_AUTHENTICATE = "Failed to authenticate";
 export const AUTH_UNAVAILABLE = "Authentication system unavailable";
+
+/**
+ * Why no identity: Google sign-in is off here, Google (or the emulator) could not be asked, or the
+ * token is missing, malformed, expired, revoked or foreign. api.server gives each its status.
+ */
+export type GoogleTokenFailure = "not-configured" | "unavailable" | "invalid-token";
+
+export type GoogleTokenResult = { ok: true; identity: GoogleIdentity } | { ok: false; reason: GoogleTokenFailure; message: string };
 
 export interface GoogleIdentity {
   uid: string;
@@ -37,14 +45,15 @@ export function firebaseProjectId(): string | undefined {
 
 let warnedEmulatorInProduction = false;
 
-function adminApp(projectId: string): App {
+/** null while the emulator is set in production. */
+function adminApp(projectId: string, log: Logger): App | null {
   const emulator = setting("FIREBASE_AUTH_EMULATOR_HOST");
   if (emulator && setting("NODE_ENV") === "production") {
     if (!warnedEmulatorInProduction) {
       warnedEmulatorInProduction = true;
-      console.warn("[auth] FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production; Google sign-in is refused until it is removed.");
+      log.warn({ event: "google_emulator_in_production" }, "FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production; Google sign-in is refused until it is removed.");
     }
-    throw new ApiError(503, AUTH_UNAVAILABLE);
+    return null;
   }
   // The emulator host is part of the name: firebase-admin fixes its endpoints when the app's Auth is created.
   const name = `quiz-night:${projectId}:${emulator ?? "google"}`;
@@ -62,32 +71,35 @@ function isOutage(error: unknown): boolean {
   return code === "auth/internal-error" || code.startsWith("app/");
 }
 
-/**
- * The Google identity behind the request's `Authorization: Bearer <Firebase ID token>`.
- * Throws ApiError 503 when Firebase is not configured, 401 'Failed to authenticate' for a missing,
- * malformed, expired, revoked or foreign token.
- */
-export async function verifyGoogleToken(request: Request): Promise<GoogleIdentity> {
+const INVALID_TOKEN = { ok: false, reason: "invalid-token", message: FAILED_TO_AUTHENTICATE } as const;
+const UNAVAILABLE = { ok: false, reason: "unavailable", message: AUTH_UNAVAILABLE } as const;
+
+/** The Google identity behind the request's `Authorization: Bearer <Firebase ID token>`. */
+export async function verifyGoogleToken(request: Request, log: Logger): Promise<GoogleTokenResult> {
   const projectId = firebaseProjectId();
-  if (!projectId) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
+  if (!projectId) return { ok: false, reason: "not-configured", message: GOOGLE_NOT_CONFIGURED };
   const token = bearerToken(request);
-  if (!token || token.length > 8192) throw new ApiError(401, FAILED_TO_AUTHENTICATE);
-  const app = adminApp(projectId);
+  if (!token || token.length > 8192) return INVALID_TOKEN;
+  const app = adminApp(projectId, log);
+  if (!app) return UNAVAILABLE;
   let decoded: Awaited<ReturnType<ReturnType<typeof getAuth>["verifyIdToken"]>>;
   try {
     decoded = await getAuth(app).verifyIdToken(token);
   } catch (error) {
     if (isOutage(error)) {
-      console.warn("[auth] could not check a Google token:", error instanceof Error ? error.message : error);
-      throw new ApiError(503, AUTH_UNAVAILABLE);
+      log.warn({ event: "google_unavailable", reason: error instanceof Error ? error.message : String(error) }, "could not check a Google token");
+      return UNAVAILABLE;
     }
-    throw new ApiError(401, FAILED_TO_AUTHENTICATE);
+    return INVALID_TOKEN;
   }
   const name = typeof decoded.name === "string" && decoded.name.trim() ? decoded.name.trim() : null;
   return {
-    uid: decoded.uid,
-    email: decoded.email ? decoded.email.trim().toLowerCase() : null,
-    emailVerified: decoded.email_verified === true,
-    name,
+    ok: true,
+    identity: {
+      uid: decoded.uid,
+      email: decoded.email ? decoded.email.trim().toLowerCase() : null,
+      emailVerified: decoded.email_verified === true,
+      name,
+    },
   };
 }

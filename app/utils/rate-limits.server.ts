@@ -157,3 +157,18 @@ export class RateLimits {
     this.store.close();
   }
 }
+
+/**
+ * Spends a request's attempts of cost and abuse limits, keyed by its address unless a key is
+ * given, in order; the first refusal (its message and wait) when one is used up.
+ */
+export async function checkLimits(
+  context: { limits: RateLimits; clientIp: string },
+  spends: { name: LimitName; points?: number; key?: string }[],
+): Promise<LimitCheck> {
+  for (const { name, points, key } of spends) {
+    const check = await context.limits.consume(name, key ?? (context.clientIp || "unknown"), points);
+    if (!check.ok) return check;
+  }
+  return { ok: true };
+}

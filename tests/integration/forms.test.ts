@@ -13,6 +13,8 @@ import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import * as createRoute from "#app/routes/create";
 import * as hostRoute from "#app/routes/host._index";
 import * as joinRoute from "#app/routes/join";
+import { silentLogger } from "#server/logger";
+import { captureLogs, ERROR } from "#tests/log-capture";
 import { testLimits } from "./temp-database";
 
 const CODE = /^[A-Z0-9]{6}$/;
@@ -59,7 +61,7 @@ async function call(
     headers,
     body: init.form ? new URLSearchParams(init.form) : undefined,
   });
-  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any, sessionSecret: "forms-test-secret-0123456789-0123456789", clientIp: "127.0.0.1", limits, logger: init.logger } });
+  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any, sessionSecret: "forms-test-secret-0123456789-0123456789", clientIp: "127.0.0.1", limits, logger: init.logger ?? silentLogger } });
   if (result instanceof Response) {
     return { status: result.status, body: null, location: result.headers.get("location"), setCookie: result.headers.get("set-cookie") };
   }
@@ -238,10 +240,10 @@ describe("/host", () => {
   it("says the list could not load when the database fails", async () => {
     const broken = await freshDatabase("host-broken.sqlite");
     await broken.destroy();
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const reply = await call(hostRoute.loader, "/host", { database: broken });
+    const log = captureLogs();
+    const reply = await call(hostRoute.loader, "/host", { database: broken, logger: log.logger });
     expect(reply.body).toEqual({ quizzes: [], loadFailed: true });
-    expect(logged).toHaveBeenCalledWith("[host] could not list quizzes", expect.any(Error));
+    expect(log.lines).toEqual([expect.objectContaining({ level: ERROR, event: "quiz_list_failed", err: expect.objectContaining({ message: expect.any(String) }) })]);
   });
 
   it.each([

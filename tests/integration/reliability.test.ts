@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
 import { JOIN_LIMIT_MESSAGES } from "#server/ws";
 import { createLogger } from "#server/logger";
+import { captureLogs } from "#tests/log-capture";
 import { createGameFixture, signInAs, startTestServer, TestClient, type TestServer } from "./harness";
 
 const servers: TestServer[] = [];
@@ -279,5 +280,24 @@ describe("structured logs", () => {
     for (const secret of [password, session, hostClientId, player.clientId, "integration-test-session-secret-0123456789"]) {
       expect(all).not.toContain(secret);
     }
+  });
+
+  it("tie what a route logs to its request: an id, the method and the path, never the query", async () => {
+    const log = captureLogs();
+    const server = await serverWith({ logger: log.logger });
+    const { gameCode } = await createGameFixture(server);
+    // A post to a page without an action: refused by Remix itself, which reports it to handleError.
+    expect((await fetch(`${server.url}/featured?token=hidden`, { method: "POST" })).status).toBe(405);
+    await fetch(`${server.url}/featured`, { method: "POST" });
+
+    const created = log.lines.find((line) => line.event === "game_created" && line.gameCode === gameCode);
+    expect(created).toMatchObject({ method: "POST", path: "/api/games", requestId: expect.stringMatching(/^[\w-]{8}$/) });
+    const refused = log.lines.filter((line) => line.event === "request_refused");
+    expect(refused).toEqual([
+      expect.objectContaining({ status: 405, method: "POST", path: "/featured", reason: expect.stringContaining("did not provide an `action`") }),
+      expect.objectContaining({ status: 405, method: "POST", path: "/featured" }),
+    ]);
+    expect(refused[0].requestId).not.toBe(refused[1].requestId);
+    expect(JSON.stringify(log.lines)).not.toContain("hidden");
   });
 });

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { zodResponseFormat } from "openai/helpers/zod";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkGeneratedQuiz, convertGeneratedQuestion, mixShortfall, modelReplySchema, shuffleAnswers } from "#app/ai/generated-quiz";
 import { AI_KINDS, AI_KINDS_LABELS, GenerateQuizSchema, POPULAR_TOPICS, suggestedQuizTitle, type AiKinds } from "#app/ai/options";
 import { QUESTION_KINDS, type QuestionContent } from "#app/game/question-kinds";
 import { quizPrompt, retryPrompt } from "#app/ai/prompt.server";
 import { describeAiConfig, isAiConfigured, QuizGenerator } from "#app/ai/quiz-generator.server";
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";
+import { captureLogs, WARN } from "#tests/log-capture";
 import { aiConfigOf, parseEnv } from "#app/utils/env.server";
 
 /** A question as the model writes it (the flat shape of every kind), multiple choice by default. */
@@ -350,7 +351,13 @@ describe("QuizGenerator through the real SDK against the fake OpenAI server", ()
   afterAll(async () => {
     await fake?.close();
   });
-  const generate = (topic: string, kinds: AiKinds, questionCount = 6) => generator.generate({ topic, difficulty: "medium", questionCount, kinds }, ++userId);
+  let log = captureLogs();
+  beforeEach(() => {
+    log = captureLogs();
+  });
+  const generate = (topic: string, kinds: AiKinds, questionCount = 6) =>
+    generator.generate({ topic, difficulty: "medium", questionCount, kinds }, ++userId, log.logger);
+  const warnings = () => log.lines.filter((line) => line.level === WARN);
   const sentFor = (topic: string) => fake.requests.filter((request) => request.body.messages.some((message) => message.content.includes(JSON.stringify(topic))));
 
   it.each(QUESTION_KINDS)("writes %s questions only when that kind is asked for, each valid by the API's rules", async (kind) => {
@@ -379,37 +386,30 @@ describe("QuizGenerator through the real SDK against the fake OpenAI server", ()
   });
 
   it("accepts a mixed quiz that came back with one kind, and tells the operator", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      const result = await generate("Single [one-kind]", "mixed", 4);
-      expect(result.ok).toBe(true);
-      if (result.ok) expect(new Set(result.questions.map((question) => question.kind))).toEqual(new Set(["choice"]));
-      expect(warn).toHaveBeenCalledWith("[ai] accepted as it is: a mixed quiz of 4 questions came back with one kind only (choice)");
-      expect(sentFor("Single [one-kind]")).toHaveLength(1);
-    } finally {
-      warn.mockRestore();
-    }
+    const result = await generate("Single [one-kind]", "mixed", 4);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(new Set(result.questions.map((question) => question.kind))).toEqual(new Set(["choice"]));
+    expect(warnings()).toEqual([
+      expect.objectContaining({ event: "ai_reply_accepted_short", shortfall: "a mixed quiz of 4 questions came back with one kind only (choice)" }),
+    ]);
+    expect(sentFor("Single [one-kind]")).toHaveLength(1);
   });
 
   it.each<[AiKinds, string]>([
     ["trueFalse", "dropped a multiple choice question where only true or false questions were asked for"],
     ["mixed", "dropped a multiple choice question without exactly one correct answer"],
   ])("asks again once, then refuses, when a %s reply breaks the rules", async (kinds, reason) => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      const topic = `Broken ${kinds} [wrong-kind]`;
-      const result = await generate(topic, kinds, 3);
-      expect(result).toEqual({
-        ok: false,
-        status: 502,
-        message: `The AI service did not return a usable quiz (it had 0 usable questions instead of 3 (${reason})). Please try again, perhaps with a more specific topic.`,
-      });
-      const sent = sentFor(topic);
-      expect(sent).toHaveLength(2);
-      expect(sent[1].body.messages.at(-1)?.content).toContain(reason);
-    } finally {
-      warn.mockRestore();
-    }
+    const topic = `Broken ${kinds} [wrong-kind]`;
+    const result = await generate(topic, kinds, 3);
+    expect(result).toEqual({
+      ok: false,
+      reason: "unusable",
+      message: `The AI service did not return a usable quiz (it had 0 usable questions instead of 3 (${reason})). Please try again, perhaps with a more specific topic.`,
+    });
+    const sent = sentFor(topic);
+    expect(sent).toHaveLength(2);
+    expect(sent[1].body.messages.at(-1)?.content).toContain(reason);
+    expect(warnings().map((line) => line.event)).toEqual(["ai_reply_unusable", "ai_reply_unusable_again"]);
   });
 });
 
