@@ -95,9 +95,15 @@ function refuse(socket: Duplex, status: number, text: string): void {
 }
 
 
+/**
+ * How often the server pings every game socket (and ends one that did not answer the last ping).
+ * A proxy in front must allow a silence longer than this (docs/deploy/).
+ */
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+
 /** Mounts the game engine's WebSocket endpoint at /ws on an HTTP server. */
 export function attachGameTransport(server: Server, hub: GameHub, options: TransportOptions): GameTransport {
-  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 30_000;
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const logger = options.logger ?? silentLogger;
   const maxRate = options.maxMessagesPerSecond ?? 20;
   const burst = maxRate * 2;

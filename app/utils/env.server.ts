@@ -24,17 +24,24 @@ const Limit = WholeNumber.min(0, { error: "must be 0 (off) or more" });
 /**
  * Which proxies in front may tell the client's address (Express's `trust proxy`): off, a number of
  * hops (`1`: the one proxy in front; `true` means that too), or addresses and ranges of the
- * proxies (`127.0.0.1`, `10.0.0.0/8`, `loopback`, `uniquelocal`). Trusting every hop would let a
+ * proxies (`127.0.0.1`, `10.0.0.0/8`, `loopback`, `linklocal`, `uniquelocal`). Trusting every hop would let a
  * client pick its own address by writing X-Forwarded-For.
  */
 export type TrustProxy = false | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 const TrustProxySetting = z.string().transform((value, context): TrustProxy => {
   const text = value.trim().toLowerCase();
   if (["false", "no", "off", "0"].includes(text)) return false;
   if (["true", "yes", "on"].includes(text)) return 1;
   if (/^\d+$/.test(text)) return Number(text);
-  const addresses = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  // proxy-addr knows its range names in lower case only; `Loopback` means the same.
+  const addresses = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => (PROXY_RANGE_NAMES.has(entry.toLowerCase()) ? entry.toLowerCase() : entry));
   try {
     proxyaddr.compile(addresses);
     return addresses;

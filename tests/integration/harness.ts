@@ -155,8 +155,14 @@ export class TestClient {
     );
   }
 
-  static async connect(server: TestServer, clientId: string = `client-${randomUUID()}`, headers?: Record<string, string>): Promise<TestClient> {
-    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { headers });
+  /** `server` may be anything with a URL, such as a proxy in front of the server; `options` go to `ws` (a local address, TLS). */
+  static async connect(
+    server: Pick<TestServer, "url">,
+    clientId: string = `client-${randomUUID()}`,
+    headers?: Record<string, string>,
+    options: WebSocket.ClientOptions = {},
+  ): Promise<TestClient> {
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { ...options, headers });
     const client = new TestClient(socket, clientId);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { describe, expect, it } from "vitest";
 import { loadDotEnvFile, parseEnv, resolveSessionSecret } from "#app/utils/env.server";
 
@@ -34,6 +35,50 @@ describe("parseEnv", () => {
     ["ALLOWED_ORIGINS", "not a url", "ALLOWED_ORIGINS"],
   ])("refuses %s=%s with a message naming it", (name, value, message) => {
     expect(() => parseEnv({ [name]: value })).toThrow(message);
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it.each([
+    ["false", false],
+    ["0", false],
+    ["off", false],
+    ["true", 1],
+    ["1", 1],
+    ["2", 2],
+    ["loopback", ["loopback"]],
+    ["Loopback", ["loopback"]],
+    ["127.0.0.1", ["127.0.0.1"]],
+    ["10.0.0.0/8,127.0.0.1", ["10.0.0.0/8", "127.0.0.1"]],
+    [" 10.0.0.0/8 , ::1 ", ["10.0.0.0/8", "::1"]],
+    ["loopback, uniquelocal, 192.168.0.0/16", ["loopback", "uniquelocal", "192.168.0.0/16"]],
+  ])("reads %j as %j", (value, expected) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  // What Express makes of the value (app.set("trust proxy", ...) compiles it with proxy-addr):
+  // which address a request from the proxy at `peer`, carrying `forwarded`, comes from.
+  const clientOf = (value: string, peer: string, forwarded: string) => {
+    const setting = parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+    const trust = typeof setting === "number" ? (_: string, hop: number) => hop < setting : setting === false ? () => false : proxyaddr.compile(setting);
+    const request = { headers: { "x-forwarded-for": forwarded }, connection: { remoteAddress: peer }, socket: { remoteAddress: peer } };
+    return proxyaddr(request as never, trust);
+  };
+
+  it.each([
+    // [TRUST_PROXY, proxy's address, X-Forwarded-For, the client]
+    ["1", "127.0.0.1", "6.6.6.6, 203.0.113.5", "203.0.113.5"],
+    ["loopback", "127.0.0.1", "6.6.6.6, 203.0.113.5", "203.0.113.5"],
+    ["loopback", "10.1.2.3", "203.0.113.5", "10.1.2.3"],
+    ["10.0.0.0/8,127.0.0.1", "127.0.0.1", "6.6.6.6, 203.0.113.5, 10.1.2.3", "203.0.113.5"],
+    ["false", "127.0.0.1", "203.0.113.5", "127.0.0.1"],
+  ])("TRUST_PROXY=%s: from %s with X-Forwarded-For %j, the client is %s", (value, peer, forwarded, client) => {
+    expect(clientOf(value, peer, forwarded)).toBe(client);
+  });
+
+  it("refuses a value that is neither a hop count nor addresses, naming the variable", () => {
+    expect(() => parseEnv({ TRUST_PROXY: "the proxy" })).toThrow(/TRUST_PROXY: must be false, a number of proxy hops, or proxy addresses/);
+    expect(() => parseEnv({ TRUST_PROXY: "10.0.0.0/33" })).toThrow(/TRUST_PROXY/);
   });
 });
 
