@@ -215,7 +215,7 @@ type Worker = Reporter<ParentCommand, WorkerReport>;
 type Baseline = Reporter<BaselineCommand, BaselineReport>;
 
 function forkScript(file: string): ChildProcess {
-  return fork(path.join(root, "bench", file), [], { execArgv: TSX, cwd: root, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return fork(path.join(root, "bench", file), [], { execArgv: ["--import", "tsx"], cwd: root, stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
 
 /** Splits N players over the workers: [firstIndex, count] each. */

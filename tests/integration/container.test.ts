@@ -87,15 +87,15 @@ describe("Dockerfile", () => {
   it("starts the way the image does, passes its HEALTHCHECK and stops on SIGTERM within Docker's grace period", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-container-"));
     const port = String(20_000 + Math.floor(Math.random() * 20_000));
-    const env = {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
       ...imageEnv(),
-      PATH: process.env.PATH ?? "",
       HOST: "127.0.0.1",
       PORT: port,
-      DATABASE_PATH: imageEnv().DATABASE_PATH.replace(/^\/data/, dataDir),
+      DATABASE_PATH: imageEnv().DATABASE_PATH!.replace(/^\/data/, dataDir),
     };
     const command = execForm(argsOf("CMD")[0]);
-    const server = spawn(process.execPath, command.slice(1), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const server = spawn(process.execPath, command.slice(1), { cwd: ROOT, env });
     const output: string[] = [];
     server.stdout.on("data", (chunk) => output.push(String(chunk)));
     server.stderr.on("data", (chunk) => output.push(String(chunk)));
