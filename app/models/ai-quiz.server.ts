@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
 import type { GenerateQuizInput } from "#app/ai/options";
-import { AI_NOT_CONFIGURED, type QuizGenerator } from "#app/ai/quiz-generator.server";
+import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { ApiError, requireWithinLimit } from "#app/utils/api.server";
 import { GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
 import { hostNewGame, type GameSession } from "./game.server";
