@@ -269,10 +269,11 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       case "NEXT_QUESTION":
         room.next(client.connection);
         return;
-      case "SUBMIT_ANSWER":
+      case "SUBMIT_ANSWER": {
         const { answerIndex, answerIndexes, text, number } = message.payload;
         room.answer(client.connection, message.payload.playerId, { answerIndex, answerIndexes, text, number });
         return;
+      }
       case "PLAY_AGAIN":
         room.playAgain(client.connection);
         return;

@@ -106,6 +106,7 @@ function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
         placeholder="Type your answer"
         value={typeof submitted === "string" ? submitted : text}
         disabled={disabled}
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- the only field on a player's screen while the clock runs; focusing it saves a tap
         autoFocus
         onChange={(event) => setText(event.target.value)}
       />
@@ -137,6 +138,7 @@ function GuessNumber({ disabled, submitted, onAnswer }: AnswerInputProps) {
         placeholder="Your guess"
         value={typeof submitted === "number" ? String(submitted) : raw}
         disabled={disabled}
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- the only field on a player's screen while the clock runs; focusing it saves a tap
         autoFocus
         onChange={(event) => setRaw(event.target.value)}
       />

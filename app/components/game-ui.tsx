@@ -140,6 +140,7 @@ export function AnswerDistribution({
 export function QuestionPicture({ imageId, size }: { imageId: string | null; size: "large" | "small" }) {
   if (!imageId) return null;
   return (
+    // eslint-disable-next-line jsx-a11y/img-redundant-alt -- a quiz author's upload, its content unknown: the alt says whose picture it is
     <img
       className={`question-picture ${size}`}
       src={size === "large" ? `/images/${imageId}` : `/images/${imageId}?size=small`}

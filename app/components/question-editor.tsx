@@ -327,6 +327,7 @@ function PictureField({ index, question, errors, onIntent, onPicture, uploading 
       <input type="hidden" name={`questions[${index}].imageId`} value={question.imageId} />
       {question.imageId ? (
         <div className="row">
+          {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- the author's own upload, content unknown: the alt names the question it belongs to */}
           <img className="picture-thumbnail" src={`/images/${question.imageId}?size=small`} alt={`Picture of question ${n}`} />
           <button
             type="submit"

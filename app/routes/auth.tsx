@@ -32,7 +32,7 @@ const WELCOME_PARAM = "welcome";
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f\\]/.test(to)) return fallback;
   const url = new URL(to, "http://quiz.invalid");
   if (url.origin !== "http://quiz.invalid") return fallback;

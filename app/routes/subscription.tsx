@@ -95,7 +95,7 @@ export default function Subscription() {
     if (!checkoutNotice) return;
     toast(checkoutNotice);
     setSearchParams({}, { replace: true, preventScrollReset: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival from checkout: clearing the search params must not toast again
   }, []);
 
   const submitting = navigation.state === "submitting" ? (navigation.formData?.get("planId") as string | null) ?? "portal" : null;

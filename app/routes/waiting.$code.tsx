@@ -34,7 +34,7 @@ export default function Lobby() {
     const hosted = searchParams.get("hosted");
     if (created) toast({ title: "Quiz created!", description: `Share the code ${gameCode} with your players.` });
     else if (hosted) toast({ title: "Success!", description: "You're now hosting the game..." });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one toast on arrival, not on every change of the search params
   }, []);
 
   // Take our place in this game: as its host, or with the nickname a no-JavaScript join carried.

@@ -30,7 +30,6 @@ import {
   type Effect,
   type EngineQuestion,
   type GameState,
-  type Phase,
   type PlayerState,
   type TransitionResult,
 } from "#app/game/engine/index";

@@ -3,7 +3,7 @@
  * reconnection on an abnormal close (5 attempts, 1500 ms growing by 1.5x up to 10 s, with jitter so
  * a venue's phones do not reconnect in lockstep), and a queue for messages sent while closed.
  */
-import { CloseCode, ServerMessageSchema, WS_PATH, type ClientMessage, type ServerMessage } from "../protocol";
+import { CloseCode, ServerMessageSchema, type ClientMessage, type ServerMessage } from "../protocol";
 
 export const FIRST_CONNECT_DELAY_MS = 500;
 export const MAX_RECONNECT_ATTEMPTS = 5;
