@@ -205,16 +205,24 @@ async function startCaddy(appPort: number): Promise<RunningProxy> {
   const port = await freePort();
   const file = "Caddyfile";
   let site = readDeployFile(file);
-  // Plain HTTP on a test port instead of a domain with a certificate from Let's Encrypt.
-  site = replaceIn(file, site, "quiz.example.com {", `http://127.0.0.1:${port} {\n\tbind 127.0.0.1`);
-  site = replaceIn(file, site, "reverse_proxy 127.0.0.1:3000", `reverse_proxy 127.0.0.1:${appPort}`);
+  // Loopback only; the site and the app come from the file's placeholders, as in compose.yaml.
+  site = replaceIn(file, site, "{$QUIZ_NIGHT_DOMAIN:quiz.example.com} {", "{$QUIZ_NIGHT_DOMAIN:quiz.example.com} {\n\tbind 127.0.0.1");
+  expect(site).toContain("reverse_proxy {$QUIZ_NIGHT_UPSTREAM:127.0.0.1:3000}");
   const global = `{\n\tadmin off\n\tauto_https off\n\tstorage file_system {\n\t\troot ${dir}/storage\n\t}\n}\n\n`;
   const config = path.join(dir, "Caddyfile");
   fs.writeFileSync(config, global + site);
 
   const { child, output } = startChild(findProgram("caddy")!, ["run", "--config", config, "--adapter", "caddyfile"], {
     cwd: dir,
-    env: { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, "data"), XDG_CONFIG_HOME: path.join(dir, "config") },
+    env: {
+      ...process.env,
+      // Plain HTTP on a test port instead of a domain with a certificate from Let's Encrypt.
+      QUIZ_NIGHT_DOMAIN: `http://127.0.0.1:${port}`,
+      QUIZ_NIGHT_UPSTREAM: `127.0.0.1:${appPort}`,
+      HOME: dir,
+      XDG_DATA_HOME: path.join(dir, "data"),
+      XDG_CONFIG_HOME: path.join(dir, "config"),
+    },
   });
   const url = `http://127.0.0.1:${port}`;
   const running: RunningProxy = {
@@ -285,7 +293,7 @@ describe("docs/deploy's settings suit the server", () => {
     const variables = [...unit.matchAll(/^Environment=(\w+)=/gm)].map((match) => match[1]).filter((name) => !/^(HOME|npm_config_\w+)$/.test(name));
     expect(variables).toEqual(["NODE_ENV", "DATABASE_PATH"]);
     expect(() => parseEnv({ NODE_ENV: "production", DATABASE_PATH: "/var/lib/quiz-night/quiz.sqlite" })).not.toThrow();
-    expect(unit).toMatch(/^ExecStart=\S*npm run serve$/m);
+    expect(unit).toMatch(/^ExecStart=\S*node --enable-source-maps build\/node\/server.js$/m);
     expect(unit).toMatch(/^EnvironmentFile=\/etc\/quiz-night\/env$/m);
     expect(unit).toMatch(/^StateDirectory=quiz-night$/m);
     expect(unit).toMatch(/^Environment=DATABASE_PATH=\/var\/lib\/quiz-night\//m);
