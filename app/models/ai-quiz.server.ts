@@ -41,7 +41,7 @@ const WHOLE_SERVER = "server";
  * limit and the server's daily one, whatever its outcome.
  */
 export async function generateAndHostQuiz(
-  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp">,
+  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp" | "metrics">,
   user: User,
   requester: Requester & { clientId: string },
   input: GenerateQuizInput,
@@ -57,6 +57,7 @@ export async function generateAndHostQuiz(
     user.id,
     signal,
   );
+  context.metrics.aiGeneration(generation.ok);
   if (!generation.ok) throw new ApiError(generation.status, generation.message);
   return db.transaction().execute(async (trx) => {
     await requireQuotaLeft(trx, user);
