@@ -188,7 +188,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   if (config.metricsToken) {
     metrics.collectProcessMetrics();
-    app.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
+    app.get("/metrics", metricsEndpoint(metrics, config.metricsToken, logger));
   }
   app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/", "/schema/", "/create/template."]));
   app.all(

@@ -3,8 +3,7 @@
  * is stored, then delivered in order. A client is never told of something the database does not
  * hold, however often the commit fails first.
  */
-import type { Addressed, Effect, GameState, Message } from "#app/game/engine/index";
-import type { AnswerRecord } from "#app/game/engine/index";
+import type { Addressed, AnswerRecord, Effect, GameState, Message } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game.server";
 import type { Logger } from "./logger";

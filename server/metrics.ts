@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { OutboxMetrics } from "./game-outbox";
+import type { Logger } from "./logger";
 
 /** What the gauges read when scraped: nothing is counted on the way for them. */
 export interface MetricSources {
@@ -121,7 +122,7 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
  * GET /metrics for a scraper holding `token` as a bearer token. Both sides are hashed first so
  * the comparison takes the same time whatever the length or content of what was sent.
  */
-export function metricsEndpoint(metrics: ServerMetrics, token: string): RequestHandler {
+export function metricsEndpoint(metrics: ServerMetrics, token: string, logger: Logger): RequestHandler {
   const expected = digest(`Bearer ${token}`);
   return async (req, res) => {
     res.set("Cache-Control", "no-store");
@@ -129,6 +130,12 @@ export function metricsEndpoint(metrics: ServerMetrics, token: string): RequestH
       res.status(401).set("WWW-Authenticate", "Bearer").send("Unauthorized");
       return;
     }
-    res.set("Content-Type", metrics.registry.contentType).send(await metrics.registry.metrics());
+    try {
+      res.set("Content-Type", metrics.registry.contentType).send(await metrics.registry.metrics());
+    } catch (error) {
+      // A failing collector must not take the process down with an unhandled rejection.
+      logger.error({ event: "metrics_failed", err: error }, "collecting metrics failed");
+      res.status(500).send("Collecting metrics failed");
+    }
   };
 }
