@@ -26,6 +26,7 @@ import { GameHub, type HubOptions } from "#server/game-hub";
 import { requestLog, requestLogs } from "#server/http-log";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
+import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -54,6 +55,8 @@ export interface ServerConfig {
   limits?: Partial<ServerLimits>;
   /** Structured logs; pino to stdout at `info` by default. */
   logger?: Logger;
+  /** Serves GET /metrics to a scraper sending it as a bearer token (METRICS_TOKEN); absent, /metrics is a 404. */
+  metricsToken?: string;
 }
 
 export interface ServerLimits extends JoinLimits {
@@ -126,7 +129,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const set = Object.entries(config.limits ?? {}).filter(([, value]) => value !== undefined);
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...Object.fromEntries(set) };
   const rateLimits = new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
-  const hub = new GameHub(db, { ...config.game, logger, settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame } });
+  const metrics = new ServerMetrics();
+  const hub = new GameHub(db, { ...config.game, logger, metrics, settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame } });
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
   const billing = isBillingConfigured(config.billing) ? new Billing(config.billing) : null;
@@ -187,6 +191,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       res.status(503).json({ status: "error" });
     }
   });
+  if (config.metricsToken) {
+    metrics.collectProcessMetrics();
+    app.get("/metrics", metricsEndpoint(metrics, config.metricsToken, logger));
+  }
   app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/", "/schema/", "/create/template."]));
   app.all(
     "*",
@@ -198,6 +206,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         quizGenerator,
         billing,
         logger: requestLog(res, logger),
+        metrics,
         cspNonce: res.locals.cspNonce as string,
         sessionSecret: config.sessionSecret,
         clientIp: req.ip ?? "",
@@ -213,8 +222,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     joinLimits: limits,
     clientAddressOf,
     logger,
+    metrics,
     rejectOtherUpgrades: config.mode === "production",
   });
+  metrics.watch({ games: () => hub.roomCount, players: () => hub.playerCount, sockets: () => transport.clientCount });
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
@@ -259,6 +270,7 @@ async function main(): Promise<void> {
     ai: aiConfigOf(env),
     billing: billingConfigOf(env),
     logger,
+    metricsToken: env.METRICS_TOKEN,
     limits: {
       joinsPerIpPerGamePerMinute: env.JOIN_LIMIT_PER_IP,
       joinsPerIpPerMinute: env.JOIN_LIMIT_PER_IP_ALL_GAMES,

@@ -3,6 +3,7 @@ import type { GameHub } from "#server/game-hub";
 import type { QuizGenerator } from "#app/ai/quiz-generator.server";
 import type { Billing } from "#app/billing/billing.server";
 import type { Logger } from "#server/logger";
+import type { ServerMetrics } from "#server/metrics";
 import type { RateLimits } from "#app/utils/rate-limits.server";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
@@ -24,6 +25,8 @@ declare module "@remix-run/node" {
     cspNonce?: string;
     /** Structured logs (pino). */
     logger: Logger;
+    /** Counters for GET /metrics (always there; the endpoint is on only with METRICS_TOKEN). */
+    metrics: ServerMetrics;
   }
 }
 

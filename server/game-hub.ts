@@ -4,6 +4,7 @@ import { isConstraintViolation } from "#db/errors";
 import { commitGameBatch, expireUnopenedGames, expireWaitingGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
+import type { OutboxMetrics } from "./game-outbox";
 import { GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { silentLogger, type Logger } from "./logger";
 
@@ -22,6 +23,8 @@ export interface HubOptions {
   sweepIntervalMs?: number;
   now?: () => number;
   logger?: Logger;
+  /** Every room's messages sent and group commits, for /metrics. */
+  metrics?: OutboxMetrics;
 }
 
 const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
@@ -43,6 +46,13 @@ export class GameHub {
 
   get roomCount(): number {
     return this.rooms.size;
+  }
+
+  /** Players in the live games, connected or not; read when /metrics is scraped, a step per game. */
+  get playerCount(): number {
+    let players = 0;
+    for (const room of this.rooms.values()) players += room.playerCount;
+    return players;
   }
 
   /** The room of a live game, or null when no live game has this code. */
@@ -73,6 +83,7 @@ export class GameHub {
       commitIntervalMs: this.options.commitIntervalMs,
       now: this.options.now,
       logger: this.options.logger,
+      metrics: this.options.metrics,
       onClosed: (closed) => {
         if (this.rooms.get(gameCode) === closed) this.rooms.delete(gameCode);
         this.idleSince.delete(closed);

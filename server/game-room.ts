@@ -1,21 +1,11 @@
 import {
-  MESSAGES,
-  answerProgressView,
-  answerToCurrentQuestion,
-  restoreGameState,
-  gameOverView,
+  joinMessages,
+  answerProgress,
   isRejection,
-  leaderboardView,
-  lobbyView,
-  ownStanding,
-  playerRef,
-  playerResultView,
-  questionView,
-  resultsHeaderView,
-  snapshotView,
+  lobbyUpdate,
+  recipientsOf,
+  restoreGameState,
   transition,
-  typedAnswersView,
-  type AnswerRecord,
   type Actor,
   type Command,
   type Effect,
@@ -24,33 +14,15 @@ import {
   type Phase,
   type PlayerState,
 } from "#app/game/engine/index";
-import { CloseCode, encodeServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
+import { CloseCode, encodeServerMessage } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
 import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
+import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
 import type { Logger } from "./logger";
 import { silentLogger } from "./logger";
 import { Throttle } from "./throttle";
 
-/**
- * A serialised message. A broadcast is encoded to UTF-8 once (a Buffer) rather than once per socket;
- * either way it goes out as a text frame.
- */
-export type OutgoingData = string | Buffer;
-
-/** One client's socket as the room sees it; the transport adapts `ws` to this. */
-export interface Connection {
-  readonly clientId: string;
-  /** Sends the messages in order, several in one write where the transport can. */
-  send(...messages: OutgoingData[]): void;
-  close(code: number, reason: string): void;
-}
-
-/**
- * How a group commit ended when it did not throw: stored; the game's row is gone (the room
- * closes); or refused for good by a rule of the database (the room reloads from what is stored).
- * A thrown error is one that may pass (a busy or full disk): the commit is tried again.
- */
-export type CommitOutcome = "stored" | "game-gone" | "refused";
+export type { CommitOutcome, Connection, OutgoingData } from "./game-outbox";
 
 /** What a room needs from storage; server.ts binds it to the database. */
 export interface RoomStore {
@@ -64,6 +36,8 @@ export interface RoomOptions {
   commitIntervalMs?: number;
   now?: () => number;
   logger?: Logger;
+  /** Messages sent and group commits, for /metrics. */
+  metrics?: OutboxMetrics;
   /** The room ended itself (its game is gone, or it reloads); the hub forgets it. */
   onClosed?: (room: GameRoom) => void;
 }
@@ -72,95 +46,14 @@ type Binding = { role: "host" } | { role: "player"; playerId: number };
 /** One answer as SUBMIT_ANSWER carries it: one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
 
-/** ANSWER_ACCEPTED echoes what was stored: the option, or the picks, text or number. */
-function acceptedPayload(answer: AnswerRecord): ServerPayload<"ANSWER_ACCEPTED"> {
-  const questionNumber = answer.questionIndex + 1;
-  return answer.answerIndex >= 0 ? { questionNumber, answerIndex: answer.answerIndex } : { questionNumber, value: answer.value };
-}
-
-function rescoreOf(round: number, answer: AnswerRecord) {
-  return { playerId: answer.playerId, round, questionIndex: answer.questionIndex, correct: answer.correct, points: answer.points };
-}
-/** A message to send once the batch before it is committed; `close` then ends the connection. */
-type Delivery = {
-  to: Connection;
-  data: OutgoingData;
-  close?: { code: number; reason: string };
-  /** This is the current question for that player: note when it was written to the socket. */
-  questionFor?: number;
-};
-type DeliveryGroup = { messages: OutgoingData[]; close?: Delivery["close"]; questionFor?: number };
-
-/** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
-const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
-
 const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
 export const GAME_CLOSED_MESSAGE = "This game has been closed on the server. Thanks for playing!";
 
-function emptyBatch(): GameWriteBatch {
-  return { joined: [], kicked: [], locked: null, picturesOnPlayers: null, resetScores: false, left: [], answers: [], rescored: [], scores: [], progress: null };
-}
-
-function isEmptyBatch(batch: GameWriteBatch): boolean {
-  return (
-    batch.joined.length === 0 &&
-    batch.kicked.length === 0 &&
-    batch.locked === null &&
-    batch.picturesOnPlayers == null &&
-    !batch.rescored?.length &&
-    !batch.resetScores &&
-    batch.left.length === 0 &&
-    batch.answers.length === 0 &&
-    batch.scores.length === 0 &&
-    batch.progress === null
-  );
-}
-
 /**
- * A connection's messages of one flush, in order, so they leave in one write: the first question
- * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
- * time until the last one has its question.
- */
-function groupByConnection(outbox: Delivery[]): Map<Connection, DeliveryGroup> {
-  const groups = new Map<Connection, DeliveryGroup>();
-  for (const delivery of outbox) {
-    let group = groups.get(delivery.to);
-    if (!group) {
-      group = { messages: [] };
-      groups.set(delivery.to, group);
-    }
-    addToGroup(group, delivery);
-  }
-  return groups;
-}
-
-function addToGroup(group: DeliveryGroup, { data, close, questionFor }: Delivery): void {
-  group.messages.push(data);
-  if (close) group.close = close;
-  if (questionFor !== undefined) group.questionFor = questionFor;
-}
-
-/**
- * Sockets written between two looks at the event loop during a large delivery (some 50 ms of work
- * on a small machine). A broadcast to 10,000 sockets takes a few hundred milliseconds; in slices,
- * the answers that arrive meanwhile are timed when they arrive and acknowledged before it ends.
- * Smaller slices cost the broadcast itself more (measured with `npm run bench`).
- */
-const SEND_SLICE = 2000;
-
-const nextTurnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
-function personalized<T extends ServerMessageType>(type: T, shared: object, key: string): (value: unknown) => string {
-  const head = JSON.stringify({ type, payload: shared }).slice(0, -2);
-  const prefix = `${head}${head.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
-  return (value) => `${prefix}${JSON.stringify(value)}}}`;
-}
-
-/**
- * A live game: owns its players' connections, its timers and its group commits, and feeds
- * commands to the pure engine. Every outgoing message waits for the commit of what came
- * before it, so a client is never told of something the database does not hold.
+ * A live game's membership and time: who is connected as host or player, joins, drops,
+ * reconnects, leaves, the grace and phase timers, and disposal. It feeds commands to the pure
+ * engine, hands what they write and say to its outbox (which sends nothing before the commit of
+ * what came before it), and asks the engine who receives what.
  */
 export class GameRoom {
   readonly gameCode: string;
@@ -168,31 +61,21 @@ export class GameRoom {
   readonly state: GameState;
   private readonly store: RoomStore;
   private readonly now: () => number;
-  private readonly commitIntervalMs: number;
   private readonly logger: Logger;
   private readonly onClosed: (room: GameRoom) => void;
+  private readonly outbox: GameOutbox;
 
   private hostClientId: string | null;
   private readonly hosts = new Set<Connection>();
   private readonly playerConnections = new Map<number, Connection>();
+  private readonly members: Members = { hosts: this.hosts, players: this.playerConnections };
   private readonly bindings = new Map<Connection, Binding>();
   private readonly graceTimers = new Map<number, NodeJS.Timeout>();
-  /** When the open question was written to each player's socket (players it reached in its broadcast). */
-  private readonly questionDeliveredAt = new Map<number, number>();
 
-  private batch = emptyBatch();
-  private outbox: Delivery[] = [];
-  private flushTimer: NodeJS.Timeout | null = null;
-  private flushTimerDelayMs = 0;
-  private flushing: Promise<void> | null = null;
-  /** The batch holds a change of phase: it is committed and announced now, not at the end of the interval. */
-  private phaseChanged = false;
   private phaseTimer: NodeJS.Timeout | null = null;
   private readonly lobbyThrottle: Throttle;
   private readonly progressThrottle: Throttle;
   private disposed = false;
-  /** Shutting down: a failing commit is tried only a few more times. */
-  private closing = false;
 
   constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
     this.gameCode = loaded.game.game_code;
@@ -200,9 +83,16 @@ export class GameRoom {
     this.hostClientId = loaded.game.host_client_id;
     this.store = store;
     this.now = options.now ?? Date.now;
-    this.commitIntervalMs = options.commitIntervalMs ?? 10;
     this.logger = (options.logger ?? silentLogger).child({ gameCode: this.gameCode });
     this.onClosed = options.onClosed ?? (() => {});
+    this.outbox = new GameOutbox(this.gameId, {
+      commit: (batch) => store.commit(batch),
+      commitIntervalMs: options.commitIntervalMs ?? 10,
+      now: this.now,
+      logger: this.logger,
+      metrics: options.metrics,
+      onCommitFailed: (outcome) => (outcome === "game-gone" ? this.closeForGood() : this.reload()),
+    });
     this.state = restoreGameState(
       {
         gameCode: loaded.game.game_code,
@@ -236,6 +126,11 @@ export class GameRoom {
     return this.bindings.size;
   }
 
+  /** Players in the game, connected or not. */
+  get playerCount(): number {
+    return this.state.players.size;
+  }
+
   isFinished(): boolean {
     return this.state.phase === "finished";
   }
@@ -259,19 +154,16 @@ export class GameRoom {
     this.unbind(connection);
     this.hosts.add(connection);
     this.bindings.set(connection, { role: "host" });
-    this.queue(connection, "GAME_SNAPSHOT", snapshotView(this.state, { role: "host" }));
-    // A host that (re)opens its screen hears of every player, as if it had been there all along.
-    for (const player of this.state.players.values()) this.queue(connection, "PLAYER_JOINED", { player: playerRef(player) });
-    this.queueCatchUp(connection, null);
-    this.scheduleFlush();
+    this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "host" }, this.now()));
+    this.outbox.scheduleFlush();
   }
 
   joinAsPlayer(connection: Connection, nickname: string): void {
     if (this.refuseIfStopped(connection)) return;
     const current = this.bindings.get(connection);
     if (current?.role === "player" && this.state.players.get(current.playerId)?.clientId === connection.clientId) {
-      this.queueJoinReply(connection, this.state.players.get(current.playerId)!);
-      this.scheduleFlush();
+      this.sendJoinReply(connection, this.state.players.get(current.playerId)!);
+      this.outbox.scheduleFlush();
       return;
     }
     const result = transition(this.state, { type: "join", clientId: connection.clientId, nickname }, this.now());
@@ -291,8 +183,8 @@ export class GameRoom {
     this.playerConnections.set(player.id, connection);
     this.bindings.set(connection, { role: "player", playerId: player.id });
     this.handleEffects(result.effects);
-    this.queueJoinReply(connection, player);
-    this.scheduleFlush();
+    this.sendJoinReply(connection, player);
+    this.outbox.scheduleFlush();
   }
 
   /** A join that reached this room after it stopped goes round again, to the game as stored. */
@@ -332,7 +224,7 @@ export class GameRoom {
   }
 
   answer(connection: Connection, playerId: number, answer: SubmittedAnswer): void {
-    const questionDeliveredAt = this.questionDeliveredAt.get(playerId);
+    const questionDeliveredAt = this.outbox.deliveredAt(playerId);
     this.apply({ type: "answer", actor: this.actorOf(connection), playerId, ...answer, questionDeliveredAt }, connection);
   }
 
@@ -372,7 +264,7 @@ export class GameRoom {
       this.handleEffects(result.effects);
     }
     this.armPhaseTimer();
-    this.scheduleFlush();
+    this.outbox.scheduleFlush();
   }
 
   private unbind(connection: Connection): void {
@@ -413,7 +305,7 @@ export class GameRoom {
     this.phaseTimer = setTimeout(() => this.apply({ type: "tick" }), Math.max(0, deadline - this.now()));
   }
 
-  // ------------------------------------------------------------------ effects -> writes and messages
+  // ------------------------------------------------------------------ effects -> writes, messages, membership and timers
 
   private handleEffects(effects: Effect[]): void {
     for (const effect of effects) this.handleEffect(effect);
@@ -421,48 +313,26 @@ export class GameRoom {
 
   private handleEffect(effect: Effect): void {
     const state = this.state;
+    this.outbox.record(state, effect);
+    for (const addressed of recipientsOf(state, effect, { now: this.now(), hasHosts: this.hosts.size > 0 })) this.outbox.send(addressed, this.members);
     switch (effect.type) {
       case "playerJoined": {
-        if (effect.rejoined) return;
-        const { player } = effect;
-        this.batch.joined.push({ id: player.id, nickname: player.nickname, clientId: player.clientId, joinedAt: player.joinedAt });
-        const data = encodeServerMessage("PLAYER_JOINED", { player: playerRef(player) });
-        for (const host of this.hosts) this.outbox.push({ to: host, data });
-        if (state.phase === "lobby") this.lobbyThrottle.request();
+        if (!effect.rejoined && state.phase === "lobby") this.lobbyThrottle.request();
         return;
       }
       case "playerLeft": {
-        const { player } = effect;
-        const pending = this.batch.joined.findIndex((joined) => joined.id === player.id);
-        if (pending >= 0) this.batch.joined.splice(pending, 1);
-        else this.batch.left.push(player.id);
-        this.cancelGrace(player.id);
-        const data = encodeServerMessage("PLAYER_LEFT", { playerId: player.id });
-        for (const host of this.hosts) this.outbox.push({ to: host, data });
+        this.cancelGrace(effect.player.id);
         this.lobbyThrottle.request();
         return;
       }
       case "playerKicked": {
         const { player } = effect;
-        const pending = this.batch.joined.findIndex((joined) => joined.id === player.id);
-        if (pending >= 0) this.batch.joined.splice(pending, 1);
-        else this.batch.left.push(player.id);
-        // Its answers go with it (the database deletes them with the player row).
-        this.batch.answers = this.batch.answers.filter((answer) => answer.player_id !== player.id);
-        this.batch.scores = this.batch.scores.filter((score) => score.id !== player.id);
-        this.batch.kicked.push(player.clientId);
         this.cancelGrace(player.id);
-        const data = encodeServerMessage("PLAYER_LEFT", { playerId: player.id });
-        for (const host of this.hosts) this.outbox.push({ to: host, data });
+        // Its last message (queued above) closes the connection; the room forgets it now.
         const connection = this.playerConnections.get(player.id);
         if (connection) {
           this.playerConnections.delete(player.id);
           this.bindings.delete(connection);
-          this.outbox.push({
-            to: connection,
-            data: encodeServerMessage("ERROR", { message: MESSAGES.KICKED, code: "KICKED" }),
-            close: { code: CloseCode.KICKED, reason: "Removed by the host" },
-          });
         }
         if (state.phase === "lobby") this.lobbyThrottle.request();
         else if (this.hosts.size > 0 && state.phase === "question") this.progressThrottle.request();
@@ -470,283 +340,70 @@ export class GameRoom {
         return;
       }
       case "lobbyLocked": {
-        this.batch.locked = effect.locked;
-        this.broadcast(encodeServerMessage("LOBBY_LOCKED", { locked: effect.locked }));
         this.logger.info({ event: effect.locked ? "game_locked" : "game_unlocked" }, effect.locked ? "game locked" : "game unlocked");
         return;
       }
       case "gameStarted": {
-        this.broadcast(encodeServerMessage("GAME_STARTED", { questionCount: effect.questionCount }));
         if (effect.questionCount > 0) {
           this.logger.info({ event: "game_started", players: state.players.size, questions: effect.questionCount, round: state.round }, "game started");
-        }
-        if (effect.questionCount > 0) {
           this.lobbyThrottle.cancel();
           for (const playerId of this.graceTimers.keys()) this.cancelGrace(playerId);
         }
         return;
       }
-      case "questionStarted": {
-        this.recordProgress();
-        this.questionDeliveredAt.clear();
-        this.broadcast(encodeServerMessage("QUESTION_STARTED", questionView(state, this.now())), { isQuestion: true });
-        if (this.hosts.size > 0) this.progressThrottle.request();
-        return;
-      }
+      case "questionStarted":
       case "answerAccepted": {
-        const { answer, player } = effect;
-        this.batch.answers.push({
-          game_id: this.gameId,
-          player_id: answer.playerId,
-          round: state.round,
-          question_id: answer.questionId,
-          question_index: answer.questionIndex,
-          answer_index: answer.answerIndex,
-          answer_value: answer.value === null ? null : JSON.stringify(answer.value),
-          response_ms: answer.responseTimeMs,
-          correct: answer.correct ? 1 : 0,
-          points: answer.points,
-          answered_at: answer.answeredAt,
-        });
-        const connection = this.playerConnections.get(player.id);
-        if (connection) {
-          this.queue(connection, "ANSWER_ACCEPTED", acceptedPayload(answer));
-        }
         if (this.hosts.size > 0) this.progressThrottle.request();
         return;
       }
       case "questionClosed": {
         this.progressThrottle.cancel();
-        for (const player of effect.changedPlayers) {
-          this.batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
-        }
-        for (const answer of effect.scoredAnswers) this.batch.rescored!.push(rescoreOf(state.round, answer));
-        this.recordProgress();
-        this.sendResults();
         return;
       }
       case "typedAnswerAccepted": {
-        for (const player of effect.changedPlayers) {
-          this.batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
-        }
-        for (const answer of effect.answers) this.batch.rescored!.push(rescoreOf(state.round, answer));
         this.logger.info({ event: "typed_answer_accepted", players: effect.changedPlayers.length }, "host accepted a typed answer");
-        // Everyone's standing changed: each viewer gets the current screen again with the new scores.
-        if (state.phase === "results") this.sendResults();
-        else if (state.phase === "leaderboard") this.sendStandings("LEADERBOARD_UPDATE", leaderboardView(state));
-        else this.sendStandings("GAME_OVER", gameOverView(state));
-        return;
-      }
-      case "picturesOnPlayersChanged": {
-        this.batch.picturesOnPlayers = effect.enabled;
-        this.broadcast(encodeServerMessage("PICTURES_ON_PLAYERS", { enabled: effect.enabled }));
-        return;
-      }
-      case "leaderboardShown": {
-        this.recordProgress();
-        this.sendStandings("LEADERBOARD_UPDATE", leaderboardView(state));
         return;
       }
       case "gameOver": {
         this.logger.info({ event: "game_finished", players: state.players.size, round: state.round }, "game finished");
-        this.recordProgress();
-        this.sendStandings("GAME_OVER", gameOverView(state));
-        return;
-      }
-      case "gameReset": {
-        this.batch.resetScores = true;
-        this.batch.scores = [];
-        this.recordProgress();
-        for (const host of this.hosts) this.queue(host, "GAME_SNAPSHOT", snapshotView(state, { role: "host" }));
-        const { playerId: _, ...shared } = snapshotView(state, { role: "host" as const });
-        const render = personalized("GAME_SNAPSHOT", { ...shared, role: "player", players: lobbyView(state).players }, "playerId");
-        for (const [playerId, connection] of this.playerConnections) this.outbox.push({ to: connection, data: render(playerId) });
         return;
       }
     }
-  }
-
-  /** ANSWER_RESULTS: hosts get every player's result (and the typed answers); each player its own. */
-  private sendResults(): void {
-    const state = this.state;
-    const header = resultsHeaderView(state);
-    if (this.hosts.size > 0) {
-      const all = encodeServerMessage("ANSWER_RESULTS", { ...this.hostResultsHeader(header), playerResults: state.ranking.map((player) => playerResultView(state, player)) });
-      for (const host of this.hosts) this.outbox.push({ to: host, data: all });
-    }
-    const render = personalized("ANSWER_RESULTS", header, "playerResults");
-    for (const [playerId, connection] of this.playerConnections) {
-      this.outbox.push({ to: connection, data: render([playerResultView(state, state.players.get(playerId)!)]) });
-    }
-  }
-
-  private hostResultsHeader(header: ReturnType<typeof resultsHeaderView>): ReturnType<typeof resultsHeaderView> {
-    return header.kind === "typeAnswer" ? { ...header, typedAnswers: typedAnswersView(this.state) } : header;
-  }
-
-  private sendStandings(type: "LEADERBOARD_UPDATE" | "GAME_OVER", shared: object): void {
-    const forHost = JSON.stringify({ type, payload: shared });
-    for (const host of this.hosts) this.outbox.push({ to: host, data: forHost });
-    const render = personalized(type, shared, "you");
-    for (const [playerId, connection] of this.playerConnections) {
-      this.outbox.push({ to: connection, data: render(ownStanding(this.state.players.get(playerId)!)) });
-    }
-  }
-
-  private recordProgress(): void {
-    this.phaseChanged = true;
-    const state = this.state;
-    const now = this.now();
-    const started = state.phase === "question" && state.questionIndex === 0;
-    this.batch.progress = {
-      ...this.batch.progress,
-      phase: state.phase,
-      round: state.round,
-      questionIndex: state.questionIndex,
-      questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
-      status: state.phase === "finished" ? "finished" : state.phase === "lobby" ? "waiting" : "active",
-      ...(started ? { startedAt: now } : {}),
-      ...(state.phase === "finished" ? { endedAt: now } : {}),
-    };
   }
 
   /** What a (re)joining player is sent: itself, the lobby, and the current phase as it stands. */
-  private queueJoinReply(connection: Connection, player: PlayerState): void {
-    this.queue(connection, "PLAYER_JOINED", { player: playerRef(player) });
-    this.queue(connection, "GAME_SNAPSHOT", snapshotView(this.state, { role: "player", player }));
-    this.queueCatchUp(connection, player);
-  }
-
-  private queueCatchUp(connection: Connection, player: PlayerState | null): void {
-    const state = this.state;
-    switch (state.phase) {
-      case "lobby":
-        return;
-      case "question": {
-        this.queue(connection, "QUESTION_STARTED", questionView(state, this.now()));
-        const answer = player && answerToCurrentQuestion(state, player);
-        if (answer) this.queue(connection, "ANSWER_ACCEPTED", acceptedPayload(answer));
-        if (!player) this.queue(connection, "ANSWER_PROGRESS", answerProgressView(state));
-        return;
-      }
-      case "results": {
-        const results = player ? [player] : state.ranking;
-        const header = resultsHeaderView(state);
-        this.queue(connection, "ANSWER_RESULTS", {
-          ...(player ? header : this.hostResultsHeader(header)),
-          playerResults: results.map((entry) => playerResultView(state, entry)),
-          question: questionView(state, this.now()).question,
-        });
-        return;
-      }
-      case "leaderboard":
-        this.queue(connection, "LEADERBOARD_UPDATE", { ...leaderboardView(state), ...(player ? { you: ownStanding(player) } : {}) });
-        return;
-      case "finished":
-        this.queue(connection, "GAME_OVER", { ...gameOverView(state), ...(player ? { you: ownStanding(player) } : {}) });
-        return;
-    }
+  private sendJoinReply(connection: Connection, player: PlayerState): void {
+    this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "player", player }, this.now()));
   }
 
   private sendLobbyUpdate(): void {
-    if (this.state.phase !== "lobby" || this.playerConnections.size === 0) return;
-    this.broadcastToPlayers(encodeServerMessage("LOBBY_UPDATE", lobbyView(this.state)));
-    this.scheduleFlush();
+    if (this.playerConnections.size === 0) return;
+    const update = lobbyUpdate(this.state);
+    if (!update) return;
+    this.outbox.send(update, this.members);
+    this.outbox.scheduleFlush();
   }
 
   private sendAnswerProgress(): void {
-    if (this.state.phase !== "question") return;
-    const data = encodeServerMessage("ANSWER_PROGRESS", answerProgressView(this.state));
-    for (const host of this.hosts) this.outbox.push({ to: host, data });
-    this.scheduleFlush();
-  }
-
-  // ------------------------------------------------------------------ delivery
-
-  private queue<T extends ServerMessageType>(to: Connection, type: T, payload: ServerPayload<T>): void {
-    this.outbox.push({ to, data: encodeServerMessage(type, payload) });
+    const progress = answerProgress(this.state);
+    if (!progress) return;
+    this.outbox.send(progress, this.members);
+    this.outbox.scheduleFlush();
   }
 
   private sendError(to: Connection, message: string, code?: string): void {
-    this.outbox.push({ to, data: encodeServerMessage("ERROR", { message, ...(code ? { code } : {}) }) });
-    this.scheduleFlush();
+    this.outbox.sendTo(to, { type: "ERROR", payload: { message, ...(code ? { code } : {}) } });
+    this.outbox.scheduleFlush();
   }
 
-  private broadcast(data: string, options: { isQuestion?: boolean } = {}): void {
-    for (const host of this.hosts) this.outbox.push({ to: host, data });
-    this.broadcastToPlayers(data, options);
-  }
-
-  /** `isQuestion`: the message opens a question, and each player's answer is timed from its delivery. */
-  private broadcastToPlayers(data: string, { isQuestion = false }: { isQuestion?: boolean } = {}): void {
-    const encoded = Buffer.from(data);
-    for (const [playerId, connection] of this.playerConnections) {
-      this.outbox.push({ to: connection, data: encoded, questionFor: isQuestion ? playerId : undefined });
-    }
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushing || this.disposed) return;
-    if (this.outbox.length === 0 && isEmptyBatch(this.batch)) return;
-    // Answers are grouped for up to the commit interval; a new phase (a question opening or closing)
-    // reaches everyone at once, since every player waits on it.
-    const delay = this.phaseChanged ? 0 : this.commitIntervalMs;
-    if (this.flushTimer) {
-      if (delay >= this.flushTimerDelayMs) return;
-      clearTimeout(this.flushTimer);
-    }
-    this.flushTimerDelayMs = delay;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = null;
-        this.scheduleFlush();
-      });
-    }, delay);
-  }
-
-  /**
-   * Commits what happened since the last flush in one transaction, then delivers its messages. A
-   * failed commit is tried again (new actions wait in the next batch) and nothing is delivered until
-   * it holds: no one is told of an answer the database does not have.
-   */
-  private async flush(): Promise<void> {
-    const outbox = await this.takeCommitted();
-    if (!outbox) return;
-    // `pending` holds the connections this flush has yet to write to, in order.
-    const pending = groupByConnection(outbox);
-    let sinceLastTurn = 0;
-    for (const [to, group] of pending) {
-      pending.delete(to);
-      this.deliver(to, group);
-      if (++sinceLastTurn < SEND_SLICE || pending.size === 0) continue;
-      sinceLastTurn = 0;
-      await nextTurnOfEventLoop();
-      await this.flushBetweenSlices(pending);
-    }
-  }
-
-  /** Takes the batch and its messages, and commits the batch; null when it could not be stored. */
-  private async takeCommitted(): Promise<Delivery[] | null> {
-    const batch = this.batch;
-    const outbox = this.outbox;
-    this.batch = emptyBatch();
-    this.outbox = [];
-    this.phaseChanged = false;
-    if (isEmptyBatch(batch)) return outbox;
-    const outcome = await this.commitUntilStored(batch);
-    if (outcome === "stored") return outbox;
-    // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
-    if (outcome === "game-gone") this.closeForGood();
-    else if (outcome === "refused") this.reload();
-    return null;
-  }
+  // ------------------------------------------------------------------ ending
 
   /** The game's row is gone: everyone is told the game is over, and nobody reconnects to it. */
   private closeForGood(): void {
     this.logger.warn({ event: "game_gone", players: this.state.players.size }, "the game's row is gone; closing its room");
     const notice = encodeServerMessage("ERROR", { message: GAME_CLOSED_MESSAGE, code: "GAME_CLOSED" });
     for (const connection of this.bindings.keys()) connection.send(notice);
+    this.outbox.countSent("ERROR", this.bindings.size);
     this.stop(CloseCode.GAME_CLOSED, "Game closed");
   }
 
@@ -763,8 +420,7 @@ export class GameRoom {
   private stop(closeCode: number, reason: string): void {
     this.cancelTimers();
     this.disposed = true;
-    this.batch = emptyBatch();
-    this.outbox = [];
+    this.outbox.drop();
     this.closeConnections(closeCode, reason);
     this.onClosed(this);
   }
@@ -776,68 +432,15 @@ export class GameRoom {
     this.playerConnections.clear();
   }
 
-  /**
-   * Commits and delivers what happened during a slice of a large delivery. A connection still
-   * waiting for that delivery gets the new messages after it, in order; the rest get them now.
-   */
-  private async flushBetweenSlices(pending: Map<Connection, DeliveryGroup>): Promise<void> {
-    if (this.outbox.length === 0 && isEmptyBatch(this.batch)) return;
-    const outbox = await this.takeCommitted();
-    if (!outbox) return;
-    const now: Delivery[] = [];
-    for (const delivery of outbox) {
-      const waiting = pending.get(delivery.to);
-      if (waiting) addToGroup(waiting, delivery);
-      else now.push(delivery);
-    }
-    for (const [to, group] of groupByConnection(now)) this.deliver(to, group);
-  }
-
-  private deliver(to: Connection, { messages, close, questionFor }: DeliveryGroup): void {
-    try {
-      to.send(...messages);
-      if (questionFor !== undefined) this.questionDeliveredAt.set(questionFor, this.now());
-      if (close) to.close(close.code, close.reason);
-    } catch (error) {
-      this.logger.warn({ event: "send_failed", err: error }, "a message could not be sent");
-    }
-  }
-
-  /**
-   * Tries a batch until it is stored, the game's row is found gone, or the database refuses it for
-   * good; gives up ("lost") only when shutting down and it still fails after a few attempts.
-   */
-  private async commitUntilStored(batch: GameWriteBatch): Promise<CommitOutcome | "lost"> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const outcome = await this.store.commit(batch);
-        if (attempt > 0 && outcome === "stored") this.logger.info({ event: "commit_recovered", attempts: attempt + 1 }, "group commit stored after retrying");
-        return outcome;
-      } catch (error) {
-        if (this.closing && attempt >= 2) {
-          this.logger.error({ event: "commit_lost", err: error, answers: batch.answers.length }, "group commit failed at shutdown");
-          return "lost";
-        }
-        const delay = COMMIT_RETRY_DELAYS_MS[Math.min(attempt, COMMIT_RETRY_DELAYS_MS.length - 1)];
-        this.logger.error({ event: "commit_failed", err: error, attempt: attempt + 1, retryInMs: delay }, "group commit failed; retrying");
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  }
-
   /** Commits and delivers everything pending now (used at shutdown and by tests). */
-  async settle(): Promise<void> {
-    if (this.flushing) await this.flushing;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    await this.flush();
+  settle(): Promise<void> {
+    return this.outbox.settle();
   }
 
   private cancelTimers(): void {
     if (this.phaseTimer) clearTimeout(this.phaseTimer);
     this.phaseTimer = null;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
+    this.outbox.cancelTimer();
     this.lobbyThrottle.cancel();
     this.progressThrottle.cancel();
     for (const timer of this.graceTimers.values()) clearTimeout(timer);
@@ -847,8 +450,7 @@ export class GameRoom {
   async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting"): Promise<void> {
     if (this.disposed) return;
     this.cancelTimers();
-    this.closing = true;
-    await this.settle();
+    await this.outbox.close();
     // Its last commit may have found the game gone and stopped the room already.
     if (this.disposed) return;
     this.disposed = true;

@@ -37,7 +37,16 @@ export interface TransportOptions {
   /** The client's address, found as for HTTP requests (TRUST_PROXY); the socket's peer when absent. */
   clientAddressOf?: (request: IncomingMessage) => string | undefined;
   logger?: Logger;
+  metrics?: TransportMetrics;
 }
+
+/** Messages counted by type for /metrics; `invalid` stands for any message the protocol refuses, so a client cannot invent labels. */
+export interface TransportMetrics {
+  received(type: ClientMessage["type"] | "invalid"): void;
+  sent(type: "ERROR", count: number): void;
+}
+
+const noMetrics: TransportMetrics = { received: () => {}, sent: () => {} };
 
 /**
  * How many new players may come in. A classroom or an assembly joins one game from one address
@@ -105,6 +114,7 @@ export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 export function attachGameTransport(server: Server, hub: GameHub, options: TransportOptions): GameTransport {
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const logger = options.logger ?? silentLogger;
+  const metrics = options.metrics ?? noMetrics;
   const maxRate = options.maxMessagesPerSecond ?? 20;
   const burst = maxRate * 2;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
@@ -243,10 +253,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
 
   function replyError(client: Client, message: string, code?: string): void {
     client.connection.send(encodeServerMessage("ERROR", { message, ...(code ? { code } : {}) }));
+    metrics.sent("ERROR", 1);
   }
 
   async function handle(client: Client, text: string): Promise<void> {
     const parsed = parseClientMessage(text);
+    metrics.received(parsed.ok ? parsed.message.type : "invalid");
     if (!parsed.ok) {
       replyError(client, parsed.error, "BAD_MESSAGE");
       return;

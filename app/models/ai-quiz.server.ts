@@ -48,7 +48,7 @@ const WHOLE_SERVER = "server";
  * limit and the server's daily one, whatever its outcome.
  */
 export async function generateAndHostQuiz(
-  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp" | "logger">,
+  context: Pick<AppLoadContext, "db" | "quizGenerator" | "limits" | "clientIp" | "logger" | "metrics">,
   user: User,
   requester: Requester & { clientId: string },
   input: GenerateQuizInput,
@@ -66,6 +66,7 @@ export async function generateAndHostQuiz(
     context.logger,
     signal,
   );
+  context.metrics.aiGeneration(generation.ok);
   if (!generation.ok) return { ok: false, reason: generation.reason, message: generation.message };
   return db.transaction().execute(async (trx): Promise<GenerateAndHostResult> => {
     // Nothing is written before this second look, so returning the refusal commits nothing.

@@ -22,8 +22,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const body = Buffer.from(await request.arrayBuffer());
     if (body.byteLength > MAX_WEBHOOK_BYTES) throw new ApiError(413, "Request body is too large.");
     const verified = billing.verifyWebhook(body, request.headers.get("stripe-signature"));
-    if (!verified.ok) throw billingError(verified);
-    const outcome = await applyStripeEvent(context.db, verified.value, (price) => billing.tierOfPrice(price), context.logger);
-    return Response.json({ received: true, outcome });
+    if (!verified.ok) {
+      // An unverified body's type is whatever its sender wrote: it is not a label.
+      context.metrics.webhookEvent("unverified", "rejected");
+      throw billingError(verified);
+    }
+    const event = verified.value;
+    try {
+      const outcome = await applyStripeEvent(context.db, event, (price) => billing.tierOfPrice(price), context.logger);
+      context.metrics.webhookEvent(event.type, outcome);
+      return Response.json({ received: true, outcome });
+    } catch (error) {
+      context.metrics.webhookEvent(event.type, "failed");
+      throw error;
+    }
   });
 }

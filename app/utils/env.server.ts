@@ -97,6 +97,7 @@ const EnvSchema = z.object({
     .transform((value) => value.toLowerCase() as "full" | "normal")
     .optional(),
   MAX_PLAYERS_PER_GAME: WholeNumber.min(1).max(100_000).optional(),
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be one of fatal, error, warn, info, debug, trace, silent" }).default("info"),
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),

@@ -116,3 +116,12 @@ describe("loadDotEnvFile", () => {
     }
   });
 });
+
+describe("METRICS_TOKEN", () => {
+  it("is off when unset or empty, and refused when short enough to guess", () => {
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ METRICS_TOKEN: "a-long-enough-scrape-token" }).METRICS_TOKEN).toBe("a-long-enough-scrape-token");
+    expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrow("METRICS_TOKEN: must be at least 16 characters");
+  });
+});

@@ -3,3 +3,4 @@ export * from "./transition";
 export * from "./scoring";
 export * from "./view";
 export * from "./restore";
+export * from "./recipients";

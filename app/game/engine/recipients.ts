@@ -1,0 +1,174 @@
+/**
+ * Who receives what: for each effect of a transition, the messages it causes and their recipients,
+ * named by role ("every host", "each player") rather than by socket, so the rules of who may hear
+ * what sit beside the views that redact it and are tested like the engine. The room binds the roles
+ * to its connections; the outbox encodes each message once per audience.
+ */
+import { CloseCode, type ServerMessageType, type ServerPayload } from "../protocol";
+import { MESSAGES, type Effect } from "./transition";
+import { answerToCurrentQuestion, type AnswerRecord, type GameState, type PlayerState } from "./state";
+import {
+  answerProgressView,
+  gameOverView,
+  leaderboardView,
+  lobbyView,
+  ownStanding,
+  playerRef,
+  playerResultView,
+  questionView,
+  resultsHeaderView,
+  snapshotView,
+  typedAnswersView,
+} from "./view";
+
+/** One server message with its payload, typed together. */
+export type Message = { [T in ServerMessageType]: { type: T; payload: ServerPayload<T> } }[ServerMessageType];
+
+export type Addressed =
+  /** The same message to every host, every player, or both. `opensQuestion`: each player's answer is timed from when it reached them. */
+  | (Message & { to: "hosts" | "players" | "everyone"; opensQuestion?: boolean })
+  /** To one player, if connected; `close` then ends its connection. */
+  | (Message & { to: "player"; playerId: number; close?: { code: number; reason: string } })
+  /**
+   * One message per player, `shared` with everyone and under `key` what `each(playerId)` gives that
+   * player: thousands of players cost one serialisation of `shared` and one small one each.
+   */
+  | { to: "eachPlayer"; type: ServerMessageType; shared: object; key: string; each: (playerId: number) => unknown };
+
+export interface Audience {
+  now: number;
+  /** Whether any host is connected: the hosts' full results are built only for someone to see. */
+  hasHosts: boolean;
+}
+
+function message<T extends ServerMessageType>(type: T, payload: ServerPayload<T>): Message {
+  return { type, payload } as Message;
+}
+
+/** ANSWER_ACCEPTED echoes what was stored: the option, or the picks, text or number. */
+export function acceptedPayload(answer: AnswerRecord): ServerPayload<"ANSWER_ACCEPTED"> {
+  const questionNumber = answer.questionIndex + 1;
+  return answer.answerIndex >= 0 ? { questionNumber, answerIndex: answer.answerIndex } : { questionNumber, value: answer.value };
+}
+
+/** The messages an effect causes, in the order they are to be sent. */
+export function recipientsOf(state: GameState, effect: Effect, audience: Audience): Addressed[] {
+  switch (effect.type) {
+    case "playerJoined":
+      return effect.rejoined ? [] : [{ to: "hosts", ...message("PLAYER_JOINED", { player: playerRef(effect.player) }) }];
+    case "playerLeft":
+      return [{ to: "hosts", ...message("PLAYER_LEFT", { playerId: effect.player.id }) }];
+    case "playerKicked":
+      return [
+        { to: "hosts", ...message("PLAYER_LEFT", { playerId: effect.player.id }) },
+        {
+          to: "player",
+          playerId: effect.player.id,
+          ...message("ERROR", { message: MESSAGES.KICKED, code: "KICKED" }),
+          close: { code: CloseCode.KICKED, reason: "Removed by the host" },
+        },
+      ];
+    case "lobbyLocked":
+      return [{ to: "everyone", ...message("LOBBY_LOCKED", { locked: effect.locked }) }];
+    case "gameStarted":
+      return [{ to: "everyone", ...message("GAME_STARTED", { questionCount: effect.questionCount }) }];
+    case "questionStarted":
+      return [{ to: "everyone", ...message("QUESTION_STARTED", questionView(state, audience.now)), opensQuestion: true }];
+    case "answerAccepted":
+      return [{ to: "player", playerId: effect.player.id, ...message("ANSWER_ACCEPTED", acceptedPayload(effect.answer)) }];
+    case "questionClosed":
+      return results(state, audience);
+    case "typedAnswerAccepted":
+      // Everyone's standing changed: each viewer gets the current screen again with the new scores.
+      if (state.phase === "results") return results(state, audience);
+      if (state.phase === "leaderboard") return standings("LEADERBOARD_UPDATE", state, leaderboardView(state));
+      return standings("GAME_OVER", state, gameOverView(state));
+    case "picturesOnPlayersChanged":
+      return [{ to: "everyone", ...message("PICTURES_ON_PLAYERS", { enabled: effect.enabled }) }];
+    case "leaderboardShown":
+      return standings("LEADERBOARD_UPDATE", state, leaderboardView(state));
+    case "gameOver":
+      return standings("GAME_OVER", state, gameOverView(state));
+    case "gameReset": {
+      const forHost = snapshotView(state, { role: "host" });
+      const { playerId: _, ...shared } = forHost;
+      return [
+        { to: "hosts", ...message("GAME_SNAPSHOT", forHost) },
+        { to: "eachPlayer", type: "GAME_SNAPSHOT", shared: { ...shared, role: "player", players: lobbyView(state).players }, key: "playerId", each: (playerId) => playerId },
+      ];
+    }
+  }
+}
+
+/** ANSWER_RESULTS: hosts get every player's result (and the typed answers); each player its own. */
+function results(state: GameState, { hasHosts }: Audience): Addressed[] {
+  const header = resultsHeaderView(state);
+  const each = (playerId: number) => [playerResultView(state, state.players.get(playerId)!)];
+  const forPlayers: Addressed = { to: "eachPlayer", type: "ANSWER_RESULTS", shared: header, key: "playerResults", each };
+  if (!hasHosts) return [forPlayers];
+  const playerResults = state.ranking.map((player) => playerResultView(state, player));
+  return [{ to: "hosts", ...message("ANSWER_RESULTS", { ...hostResultsHeader(state, header), playerResults }) }, forPlayers];
+}
+
+function hostResultsHeader(state: GameState, header: ReturnType<typeof resultsHeaderView>): ReturnType<typeof resultsHeaderView> {
+  return header.kind === "typeAnswer" ? { ...header, typedAnswers: typedAnswersView(state) } : header;
+}
+
+/** The leaderboard or the final standings: the same to hosts, and each player also its own place. */
+function standings<T extends "LEADERBOARD_UPDATE" | "GAME_OVER">(type: T, state: GameState, shared: ServerPayload<T>): Addressed[] {
+  return [
+    { to: "hosts", ...message(type, shared) },
+    { to: "eachPlayer", type, shared, key: "you", each: (playerId) => ownStanding(state.players.get(playerId)!) },
+  ];
+}
+
+/** The lobby's player list, to players while the game waits in its lobby. */
+export function lobbyUpdate(state: GameState): Addressed | null {
+  return state.phase === "lobby" ? { to: "players", ...message("LOBBY_UPDATE", lobbyView(state)) } : null;
+}
+
+/** The hosts' live count of answers while a question is open. */
+export function answerProgress(state: GameState): Addressed | null {
+  return state.phase === "question" ? { to: "hosts", ...message("ANSWER_PROGRESS", answerProgressView(state)) } : null;
+}
+
+/**
+ * What a viewer (re)opening the game is sent, in order: a host hears of every player as if it had
+ * been there all along; a player of itself; then both the current phase as it stands.
+ */
+export function joinMessages(state: GameState, viewer: { role: "host" } | { role: "player"; player: PlayerState }, now: number): Message[] {
+  const opening =
+    viewer.role === "host"
+      ? [message("GAME_SNAPSHOT", snapshotView(state, viewer)), ...[...state.players.values()].map((player) => message("PLAYER_JOINED", { player: playerRef(player) }))]
+      : [message("PLAYER_JOINED", { player: playerRef(viewer.player) }), message("GAME_SNAPSHOT", snapshotView(state, viewer))];
+  return [...opening, ...catchUp(state, viewer.role === "player" ? viewer.player : null, now)];
+}
+
+function catchUp(state: GameState, player: PlayerState | null, now: number): Message[] {
+  switch (state.phase) {
+    case "lobby":
+      return [];
+    case "question": {
+      const answer = player && answerToCurrentQuestion(state, player);
+      return [
+        message("QUESTION_STARTED", questionView(state, now)),
+        ...(answer ? [message("ANSWER_ACCEPTED", acceptedPayload(answer))] : []),
+        ...(player ? [] : [message("ANSWER_PROGRESS", answerProgressView(state))]),
+      ];
+    }
+    case "results": {
+      const header = resultsHeaderView(state);
+      return [
+        message("ANSWER_RESULTS", {
+          ...(player ? header : hostResultsHeader(state, header)),
+          playerResults: (player ? [player] : state.ranking).map((entry) => playerResultView(state, entry)),
+          question: questionView(state, now).question,
+        }),
+      ];
+    }
+    case "leaderboard":
+      return [message("LEADERBOARD_UPDATE", { ...leaderboardView(state), ...(player ? { you: ownStanding(player) } : {}) })];
+    case "finished":
+      return [message("GAME_OVER", { ...gameOverView(state), ...(player ? { you: ownStanding(player) } : {}) })];
+  }
+}

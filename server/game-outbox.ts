@@ -1,0 +1,476 @@
+/**
+ * A game's outbox: what its effects must write and say, held until the group commit of the writes
+ * is stored, then delivered in order. A client is never told of something the database does not
+ * hold, however often the commit fails first.
+ */
+import type { Addressed, AnswerRecord, Effect, GameState, Message } from "#app/game/engine/index";
+import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
+import type { GameWriteBatch } from "#app/models/game.server";
+import type { Logger } from "./logger";
+
+/**
+ * A serialised message. A broadcast is encoded to UTF-8 once (a Buffer) rather than once per socket;
+ * either way it goes out as a text frame.
+ */
+export type OutgoingData = string | Buffer;
+
+/** One client's socket as the room sees it; the transport adapts `ws` to this. */
+export interface Connection {
+  readonly clientId: string;
+  /** Sends the messages in order, several in one write where the transport can. */
+  send(...messages: OutgoingData[]): void;
+  close(code: number, reason: string): void;
+}
+
+/** The connections the roles of `Addressed` stand for, as the room keeps them. */
+export interface Members {
+  readonly hosts: ReadonlySet<Connection>;
+  readonly players: ReadonlyMap<number, Connection>;
+}
+
+/**
+ * How a group commit ended when it did not throw: stored; the game's row is gone (the room
+ * closes); or refused for good by a rule of the database (the room reloads from what is stored).
+ * A thrown error is one that may pass (a busy or full disk): the commit is tried again.
+ */
+export type CommitOutcome = "stored" | "game-gone" | "refused";
+
+export interface OutboxMetrics {
+  /** `count` messages of `type` were handed to their sockets. */
+  sent(type: ServerMessageType, count: number): void;
+  /** A group commit of `writes` rows and changes returned after `seconds`. */
+  committed(writes: number, seconds: number): void;
+}
+
+export interface OutboxOptions {
+  commit(batch: GameWriteBatch): Promise<CommitOutcome>;
+  commitIntervalMs: number;
+  now: () => number;
+  logger: Logger;
+  metrics?: OutboxMetrics;
+  /** The commit found the game's row gone, or the database refused it for good; what was pending is dropped. */
+  onCommitFailed: (outcome: "game-gone" | "refused") => void;
+}
+
+/** A message to send once the batch before it is committed; `close` then ends the connection. */
+type Delivery = {
+  to: Connection;
+  data: OutgoingData;
+  close?: { code: number; reason: string };
+  /** This is the current question for that player: note when it was written to the socket. */
+  questionFor?: number;
+};
+type DeliveryGroup = { messages: OutgoingData[]; close?: Delivery["close"]; questionFor?: number };
+
+/** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
+const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
+
+/**
+ * Sockets written between two looks at the event loop during a large delivery (some 50 ms of work
+ * on a small machine). A broadcast to 10,000 sockets takes a few hundred milliseconds; in slices,
+ * the answers that arrive meanwhile are timed when they arrive and acknowledged before it ends.
+ * Smaller slices cost the broadcast itself more (measured with `npm run bench`).
+ */
+const SEND_SLICE = 2000;
+
+const nextTurnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const noMetrics: OutboxMetrics = { sent: () => {}, committed: () => {} };
+
+function emptyBatch(): GameWriteBatch {
+  return { joined: [], kicked: [], locked: null, picturesOnPlayers: null, resetScores: false, left: [], answers: [], rescored: [], scores: [], progress: null };
+}
+
+function isEmptyBatch(batch: GameWriteBatch): boolean {
+  return (
+    batch.joined.length === 0 &&
+    batch.kicked.length === 0 &&
+    batch.locked === null &&
+    batch.picturesOnPlayers == null &&
+    !batch.rescored?.length &&
+    !batch.resetScores &&
+    batch.left.length === 0 &&
+    batch.answers.length === 0 &&
+    batch.scores.length === 0 &&
+    batch.progress === null
+  );
+}
+
+/** Rows and changes in a batch, as the commit histogram counts them. */
+function writesIn(batch: GameWriteBatch): number {
+  return (
+    batch.joined.length +
+    batch.kicked.length +
+    batch.left.length +
+    batch.answers.length +
+    batch.scores.length +
+    (batch.rescored?.length ?? 0) +
+    (batch.locked === null ? 0 : 1) +
+    (batch.picturesOnPlayers == null ? 0 : 1) +
+    (batch.resetScores ? 1 : 0) +
+    (batch.progress === null ? 0 : 1)
+  );
+}
+
+function rescoreOf(round: number, answer: AnswerRecord) {
+  return { playerId: answer.playerId, round, questionIndex: answer.questionIndex, correct: answer.correct, points: answer.points };
+}
+
+/**
+ * A connection's messages of one flush, in order, so they leave in one write: the first question
+ * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
+ * time until the last one has its question.
+ */
+function groupByConnection(outbox: Delivery[]): Map<Connection, DeliveryGroup> {
+  const groups = new Map<Connection, DeliveryGroup>();
+  for (const delivery of outbox) {
+    let group = groups.get(delivery.to);
+    if (!group) {
+      group = { messages: [] };
+      groups.set(delivery.to, group);
+    }
+    addToGroup(group, delivery);
+  }
+  return groups;
+}
+
+function addToGroup(group: DeliveryGroup, { data, close, questionFor }: Delivery): void {
+  group.messages.push(data);
+  if (close) group.close = close;
+  if (questionFor !== undefined) group.questionFor = questionFor;
+}
+
+/** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
+function personalized(type: ServerMessageType, shared: object, key: string): (value: unknown) => string {
+  const head = JSON.stringify({ type, payload: shared }).slice(0, -2);
+  const prefix = `${head}${head.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
+  return (value) => `${prefix}${JSON.stringify(value)}}}`;
+}
+
+export class GameOutbox {
+  private readonly gameId: number;
+  private readonly options: OutboxOptions;
+  private readonly logger: Logger;
+  private readonly metrics: OutboxMetrics;
+
+  private batch = emptyBatch();
+  private deliveries: Delivery[] = [];
+  /** Messages per type among `deliveries`, counted as sent once their commit is stored. */
+  private counts = new Map<ServerMessageType, number>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushTimerDelayMs = 0;
+  private flushing: Promise<void> | null = null;
+  /** The batch holds a change of phase: it is committed and announced now, not at the end of the interval. */
+  private phaseChanged = false;
+  /** When the open question was written to each player's socket (players it reached in its broadcast). */
+  private readonly questionDeliveredAt = new Map<number, number>();
+  private stopped = false;
+  /** Shutting down: a failing commit is tried only a few more times. */
+  private closing = false;
+
+  constructor(gameId: number, options: OutboxOptions) {
+    this.gameId = gameId;
+    this.options = options;
+    this.logger = options.logger;
+    this.metrics = options.metrics ?? noMetrics;
+  }
+
+  /** When the open question reached this player, if it did in its broadcast. */
+  deliveredAt(playerId: number): number | undefined {
+    return this.questionDeliveredAt.get(playerId);
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /** What an effect changes in the database, added to the next group commit. */
+  record(state: GameState, effect: Effect): void {
+    const batch = this.batch;
+    switch (effect.type) {
+      case "playerJoined": {
+        if (effect.rejoined) return;
+        const { player } = effect;
+        batch.joined.push({ id: player.id, nickname: player.nickname, clientId: player.clientId, joinedAt: player.joinedAt });
+        return;
+      }
+      case "playerLeft":
+      case "playerKicked": {
+        const { player } = effect;
+        // A player who joins and goes within one batch is never written.
+        const pending = batch.joined.findIndex((joined) => joined.id === player.id);
+        if (pending >= 0) batch.joined.splice(pending, 1);
+        else batch.left.push(player.id);
+        if (effect.type === "playerLeft") return;
+        // Its answers go with it (the database deletes them with the player row).
+        batch.answers = batch.answers.filter((answer) => answer.player_id !== player.id);
+        batch.scores = batch.scores.filter((score) => score.id !== player.id);
+        batch.kicked.push(player.clientId);
+        return;
+      }
+      case "lobbyLocked":
+        batch.locked = effect.locked;
+        return;
+      case "picturesOnPlayersChanged":
+        batch.picturesOnPlayers = effect.enabled;
+        return;
+      case "gameStarted":
+        return;
+      case "answerAccepted": {
+        const { answer } = effect;
+        batch.answers.push({
+          game_id: this.gameId,
+          player_id: answer.playerId,
+          round: state.round,
+          question_id: answer.questionId,
+          question_index: answer.questionIndex,
+          answer_index: answer.answerIndex,
+          answer_value: answer.value === null ? null : JSON.stringify(answer.value),
+          response_ms: answer.responseTimeMs,
+          correct: answer.correct ? 1 : 0,
+          points: answer.points,
+          answered_at: answer.answeredAt,
+        });
+        return;
+      }
+      case "questionClosed":
+      case "typedAnswerAccepted": {
+        for (const player of effect.changedPlayers) {
+          batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
+        }
+        const rescored = effect.type === "questionClosed" ? effect.scoredAnswers : effect.answers;
+        for (const answer of rescored) batch.rescored!.push(rescoreOf(state.round, answer));
+        if (effect.type === "questionClosed") this.recordProgress(state);
+        return;
+      }
+      case "gameReset":
+        batch.resetScores = true;
+        batch.scores = [];
+        this.recordProgress(state);
+        return;
+      case "questionStarted":
+      case "leaderboardShown":
+      case "gameOver":
+        this.recordProgress(state);
+        return;
+    }
+  }
+
+  private recordProgress(state: GameState): void {
+    this.phaseChanged = true;
+    const now = this.options.now();
+    const started = state.phase === "question" && state.questionIndex === 0;
+    this.batch.progress = {
+      ...this.batch.progress,
+      phase: state.phase,
+      round: state.round,
+      questionIndex: state.questionIndex,
+      questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
+      status: state.phase === "finished" ? "finished" : state.phase === "lobby" ? "waiting" : "active",
+      ...(started ? { startedAt: now } : {}),
+      ...(state.phase === "finished" ? { endedAt: now } : {}),
+    };
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  /** Queues a message for its recipients, encoded once for all of them (once per player when personal). */
+  send(addressed: Addressed, members: Members): void {
+    switch (addressed.to) {
+      case "hosts":
+      case "everyone": {
+        const data = encodeServerMessage(addressed.type, addressed.payload);
+        for (const host of members.hosts) this.deliveries.push({ to: host, data });
+        this.count(addressed.type, members.hosts.size);
+        if (addressed.to === "everyone") this.toPlayers(data, addressed.type, members, addressed.opensQuestion ?? false);
+        return;
+      }
+      case "players":
+        this.toPlayers(encodeServerMessage(addressed.type, addressed.payload), addressed.type, members, addressed.opensQuestion ?? false);
+        return;
+      case "player": {
+        const connection = members.players.get(addressed.playerId);
+        if (!connection) return;
+        this.deliveries.push({ to: connection, data: encodeServerMessage(addressed.type, addressed.payload), close: addressed.close });
+        this.count(addressed.type, 1);
+        return;
+      }
+      case "eachPlayer": {
+        const render = personalized(addressed.type, addressed.shared, addressed.key);
+        for (const [playerId, connection] of members.players) this.deliveries.push({ to: connection, data: render(addressed.each(playerId)) });
+        this.count(addressed.type, members.players.size);
+        return;
+      }
+    }
+  }
+
+  /** `opensQuestion`: each player's answer is timed from this message's delivery. */
+  private toPlayers(data: string, type: ServerMessageType, members: Members, opensQuestion: boolean): void {
+    if (opensQuestion) this.questionDeliveredAt.clear();
+    const encoded = Buffer.from(data);
+    for (const [playerId, connection] of members.players) {
+      this.deliveries.push({ to: connection, data: encoded, questionFor: opensQuestion ? playerId : undefined });
+    }
+    this.count(type, members.players.size);
+  }
+
+  /** Queues messages for one connection, in order. */
+  sendTo(to: Connection, ...messages: Message[]): void {
+    for (const { type, payload } of messages) {
+      this.deliveries.push({ to, data: encodeServerMessage(type, payload) });
+      this.count(type, 1);
+    }
+  }
+
+  /** For messages sent at once, not after a commit (the game is gone: nothing is left to wait for). */
+  countSent(type: ServerMessageType, count: number): void {
+    this.metrics.sent(type, count);
+  }
+
+  private count(type: ServerMessageType, recipients: number): void {
+    if (recipients > 0) this.counts.set(type, (this.counts.get(type) ?? 0) + recipients);
+  }
+
+  // ------------------------------------------------------------------ commit, then deliver
+
+  scheduleFlush(): void {
+    if (this.flushing || this.stopped) return;
+    if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
+    // Answers are grouped for up to the commit interval; a new phase (a question opening or closing)
+    // reaches everyone at once, since every player waits on it.
+    const delay = this.phaseChanged ? 0 : this.options.commitIntervalMs;
+    if (this.flushTimer) {
+      if (delay >= this.flushTimerDelayMs) return;
+      clearTimeout(this.flushTimer);
+    }
+    this.flushTimerDelayMs = delay;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushing = this.flush().finally(() => {
+        this.flushing = null;
+        this.scheduleFlush();
+      });
+    }, delay);
+  }
+
+  /**
+   * Commits what happened since the last flush in one transaction, then delivers its messages. A
+   * failed commit is tried again (new actions wait in the next batch) and nothing is delivered until
+   * it holds: no one is told of an answer the database does not have.
+   */
+  private async flush(): Promise<void> {
+    const outbox = await this.takeCommitted();
+    if (!outbox) return;
+    // `pending` holds the connections this flush has yet to write to, in order.
+    const pending = groupByConnection(outbox);
+    let sinceLastTurn = 0;
+    for (const [to, group] of pending) {
+      pending.delete(to);
+      this.deliver(to, group);
+      if (++sinceLastTurn < SEND_SLICE || pending.size === 0) continue;
+      sinceLastTurn = 0;
+      await nextTurnOfEventLoop();
+      await this.flushBetweenSlices(pending);
+    }
+  }
+
+  /** Takes the batch and its messages, and commits the batch; null when it could not be stored. */
+  private async takeCommitted(): Promise<Delivery[] | null> {
+    const batch = this.batch;
+    const outbox = this.deliveries;
+    const counts = this.counts;
+    this.batch = emptyBatch();
+    this.deliveries = [];
+    this.counts = new Map();
+    this.phaseChanged = false;
+    if (!isEmptyBatch(batch)) {
+      const outcome = await this.commitUntilStored(batch);
+      // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
+      if (outcome === "lost") return null;
+      if (outcome !== "stored") {
+        this.options.onCommitFailed(outcome);
+        return null;
+      }
+    }
+    for (const [type, count] of counts) this.metrics.sent(type, count);
+    return outbox;
+  }
+
+  /**
+   * Commits and delivers what happened during a slice of a large delivery. A connection still
+   * waiting for that delivery gets the new messages after it, in order; the rest get them now.
+   */
+  private async flushBetweenSlices(pending: Map<Connection, DeliveryGroup>): Promise<void> {
+    if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
+    const outbox = await this.takeCommitted();
+    if (!outbox) return;
+    const now: Delivery[] = [];
+    for (const delivery of outbox) {
+      const waiting = pending.get(delivery.to);
+      if (waiting) addToGroup(waiting, delivery);
+      else now.push(delivery);
+    }
+    for (const [to, group] of groupByConnection(now)) this.deliver(to, group);
+  }
+
+  private deliver(to: Connection, { messages, close, questionFor }: DeliveryGroup): void {
+    try {
+      to.send(...messages);
+      if (questionFor !== undefined) this.questionDeliveredAt.set(questionFor, this.options.now());
+      if (close) to.close(close.code, close.reason);
+    } catch (error) {
+      this.logger.warn({ event: "send_failed", err: error }, "a message could not be sent");
+    }
+  }
+
+  /**
+   * Tries a batch until it is stored, the game's row is found gone, or the database refuses it for
+   * good; gives up ("lost") only when shutting down and it still fails after a few attempts.
+   */
+  private async commitUntilStored(batch: GameWriteBatch): Promise<CommitOutcome | "lost"> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const started = performance.now();
+        const outcome = await this.options.commit(batch);
+        this.metrics.committed(writesIn(batch), (performance.now() - started) / 1000);
+        if (attempt > 0 && outcome === "stored") this.logger.info({ event: "commit_recovered", attempts: attempt + 1 }, "group commit stored after retrying");
+        return outcome;
+      } catch (error) {
+        if (this.closing && attempt >= 2) {
+          this.logger.error({ event: "commit_lost", err: error, answers: batch.answers.length }, "group commit failed at shutdown");
+          return "lost";
+        }
+        const delay = COMMIT_RETRY_DELAYS_MS[Math.min(attempt, COMMIT_RETRY_DELAYS_MS.length - 1)];
+        this.logger.error({ event: "commit_failed", err: error, attempt: attempt + 1, retryInMs: delay }, "group commit failed; retrying");
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  /** Commits and delivers everything pending now (used at shutdown and by tests). */
+  async settle(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    this.cancelTimer();
+    await this.flush();
+  }
+
+  cancelTimer(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+
+  /** Shutting down: commits and delivers what is pending, trying a failing commit only a few more times, then takes nothing more. */
+  async close(): Promise<void> {
+    this.cancelTimer();
+    this.closing = true;
+    await this.settle();
+    this.stopped = true;
+  }
+
+  /** The room ends at once: what is pending is dropped, and nothing more is taken. */
+  drop(): void {
+    this.cancelTimer();
+    this.stopped = true;
+    this.batch = emptyBatch();
+    this.deliveries = [];
+    this.counts = new Map();
+  }
+}
