@@ -185,7 +185,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.get("/healthz", async (_req, res) => {
     try {
       await sql`select 1`.execute(db);
-      res.set("Cache-Control", "no-store").json({ status: "ok", uptimeSeconds: Math.round(process.uptime()), games: hub.roomCount, connections: transport.clientCount });
+      res
+        .set("Cache-Control", "no-store")
+        .json({ status: "ok", uptimeSeconds: Math.round(process.uptime()), games: hub.roomCount, connections: transport.clientCount });
     } catch (error) {
       requestLog(res, logger).error({ event: "healthz_failed", err: error }, "health check failed");
       res.status(503).json({ status: "error" });

@@ -22,7 +22,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // inside; a crawler's misses are worth a line, not an alarm.
   if (isRouteErrorResponse(error) && error.status < 500) {
     const cause = (error as { error?: unknown }).error;
-    context.logger.info({ event: "request_refused", status: error.status, reason: cause instanceof Error ? cause.message : error.statusText }, "request refused");
+    context.logger.info(
+      { event: "request_refused", status: error.status, reason: cause instanceof Error ? cause.message : error.statusText },
+      "request refused",
+    );
     return;
   }
   context.logger.error({ event: "request_failed", err: error }, "a request failed on the server");

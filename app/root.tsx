@@ -20,10 +20,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Quiz Night" },
-  { name: "description", content: "Live multiplayer quizzes for clubs, classrooms and pubs." },
-];
+export const meta: MetaFunction = () => [{ title: "Quiz Night" }, { name: "description", content: "Live multiplayer quizzes for clubs, classrooms and pubs." }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);

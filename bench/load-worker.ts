@@ -127,15 +127,18 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
           (deliveriesByKind[kind] ??= []).push(receivedAt - message.payload.serverNow);
           // A random moment in the open window, leaving a tenth of it so a busy machine is not late.
           const window = message.payload.endsAt - message.payload.serverNow;
-          answerTimer = setTimeout(() => {
-            answerTimer = null;
-            const answer = answerFor(kind, answers.length, keys[questionNumber - 1]);
-            answerSentAt = performance.now();
-            awaitingAck = questionNumber;
-            answeredKind = kind;
-            sent++;
-            socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, ...answer, time: 0 } }));
-          }, Math.random() * window * 0.9);
+          answerTimer = setTimeout(
+            () => {
+              answerTimer = null;
+              const answer = answerFor(kind, answers.length, keys[questionNumber - 1]);
+              answerSentAt = performance.now();
+              awaitingAck = questionNumber;
+              answeredKind = kind;
+              sent++;
+              socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, ...answer, time: 0 } }));
+            },
+            Math.random() * window * 0.9,
+          );
           return;
         }
         case "ANSWER_ACCEPTED":

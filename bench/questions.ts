@@ -53,7 +53,13 @@ function mixedQuestion(order: number): BenchQuestion {
       const answers = second ? ["Ant", "Bee", "Cat", "Dog", "Eel", "Fox"] : ["Ant", "Bee", "Cat", "Dog"];
       return {
         kind,
-        body: { kind, order, text: `Question ${number} of the capacity benchmark: which animal is right?`, answers, correctAnswerIndex: order % answers.length },
+        body: {
+          kind,
+          order,
+          text: `Question ${number} of the capacity benchmark: which animal is right?`,
+          answers,
+          correctAnswerIndex: order % answers.length,
+        },
         key: { kind },
       };
     }
@@ -68,7 +74,13 @@ function mixedQuestion(order: number): BenchQuestion {
       const correct = second ? [1, 2, 4] : [1, 2, 3];
       return {
         kind,
-        body: { kind, order, text: `Question ${number} of the capacity benchmark: pick every ${second ? "flower" : "mammal"}.`, answers, correctAnswerIndexes: correct },
+        body: {
+          kind,
+          order,
+          text: `Question ${number} of the capacity benchmark: pick every ${second ? "flower" : "mammal"}.`,
+          answers,
+          correctAnswerIndexes: correct,
+        },
         key: { kind, correct },
       };
     }

@@ -174,7 +174,10 @@ class Reporter<Command, Report extends { event: string }> {
   private failure: Error | null = null;
   private readonly onFailure = new Set<(error: Error) => void>();
 
-  constructor(readonly child: ChildProcess, name: string) {
+  constructor(
+    readonly child: ChildProcess,
+    name: string,
+  ) {
     child.on("message", (report: Report) => {
       if (report.event === "failed") return this.fail(new Error(`${name}: ${(report as { message?: string }).message}`));
       this.waiting.get(report.event)?.shift()?.(report);
@@ -420,7 +423,9 @@ async function main(): Promise<void> {
   ensureBuild();
   const server = await startGameServer();
   const workers: Worker[] = Array.from({ length: workerCount }, (_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
-  log(`server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`);
+  log(
+    `server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`,
+  );
   let baseline: Awaited<ReturnType<typeof measureBaseline>>;
   let game: GameFigures;
   let http: HttpFigure[] = [];
@@ -462,8 +467,18 @@ async function main(): Promise<void> {
     ["answer ack", formatLatency(game.ack)],
     ...(kinds === "mixed"
       ? [
-          ["question delivery p99 by kind", Object.entries(game.deliveryByKind).map(([kind, delivery]) => `${kind} ${delivery.p99}`).join(" · ") + " ms"] as [string, string],
-          ["answer ack p99 by kind", Object.entries(game.ackByKind).map(([kind, ack]) => `${kind} ${ack.p99}`).join(" · ") + " ms"] as [string, string],
+          [
+            "question delivery p99 by kind",
+            Object.entries(game.deliveryByKind)
+              .map(([kind, delivery]) => `${kind} ${delivery.p99}`)
+              .join(" · ") + " ms",
+          ] as [string, string],
+          [
+            "answer ack p99 by kind",
+            Object.entries(game.ackByKind)
+              .map(([kind, ack]) => `${kind} ${ack.p99}`)
+              .join(" · ") + " ms",
+          ] as [string, string],
         ]
       : []),
     [
@@ -473,14 +488,15 @@ async function main(): Promise<void> {
       }`,
     ],
     ["server CPU", `${round1(game.cpuSecondsJoining)} s joining, ${round1(game.cpuSecondsPlaying)} s playing`],
-    ["server RSS", `${Math.round(game.idleRssBytes / MIB)} MiB idle, ${Math.round(game.peakRssBytes / MIB)} MiB peak, ${round1(rssPerPlayerKiB)} KiB per player`],
+    [
+      "server RSS",
+      `${Math.round(game.idleRssBytes / MIB)} MiB idle, ${Math.round(game.peakRssBytes / MIB)} MiB peak, ${round1(rssPerPlayerKiB)} KiB per player`,
+    ],
     ["errors / dropped", `${game.errors.length} ERROR messages, ${game.unexpectedCloses} sockets closed early`],
-    ...http.map(
-      (figure): [string, string] => [
-        `http GET ${figure.path}`,
-        `${figure.requestsPerSecond} req/s, p50 ${figure.latencyP50Ms} ms, p99 ${figure.latencyP99Ms} ms (${figure.non2xx} non-2xx, ${figure.errors} errors)`,
-      ],
-    ),
+    ...http.map((figure): [string, string] => [
+      `http GET ${figure.path}`,
+      `${figure.requestsPerSecond} req/s, p50 ${figure.latencyP50Ms} ms, p99 ${figure.latencyP99Ms} ms (${figure.non2xx} non-2xx, ${figure.errors} errors)`,
+    ]),
   ]);
   if (game.errors.length > 0) log(`first errors: ${[...new Set(game.errors)].slice(0, 5).join(" | ")}`);
 

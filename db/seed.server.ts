@@ -75,11 +75,7 @@ export async function seedDemoQuizzes(db: DB): Promise<number> {
   const owner = { userId: await systemUserId(db) };
   await db.transaction().execute(async (trx) => {
     for (const demo of DEMO_QUIZZES) {
-      const quiz = await createQuiz(
-        trx,
-        { title: demo.title, description: demo.description, timeLimit: demo.timeLimit, isPublic: true },
-        owner,
-      );
+      const quiz = await createQuiz(trx, { title: demo.title, description: demo.description, timeLimit: demo.timeLimit, isPublic: true }, owner);
       for (const [order, question] of demo.questions.entries()) {
         const input = Array.isArray(question) ? { text: question[0], answers: question[1], correctAnswerIndex: question[2] } : question;
         await addQuestion(trx, { quizId: quiz.id, ...QuestionInputSchema.parse(input), order });

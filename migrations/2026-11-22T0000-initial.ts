@@ -32,9 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("quiz_id", "integer", (col) => col.notNull().references("quizzes.id").onDelete("cascade"))
     .addColumn("text", "text", (col) => col.notNull())
     .addColumn("answers", "text", (col) => col.notNull())
-    .addColumn("correct_answer_index", "integer", (col) =>
-      col.notNull().check(sql`correct_answer_index between 0 and 3`),
-    )
+    .addColumn("correct_answer_index", "integer", (col) => col.notNull().check(sql`correct_answer_index between 0 and 3`))
     .addColumn("order", "integer", (col) => col.notNull())
     .execute();
   await db.schema.createIndex("questions_quiz_order_idx").on("questions").columns(["quiz_id", "order"]).execute();
@@ -88,9 +86,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("points", "integer", (col) => col.notNull())
     .addColumn("answered_at", "integer", (col) => col.notNull())
     .addPrimaryKeyConstraint("answers_pk", ["game_id", "player_id", "round", "question_index"])
-    .addForeignKeyConstraint("answers_player_fk", ["game_id", "player_id"], "players", ["game_id", "id"], (fk) =>
-      fk.onDelete("cascade"),
-    )
+    .addForeignKeyConstraint("answers_player_fk", ["game_id", "player_id"], "players", ["game_id", "id"], (fk) => fk.onDelete("cascade"))
     .execute();
 }
 

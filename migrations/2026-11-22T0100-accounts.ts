@@ -4,7 +4,10 @@ import { sql, type Kysely } from "kysely";
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("users").addColumn("password_hash", "text").execute();
   await db.schema.alterTable("users").addColumn("firebase_uid", "text").execute();
-  await db.schema.alterTable("users").addColumn("is_guest", "integer", (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("is_guest", "integer", (col) => col.notNull().defaultTo(0))
+    .execute();
   await sql`create unique index users_firebase_uid_idx on users (firebase_uid) where firebase_uid is not null`.execute(db);
   // Usernames and emails are unique ignoring case.
   await sql`create unique index users_username_nocase_idx on users (lower(username))`.execute(db);

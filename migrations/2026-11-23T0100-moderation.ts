@@ -2,7 +2,10 @@ import type { Kysely } from "kysely";
 
 /** The host's moderation: a game closed to new players, and browsers removed from a game for good. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("games").addColumn("locked", "integer", (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("games")
+    .addColumn("locked", "integer", (col) => col.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable("game_kicks")
     .addColumn("game_id", "integer", (col) => col.notNull().references("games.id").onDelete("cascade"))

@@ -10,7 +10,10 @@ const SYSTEM_USERNAME = "quiz-night:system";
  * one that may take its host seat.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("users").addColumn("is_system", "integer", (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("users")
+    .addColumn("is_system", "integer", (col) => col.notNull().defaultTo(0))
+    .execute();
   // The system account has no email, password or Google identity, so nobody can ever sign in as it.
   await db.insertInto("users").values({ username: SYSTEM_USERNAME, display_name: "Quiz Night", is_system: 1, created_at: Date.now() }).execute();
   await sql`

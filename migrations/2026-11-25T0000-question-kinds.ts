@@ -45,7 +45,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   // JSON: the picks of a multi-select answer, the text typed, or the number guessed.
   await db.schema.alterTable("answers").addColumn("answer_value", "text").execute();
   // The host's "show pictures on players' devices" switch.
-  await db.schema.alterTable("games").addColumn("pictures_on_players", "integer", (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("games")
+    .addColumn("pictures_on_players", "integer", (col) => col.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable("images")

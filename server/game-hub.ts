@@ -1,7 +1,15 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
-import { commitGameBatch, expireUnopenedGames, expireWaitingGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
+import {
+  commitGameBatch,
+  expireUnopenedGames,
+  expireWaitingGames,
+  findLiveGame,
+  getHostClientId,
+  loadGameForPlay,
+  type GameWriteBatch,
+} from "#app/models/game.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";

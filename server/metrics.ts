@@ -54,13 +54,46 @@ export class ServerMetrics implements OutboxMetrics {
   constructor() {
     const registers = [this.registry];
     const sources = () => this.sources;
-    new Gauge({ name: "quiz_night_games", help: "Games loaded in this server (live rooms).", registers, collect() { this.set(sources().games()); } });
-    new Gauge({ name: "quiz_night_players", help: "Players in the live games, connected or not.", registers, collect() { this.set(sources().players()); } });
-    new Gauge({ name: "quiz_night_sockets", help: "Open WebSocket connections.", registers, collect() { this.set(sources().sockets()); } });
+    new Gauge({
+      name: "quiz_night_games",
+      help: "Games loaded in this server (live rooms).",
+      registers,
+      collect() {
+        this.set(sources().games());
+      },
+    });
+    new Gauge({
+      name: "quiz_night_players",
+      help: "Players in the live games, connected or not.",
+      registers,
+      collect() {
+        this.set(sources().players());
+      },
+    });
+    new Gauge({
+      name: "quiz_night_sockets",
+      help: "Open WebSocket connections.",
+      registers,
+      collect() {
+        this.set(sources().sockets());
+      },
+    });
     this.receivedOf = byType(
-      new Counter({ name: "quiz_night_ws_messages_received_total", help: "WebSocket messages received, by type (invalid: not a message of the protocol).", labelNames: ["type"], registers }),
+      new Counter({
+        name: "quiz_night_ws_messages_received_total",
+        help: "WebSocket messages received, by type (invalid: not a message of the protocol).",
+        labelNames: ["type"],
+        registers,
+      }),
     );
-    this.sentOf = byType(new Counter({ name: "quiz_night_ws_messages_sent_total", help: "WebSocket messages sent, by type; a broadcast counts one per recipient.", labelNames: ["type"], registers }));
+    this.sentOf = byType(
+      new Counter({
+        name: "quiz_night_ws_messages_sent_total",
+        help: "WebSocket messages sent, by type; a broadcast counts one per recipient.",
+        labelNames: ["type"],
+        registers,
+      }),
+    );
     this.commitWrites = new Histogram({
       name: "quiz_night_commit_writes",
       help: "Rows and changes in one group commit of a game.",

@@ -3,14 +3,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { WebSocketServer, type WebSocket } from "ws";
-import {
-  CloseCode,
-  MAX_MESSAGE_BYTES,
-  WS_PATH,
-  encodeServerMessage,
-  parseClientMessage,
-  type ClientMessage,
-} from "#app/game/protocol";
+import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { ClientIdSchema } from "#app/utils/validation";
 import type { GameHub } from "./game-hub";
@@ -102,7 +95,6 @@ export interface GameTransport {
 function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
-
 
 /**
  * How often the server pings every game socket (and ends one that did not answer the last ping).
@@ -227,10 +219,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
         return;
       }
       const text = isBinary ? "" : data.toString();
-      client.queue = client.queue.then(() => handle(client, text)).catch((error) => {
-        logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
-        replyError(client, "Something went wrong handling that message.");
-      });
+      client.queue = client.queue
+        .then(() => handle(client, text))
+        .catch((error) => {
+          logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
+          replyError(client, "Something went wrong handling that message.");
+        });
     });
     socket.on("close", () => {
       clients.delete(client);

@@ -56,7 +56,11 @@ function boundedArray<T extends z.ZodType>(item: T, [min, max]: Bounds, fallback
 function modelQuestionSchema(kinds: AiKinds) {
   const allowed = allowedKinds(kinds) as [QuestionKind, ...QuestionKind[]];
   const bounds = kinds === "mixed" ? ANY_BOUNDS : KIND_BOUNDS[kinds];
-  const index = z.number().int().min(0).max(MAX_OPTIONS - 1);
+  const index = z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_OPTIONS - 1);
   return z.object({
     kind: z.enum(allowed).describe("Which kind of question this is."),
     text: z.string().describe("The question (for trueFalse, the statement), one short sentence."),
@@ -69,9 +73,7 @@ function modelQuestionSchema(kinds: AiKinds) {
     acceptedAnswers: boundedArray(z.string(), bounds.accepted, MAX_GENERATED_ACCEPTED_ANSWERS).describe(
       "typeAnswer: 1 to 5 short answers that count as right (the answer and its common spellings); [] for every other kind.",
     ),
-    correctNumber: (kinds === "closestNumber" ? z.number() : z.number().nullable()).describe(
-      "closestNumber: the true value; null for every other kind.",
-    ),
+    correctNumber: (kinds === "closestNumber" ? z.number() : z.number().nullable()).describe("closestNumber: the true value; null for every other kind."),
   });
 }
 

@@ -168,7 +168,10 @@ export class QuizGenerator {
         return new GenerationFailure("service-failed", "The AI service refused this server's credentials. Ask the operator to check OPENAI_API_KEY.");
       }
       if (error.status === 404) {
-        return new GenerationFailure("service-failed", `The AI service does not offer the model "${this.config.model}". Ask the operator to check OPENAI_MODEL.`);
+        return new GenerationFailure(
+          "service-failed",
+          `The AI service does not offer the model "${this.config.model}". Ask the operator to check OPENAI_MODEL.`,
+        );
       }
       if (error.status === 429) return new GenerationFailure("service-busy", "The AI service is busy right now. Please try again in a minute.");
       return new GenerationFailure("service-failed", `The AI service had a problem (HTTP ${error.status ?? "error"}). Please try again.`);

@@ -52,7 +52,9 @@ export function isBillingConfigured(config: BillingConfig | null | undefined): c
 
 export function describeBillingConfig(config: BillingConfig | null | undefined): string {
   if (!isBillingConfigured(config)) return "Billing is off: set STRIPE_SECRET_KEY to sell plans (or set tiers with `npm run user -- set-tier`).";
-  const webhooks = config.webhookSecret ? "webhooks verified with STRIPE_WEBHOOK_SECRET" : "STRIPE_WEBHOOK_SECRET is unset, so plan changes from Stripe are refused";
+  const webhooks = config.webhookSecret
+    ? "webhooks verified with STRIPE_WEBHOOK_SECRET"
+    : "STRIPE_WEBHOOK_SECRET is unset, so plan changes from Stripe are refused";
   return `Billing is on through ${config.apiBase ?? "api.stripe.com"}; ${webhooks}.`;
 }
 
@@ -97,7 +99,10 @@ export class Billing {
     if (configured) return { ok: true, value: configured };
     const found = await this.stripe.prices.list({ lookup_keys: [priceLookupKey(tier)], active: true, limit: 1 });
     if (found.data[0]) return { ok: true, value: found.data[0].id };
-    log.warn({ event: "billing_no_price", tier }, `no Stripe price for ${tier}: set STRIPE_PRICE_${tier.toUpperCase()} or the lookup key ${priceLookupKey(tier)}`);
+    log.warn(
+      { event: "billing_no_price", tier },
+      `no Stripe price for ${tier}: set STRIPE_PRICE_${tier.toUpperCase()} or the lookup key ${priceLookupKey(tier)}`,
+    );
     return {
       ok: false,
       reason: "not-configured",
@@ -166,7 +171,8 @@ export class Billing {
 
   /** The event, if the signature over the raw body is Stripe's (signed with STRIPE_WEBHOOK_SECRET). */
   verifyWebhook(rawBody: Buffer, signature: string | null): BillingResult<Stripe.Event> {
-    if (!this.config.webhookSecret) return { ok: false, reason: "not-configured", message: "Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)." };
+    if (!this.config.webhookSecret)
+      return { ok: false, reason: "not-configured", message: "Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)." };
     if (!signature) return { ok: false, reason: "bad-signature", message: "Missing Stripe-Signature header." };
     try {
       return { ok: true, value: this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret) };

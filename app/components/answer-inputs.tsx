@@ -58,7 +58,8 @@ function PickOne({ question, disabled, selectedAnswerIndex, onAnswer }: AnswerIn
 function PickSeveral({ question, disabled, submitted, onAnswer }: AnswerInputProps) {
   const [picks, setPicks] = useState<number[]>(() => (Array.isArray(submitted) ? (submitted as number[]) : []));
   const shown = Array.isArray(submitted) ? (submitted as number[]) : picks;
-  const toggle = (index: number) => setPicks((current) => (current.includes(index) ? current.filter((pick) => pick !== index) : [...current, index].sort((a, b) => a - b)));
+  const toggle = (index: number) =>
+    setPicks((current) => (current.includes(index) ? current.filter((pick) => pick !== index) : [...current, index].sort((a, b) => a - b)));
   return (
     <div className="stack">
       <p className="center muted">Pick every right answer, then submit.</p>

@@ -8,9 +8,7 @@ export function GeneralErrorBoundary() {
   return (
     <main className="page narrow">
       <h1>Something went wrong</h1>
-      <p>
-        {status === 500 ? "The server ran into a problem. Please try again." : `The request failed with status ${status}.`}
-      </p>
+      <p>{status === 500 ? "The server ran into a problem. Please try again." : `The request failed with status ${status}.`}</p>
       <Link to="/" className="button">
         Home
       </Link>

@@ -6,13 +6,7 @@ export function Field({ id, label, error, ...input }: { id: string; label: strin
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...input}
-      />
+      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
       <FieldError id={errorId} message={error} />
     </div>
   );
@@ -25,14 +19,7 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, { id: string; label
     return (
       <div className="field">
         <label htmlFor={id}>{label}</label>
-        <textarea
-          ref={ref}
-          id={id}
-          className="textarea"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          {...textarea}
-        />
+        <textarea ref={ref} id={id} className="textarea" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...textarea} />
         <FieldError id={errorId} message={error} />
       </div>
     );

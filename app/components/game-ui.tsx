@@ -23,15 +23,7 @@ export function Avatar({ nickname }: { nickname: string }) {
 }
 
 /** The lobby's players; the host also gets a Remove button on each. */
-export function PlayerList({
-  players,
-  highlightId,
-  onRemove,
-}: {
-  players: PlayerRef[];
-  highlightId?: number | null;
-  onRemove?: (player: PlayerRef) => void;
-}) {
+export function PlayerList({ players, highlightId, onRemove }: { players: PlayerRef[]; highlightId?: number | null; onRemove?: (player: PlayerRef) => void }) {
   return (
     <ul className="player-list" aria-label="Players">
       {players.map((player) => (
@@ -191,7 +183,13 @@ export function formatNumber(value: number): string {
 }
 
 /** The spread of closest-number guesses: a small bar chart with the true value marked. */
-export function NumberSpreadChart({ spread, truth }: { spread: { count: number; min: number; max: number; median: number; buckets: { from: number; to: number; count: number }[] }; truth: number | null }) {
+export function NumberSpreadChart({
+  spread,
+  truth,
+}: {
+  spread: { count: number; min: number; max: number; median: number; buckets: { from: number; to: number; count: number }[] };
+  truth: number | null;
+}) {
   const highest = Math.max(...spread.buckets.map((bucket) => bucket.count), 1);
   return (
     <figure className="stack" aria-label="How the guesses spread">
@@ -206,7 +204,8 @@ export function NumberSpreadChart({ spread, truth }: { spread: { count: number; 
         ))}
       </div>
       <figcaption className="muted" data-testid="number-spread">
-        {spread.count} {spread.count === 1 ? "guess" : "guesses"} from {formatNumber(spread.min)} to {formatNumber(spread.max)}, middle guess {formatNumber(spread.median)}
+        {spread.count} {spread.count === 1 ? "guess" : "guesses"} from {formatNumber(spread.min)} to {formatNumber(spread.max)}, middle guess{" "}
+        {formatNumber(spread.median)}
       </figcaption>
     </figure>
   );

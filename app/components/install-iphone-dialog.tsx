@@ -11,12 +11,12 @@ export const IPHONE_INSTALL_STEPS = [
     text: "Tap the Share button, the square with an arrow pointing up, in Safari's toolbar.",
   },
   {
-    title: "Find \"Add to Home Screen\"",
-    text: "Scroll down the share sheet and tap \"Add to Home Screen\".",
+    title: 'Find "Add to Home Screen"',
+    text: 'Scroll down the share sheet and tap "Add to Home Screen".',
   },
   {
     title: "Customize and add",
-    text: "Change the name if you like, then tap \"Add\" in the top-right corner.",
+    text: 'Change the name if you like, then tap "Add" in the top-right corner.',
   },
   {
     title: "Launch",
@@ -55,9 +55,7 @@ export function InstallIphoneDialog() {
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog install-dialog">
           <Dialog.Title>How to Install on iPhone</Dialog.Title>
-          <Dialog.Description className="muted">
-            Add Quiz Night to your home screen and use it like an app.
-          </Dialog.Description>
+          <Dialog.Description className="muted">Add Quiz Night to your home screen and use it like an app.</Dialog.Description>
 
           <p className="install-step-indicator" aria-live="polite">
             Step {stepIndex + 1} of {IPHONE_INSTALL_STEPS.length}
@@ -75,12 +73,7 @@ export function InstallIphoneDialog() {
           </section>
 
           <div className="row install-step-nav">
-            <button
-              type="button"
-              className="button button-secondary"
-              disabled={isFirstStep}
-              onClick={() => setStepIndex((index) => Math.max(0, index - 1))}
-            >
+            <button type="button" className="button button-secondary" disabled={isFirstStep} onClick={() => setStepIndex((index) => Math.max(0, index - 1))}>
               Previous
             </button>
             {isLastStep ? (
@@ -90,11 +83,7 @@ export function InstallIphoneDialog() {
                 </button>
               </Dialog.Close>
             ) : (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setStepIndex((index) => Math.min(IPHONE_INSTALL_STEPS.length - 1, index + 1))}
-              >
+              <button type="button" className="button" onClick={() => setStepIndex((index) => Math.min(IPHONE_INSTALL_STEPS.length - 1, index + 1))}>
                 Next
               </button>
             )}

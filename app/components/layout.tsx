@@ -112,14 +112,7 @@ export function SiteHeader() {
             </Link>
           )}
           {menu.hydrated ? (
-            <button
-              type="button"
-              className="menu-toggle"
-              aria-expanded={menu.open}
-              aria-controls="mobile-menu"
-              aria-label={toggleLabel}
-              onClick={menu.toggle}
-            >
+            <button type="button" className="menu-toggle" aria-expanded={menu.open} aria-controls="mobile-menu" aria-label={toggleLabel} onClick={menu.toggle}>
               <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
             </button>
           ) : (
@@ -207,14 +200,7 @@ function UserMenu({ user }: { user: RootUser }) {
   }
   return (
     <div ref={rootRef} className="user-menu">
-      <button
-        ref={buttonRef}
-        type="button"
-        className="user-menu-button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={menu.toggle}
-      >
+      <button ref={buttonRef} type="button" className="user-menu-button" aria-expanded={open} aria-controls={panelId} onClick={menu.toggle}>
         <UserMenuLabel label={label} />
       </button>
       {panel}

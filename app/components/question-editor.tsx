@@ -34,7 +34,19 @@ interface QuestionEditorProps {
   };
 }
 
-export function QuestionEditor({ index, count, question, quizTimeLimit, errors, onChange, onIntent, onPicture, uploading, onMoveKey, dragHandlers }: QuestionEditorProps) {
+export function QuestionEditor({
+  index,
+  count,
+  question,
+  quizTimeLimit,
+  errors,
+  onChange,
+  onIntent,
+  onPicture,
+  uploading,
+  onMoveKey,
+  dragHandlers,
+}: QuestionEditorProps) {
   const n = index + 1;
   const name = (field: string) => `questions[${index}].${field}`;
   const key = (field: string) => `questions.${index}.${field}`;
@@ -110,7 +122,13 @@ export function QuestionEditor({ index, count, question, quizTimeLimit, errors, 
         </div>
         <div className="field kind-fields kind-choice kind-trueFalse kind-multiSelect kind-typeAnswer kind-closestNumber">
           <label htmlFor={fieldId(key("points"))}>Points</label>
-          <select id={fieldId(key("points"))} name={name("points")} className="select" value={question.points} onChange={(event) => onChange({ points: event.target.value })}>
+          <select
+            id={fieldId(key("points"))}
+            name={name("points")}
+            className="select"
+            value={question.points}
+            onChange={(event) => onChange({ points: event.target.value })}
+          >
             {POINTS_OPTIONS.map((points) => (
               <option key={points} value={points}>
                 {POINTS_LABELS[points]}
@@ -205,9 +223,29 @@ export function QuestionEditor({ index, count, question, quizTimeLimit, errors, 
   );
 }
 
-function IntentButton({ intent, onIntent, label, disabled, children }: { intent: string; onIntent: EditorIntent; label: string; disabled?: boolean; children: React.ReactNode }) {
+function IntentButton({
+  intent,
+  onIntent,
+  label,
+  disabled,
+  children,
+}: {
+  intent: string;
+  onIntent: EditorIntent;
+  label: string;
+  disabled?: boolean;
+  children: React.ReactNode;
+}) {
   return (
-    <button type="submit" name="intent" value={intent} className="button button-secondary button-small" aria-label={label} disabled={disabled} onClick={(event) => onIntent(event, intent)}>
+    <button
+      type="submit"
+      name="intent"
+      value={intent}
+      className="button button-secondary button-small"
+      aria-label={label}
+      disabled={disabled}
+      onClick={(event) => onIntent(event, intent)}
+    >
       {children}
     </button>
   );
@@ -319,7 +357,14 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
 }
 
 /** A picture for the question: chosen here, shown large on the host's screen. */
-function PictureField({ index, question, errors, onIntent, onPicture, uploading }: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onIntent" | "onPicture" | "uploading">) {
+function PictureField({
+  index,
+  question,
+  errors,
+  onIntent,
+  onPicture,
+  uploading,
+}: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onIntent" | "onPicture" | "uploading">) {
   const n = index + 1;
   const key = `questions.${index}.image`;
   return (

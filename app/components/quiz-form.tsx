@@ -7,14 +7,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
-import {
-  applyEditorIntent,
-  checkQuizDraft,
-  quizErrorToast,
-  type QuestionDraft,
-  type QuizDraft,
-  type ToastMessage,
-} from "#app/utils/quiz-form-schema";
+import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/utils/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { QuestionEditor, fieldId } from "./question-editor";
 import { useToast } from "./toaster";
@@ -273,7 +266,9 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
                 onMoveKey={(delta) => {
                   applyIntent(`move-question-${index}-${index + delta}`);
                   // Keep the keyboard on the handle that moved.
-                  requestAnimationFrame(() => (document.querySelector(`[data-testid="question-${index + delta}"] .drag-handle`) as HTMLElement | null)?.focus());
+                  requestAnimationFrame(() =>
+                    (document.querySelector(`[data-testid="question-${index + delta}"] .drag-handle`) as HTMLElement | null)?.focus(),
+                  );
                 }}
                 dragHandlers={{ onDragStart: () => (dragFrom.current = index), onDragEnd: () => setDropTarget(null) }}
               />

@@ -59,9 +59,7 @@ export function Toaster({ children }: { children: ReactNode }) {
             duration={toast.duration}
           >
             <ToastPrimitive.Title className="toast-title">{toast.title}</ToastPrimitive.Title>
-            {toast.description ? (
-              <ToastPrimitive.Description className="toast-description">{toast.description}</ToastPrimitive.Description>
-            ) : null}
+            {toast.description ? <ToastPrimitive.Description className="toast-description">{toast.description}</ToastPrimitive.Description> : null}
             {toast.action ? (
               <ToastPrimitive.Action className="button button-small toast-action" altText={toast.action.label} onClick={toast.action.onClick}>
                 {toast.action.label}

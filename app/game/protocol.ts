@@ -41,10 +41,7 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     payload: z
       .object({
         gameCode: GameCodeSchema,
-        playerId: z
-          .number({ error: "Player ID is missing!" })
-          .int("Player ID is missing!")
-          .positive("Player ID is missing!"),
+        playerId: z.number({ error: "Player ID is missing!" }).int("Player ID is missing!").positive("Player ID is missing!"),
         /** Exactly one of these four, as the question's kind needs; the engine checks it against the question. */
         answerIndex: AnswerIndexSchema.optional(),
         answerIndexes: z
@@ -56,10 +53,10 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
         /** Accepted from older clients; ignored, since the server measures response time itself (docs/product.md#game-flow). */
         time: z.unknown().optional(),
       })
-      .refine(
-        (answer) => [answer.answerIndex, answer.answerIndexes, answer.text, answer.number].filter((part) => part !== undefined).length === 1,
-        { message: "Send one answer: answerIndex, answerIndexes, text or number.", path: ["answerIndex"] },
-      ),
+      .refine((answer) => [answer.answerIndex, answer.answerIndexes, answer.text, answer.number].filter((part) => part !== undefined).length === 1, {
+        message: "Send one answer: answerIndex, answerIndexes, text or number.",
+        path: ["answerIndex"],
+      }),
   }),
   z.object({ type: z.literal("NEXT_QUESTION"), payload: GameCodePayload }),
   z.object({ type: z.literal("LEAVE_GAME"), payload: GameCodePayload }),
@@ -83,7 +80,10 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     type: z.literal("ACCEPT_ANSWER"),
     payload: z.object({
       gameCode: GameCodeSchema,
-      questionNumber: z.number({ error: "questionNumber must be a number." }).int("questionNumber must be a whole number.").positive("questionNumber starts at 1."),
+      questionNumber: z
+        .number({ error: "questionNumber must be a number." })
+        .int("questionNumber must be a whole number.")
+        .positive("questionNumber starts at 1."),
       text: z.string({ error: "text must be a string." }).min(1, "Choose an answer to accept.").max(400, "Choose an answer to accept."),
     }),
   }),

@@ -75,10 +75,7 @@ export const AnswerTextSchema = z
   .max(200, "Keep each answer under 200 characters.");
 
 const OPTIONS_MESSAGE = `A question needs ${MIN_OPTIONS} to ${MAX_OPTIONS} answers.`;
-export const OptionsSchema = z
-  .array(AnswerTextSchema, { error: OPTIONS_MESSAGE })
-  .min(MIN_OPTIONS, OPTIONS_MESSAGE)
-  .max(MAX_OPTIONS, OPTIONS_MESSAGE);
+export const OptionsSchema = z.array(AnswerTextSchema, { error: OPTIONS_MESSAGE }).min(MIN_OPTIONS, OPTIONS_MESSAGE).max(MAX_OPTIONS, OPTIONS_MESSAGE);
 
 export const QuestionTimeLimitSchema = z
   .number({ error: "Time limit must be a number of seconds." })
@@ -102,7 +99,11 @@ export const NumberValueSchema = z
   .refine((value) => Number.isFinite(value) && Math.abs(value) <= MAX_NUMBER, `Enter a number between -${MAX_NUMBER} and ${MAX_NUMBER}.`);
 
 const indexMessage = "Choose which answer is correct.";
-const IndexSchema = z.number({ error: indexMessage }).int(indexMessage).min(0, indexMessage).max(MAX_OPTIONS - 1, indexMessage);
+const IndexSchema = z
+  .number({ error: indexMessage })
+  .int(indexMessage)
+  .min(0, indexMessage)
+  .max(MAX_OPTIONS - 1, indexMessage);
 
 const common = {
   text: QuestionTextSchema,
@@ -187,10 +188,20 @@ function toContent(question: Record<string, unknown> & { kind: QuestionKind; tex
   };
   switch (question.kind) {
     case "choice":
-      return { ...base, answers: question.answers as string[], correctAnswerIndex: question.correctAnswerIndex as number, correctAnswerIndexes: [question.correctAnswerIndex as number] };
+      return {
+        ...base,
+        answers: question.answers as string[],
+        correctAnswerIndex: question.correctAnswerIndex as number,
+        correctAnswerIndexes: [question.correctAnswerIndex as number],
+      };
     case "trueFalse": {
       const index = question.correctAnswerIndex as number;
-      return { ...base, answers: (question.answers as string[] | undefined) ?? [...TRUE_FALSE_ANSWERS], correctAnswerIndex: index, correctAnswerIndexes: [index] };
+      return {
+        ...base,
+        answers: (question.answers as string[] | undefined) ?? [...TRUE_FALSE_ANSWERS],
+        correctAnswerIndex: index,
+        correctAnswerIndexes: [index],
+      };
     }
     case "multiSelect":
       return { ...base, answers: question.answers as string[], correctAnswerIndexes: [...(question.correctAnswerIndexes as number[])].sort((a, b) => a - b) };

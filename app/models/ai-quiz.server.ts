@@ -72,11 +72,7 @@ export async function generateAndHostQuiz(
     // Nothing is written before this second look, so returning the refusal commits nothing.
     const spent = await quotaUsed(trx, user);
     if (spent) return spent;
-    const quiz = await createQuiz(
-      trx,
-      { title: input.title, description: input.description, timeLimit: input.timeLimit, isPublic: false },
-      requester,
-    );
+    const quiz = await createQuiz(trx, { title: input.title, description: input.description, timeLimit: input.timeLimit, isPublic: false }, requester);
     const questions: Question[] = [];
     for (const [order, question] of generation.questions.entries()) questions.push(await addQuestion(trx, { quizId: quiz.id, ...question, order }));
     const hosted = await hostNewGame(trx, quiz.id, requester);

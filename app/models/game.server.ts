@@ -64,12 +64,7 @@ export async function createGame(db: DB, input: NewGame, now = Date.now()): Prom
 }
 
 export async function findLiveGame(db: DB, gameCode: string): Promise<GameRow | undefined> {
-  return db
-    .selectFrom("games")
-    .selectAll()
-    .where("game_code", "=", gameCode)
-    .where("status", "!=", "finished")
-    .executeTakeFirst();
+  return db.selectFrom("games").selectAll().where("game_code", "=", gameCode).where("status", "!=", "finished").executeTakeFirst();
 }
 
 /** The live game with this code, else the most recent finished one (results stay reachable). */
@@ -84,11 +79,7 @@ export async function findGameByCode(db: DB, gameCode: string): Promise<GameRow 
 }
 
 /** A new game of a quiz the requester may host (public or its own), with its browser registered as host. */
-export async function hostNewGame(
-  db: DB,
-  quizId: number,
-  requester: Requester & { clientId: string },
-): Promise<QuizAccess<GameSummary>> {
+export async function hostNewGame(db: DB, quizId: number, requester: Requester & { clientId: string }): Promise<QuizAccess<GameSummary>> {
   return inTransaction(db, async (trx) => {
     const access = await findHostableQuiz(trx, quizId, requester);
     if (access.status !== "ok") return access;
@@ -144,15 +135,7 @@ export async function listGameSessions(db: DB): Promise<GameSession[]> {
   const rows = await db
     .selectFrom("games")
     .innerJoin("quizzes", "quizzes.id", "games.quiz_id")
-    .select([
-      "games.id",
-      "games.quiz_id",
-      "quizzes.title",
-      "quizzes.description",
-      "games.game_code",
-      "games.status",
-      "quizzes.time_limit",
-    ])
+    .select(["games.id", "games.quiz_id", "quizzes.title", "quizzes.description", "games.game_code", "games.status", "quizzes.time_limit"])
     .where("quizzes.is_public", "=", 1)
     .where("quizzes.deleted_at", "is", null)
     .where("games.status", "in", ["waiting", "active"])
@@ -256,13 +239,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
   const [quiz, questions, players, answers, kicks] = await Promise.all([
     db.selectFrom("quizzes").select(["title", "time_limit"]).where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
     getGameQuestions(db, game.id),
-    db
-      .selectFrom("players")
-      .select(["id", "nickname", "client_id", "joined_at"])
-      .where("game_id", "=", game.id)
-      .orderBy("joined_at")
-      .orderBy("id")
-      .execute(),
+    db.selectFrom("players").select(["id", "nickname", "client_id", "joined_at"]).where("game_id", "=", game.id).orderBy("joined_at").orderBy("id").execute(),
     db.selectFrom("answers").selectAll().where("game_id", "=", game.id).where("round", "=", game.round).execute(),
     db.selectFrom("game_kicks").select("client_id").where("game_id", "=", game.id).execute(),
   ]);
@@ -437,10 +414,18 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
         .execute();
     }
     if (batch.locked !== null) {
-      await trx.updateTable("games").set({ locked: batch.locked ? 1 : 0 }).where("id", "=", gameId).execute();
+      await trx
+        .updateTable("games")
+        .set({ locked: batch.locked ? 1 : 0 })
+        .where("id", "=", gameId)
+        .execute();
     }
     if (batch.picturesOnPlayers != null) {
-      await trx.updateTable("games").set({ pictures_on_players: batch.picturesOnPlayers ? 1 : 0 }).where("id", "=", gameId).execute();
+      await trx
+        .updateTable("games")
+        .set({ pictures_on_players: batch.picturesOnPlayers ? 1 : 0 })
+        .where("id", "=", gameId)
+        .execute();
     }
     if (batch.progress) {
       const { progress } = batch;

@@ -66,7 +66,6 @@ async function chargeStored(
   now: number,
   fresh?: { large: Buffer; small: Buffer; width: number; height: number },
 ): Promise<StoreImageResult> {
-
   return inTransaction(db, async (trx) => {
     // The quota is read and spent in one transaction, so two uploads at once cannot both fit in the last space.
     const charged = await ownerUploads(trx, owner).select("bytes").where("image_uploads.image_id", "=", id).executeTakeFirst();
@@ -83,7 +82,11 @@ async function chargeStored(
     const image = stored ?? { width: fresh!.width, height: fresh!.height, bytes: fresh!.large.byteLength + fresh!.small.byteLength };
     const usedBytes = await storageUsed(trx, owner, now);
     if (usedBytes + image.bytes > limitBytes) return { status: "over-quota", usedBytes, limitBytes };
-    if (!stored) await trx.insertInto("images").values({ id, ...fresh!, created_at: now }).execute();
+    if (!stored)
+      await trx
+        .insertInto("images")
+        .values({ id, ...fresh!, created_at: now })
+        .execute();
     await trx
       .insertInto("image_uploads")
       .values({ image_id: id, user_id: owner.userId, client_id: owner.userId === null ? owner.clientId : null, bytes: image.bytes, created_at: now })
@@ -157,7 +160,11 @@ function usedByOwnQuiz(eb: ExpressionBuilder<Database, "image_uploads">) {
       .where((inner) =>
         inner.or([
           inner.and([inner("image_uploads.user_id", "is not", null), inner("quizzes.creator_id", "=", inner.ref("image_uploads.user_id"))]),
-          inner.and([inner("image_uploads.user_id", "is", null), inner("quizzes.creator_id", "is", null), inner("quizzes.owner_client_id", "=", inner.ref("image_uploads.client_id"))]),
+          inner.and([
+            inner("image_uploads.user_id", "is", null),
+            inner("quizzes.creator_id", "is", null),
+            inner("quizzes.owner_client_id", "=", inner.ref("image_uploads.client_id")),
+          ]),
         ]),
       ),
   );

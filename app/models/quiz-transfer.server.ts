@@ -6,7 +6,15 @@
 import { createHash } from "node:crypto";
 import type { DB } from "#db/connection.server";
 import { getImage, storeImage } from "#app/models/image.server";
-import { createQuizWithQuestions, findOwnQuizWithQuestions, type NewQuiz, type Question, type Quiz, type QuizAccess, type Requester } from "#app/models/quiz.server";
+import {
+  createQuizWithQuestions,
+  findOwnQuizWithQuestions,
+  type NewQuiz,
+  type Question,
+  type Quiz,
+  type QuizAccess,
+  type Requester,
+} from "#app/models/quiz.server";
 import type { QuestionContent } from "#app/game/question-kinds";
 import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
 import { QuizFileSchema, toQuizFile, type ParsedQuizFile, type QuizFile } from "#app/utils/quiz-file";
@@ -16,9 +24,7 @@ import { MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-lim
 export type { RowError };
 
 /** What to import: a quiz file (any JSON value; it is checked here), or a spreadsheet with the quiz's details. */
-export type ImportInput =
-  | { file: unknown; isPublic?: boolean }
-  | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
+export type ImportInput = { file: unknown; isPublic?: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
 
 /** A file that passed every check: the quiz, its questions (no pictures yet), and each question's picture bytes. */
 export interface PreparedImport {

@@ -203,11 +203,7 @@ async function countQuestions(db: DB, quizId: number): Promise<number> {
   return Number(n);
 }
 
-export async function findOwnQuizWithQuestions(
-  db: DB,
-  quizId: number,
-  requester: Requester,
-): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
+export async function findOwnQuizWithQuestions(db: DB, quizId: number, requester: Requester): Promise<QuizAccess<Quiz & { questions: Question[] }>> {
   const access = await findOwnQuiz(db, quizId, requester);
   if (access.status !== "ok") return access;
   return { status: "ok", value: { ...access.value, questions: await getQuestions(db, quizId) } };
@@ -252,7 +248,13 @@ export async function duplicateQuiz(db: DB, quizId: number, requester: Requester
     const access = await findOwnQuizWithQuestions(trx, quizId, requester);
     if (access.status !== "ok") return access;
     const { title, description, timeLimit, questions } = access.value;
-    const copy = await createQuizWithQuestions(trx, { title: `Copy of ${title}`.slice(0, 200), description, timeLimit, isPublic: false }, questions.map(contentOf), requester, now);
+    const copy = await createQuizWithQuestions(
+      trx,
+      { title: `Copy of ${title}`.slice(0, 200), description, timeLimit, isPublic: false },
+      questions.map(contentOf),
+      requester,
+      now,
+    );
     if (copy.status !== "ok") throw new Error("A stored quiz names a picture that is not stored.");
     return { status: "ok", value: copy.value };
   });
@@ -317,23 +319,14 @@ export async function listShowcaseQuizzes(db: DB, limit: number): Promise<(Quiz 
 
 /** The user's own quizzes, newest first, with question counts. */
 export async function listOwnQuizzes(db: DB, userId: number): Promise<(Quiz & { questionCount: number })[]> {
-  const rows = await liveQuizzesWithQuestionCounts(db)
-    .where("creator_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+  const rows = await liveQuizzesWithQuestionCounts(db).where("creator_id", "=", userId).orderBy("created_at", "desc").orderBy("id", "desc").execute();
   return rows.map((row) => ({ ...toQuiz(row), questionCount: Number(row.question_count ?? 0) }));
 }
 
 /** Of these questions, the ones a game lists: they belong to that game's play and never change. */
 async function questionsInGames(db: DB, questionIds: number[]): Promise<Set<number>> {
   if (questionIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("game_questions")
-    .select("question_id")
-    .distinct()
-    .where("question_id", "in", questionIds)
-    .execute();
+  const rows = await db.selectFrom("game_questions").select("question_id").distinct().where("question_id", "in", questionIds).execute();
   return new Set(rows.map((row) => row.question_id));
 }
 

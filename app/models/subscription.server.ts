@@ -46,7 +46,7 @@ export async function setStripeCustomer(db: DB, userId: number, customerId: stri
   await db.updateTable("users").set({ stripe_customer_id: customerId }).where("id", "=", userId).execute();
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === "string" ? value : value?.id ?? null);
+const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === "string" ? value : (value?.id ?? null));
 
 async function userByCustomer(db: DB, customer: string | null): Promise<UserRow | undefined> {
   if (!customer) return undefined;
@@ -158,7 +158,10 @@ export async function applyStripeEvent(db: DB, event: Stripe.Event, tierOfPrice:
       .onConflict((conflict) => conflict.column("id").doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return "duplicate";
-    await trx.deleteFrom("stripe_events").where("received_at", "<", now - EVENT_RETENTION_MS).execute();
+    await trx
+      .deleteFrom("stripe_events")
+      .where("received_at", "<", now - EVENT_RETENTION_MS)
+      .execute();
 
     switch (event.type) {
       case "checkout.session.completed":
@@ -187,11 +190,7 @@ export async function setTierByEmail(db: DB, email: string, tier: string): Promi
   }
   const user = await findUserRowByEmail(db, email);
   if (!user) return { ok: false, message: `No account has the email ${email}.` };
-  await db
-    .updateTable("users")
-    .set({ subscription_tier: plan.name.toLowerCase(), subscription_ends_at: null })
-    .where("id", "=", user.id)
-    .execute();
+  await db.updateTable("users").set({ subscription_tier: plan.name.toLowerCase(), subscription_ends_at: null }).where("id", "=", user.id).execute();
   return { ok: true, tier: plan.name.toLowerCase(), aiQuizLimit: plan.aiQuizLimit };
 }
 
@@ -220,16 +219,19 @@ export async function startSubscription(
   if (plan.price === 0) {
     return { ok: false, reason: "conflict", message: "Your plan was set by this server's operator; ask them to change it." };
   }
-  const checkout = await billing.checkout({
-    tier,
-    planName: plan.name,
-    userId: user.id,
-    email: user.email,
-    name: user.displayName || user.username,
-    customerId: state.customerId,
-    successUrl: `${returnUrl}?checkout=success`,
-    cancelUrl: `${returnUrl}?checkout=cancelled`,
-  }, log);
+  const checkout = await billing.checkout(
+    {
+      tier,
+      planName: plan.name,
+      userId: user.id,
+      email: user.email,
+      name: user.displayName || user.username,
+      customerId: state.customerId,
+      successUrl: `${returnUrl}?checkout=success`,
+      cancelUrl: `${returnUrl}?checkout=cancelled`,
+    },
+    log,
+  );
   if (!checkout.ok) return checkout;
   if (!state.customerId) await setStripeCustomer(db, user.id, checkout.value.customerId);
   return { ok: true, value: { url: checkout.value.url } };
@@ -254,7 +256,13 @@ export async function cancelSubscriptionOfDeletedAccount(db: DB, billing: Billin
 }
 
 /** The Stripe customer portal for a user who has subscribed before. */
-export async function openBillingPortal(db: DB, billing: Billing | null, user: User | null, origin: string, log: Logger): Promise<BillingResult<{ url: string }>> {
+export async function openBillingPortal(
+  db: DB,
+  billing: Billing | null,
+  user: User | null,
+  origin: string,
+  log: Logger,
+): Promise<BillingResult<{ url: string }>> {
   if (!user || user.isGuest) return { ok: false, reason: "signed-out", message: "You need to be signed in to manage billing." };
   if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED };
   const { customerId } = await findBillingState(db, user.id);

@@ -69,7 +69,11 @@ export async function systemUserId(db: DB): Promise<number> {
 }
 
 export async function findUserRowByEmail(db: DB, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom("users").selectAll().where(sql`lower(email)`, "=", email.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where(sql`lower(email)`, "=", email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export type Conflict = "username" | "email";
@@ -79,12 +83,7 @@ export async function findConflicts(db: DB, username: string, email: string | nu
   const rows = await db
     .selectFrom("users")
     .select(["id", "username", "email"])
-    .where((eb) =>
-      eb.or([
-        eb(sql`lower(username)`, "=", username.toLowerCase()),
-        ...(email ? [eb(sql`lower(email)`, "=", email.toLowerCase())] : []),
-      ]),
-    )
+    .where((eb) => eb.or([eb(sql`lower(username)`, "=", username.toLowerCase()), ...(email ? [eb(sql`lower(email)`, "=", email.toLowerCase())] : [])]))
     .execute();
   const conflicts = new Set<Conflict>();
   for (const row of rows) {
@@ -122,16 +121,14 @@ export async function createAccount(db: DB, input: NewAccount, guestId?: number 
     is_guest: 0,
   };
   if (guestId) {
-    const upgraded = await db
-      .updateTable("users")
-      .set(values)
-      .where("id", "=", guestId)
-      .where("is_guest", "=", 1)
-      .returningAll()
-      .executeTakeFirst();
+    const upgraded = await db.updateTable("users").set(values).where("id", "=", guestId).where("is_guest", "=", 1).returningAll().executeTakeFirst();
     if (upgraded) return toUser(upgraded);
   }
-  const row = await db.insertInto("users").values({ ...values, created_at: now }).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto("users")
+    .values({ ...values, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toUser(row);
 }
 
@@ -150,7 +147,11 @@ export async function findUserByFirebaseUid(db: DB, uid: string): Promise<User |
 }
 
 export async function changePassword(db: DB, userId: number, password: string): Promise<void> {
-  await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", userId).execute();
+  await db
+    .updateTable("users")
+    .set({ password_hash: await hashPassword(password) })
+    .where("id", "=", userId)
+    .execute();
 }
 
 /**

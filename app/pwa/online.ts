@@ -11,5 +11,9 @@ function subscribe(listener: () => void) {
 
 /** The browser's online status, following its online/offline events (docs/product.md#pwa). */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }

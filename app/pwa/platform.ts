@@ -13,7 +13,11 @@ export function detectPlatform(userAgent: string, maxTouchPoints = 0, platformHi
   const isAndroid = /Android/.test(userAgent);
   const isTablet = /iPad|Tablet/.test(userAgent) || iPadAsMac || (isAndroid && !/Mobile/.test(userAgent));
   const isPhone = !isTablet && (/iPhone|iPod/.test(userAgent) || (isAndroid && /Mobile/.test(userAgent)) || /Mobi/.test(userAgent));
-  const platform = isIOS ? "iOS" : isAndroid ? "Android" : platformHint || (/Windows/.test(userAgent) ? "Windows" : /Mac/.test(userAgent) ? "macOS" : /Linux/.test(userAgent) ? "Linux" : "Unknown");
+  const platform = isIOS
+    ? "iOS"
+    : isAndroid
+      ? "Android"
+      : platformHint || (/Windows/.test(userAgent) ? "Windows" : /Mac/.test(userAgent) ? "macOS" : /Linux/.test(userAgent) ? "Linux" : "Unknown");
   return { isIOS, isAndroid, device: isTablet ? "tablet" : isPhone ? "phone" : "desktop", platform };
 }
 

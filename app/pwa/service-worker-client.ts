@@ -80,7 +80,15 @@ function subscribe(listener: () => void) {
 }
 
 export function useServiceWorker(): { status: WorkerStatus; updateReady: boolean } {
-  const current = useSyncExternalStore(subscribe, () => status, () => "registering" as WorkerStatus);
-  const updateReady = useSyncExternalStore(subscribe, () => waiting !== null, () => false);
+  const current = useSyncExternalStore(
+    subscribe,
+    () => status,
+    () => "registering" as WorkerStatus,
+  );
+  const updateReady = useSyncExternalStore(
+    subscribe,
+    () => waiting !== null,
+    () => false,
+  );
   return { status: current, updateReady };
 }

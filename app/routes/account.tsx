@@ -28,9 +28,7 @@ const PASSWORD_CHANGED = "Password changed.";
 function changePasswordSchema(needsCurrent: boolean) {
   return z
     .object({
-      currentPassword: needsCurrent
-        ? z.string({ error: CURRENT_PASSWORD_REQUIRED }).min(1, CURRENT_PASSWORD_REQUIRED)
-        : z.string().default(""),
+      currentPassword: needsCurrent ? z.string({ error: CURRENT_PASSWORD_REQUIRED }).min(1, CURRENT_PASSWORD_REQUIRED) : z.string().default(""),
       newPassword: PasswordSchema,
       confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
     })
@@ -203,9 +201,7 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
           {PASSWORD_CHANGED}
         </p>
       ) : null}
-      {props.hasPassword ? null : (
-        <p className="hint">Your account has no password yet. Set one to also log in with your email.</p>
-      )}
+      {props.hasPassword ? null : <p className="hint">Your account has no password yet. Set one to also log in with your email.</p>}
       {/* Keyed by location: after each post the password fields start empty, as they do without JavaScript. */}
       <Form key={location.key} method="post" action="/account" {...getFormProps(form)} className="stack" aria-labelledby="password-heading">
         {/* Lets password managers file the new password under the right account. */}

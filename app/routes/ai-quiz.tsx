@@ -201,9 +201,12 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         credentials: "same-origin",
         body: JSON.stringify(request),
       });
-      const body = (await response.json().catch(() => null)) as
-        | { error?: string; quiz?: { title: string }; questions?: unknown[]; gameSession?: { gameCode: string } }
-        | null;
+      const body = (await response.json().catch(() => null)) as {
+        error?: string;
+        quiz?: { title: string };
+        questions?: unknown[];
+        gameSession?: { gameCode: string };
+      } | null;
       if (!response.ok || !body?.gameSession) throw new Error(body?.error || GENERATION_FAILED.description);
       toast({
         title: "Quiz Generated!",

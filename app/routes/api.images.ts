@@ -1,9 +1,4 @@
-import {
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-  type ActionFunctionArgs,
-} from "@remix-run/node";
+import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type ActionFunctionArgs } from "@remix-run/node";
 import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
 import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";

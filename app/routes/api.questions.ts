@@ -22,7 +22,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (added.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (added.status === "forbidden") throw new ApiError(403, "Only the quiz's creator can add questions to it.");
     if (added.status === "full") throw new ApiError(409, tooManyQuestionsMessage(added.max));
-    if (added.status === "missing-images") throw new ApiError(400, "That picture is not stored. Upload it first.", { imageId: ["That picture is not stored. Upload it first."] });
+    if (added.status === "missing-images")
+      throw new ApiError(400, "That picture is not stored. Upload it first.", { imageId: ["That picture is not stored. Upload it first."] });
     return Response.json(added.value, { status: 201 });
   });
 }

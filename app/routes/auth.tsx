@@ -158,9 +158,7 @@ export default function Auth() {
           <div>
             <h1 id="auth-heading">Welcome to Quiz Night</h1>
             <p className="muted">Log in or create an account to save your quizzes and track your progress.</p>
-            {isGuest ? (
-              <p className="muted">You are browsing as a guest. Register to keep the quizzes you have made.</p>
-            ) : null}
+            {isGuest ? <p className="muted">You are browsing as a guest. Register to keep the quizzes you have made.</p> : null}
           </div>
 
           <div role="tablist" aria-label="Login or register" className="auth-tabs">
@@ -278,13 +276,7 @@ function RegisterForm({ actionUrl, result }: FormProps) {
       <Field id="register-username" label="Username" autoComplete="username" {...fieldProps(fields.username)} />
       <Field id="register-email" label="Email" type="email" autoComplete="email" {...fieldProps(fields.email)} />
       <Field id="register-password" label="Password" type="password" autoComplete="new-password" {...fieldProps(fields.password)} />
-      <Field
-        id="register-confirm-password"
-        label="Confirm Password"
-        type="password"
-        autoComplete="new-password"
-        {...fieldProps(fields.confirmPassword)}
-      />
+      <Field id="register-confirm-password" label="Confirm Password" type="password" autoComplete="new-password" {...fieldProps(fields.confirmPassword)} />
       {formError ? (
         <p className="form-error" role="alert">
           {formError}

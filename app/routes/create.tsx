@@ -35,9 +35,7 @@ import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" }];
 
 const SAVE_QUIZ_FAILED: ToastMessage = {
   title: "Failed to save quiz",
@@ -114,7 +112,9 @@ async function storeFormPictures(
   formData: FormData,
   draft: QuizDraft,
 ): Promise<{ draft: QuizDraft; errors: Record<string, string>; headers?: HeadersInit; refused?: { message: string; retryAfterSeconds: number } }> {
-  const files = draft.questions.map((_, index) => formData.get(`questions[${index}].image`)).map((file) => (file instanceof Blob && file.size > 0 ? file : null));
+  const files = draft.questions
+    .map((_, index) => formData.get(`questions[${index}].image`))
+    .map((file) => (file instanceof Blob && file.size > 0 ? file : null));
   const count = files.filter((file) => file !== null).length;
   if (count === 0) return { draft, errors: {} };
   // Re-encoding costs CPU: the same allowance as POST /api/images, whichever way a picture comes.
@@ -192,7 +192,13 @@ const MISSING_PICTURE: ToastMessage = { title: "Picture missing", description: "
 async function saveEdit(db: DB, logger: ActionFunctionArgs["context"]["logger"], quizId: number, quiz: QuizFormValue, requester: Requester, draft: QuizDraft) {
   let status: string;
   try {
-    ({ status } = await updateQuiz(db, quizId, { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic }, quiz.questions, requester));
+    ({ status } = await updateQuiz(
+      db,
+      quizId,
+      { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic },
+      quiz.questions,
+      requester,
+    ));
   } catch (error) {
     logger.error({ event: "quiz_update_failed", err: error }, "could not update a quiz");
     return reply({ draft, formError: SAVE_QUIZ_FAILED }, 500);
@@ -203,9 +209,18 @@ async function saveEdit(db: DB, logger: ActionFunctionArgs["context"]["logger"],
 }
 
 /** All or nothing: a quiz never exists without its questions and its game. */
-async function saveQuizAndHost(db: DB, quiz: QuizFormValue, requester: Requester & { clientId: string }): Promise<{ gameCode: string; quizId: number } | "missing-images"> {
+async function saveQuizAndHost(
+  db: DB,
+  quiz: QuizFormValue,
+  requester: Requester & { clientId: string },
+): Promise<{ gameCode: string; quizId: number } | "missing-images"> {
   return db.transaction().execute(async (trx) => {
-    const created = await createQuizWithQuestions(trx, { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic }, quiz.questions, requester);
+    const created = await createQuizWithQuestions(
+      trx,
+      { title: quiz.title, description: quiz.description, timeLimit: quiz.timeLimit, isPublic: quiz.isPublic },
+      quiz.questions,
+      requester,
+    );
     if (created.status !== "ok") return "missing-images" as const;
     const hosted = await hostNewGame(trx, created.value.id, requester);
     if (hosted.status !== "ok") throw new Error(`A quiz just created could not be hosted (${hosted.status}).`);

@@ -27,7 +27,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof ImportRefused) return data<ImportReply>({ error: error.message, rows: error.invalid.rows }, { status: 400 });
     if (error instanceof ApiError) {
-      return data<ImportReply>({ error: error.message }, { status: error.status, headers: error.retryAfterSeconds ? retryAfterHeaders(error.retryAfterSeconds) : undefined });
+      return data<ImportReply>(
+        { error: error.message },
+        { status: error.status, headers: error.retryAfterSeconds ? retryAfterHeaders(error.retryAfterSeconds) : undefined },
+      );
     }
     throw error;
   }
@@ -41,9 +44,8 @@ export default function ImportQuiz() {
       <div className="form-page stack">
         <h1>Import a Quiz</h1>
         <p>
-          Bring a quiz you already have: a Quiz Night file (<code>.json</code>, pictures included), or a spreadsheet (<code>.csv</code> or{" "}
-          <code>.xlsx</code>) in our template or Kahoot&apos;s quiz spreadsheet template. Every row is checked, and nothing is saved unless the whole
-          file is right.
+          Bring a quiz you already have: a Quiz Night file (<code>.json</code>, pictures included), or a spreadsheet (<code>.csv</code> or <code>.xlsx</code>)
+          in our template or Kahoot&apos;s quiz spreadsheet template. Every row is checked, and nothing is saved unless the whole file is right.
         </p>
         <p className="row">
           <a href="/create/template.xlsx" download>
@@ -60,7 +62,9 @@ export default function ImportQuiz() {
             {reply.rows && reply.rows.length > 1 ? (
               <ul aria-label="Problems by row">
                 {reply.rows.map((problem) => (
-                  <li key={`${problem.row}-${problem.message}`}>{problem.row > 0 && !problem.message.startsWith("Row") ? `Row ${problem.row}: ${problem.message}` : problem.message}</li>
+                  <li key={`${problem.row}-${problem.message}`}>
+                    {problem.row > 0 && !problem.message.startsWith("Row") ? `Row ${problem.row}: ${problem.message}` : problem.message}
+                  </li>
                 ))}
               </ul>
             ) : null}
@@ -69,7 +73,14 @@ export default function ImportQuiz() {
         <Form method="post" encType="multipart/form-data" className="card stack">
           <div className="field">
             <label htmlFor="file">Quiz file or spreadsheet</label>
-            <input id="file" name="file" type="file" required accept=".json,.csv,.xlsx,application/json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-describedby="file-hint" />
+            <input
+              id="file"
+              name="file"
+              type="file"
+              required
+              accept=".json,.csv,.xlsx,application/json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              aria-describedby="file-hint"
+            />
             <p id="file-hint" className="hint">
               JSON up to 40 MB; spreadsheets up to 2 MB and 100 questions.
             </p>

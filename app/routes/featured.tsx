@@ -19,18 +19,7 @@ interface FeaturedSession {
 }
 
 const SKELETON_COUNT = 6;
-const QUICK_JOIN_WORDS = [
-  "Quizzer",
-  "Brainiac",
-  "Genius",
-  "Scholar",
-  "Wizard",
-  "Champion",
-  "Ace",
-  "Maverick",
-  "Trivia",
-  "Sage",
-] as const;
+const QUICK_JOIN_WORDS = ["Quizzer", "Brainiac", "Genius", "Scholar", "Wizard", "Champion", "Ace", "Maverick", "Trivia", "Sage"] as const;
 
 /** A random fixed word plus a number from 0 to 999; the longest fits the 15-character nickname limit. */
 function quickJoinNickname(random: () => number = Math.random): string {
@@ -110,9 +99,7 @@ export default function Featured() {
     <main className="page featured">
       <div className="row featured-heading">
         <h1>Featured Quizzes</h1>
-        <span className="badge">
-          Live Quizzes{load.status === "loaded" ? `: ${sessions.length}` : ""}
-        </span>
+        <span className="badge">Live Quizzes{load.status === "loaded" ? `: ${sessions.length}` : ""}</span>
       </div>
       <p className="muted">Public quizzes that are live right now. Jump in with a code or a single tap.</p>
 

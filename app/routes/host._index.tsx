@@ -1,13 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  type ClientActionFunctionArgs,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
@@ -207,8 +199,7 @@ export default function HostQuiz() {
                         {quiz.title}
                       </label>
                       <p id={`quiz-${quiz.id}-details`} className="hint">
-                        {quiz.questionCount} {quiz.questionCount === 1 ? "question" : "questions"} ·{" "}
-                        {quiz.isPublic ? "Public" : "Private"}
+                        {quiz.questionCount} {quiz.questionCount === 1 ? "question" : "questions"} · {quiz.isPublic ? "Public" : "Private"}
                       </p>
                     </div>
                   </li>

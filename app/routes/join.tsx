@@ -1,13 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  type ClientActionFunctionArgs,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FieldError } from "#app/components/form-field";
@@ -17,14 +9,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
 import { requesterWithClientId } from "#app/utils/session.server";
-import {
-  FormIdSchema,
-  GAME_NOT_FOUND,
-  HOST_CONNECTION_FAILED,
-  JoinFormSchema,
-  QUIZ_NOT_FOUND,
-  QUIZ_NOT_HOSTABLE,
-} from "#app/utils/form-schemas";
+import { FormIdSchema, GAME_NOT_FOUND, HOST_CONNECTION_FAILED, JoinFormSchema, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { normalizeGameCode } from "#app/utils/validation";
 import { retryAfterHeaders } from "#app/utils/api.server";
@@ -237,11 +222,7 @@ function LiveSessions({ sessions, startError }: { sessions: GameSession[] | null
                 Code <strong>{session.gameCode}</strong> · {session.timeLimit} s per question
               </p>
               <div className="row">
-                <Link
-                  to={`/join?code=${session.gameCode}`}
-                  className="button button-small"
-                  aria-describedby={`session-${session.id}`}
-                >
+                <Link to={`/join?code=${session.gameCode}`} className="button button-small" aria-describedby={`session-${session.id}`}>
                   Join Game
                 </Link>
                 <Form method="post">

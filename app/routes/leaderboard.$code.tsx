@@ -37,9 +37,7 @@ export default function Leaderboard() {
           {state.leaderboard.map((entry) => (
             <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />
           ))}
-          {me && !meInTop && state.nickname ? (
-            <StandingRow rank={me.rank} nickname={`${state.nickname} (you)`} score={me.score} isMe testId="own-row" />
-          ) : null}
+          {me && !meInTop && state.nickname ? <StandingRow rank={me.rank} nickname={`${state.nickname} (you)`} score={me.score} isMe testId="own-row" /> : null}
         </ol>
         <p className="center">
           Question {state.questionNumber} of {state.totalQuestions} completed

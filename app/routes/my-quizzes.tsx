@@ -97,7 +97,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** `open`: games of the quiz that were waiting or running when it was deleted. */
 function deletedNotice(open: number): string {
   if (open === 0) return "Quiz deleted.";
-  const games = open === 1 ? "Its open game (waiting or being played) can still finish with the questions it" : `Its ${open} open games (waiting or being played) can still finish with the questions they`;
+  const games =
+    open === 1
+      ? "Its open game (waiting or being played) can still finish with the questions it"
+      : `Its ${open} open games (waiting or being played) can still finish with the questions they`;
   return `Quiz deleted. ${games} started with; nobody can start a new one.`;
 }
 
@@ -202,14 +205,7 @@ export default function MyQuizzes() {
                       <div className="row my-quiz-actions">
                         <Form method="post" action="/my-quizzes">
                           <input type="hidden" name="quizId" value={quiz.id} />
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="host"
-                            className="button"
-                            disabled={busy}
-                            aria-label={`Host ${quiz.title}`}
-                          >
+                          <button type="submit" name="intent" value="host" className="button" disabled={busy} aria-label={`Host ${quiz.title}`}>
                             {busy && busyIntent === "host" ? "Hosting..." : "Host"}
                           </button>
                         </Form>
@@ -229,12 +225,7 @@ export default function MyQuizzes() {
                             {busy && busyIntent === "duplicate" ? "Duplicating..." : "Duplicate"}
                           </button>
                         </Form>
-                        <Link
-                          to={`/my-quizzes?delete=${quiz.id}`}
-                          className="button button-secondary"
-                          aria-label={`Delete ${quiz.title}`}
-                          preventScrollReset
-                        >
+                        <Link to={`/my-quizzes?delete=${quiz.id}`} className="button button-secondary" aria-label={`Delete ${quiz.title}`} preventScrollReset>
                           Delete
                         </Link>
                       </div>

@@ -71,9 +71,7 @@ export default function PlayQuestion() {
         />
         <div aria-live="polite">
           {state.answerStatus === "submitting" ? <p className="status-banner">Submitting...</p> : null}
-          {state.answerStatus === "success" ? (
-            <p className="status-banner">Answer submitted! Waiting for other players...</p>
-          ) : null}
+          {state.answerStatus === "success" ? <p className="status-banner">Answer submitted! Waiting for other players...</p> : null}
           {state.answerStatus === "error" ? (
             <p className="status-banner form-error" role="alert">
               {state.answerError ?? "Failed to submit your answer. Please try again."}

@@ -35,7 +35,13 @@ export default function PlayerResult() {
           : formatNumber(reveal.correctNumber)
         : options(reveal.correctAnswerIndexes);
   const yours =
-    typeof mine.value === "string" ? mine.value : typeof mine.value === "number" ? formatNumber(mine.value) : Array.isArray(mine.value) ? options(mine.value) : null;
+    typeof mine.value === "string"
+      ? mine.value
+      : typeof mine.value === "number"
+        ? formatNumber(mine.value)
+        : Array.isArray(mine.value)
+          ? options(mine.value)
+          : null;
 
   return (
     <Page narrow>
@@ -50,20 +56,37 @@ export default function PlayerResult() {
             <h1 className={mine.correct ? "result-correct" : undefined}>{!answered ? "Time's up!" : mine.correct ? "Spot on!" : "Close?"}</h1>
             <p>
               The answer was <strong data-testid="correct-answer">{solution}</strong>
-              {yours !== null ? <>; you guessed <strong>{yours}</strong></> : null}.
+              {yours !== null ? (
+                <>
+                  ; you guessed <strong>{yours}</strong>
+                </>
+              ) : null}
+              .
             </p>
-            {answered ? <p className="stat-value" data-testid="points">+{mine.points} points</p> : null}
+            {answered ? (
+              <p className="stat-value" data-testid="points">
+                +{mine.points} points
+              </p>
+            ) : null}
           </>
         ) : mine.correct ? (
           <>
             <h1 className="result-correct">Correct!</h1>
-            <p className="stat-value" data-testid="points">+{mine.points} points</p>
-            <p>Answered in {((mine.responseTimeMs ?? 0) / 1000).toFixed(1)} s{mine.streak > 1 ? ` · ${mine.streak} in a row` : ""}</p>
+            <p className="stat-value" data-testid="points">
+              +{mine.points} points
+            </p>
+            <p>
+              Answered in {((mine.responseTimeMs ?? 0) / 1000).toFixed(1)} s{mine.streak > 1 ? ` · ${mine.streak} in a row` : ""}
+            </p>
           </>
         ) : (
           <>
             <h1 className="result-incorrect">{!answered ? "Time's up!" : mine.points > 0 ? "Partly right" : "Incorrect"}</h1>
-            {mine.points > 0 ? <p className="stat-value" data-testid="points">+{mine.points} points</p> : null}
+            {mine.points > 0 ? (
+              <p className="stat-value" data-testid="points">
+                +{mine.points} points
+              </p>
+            ) : null}
             {yours !== null && reveal.kind === "typeAnswer" ? (
               <p>
                 You typed <strong>{yours}</strong>
@@ -78,7 +101,9 @@ export default function PlayerResult() {
         <p>
           You are <strong>#{mine.rank}</strong> with <strong data-testid="score">{mine.score}</strong> points
         </p>
-        <p className="muted">Question {state.questionNumber} of {state.totalQuestions}</p>
+        <p className="muted">
+          Question {state.questionNumber} of {state.totalQuestions}
+        </p>
       </div>
     </Page>
   );

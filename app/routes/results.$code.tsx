@@ -98,9 +98,7 @@ export default function FinalResults() {
             <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />
           ))}
         </ol>
-        {!state.isHost && state.playerCount > everyone.length ? (
-          <p className="muted center">and {state.playerCount - everyone.length} more players</p>
-        ) : null}
+        {!state.isHost && state.playerCount > everyone.length ? <p className="muted center">and {state.playerCount - everyone.length} more players</p> : null}
         <div className="row" style={{ justifyContent: "center" }}>
           {state.isHost ? (
             <>

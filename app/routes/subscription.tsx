@@ -98,7 +98,7 @@ export default function Subscription() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival from checkout: clearing the search params must not toast again
   }, []);
 
-  const submitting = navigation.state === "submitting" ? (navigation.formData?.get("planId") as string | null) ?? "portal" : null;
+  const submitting = navigation.state === "submitting" ? ((navigation.formData?.get("planId") as string | null) ?? "portal") : null;
   const busy = pending ?? submitting;
 
   async function send(event: FormEvent<HTMLFormElement>, key: string, endpoint: string, body: unknown) {
@@ -147,13 +147,11 @@ export default function Subscription() {
         ) : null}
         {endsAt && user ? (
           <p className="status-notice" role="status">
-            Your {planName(user.tier)} plan ends on {new Date(endsAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}; you will be on
-            Free from then.
+            Your {planName(user.tier)} plan ends on{" "}
+            {new Date(endsAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}; you will be on Free from then.
           </p>
         ) : null}
-        {!billingConfigured ? (
-          <p className="hint center">Billing is not configured on this server, so plans cannot be bought here.</p>
-        ) : null}
+        {!billingConfigured ? <p className="hint center">Billing is not configured on this server, so plans cannot be bought here.</p> : null}
 
         <ul className="plan-grid" aria-label="Plans">
           {plans.map((plan) => {
@@ -177,7 +175,11 @@ export default function Subscription() {
                     <li key={feature}>{feature}</li>
                   ))}
                 </ul>
-                <Form method="post" className="plan-action" onSubmit={(event) => send(event, String(plan.id), "/api/subscription/create-session", { planId: plan.id })}>
+                <Form
+                  method="post"
+                  className="plan-action"
+                  onSubmit={(event) => send(event, String(plan.id), "/api/subscription/create-session", { planId: plan.id })}
+                >
                   <input type="hidden" name="planId" value={plan.id} />
                   <button
                     type="submit"

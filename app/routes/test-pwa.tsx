@@ -129,8 +129,8 @@ export default function TestPwa() {
             <IosInstallSteps />
           ) : (
             <p className="hint">
-              This browser has not offered installation on this page yet. In Chrome or Edge, use the install icon in the address bar or
-              Install Quiz Night in the menu.
+              This browser has not offered installation on this page yet. In Chrome or Edge, use the install icon in the address bar or Install Quiz Night in
+              the menu.
             </p>
           )}
         </section>

@@ -97,16 +97,14 @@ export default function Lobby() {
         <div className="card stack">
           <div className="row" style={{ justifyContent: "space-between" }}>
             <h2>
-              Players <span className="badge" data-testid="player-count">{playerCount}</span>
+              Players{" "}
+              <span className="badge" data-testid="player-count">
+                {playerCount}
+              </span>
             </h2>
             {isHost ? (
               <div className="row">
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  aria-pressed={state.locked}
-                  onClick={() => lockGame(!state.locked)}
-                >
+                <button type="button" className="button button-secondary" aria-pressed={state.locked} onClick={() => lockGame(!state.locked)}>
                   {state.locked ? "Unlock Game" : "Lock Game"}
                 </button>
                 <button type="button" className="button button-large" onClick={onStart}>
@@ -137,9 +135,7 @@ export default function Lobby() {
             />
           )}
           {playerCount > players.length ? <p className="muted">and {playerCount - players.length} more</p> : null}
-          {!isHost && inThisGame && state.playerId !== null ? (
-            <p className="status-banner">Waiting for host to start the game...</p>
-          ) : null}
+          {!isHost && inThisGame && state.playerId !== null ? <p className="status-banner">Waiting for host to start the game...</p> : null}
           {!inThisGame || state.joining ? (
             <p className="muted" role="status">
               {state.joining ? "Joining..." : <a href={`/join?code=${gameCode}`}>Join this game</a>}

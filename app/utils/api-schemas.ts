@@ -37,5 +37,14 @@ export const RegisterHostSchema = z.object({
 });
 
 export const CreateSubscriptionSessionSchema = z.object({
-  planId: z.union([IdSchema, z.string().regex(/^[1-9]\d{0,15}$/, "Choose a plan.").transform(Number)], { error: "Choose a plan." }),
+  planId: z.union(
+    [
+      IdSchema,
+      z
+        .string()
+        .regex(/^[1-9]\d{0,15}$/, "Choose a plan.")
+        .transform(Number),
+    ],
+    { error: "Choose a plan." },
+  ),
 });

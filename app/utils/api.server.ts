@@ -12,7 +12,6 @@ import { checkLimits, type LimitName } from "./rate-limits.server";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
-
 export class ApiError extends Error {
   constructor(
     readonly status: number,

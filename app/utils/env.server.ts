@@ -14,7 +14,12 @@ const BooleanFlag = z
 
 const OriginList = z
   .string()
-  .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.url({ error: "must be a comma-separated list of origins such as https://quiz.example.org" })));
 
 const WholeNumber = z.coerce.number({ error: "must be a whole number" }).int({ error: "must be a whole number" });
@@ -91,14 +96,18 @@ const EnvSchema = z.object({
   QUESTION_LIMIT_PER_IP: Limit.optional(),
   GAME_LIMIT_PER_IP: Limit.optional(),
   IMAGE_LIMIT_PER_IP: Limit.optional(),
-  LOBBY_IDLE_MINUTES: WholeNumber.min(1).max(7 * 24 * 60).optional(),
+  LOBBY_IDLE_MINUTES: WholeNumber.min(1)
+    .max(7 * 24 * 60)
+    .optional(),
   SQLITE_SYNCHRONOUS: z
     .enum(["full", "normal", "FULL", "NORMAL"], { error: "must be full or normal" })
     .transform((value) => value.toLowerCase() as "full" | "normal")
     .optional(),
   MAX_PLAYERS_PER_GAME: WholeNumber.min(1).max(100_000).optional(),
   METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be one of fatal, error, warn, info, debug, trace, silent" }).default("info"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be one of fatal, error, warn, info, debug, trace, silent" })
+    .default("info"),
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   LOBBY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -118,11 +127,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 }
 
 /** SESSION_SECRET from the environment, else one generated once and kept beside the database. */
-export function resolveSessionSecret(
-  configured: string | undefined,
-  databasePath: string,
-  log: (message: string) => void,
-): string {
+export function resolveSessionSecret(configured: string | undefined, databasePath: string, log: (message: string) => void): string {
   if (configured) return configured;
   const dir = databasePath === ":memory:" ? path.resolve("data") : path.dirname(path.resolve(databasePath));
   const file = path.join(dir, "session-secret");

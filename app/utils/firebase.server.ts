@@ -51,7 +51,10 @@ function adminApp(projectId: string, log: Logger): App | null {
   if (emulator && setting("NODE_ENV") === "production") {
     if (!warnedEmulatorInProduction) {
       warnedEmulatorInProduction = true;
-      log.warn({ event: "google_emulator_in_production" }, "FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production; Google sign-in is refused until it is removed.");
+      log.warn(
+        { event: "google_emulator_in_production" },
+        "FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production; Google sign-in is refused until it is removed.",
+      );
     }
     return null;
   }

@@ -58,10 +58,7 @@ export const HostNameSchema = z
   .max(HOST_NAME_MAX_LENGTH, HOST_NAME_MESSAGE);
 
 /** An unchosen quiz arrives from a form as an empty string or not at all. */
-const ChosenQuizIdSchema = z.preprocess(
-  (value) => (value === "" || value === null || value === undefined ? undefined : Number(value)),
-  IdSchema.optional(),
-);
+const ChosenQuizIdSchema = z.preprocess((value) => (value === "" || value === null || value === undefined ? undefined : Number(value)), IdSchema.optional());
 
 export type HostChoice = { hostName: string } & ({ quizId: number; gameCode?: undefined } | { gameCode: string; quizId?: undefined });
 
@@ -77,9 +74,8 @@ export const HostFormSchema = z
     const code = GameCodeSchema.safeParse(form.quizCode);
     if (!code.success) ctx.addIssue({ code: "custom", message: code.error.issues[0].message, path: ["quizCode"] });
   })
-  .transform(
-    ({ quizCode, quizId, hostName }): HostChoice =>
-      quizId !== undefined ? { hostName, quizId } : { hostName, gameCode: GameCodeSchema.parse(quizCode) },
+  .transform(({ quizCode, quizId, hostName }): HostChoice =>
+    quizId !== undefined ? { hostName, quizId } : { hostName, gameCode: GameCodeSchema.parse(quizCode) },
   );
 
 // ------------------------------------------------------------------------------------ join

@@ -80,9 +80,7 @@ const IndexSchema = z
 
 const common = {
   text: QuestionTextSchema.describe("The question, up to 500 characters."),
-  timeLimit: QuestionTimeLimitSchema.nullable()
-    .default(null)
-    .describe("Seconds for this question, 5 to 240; null (or absent) takes the quiz's time limit."),
+  timeLimit: QuestionTimeLimitSchema.nullable().default(null).describe("Seconds for this question, 5 to 240; null (or absent) takes the quiz's time limit."),
   points: PointsSchema.default("standard").describe("standard, double (twice the points) or none (counts for nothing)."),
   image: FilePictureSchema.nullable().default(null).describe("A picture for the question, or null."),
 };
@@ -286,7 +284,11 @@ export const SpreadsheetDetailsSchema = z
 /** A spreadsheet's file name as a quiz title: without its extension; a name of nothing but an extension gives none. */
 export function titleFromFileName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? "";
-  return base.replace(/\.(csv|xlsx|json)$/i, "").replace(/\.quiz$/i, "").trim().slice(0, 200);
+  return base
+    .replace(/\.(csv|xlsx|json)$/i, "")
+    .replace(/\.quiz$/i, "")
+    .trim()
+    .slice(0, 200);
 }
 
 /** A file name for a quiz: its title in lower-case ASCII words joined by dashes ("quiz" if nothing is left). */

@@ -16,14 +16,7 @@ import {
   type QuestionContent,
   type QuestionKind,
 } from "#app/game/question-kinds";
-import {
-  CANNOT_REMOVE_QUESTION,
-  emptyAnswerMessage,
-  emptyQuestionMessage,
-  MAX_QUESTIONS,
-  tooManyQuestionsMessage,
-  type ToastMessage,
-} from "./form-schemas";
+import { CANNOT_REMOVE_QUESTION, emptyAnswerMessage, emptyQuestionMessage, MAX_QUESTIONS, tooManyQuestionsMessage, type ToastMessage } from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
 
 export { CREATE_QUIZ_FAILED, type ToastMessage } from "./form-schemas";
@@ -122,21 +115,19 @@ const PostedQuestionSchema = z
     points: text,
     imageId: text,
   })
-  .transform(
-    (posted): QuestionDraft => ({
-      kind: (QUESTION_KINDS as readonly string[]).includes(posted.kind) ? (posted.kind as QuestionKind) : "choice",
-      text: posted.text,
-      answers: posted.answers.slice(0, MAX_OPTIONS),
-      correctAnswerIndex: whole(posted.correctAnswerIndex, -1),
-      correctAnswerIndexes: posted.correctAnswerIndexes.map((raw) => whole(raw, -1)),
-      trueFalse: whole(posted.trueFalse, 0),
-      acceptedAnswers: posted.acceptedAnswers,
-      correctNumber: posted.correctNumber,
-      timeLimit: posted.timeLimit,
-      points: posted.points || "standard",
-      imageId: posted.imageId,
-    }),
-  );
+  .transform((posted): QuestionDraft => ({
+    kind: (QUESTION_KINDS as readonly string[]).includes(posted.kind) ? (posted.kind as QuestionKind) : "choice",
+    text: posted.text,
+    answers: posted.answers.slice(0, MAX_OPTIONS),
+    correctAnswerIndex: whole(posted.correctAnswerIndex, -1),
+    correctAnswerIndexes: posted.correctAnswerIndexes.map((raw) => whole(raw, -1)),
+    trueFalse: whole(posted.trueFalse, 0),
+    acceptedAnswers: posted.acceptedAnswers,
+    correctNumber: posted.correctNumber,
+    timeLimit: posted.timeLimit,
+    points: posted.points || "standard",
+    imageId: posted.imageId,
+  }));
 
 /**
  * The whole posted form into a draft (what the page shows again after a refusal) and the button
@@ -163,7 +154,6 @@ export const PostedQuizSchema = z
     },
   }));
 
-
 /** A draft question in the shape the shared question schema reads. */
 function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
   const common = {
@@ -181,7 +171,13 @@ function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
     case "multiSelect":
       return { ...common, answers: draft.answers, correctAnswerIndexes: draft.correctAnswerIndexes.filter((index) => index < draft.answers.length) };
     case "typeAnswer":
-      return { ...common, acceptedAnswers: draft.acceptedAnswers.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) };
+      return {
+        ...common,
+        acceptedAnswers: draft.acceptedAnswers
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter(Boolean),
+      };
     case "closestNumber":
       return { ...common, correctNumber: parseTypedNumber(draft.correctNumber) ?? (draft.correctNumber.trim() === "" ? undefined : Number.NaN) };
     case "poll":
@@ -190,7 +186,18 @@ function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
 }
 
 /** The draft's fields a shared rule's message can be about; anything else is shown on the question's text. */
-const DRAFT_FIELDS = new Set(["answers", "correctAnswerIndex", "correctAnswerIndexes", "acceptedAnswers", "correctNumber", "timeLimit", "points", "imageId", "text", "kind"]);
+const DRAFT_FIELDS = new Set([
+  "answers",
+  "correctAnswerIndex",
+  "correctAnswerIndexes",
+  "acceptedAnswers",
+  "correctNumber",
+  "timeLimit",
+  "points",
+  "imageId",
+  "text",
+  "kind",
+]);
 
 /**
  * One draft question through the shared rules, with the editor's messages (docs/product.md#validation): "Question N
@@ -285,7 +292,6 @@ export function quizErrorToast(errors: Record<string, string>): ToastMessage {
   }
   return { title: "Check your quiz", description: message };
 }
-
 
 // ------------------------------------------------------------------------------ editing the list
 

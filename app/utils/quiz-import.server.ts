@@ -54,7 +54,7 @@ async function readUpload(request: Request): Promise<ImportInput> {
       unstable_createMemoryUploadHandler({
         maxPartSize: MAX_QUIZ_FILE_BYTES,
         filter: ({ name }) => FORM_FIELDS.has(name),
-      })
+      }),
     );
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, quizFileTooLargeMessage());
@@ -116,10 +116,7 @@ export class ImportRefused extends Error {
  * Imports the quiz a request carries for its caller: the quiz with its questions and the headers
  * to answer with (a minted client id). Throws ApiError (limits, size, storage) or ImportRefused.
  */
-export async function importFromRequest(
-  context: AppLoadContext,
-  request: Request
-): Promise<{ quiz: Quiz & { questions: Question[] }; headers: HeadersInit }> {
+export async function importFromRequest(context: AppLoadContext, request: Request): Promise<{ quiz: Quiz & { questions: Question[] }; headers: HeadersInit }> {
   if (Number(request.headers.get("content-length") ?? "0") > MAX_IMPORT_REQUEST_BYTES) throw new ApiError(413, quizFileTooLargeMessage());
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   if (contentType.startsWith("application/x-www-form-urlencoded")) {
@@ -161,7 +158,7 @@ export async function importFromRequest(
       pictures: pictureCount,
       userId: user?.id ?? null,
     },
-    "quiz imported"
+    "quiz imported",
   );
   return { quiz, headers };
 }

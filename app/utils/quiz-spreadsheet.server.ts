@@ -134,9 +134,7 @@ export interface RowError {
   message: string;
 }
 
-export type SpreadsheetResult =
-  | { status: "ok"; layout: SpreadsheetLayout; questions: QuestionContent[] }
-  | { status: "invalid"; errors: RowError[] };
+export type SpreadsheetResult = { status: "ok"; layout: SpreadsheetLayout; questions: QuestionContent[] } | { status: "invalid"; errors: RowError[] };
 
 const fileError = (message: string): SpreadsheetResult => ({ status: "invalid", errors: [{ row: 0, message }] });
 
@@ -272,7 +270,6 @@ function answerNumbers(cell: string): number[] | null {
 /** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
 const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
 const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
-
 
 function readPoints(cell: string): unknown {
   const key = cell.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -523,7 +520,13 @@ const example = (question: Partial<QuestionContent> & Pick<QuestionContent, "kin
 
 /** One example of each kind, as the template shows them. */
 export const TEMPLATE_QUESTIONS: readonly QuestionContent[] = [
-  example({ kind: "choice", text: "What is the capital of Australia?", answers: ["Sydney", "Canberra", "Melbourne", "Perth"], correctAnswerIndex: 1, correctAnswerIndexes: [1] }),
+  example({
+    kind: "choice",
+    text: "What is the capital of Australia?",
+    answers: ["Sydney", "Canberra", "Melbourne", "Perth"],
+    correctAnswerIndex: 1,
+    correctAnswerIndexes: [1],
+  }),
   example({ kind: "trueFalse", text: "A group of crows is called a murder.", answers: ["True", "False"], correctAnswerIndex: 0, correctAnswerIndexes: [0] }),
   example({ kind: "multiSelect", text: "Which of these are planets?", answers: ["Mars", "Pluto", "Venus", "The Moon"], correctAnswerIndexes: [0, 2] }),
   example({ kind: "typeAnswer", text: "Which element has the symbol Fe?", acceptedAnswers: ["Iron"] }),

@@ -12,17 +12,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { RateLimiterMemory, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 
-export type LimitName =
-  | "guest"
-  | "register"
-  | "login"
-  | "loginAddress"
-  | "aiAddress"
-  | "aiServer"
-  | "quiz"
-  | "question"
-  | "game"
-  | "image";
+export type LimitName = "guest" | "register" | "login" | "loginAddress" | "aiAddress" | "aiServer" | "quiz" | "question" | "game" | "image";
 
 export interface LimitRule {
   /** Attempts allowed per key in each window. */

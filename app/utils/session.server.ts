@@ -36,11 +36,7 @@ async function sessionIdOf(context: AuthContext, request: Request): Promise<stri
 export async function getUser(context: AuthContext, request: Request, now = Date.now()): Promise<User | null> {
   const id = await sessionIdOf(context, request);
   if (!id) return null;
-  const session = await context.db
-    .selectFrom("sessions")
-    .select(["user_id", "expires_at"])
-    .where("id_hash", "=", hashId(id))
-    .executeTakeFirst();
+  const session = await context.db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id_hash", "=", hashId(id)).executeTakeFirst();
   if (!session || session.expires_at <= now) return null;
   return findUserById(context.db, session.user_id);
 }
@@ -59,7 +55,10 @@ export async function startSession(context: AuthContext, request: Request, userI
       .deleteFrom("sessions")
       .where((eb) => eb.or([eb("user_id", "=", userId), eb("expires_at", "<=", now), ...(previous ? [eb("id_hash", "=", hashId(previous))] : [])]))
       .execute();
-    await trx.insertInto("sessions").values({ id_hash: hashId(id), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS }).execute();
+    await trx
+      .insertInto("sessions")
+      .values({ id_hash: hashId(id), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS })
+      .execute();
   });
   return sessionCookie(context.sessionSecret).serialize(id, { maxAge: SESSION_TTL_MS / 1000, secure: isHttps(request) });
 }

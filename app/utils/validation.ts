@@ -3,13 +3,7 @@
  * docs/product.md#validation gives for it, so client and server agree by construction.
  */
 import { z } from "zod";
-import {
-  DEFAULT_TIME_LIMIT_SECONDS,
-  GAME_CODE_LENGTH,
-  MAX_TIME_LIMIT_SECONDS,
-  MIN_TIME_LIMIT_SECONDS,
-  NICKNAME_MAX_LENGTH,
-} from "#app/game/rules";
+import { DEFAULT_TIME_LIMIT_SECONDS, GAME_CODE_LENGTH, MAX_TIME_LIMIT_SECONDS, MIN_TIME_LIMIT_SECONDS, NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
 import { isOffensive } from "./profanity";
 

@@ -6,8 +6,7 @@ import { expect, test } from "./fixtures";
  * 400, and a lobby may answer 404 before its game is registered: those are expected, nothing else.
  */
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
-  const expected = (error: string) =>
-    statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
+  const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
 }
 
@@ -73,7 +72,10 @@ async function leaveLobby(page: Page) {
 
 /** Logs in with a fresh request context (no cookies of the page) and says whether it worked. */
 async function canLogIn(page: Page, email: string, password: string): Promise<boolean> {
-  const context = await page.context().browser()!.newContext({ baseURL: new URL(page.url()).origin });
+  const context = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: new URL(page.url()).origin });
   try {
     const response = await context.request.post("/auth", { form: { intent: "login", email, password }, maxRedirects: 0 });
     return response.status() === 302;

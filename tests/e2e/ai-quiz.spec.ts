@@ -22,8 +22,7 @@ async function continueAsGuest(page: Page) {
 
 /** Chromium logs every 4xx/5xx fetch as a console error; a refused generation is expected to. */
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
-  const expected = (error: string) =>
-    statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
+  const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
 }
 

@@ -6,8 +6,7 @@ import { expect, test } from "./fixtures";
  * answers 400, 401 or 409, and those are expected here, nothing else.
  */
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
-  const expected = (error: string) =>
-    statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
+  const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
 }
 

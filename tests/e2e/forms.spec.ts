@@ -6,8 +6,7 @@ import { expect, test } from "./fixtures";
  * 400/404, and a lobby that does not exist yet answers 404: those are expected here, nothing else.
  */
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
-  const expected = (error: string) =>
-    statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
+  const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
 }
 

@@ -17,7 +17,9 @@ async function contextWithClientId(browser: Browser, clientId: string, viewport 
 
 async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
   const headers = { "x-client-id": hostClientId };
-  const quiz = await (await page.request.post("/api/quizzes", { data: { title: "E2E Night", description: "", timeLimit: 20, isPublic: true }, headers })).json();
+  const quiz = await (
+    await page.request.post("/api/quizzes", { data: { title: "E2E Night", description: "", timeLimit: 20, isPublic: true }, headers })
+  ).json();
   for (const [order, question] of QUESTIONS.entries()) {
     await page.request.post("/api/questions", { data: { quizId: quiz.id, order, ...question }, headers });
   }

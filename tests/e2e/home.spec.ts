@@ -38,9 +38,7 @@ async function expectToast(page: Page, title: string, description: string | RegE
 
 /** Serves a fixed game-session list, so the page does not depend on games other tests left behind. */
 async function stubGameSessions(page: Page, body: string) {
-  await page.route("**/api/game-sessions", (route) =>
-    route.fulfill({ status: 200, contentType: "application/json", body }),
-  );
+  await page.route("**/api/game-sessions", (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
 }
 
 test.describe("home", () => {
@@ -58,9 +56,7 @@ test.describe("home", () => {
     const main = page.getByRole("main");
     const badge = main.getByRole("status").filter({ hasText: /Connected|Disconnected/ });
     await expect(badge).toHaveText(/^\s*Connected$/, { timeout: 5_000 });
-    await page.evaluate(() =>
-      window.dispatchEvent(new CustomEvent("websocket-failed", { detail: "Connection failed after several attempts" })),
-    );
+    await page.evaluate(() => window.dispatchEvent(new CustomEvent("websocket-failed", { detail: "Connection failed after several attempts" })));
     await expect(badge).toHaveText(/Disconnected/);
     await expect(main.getByRole("button", { name: "Reconnect" })).toBeVisible();
     // The socket itself is still open, so the 3 s poll brings the badge back.
@@ -204,9 +200,7 @@ test.describe("featured", () => {
   test("a refused Quick Join says so", async ({ page }) => {
     await stubGameSessions(
       page,
-      JSON.stringify([
-        { id: 1, quizId: 1, title: "Gone Quiz", description: "Ended a moment ago", gameCode: "ZZZZZZ", status: "waiting", timeLimit: 20 },
-      ]),
+      JSON.stringify([{ id: 1, quizId: 1, title: "Gone Quiz", description: "Ended a moment ago", gameCode: "ZZZZZZ", status: "waiting", timeLimit: 20 }]),
     );
     await page.goto("/featured");
     await page.getByRole("article", { name: "Gone Quiz" }).getByRole("button", { name: "Quick Join" }).click();

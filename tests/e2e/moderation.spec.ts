@@ -7,7 +7,10 @@ import { expect, test } from "./fixtures";
 async function hostedGame(page: Page, hostClientId: string): Promise<string> {
   const headers = { "x-client-id": hostClientId };
   const quiz = await (await page.request.post("/api/quizzes", { data: { title: "Moderated", timeLimit: 20, isPublic: false }, headers })).json();
-  await page.request.post("/api/questions", { data: { quizId: quiz.id, order: 0, text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1 }, headers });
+  await page.request.post("/api/questions", {
+    data: { quizId: quiz.id, order: 0, text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1 },
+    headers,
+  });
   const game = await (await page.request.post("/api/games", { data: { quizId: quiz.id }, headers })).json();
   await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
   return game.gameCode as string;

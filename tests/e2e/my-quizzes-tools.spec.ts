@@ -9,8 +9,7 @@ import { expect, test } from "./fixtures";
  * its game is registered: that is expected, nothing else.
  */
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
-  const expected = (error: string) =>
-    statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
+  const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
 }
 

@@ -13,7 +13,9 @@ async function contextWithClientId(browser: Browser, clientId: string, viewport 
 
 /** A real PNG, made here: a picture round needs a picture. */
 async function picturePng(): Promise<Buffer> {
-  return sharp({ create: { width: 800, height: 500, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+  return sharp({ create: { width: 800, height: 500, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
 }
 
 function card(page: Page, n: number): Locator {
@@ -30,8 +32,12 @@ async function addQuestion(page: Page, n: number, kind: string, text: string): P
 
 /** Drags a question by its handle onto another one, the way a mouse does (both in view). */
 async function dragQuestion(page: Page, from: number, to: number) {
-  await card(page, to).getByLabel("Question text").evaluate((input) => input.scrollIntoView({ block: "center" }));
-  const handle = (await card(page, from).getByRole("button", { name: new RegExp(`Reorder question ${from}`) }).boundingBox())!;
+  await card(page, to)
+    .getByLabel("Question text")
+    .evaluate((input) => input.scrollIntoView({ block: "center" }));
+  const handle = (await card(page, from)
+    .getByRole("button", { name: new RegExp(`Reorder question ${from}`) })
+    .boundingBox())!;
   const target = (await card(page, to).getByLabel("Question text").boundingBox())!;
   await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
   await page.mouse.down();
@@ -81,9 +87,13 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
   await expect(card(host, 5).getByLabel("Question text")).toHaveValue("What should the next round be about?");
   await expect(card(host, 6).getByLabel("Question text")).toHaveValue("In which year did people first walk on the Moon?");
   // The keyboard moves a question too: the true/false one down and back up.
-  await card(host, 2).getByRole("button", { name: /Reorder question 2/ }).press("ArrowDown");
+  await card(host, 2)
+    .getByRole("button", { name: /Reorder question 2/ })
+    .press("ArrowDown");
   await expect(card(host, 3).getByLabel("Question text")).toHaveValue("Bats are blind.");
-  await card(host, 3).getByRole("button", { name: /Reorder question 3/ }).press("ArrowUp");
+  await card(host, 3)
+    .getByRole("button", { name: /Reorder question 3/ })
+    .press("ArrowUp");
   await expect(card(host, 2).getByLabel("Question text")).toHaveValue("Bats are blind.");
 
   await host.getByRole("button", { name: "Save Quiz" }).click();
@@ -190,7 +200,12 @@ test("a host imports a spreadsheet (bad rows named, then a good one) and lands i
   await page.getByRole("link", { name: "Import a quiz file or a spreadsheet" }).click();
   await expect(page.getByRole("heading", { name: "Import a Quiz" })).toBeVisible();
   const header = "Question,Kind,Answer 1,Answer 2,Answer 3,Answer 4,Answer 5,Answer 6,Correct,Time limit,Points";
-  const bad = [header, "Capital of Italy?,choice,Rome,Paris,,,,,1,,", "Bats are blind.,true-false,,,,,,,maybe,,", "Year of the Moon landing?,closest-number,,,,,,,soon,,"].join("\n");
+  const bad = [
+    header,
+    "Capital of Italy?,choice,Rome,Paris,,,,,1,,",
+    "Bats are blind.,true-false,,,,,,,maybe,,",
+    "Year of the Moon landing?,closest-number,,,,,,,soon,,",
+  ].join("\n");
   await page.getByLabel("Quiz file or spreadsheet").setInputFiles({ name: "pub.csv", mimeType: "text/csv", buffer: Buffer.from(bad) });
   await page.getByRole("button", { name: "Import Quiz" }).click();
   const problems = page.getByRole("alert");
@@ -199,7 +214,12 @@ test("a host imports a spreadsheet (bad rows named, then a good one) and lands i
   // The refused file's 400 is expected; the browser logs every 4xx.
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !error.includes("status of 400")));
 
-  const good = [header, "Capital of Italy?,choice,Rome,Paris,Madrid,,,,1,30,double", "Bats are blind.,true-false,,,,,,,false,,", "Which planet is closest to the Sun?,type-answer,Mercury,,,,,,,,"].join("\n");
+  const good = [
+    header,
+    "Capital of Italy?,choice,Rome,Paris,Madrid,,,,1,30,double",
+    "Bats are blind.,true-false,,,,,,,false,,",
+    "Which planet is closest to the Sun?,type-answer,Mercury,,,,,,,,",
+  ].join("\n");
   await page.getByLabel("Quiz file or spreadsheet").setInputFiles({ name: "Pub night.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
   await page.getByRole("button", { name: "Import Quiz" }).click();
   await expect(page).toHaveURL(/\/create\?edit=\d+&imported=1$/);

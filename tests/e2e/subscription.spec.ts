@@ -25,7 +25,11 @@ async function registerAndSignIn(page: Page) {
   await expect(page).toHaveURL(/\/(\?.*)?$/);
 }
 
-const planCard = (page: Page, name: string) => page.getByRole("list", { name: "Plans" }).getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+const planCard = (page: Page, name: string) =>
+  page
+    .getByRole("list", { name: "Plans" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name }) });
 
 test("a signed-out visitor sees every plan and is asked to sign in to subscribe", async ({ page }) => {
   await openHydrated(page, "/subscription");

@@ -131,7 +131,9 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
         res.writeHead(status, { "content-type": "application/json", "x-request-id": "req_fake" }).end(JSON.stringify(body));
       if (req.method === "GET" && req.url === "/health") return send(200, { ok: true });
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-        return send(404, { error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: "invalid_request_error", param: null, code: "unknown_url" } });
+        return send(404, {
+          error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: "invalid_request_error", param: null, code: "unknown_url" },
+        });
       }
       const body = JSON.parse(raw) as RecordedRequest["body"];
       requests.push({ authorization: req.headers.authorization, body });

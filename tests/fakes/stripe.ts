@@ -64,7 +64,15 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
     if (method === "POST" && pathname === "/v1/customers") {
       return {
         status: 200,
-        body: { id: nextId("cus"), object: "customer", email: params.email ?? null, name: params.name ?? null, metadata: metadataOf("metadata"), created, livemode: false },
+        body: {
+          id: nextId("cus"),
+          object: "customer",
+          email: params.email ?? null,
+          name: params.name ?? null,
+          metadata: metadataOf("metadata"),
+          created,
+          livemode: false,
+        },
       };
     }
     if (method === "GET" && pathname === "/v1/prices") {
@@ -110,7 +118,16 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
       if (cancelled[1].startsWith("sub_missing")) return stripeError(404, "invalid_request_error", `No such subscription: '${cancelled[1]}'`);
       return {
         status: 200,
-        body: { id: cancelled[1], object: "subscription", status: "canceled", canceled_at: created, ended_at: created, cancel_at_period_end: false, metadata: {}, livemode: false },
+        body: {
+          id: cancelled[1],
+          object: "subscription",
+          status: "canceled",
+          canceled_at: created,
+          ended_at: created,
+          cancel_at_period_end: false,
+          metadata: {},
+          livemode: false,
+        },
       };
     }
     if (method === "POST" && pathname === "/v1/billing_portal/sessions") {
@@ -118,7 +135,15 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
       sessions.set(id, params);
       return {
         status: 200,
-        body: { id, object: "billing_portal.session", customer: params.customer, return_url: params.return_url ?? null, url: `${base}/portal/${id}`, created, livemode: false },
+        body: {
+          id,
+          object: "billing_portal.session",
+          customer: params.customer,
+          return_url: params.return_url ?? null,
+          url: `${base}/portal/${id}`,
+          created,
+          livemode: false,
+        },
       };
     }
     return stripeError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${pathname}).`);
@@ -152,7 +177,9 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
         : fake.failing
           ? stripeError(500, "api_error", "Something went wrong on Stripe's end.")
           : handleApi(req.method ?? "", url.pathname, params);
-      res.writeHead(answer.status, { "content-type": "application/json", "request-id": "req_fake", "stripe-version": "2026-10-28.endive" }).end(JSON.stringify(answer.body));
+      res
+        .writeHead(answer.status, { "content-type": "application/json", "request-id": "req_fake", "stripe-version": "2026-10-28.endive" })
+        .end(JSON.stringify(answer.body));
     });
   });
 

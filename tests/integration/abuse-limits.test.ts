@@ -26,7 +26,12 @@ async function postForm(server: TestServer, pathname: string, form: Record<strin
     body: new URLSearchParams(form),
     redirect: "manual",
   });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), text: await response.text(), setCookie: response.headers.get("set-cookie") };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    text: await response.text(),
+    setCookie: response.headers.get("set-cookie"),
+  };
 }
 
 function expectRetryAfter(value: string | null, atMostSeconds: number): void {
@@ -52,12 +57,22 @@ describe("guests and registrations", () => {
     expectRetryAfter(refused.retryAfter, 3600);
     expect(refused.text).toContain("Too many guest sessions were started from your network. Please try again in");
     expect(refused.setCookie).toBeNull();
-    const guests = await server.db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where("is_guest", "=", 1).executeTakeFirstOrThrow();
+    const guests = await server.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("is_guest", "=", 1)
+      .executeTakeFirstOrThrow();
     expect(Number(guests.n)).toBe(DEFAULT_LIMITS.guestsPerIpPerHour);
   });
 
   it(`registers at most ${DEFAULT_LIMITS.registrationsPerIpPerHour} accounts an hour from one address`, async () => {
-    const form = (n: number) => ({ intent: "register", username: `maker${n}`, email: `maker${n}@example.com`, password: "secret-password", confirmPassword: "secret-password" });
+    const form = (n: number) => ({
+      intent: "register",
+      username: `maker${n}`,
+      email: `maker${n}@example.com`,
+      password: "secret-password",
+      confirmPassword: "secret-password",
+    });
     for (let n = 0; n < DEFAULT_LIMITS.registrationsPerIpPerHour; n++) expect((await postForm(server, "/auth", form(n))).status).toBe(302);
     const refused = await postForm(server, "/auth", form(99));
     expect(refused.status).toBe(429);
@@ -141,7 +156,9 @@ describe("quizzes, questions and games", () => {
     });
     expect(sixth.status).toBe(429);
     expectRetryAfter(sixth.headers.get("retry-after"), 3600);
-    expect(await sixth.json()).toEqual({ error: expect.stringMatching(/^Too many quizzes were created from your network\. Please try again in \d+ minutes?\.$/) });
+    expect(await sixth.json()).toEqual({
+      error: expect.stringMatching(/^Too many quizzes were created from your network\. Please try again in \d+ minutes?\.$/),
+    });
 
     for (const [order, question] of [...SAMPLE_QUESTIONS, ...SAMPLE_QUESTIONS, ...SAMPLE_QUESTIONS].slice(0, 8).entries()) {
       expect((await server.api("/api/questions", { body: { ...question, quizId: quizzes[0], order }, clientId: owner })).status).toBe(201);

@@ -53,7 +53,8 @@ async function pageText(response: Response): Promise<string> {
   return (await response.text()).replaceAll("<!-- -->", "");
 }
 
-const requestsFor = (topic: string) => fake.requests.filter((request) => request.body.messages.some((message) => message.content.includes(JSON.stringify(topic))));
+const requestsFor = (topic: string) =>
+  fake.requests.filter((request) => request.body.messages.some((message) => message.content.includes(JSON.stringify(topic))));
 
 describe("POST /api/generate-quiz", () => {
   it("generates a quiz, stores it for the caller, opens a game with the caller's browser as host, and spends one AI quiz", async () => {
@@ -63,7 +64,13 @@ describe("POST /api/generate-quiz", () => {
     const response = await generate(caller, { title: "", topic: "Volcanoes", difficulty: "medium", kinds: "choice", questionCount: 5, timeLimit: 25 });
     expect(response.status).toBe(201);
     const { quiz, questions, gameSession } = response.body;
-    expect(quiz).toMatchObject({ title: "Intermediate Volcanoes Quiz", description: "Quiz about Volcanoes", timeLimit: 25, isPublic: false, creatorId: caller.user.id });
+    expect(quiz).toMatchObject({
+      title: "Intermediate Volcanoes Quiz",
+      description: "Quiz about Volcanoes",
+      timeLimit: 25,
+      isPublic: false,
+      creatorId: caller.user.id,
+    });
     expect(questions).toHaveLength(5);
     for (const [order, question] of questions.entries()) {
       expect(question).toMatchObject({ quizId: quiz.id, order, kind: "choice", text: `Volcanoes question ${order + 1}?` });
@@ -270,7 +277,11 @@ describe("AI quiz quotas", () => {
     expect(fake.requests.length).toBe(before);
 
     // A guest's allowance is for all time, not per day.
-    await server.db.updateTable("ai_generations").set({ created_at: Date.now() - 3 * 86_400_000 }).where("user_id", "=", guest.user.id).execute();
+    await server.db
+      .updateTable("ai_generations")
+      .set({ created_at: Date.now() - 3 * 86_400_000 })
+      .where("user_id", "=", guest.user.id)
+      .execute();
     expect(await remaining(guest)).toBe(0);
   });
 
@@ -346,7 +357,15 @@ describe("the /ai-quiz page", () => {
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain("Please describe what you want your quiz to be about.");
 
-    const generated = await post({ intent: "generate", topic: "Food & Cooking", title: "", difficulty: "easy", kinds: "trueFalse", questionCount: "7", timeLimit: "30" });
+    const generated = await post({
+      intent: "generate",
+      topic: "Food & Cooking",
+      title: "",
+      difficulty: "easy",
+      kinds: "trueFalse",
+      questionCount: "7",
+      timeLimit: "30",
+    });
     expect(generated.status).toBe(302);
     const gameCode = /\/waiting\/([A-Z0-9]{6})$/.exec(generated.headers.get("location") ?? "")?.[1];
     expect(gameCode).toBeDefined();

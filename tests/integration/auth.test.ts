@@ -171,7 +171,11 @@ describe("register", () => {
       status: 409,
       message: "That username is already taken",
     });
-    const count = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where("email", "=", form.email).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("email", "=", form.email)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 

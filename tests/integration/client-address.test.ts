@@ -79,10 +79,7 @@ describe("TRUST_PROXY", () => {
     for (let i = 0; i < 4; i++) {
       const client = await TestClient.connect(server, undefined, { "x-forwarded-for": `10.20.${i}.1, 203.0.113.7` });
       client.send("JOIN_GAME", { gameCode, nickname: `P${i}` });
-      const reply = await Promise.race([
-        client.next("PLAYER_JOINED").then(() => "joined"),
-        client.next("ERROR").then((error) => error.message),
-      ]);
+      const reply = await Promise.race([client.next("PLAYER_JOINED").then(() => "joined"), client.next("ERROR").then((error) => error.message)]);
       outcomes.push(reply);
       await client.close();
     }

@@ -162,11 +162,7 @@ class ReconnectingClient {
     );
   }
 
-  async next<T extends ServerMessageType>(
-    type: T,
-    where: (payload: ServerPayload<T>) => boolean = () => true,
-    timeoutMs = 5000,
-  ): Promise<ServerPayload<T>> {
+  async next<T extends ServerMessageType>(type: T, where: (payload: ServerPayload<T>) => boolean = () => true, timeoutMs = 5000): Promise<ServerPayload<T>> {
     const message = await this.nextMatching((candidate) => candidate.type === type && where(candidate.payload as ServerPayload<T>), type, timeoutMs);
     return message.payload as ServerPayload<T>;
   }
@@ -377,10 +373,7 @@ describe("a server process killed mid-question", () => {
       const url = server.url;
       const { gameCode, hostClientId } = await createGame(url, 20);
       const host = new ReconnectingClient(() => url, hostClientId, gameCode, HOST_NICKNAME, retryQuickly);
-      const players = Array.from(
-        { length: 50 },
-        (_, i) => new ReconnectingClient(() => url, `crash-player-${i}`, gameCode, `Player ${i + 1}`, retryQuickly),
-      );
+      const players = Array.from({ length: 50 }, (_, i) => new ReconnectingClient(() => url, `crash-player-${i}`, gameCode, `Player ${i + 1}`, retryQuickly));
       clients.push(host, ...players);
       host.connect();
       await host.hostJoined();
@@ -453,16 +446,22 @@ describe("a server process killed mid-question", () => {
       }
       for (const player of answeredBefore) expect(player.acknowledged.has(2), player.nickname).toBe(true);
       for (const client of clients) {
-        expect(client.errorCodes().filter((code) => code !== "ALREADY_ANSWERED" && code !== "QUESTION_CLOSED"), client.nickname).toEqual([]);
+        expect(
+          client.errorCodes().filter((code) => code !== "ALREADY_ANSWERED" && code !== "QUESTION_CLOSED"),
+          client.nickname,
+        ).toEqual([]);
       }
 
       const db = new Database(env.DATABASE_PATH, { readonly: true, fileMustExist: true });
       try {
         const game = db.prepare("select id, status from games where game_code = ?").get(gameCode) as { id: number; status: string };
         expect(game.status).toBe("finished");
-        const answers = db
-          .prepare("select player_id, question_index, answer_index, points from answers where game_id = ? and round = 0")
-          .all(game.id) as { player_id: number; question_index: number; answer_index: number; points: number }[];
+        const answers = db.prepare("select player_id, question_index, answer_index, points from answers where game_id = ? and round = 0").all(game.id) as {
+          player_id: number;
+          question_index: number;
+          answer_index: number;
+          points: number;
+        }[];
         const stored = db.prepare("select id, score from players where game_id = ?").all(game.id) as { id: number; score: number }[];
 
         const storedAnswer = new Map(answers.map((row) => [`${row.player_id}/${row.question_index + 1}`, row.answer_index]));

@@ -61,7 +61,18 @@ async function call(
     headers,
     body: init.form ? new URLSearchParams(init.form) : undefined,
   });
-  const result = await handler({ request, params: {}, context: { db: init.database ?? db, hub: null as any, sessionSecret: "forms-test-secret-0123456789-0123456789", clientIp: "127.0.0.1", limits, logger: init.logger ?? silentLogger } });
+  const result = await handler({
+    request,
+    params: {},
+    context: {
+      db: init.database ?? db,
+      hub: null as any,
+      sessionSecret: "forms-test-secret-0123456789-0123456789",
+      clientIp: "127.0.0.1",
+      limits,
+      logger: init.logger ?? silentLogger,
+    },
+  });
   if (result instanceof Response) {
     return { status: result.status, body: null, location: result.headers.get("location"), setCookie: result.headers.get("set-cookie") };
   }
@@ -145,7 +156,10 @@ describe("/create action", () => {
   });
 
   it("re-renders a quiz with problems with each message beside its field and every entered value kept", async () => {
-    const before = await db.selectFrom("quizzes").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("quizzes")
+      .select(sql<number>`count(*)`.as("n"))
+      .executeTakeFirstOrThrow();
     const reply = await call(createRoute.action, "/create", {
       form: quizForm({ title: "   ", "questions[1].text": "", "questions[1].answers[2]": "" }),
       clientId: "creator-2",
@@ -166,7 +180,10 @@ describe("/create action", () => {
         { text: "", answers: ["Paris", "Rome", "", "Berlin"], correctAnswerIndex: 0 },
       ],
     });
-    const after = await db.selectFrom("quizzes").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("quizzes")
+      .select(sql<number>`count(*)`.as("n"))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
@@ -243,11 +260,16 @@ describe("/host", () => {
     const log = captureLogs();
     const reply = await call(hostRoute.loader, "/host", { database: broken, logger: log.logger });
     expect(reply.body).toEqual({ quizzes: [], loadFailed: true });
-    expect(log.lines).toEqual([expect.objectContaining({ level: ERROR, event: "quiz_list_failed", err: expect.objectContaining({ message: expect.any(String) }) })]);
+    expect(log.lines).toEqual([
+      expect.objectContaining({ level: ERROR, event: "quiz_list_failed", err: expect.objectContaining({ message: expect.any(String) }) }),
+    ]);
   });
 
   it.each([
-    [{ quizCode: "ABC", quizId: "", hostName: "S" }, { quizCode: "Quiz code must be 6 characters", hostName: "Host name must be between 2-15 characters" }],
+    [
+      { quizCode: "ABC", quizId: "", hostName: "S" },
+      { quizCode: "Quiz code must be 6 characters", hostName: "Host name must be between 2-15 characters" },
+    ],
     [{ quizCode: "", quizId: "", hostName: "Sam" }, { quizCode: "Quiz code must be 6 characters" }],
     [{ quizCode: "ABC123", quizId: "", hostName: "A very long host name" }, { hostName: "Host name must be between 2-15 characters" }],
   ])("re-renders %j with the messages of docs/product.md#validation and the values kept", async (form, errors) => {
@@ -327,7 +349,10 @@ describe("/join", () => {
 
   it.each([
     [{ gameCode: "AB1", nickname: "Sam" }, { gameCode: "Quiz code must be 6 characters" }],
-    [{ gameCode: "", nickname: "" }, { gameCode: "Quiz code must be 6 characters", nickname: "Enter a nickname." }],
+    [
+      { gameCode: "", nickname: "" },
+      { gameCode: "Quiz code must be 6 characters", nickname: "Enter a nickname." },
+    ],
     [{ gameCode: "ABC123", nickname: "Sixteen chars!!!" }, { nickname: "Nickname must be at most 15 characters." }],
   ])("re-renders %j with the messages and the values kept", async (form, errors) => {
     const reply = await call(joinRoute.action, "/join", { form });

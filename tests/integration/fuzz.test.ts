@@ -253,9 +253,7 @@ function frameArbitrary(gameCode: string, goodIds: number[], takenNicknames: str
       fc.option(extraKeys, { nil: undefined }),
     )
     .map(([fields, extra]) => ({ ...extra, ...fields }));
-  const messageLike = fc
-    .record({ type: fc.constantFrom(...MESSAGE_TYPES), payload: payloadArb })
-    .map((message) => JSON.stringify(message));
+  const messageLike = fc.record({ type: fc.constantFrom(...MESSAGE_TYPES), payload: payloadArb }).map((message) => JSON.stringify(message));
   const brokenJson = fc.oneof(
     messageLike.chain((text) => fc.integer({ min: 0, max: text.length - 1 }).map((cut) => text.slice(0, cut))),
     fc.string({ maxLength: 60 }).filter((text) => {
@@ -441,7 +439,10 @@ describe("fuzzing /ws while a game is in progress", () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ limits: { joinsPerIpPerMinute: 1_000_000, joinsPerIpPerGamePerMinute: 1_000_000, playersPerIpPerGame: 1_000_000, joinsPerGamePerMinute: 1_000_000 }, logger: log.logger });
+    server = await startTestServer({
+      limits: { joinsPerIpPerMinute: 1_000_000, joinsPerIpPerGamePerMinute: 1_000_000, playersPerIpPerGame: 1_000_000, joinsPerGamePerMinute: 1_000_000 },
+      logger: log.logger,
+    });
     ({ gameCode, hostClientId } = await createGameFixture(server, { timeLimit: 120 }));
     host = await connect(hostClientId);
     await host.joinAsHost(gameCode);
@@ -475,7 +476,14 @@ describe("fuzzing /ws while a game is in progress", () => {
     for (const [index, raw] of nicknames.entries()) {
       const client = await connect();
       const id = await client.joinAsPlayer(gameCode, raw);
-      const fuzzer: Fuzzer = { name: `joiner ${index} ${JSON.stringify(raw)}`, client, model: { room: true, playerId: id }, sent: 0, expectedErrors: 0, log: [] };
+      const fuzzer: Fuzzer = {
+        name: `joiner ${index} ${JSON.stringify(raw)}`,
+        client,
+        model: { room: true, playerId: id },
+        sent: 0,
+        expectedErrors: 0,
+        log: [],
+      };
       joiners.push({ nickname: raw.trim(), id, fuzzer });
     }
 
@@ -523,7 +531,10 @@ describe("fuzzing /ws while a game is in progress", () => {
         const big = await connect();
         big.sendRaw(frameOfSize(MAX_MESSAGE_BYTES, gameCode));
         framesSent++;
-        const atCapAnswered = await big.next("ERROR").then(() => true, () => false);
+        const atCapAnswered = await big.next("ERROR").then(
+          () => true,
+          () => false,
+        );
         if (wave % 2 === 0) big.sendRaw(frameOfSize(MAX_MESSAGE_BYTES + 1, gameCode));
         else big.socket.send(new Uint8Array(MAX_MESSAGE_BYTES + 1 + wave), { binary: true });
         framesSent++;

@@ -33,12 +33,7 @@ async function gameWithPlayers(count: number): Promise<number> {
 }
 
 async function scoresOf(gameId: number) {
-  return db
-    .selectFrom("players")
-    .select(["id", "score", "streak", "correct_count"])
-    .where("game_id", "=", gameId)
-    .orderBy("id")
-    .execute();
+  return db.selectFrom("players").select(["id", "score", "streak", "correct_count"]).where("game_id", "=", gameId).orderBy("id").execute();
 }
 
 describe("commitGameBatch", () => {

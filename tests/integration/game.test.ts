@@ -39,7 +39,11 @@ describe("a whole game over the real protocol", () => {
     expect(new Set([annId, bobId, catId]).size).toBe(3);
 
     // The host hears of every player; players see the lobby through batched updates.
-    for (const [id, nickname] of [[annId, "Ann"], [bobId, "Bob"], [catId, "Cat"]] as const) {
+    for (const [id, nickname] of [
+      [annId, "Ann"],
+      [bobId, "Bob"],
+      [catId, "Cat"],
+    ] as const) {
       expect(await host.next("PLAYER_JOINED", (payload) => payload.player.id === id)).toEqual({ player: { id, nickname } });
     }
     const update = await ann.next("LOBBY_UPDATE", (payload) => payload.playerCount === 3, 3000);
@@ -226,7 +230,13 @@ describe("a whole game over the real protocol", () => {
     expect((await ann.next("ERROR")).message).toBe("Only the host can start another round.");
     const first = await round();
     host.send("PLAY_AGAIN", { gameCode });
-    expect(await ann.next("GAME_SNAPSHOT")).toMatchObject({ phase: "lobby", role: "player", playerId: annId, playerCount: 1, players: [{ id: annId, nickname: "Ann" }] });
+    expect(await ann.next("GAME_SNAPSHOT")).toMatchObject({
+      phase: "lobby",
+      role: "player",
+      playerId: annId,
+      playerCount: 1,
+      players: [{ id: annId, nickname: "Ann" }],
+    });
     expect(await host.next("GAME_SNAPSHOT", (payload) => payload.phase === "lobby")).toMatchObject({ role: "host", playerCount: 1 });
     const sessions = await server.api("/api/game-sessions");
     expect(sessions.body.find((session: any) => session.gameCode === gameCode)?.status).toBe("waiting");
@@ -282,7 +292,10 @@ describe("host rules", () => {
     const bobId = await bob.joinAsPlayer(gameCode, "Bob");
     const host = await connect(hostClientId);
     const snapshot = await host.joinAsHost(gameCode);
-    expect(snapshot.players).toEqual([{ id: annId, nickname: "Ann" }, { id: bobId, nickname: "Bob" }]);
+    expect(snapshot.players).toEqual([
+      { id: annId, nickname: "Ann" },
+      { id: bobId, nickname: "Bob" },
+    ]);
     expect(await host.next("PLAYER_JOINED")).toEqual({ player: { id: annId, nickname: "Ann" } });
     expect(await host.next("PLAYER_JOINED")).toEqual({ player: { id: bobId, nickname: "Bob" } });
   });
@@ -411,7 +424,14 @@ describe("transport hygiene", () => {
   it("answers malformed frames with ERROR and keeps the game going", async () => {
     const { gameCode } = await createGameFixture(server);
     const client = await connect();
-    for (const frame of ["not json", "null", "[]", '{"type":"NOPE","payload":{}}', '{"type":"JOIN_GAME"}', '{"type":"SUBMIT_ANSWER","payload":{"answerIndex":9}}']) {
+    for (const frame of [
+      "not json",
+      "null",
+      "[]",
+      '{"type":"NOPE","payload":{}}',
+      '{"type":"JOIN_GAME"}',
+      '{"type":"SUBMIT_ANSWER","payload":{"answerIndex":9}}',
+    ]) {
       client.sendRaw(frame);
       const error = await client.next("ERROR");
       expect(error.message.length).toBeGreaterThan(3);

@@ -16,7 +16,10 @@ import { silentLogger } from "#server/logger";
 
 export interface TestServer extends RunningServer {
   databasePath: string;
-  api<T = any>(pathname: string, init?: { method?: string; body?: unknown; clientId?: string; headers?: Record<string, string> }): Promise<{ status: number; body: T }>;
+  api<T = any>(
+    pathname: string,
+    init?: { method?: string; body?: unknown; clientId?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
 
@@ -186,16 +189,10 @@ export class TestClient {
   }
 
   /** The next unconsumed message of `type` (matching `where`), waiting for it if needed. */
-  async next<T extends ServerMessageType>(
-    type: T,
-    where: (payload: ServerPayload<T>) => boolean = () => true,
-    timeoutMs = 5000,
-  ): Promise<ServerPayload<T>> {
+  async next<T extends ServerMessageType>(type: T, where: (payload: ServerPayload<T>) => boolean = () => true, timeoutMs = 5000): Promise<ServerPayload<T>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.received.find(
-        (entry) => !entry.consumed && entry.message.type === type && where(entry.message.payload as ServerPayload<T>),
-      );
+      const found = this.received.find((entry) => !entry.consumed && entry.message.type === type && where(entry.message.payload as ServerPayload<T>));
       if (found) {
         found.consumed = true;
         return found.message.payload as ServerPayload<T>;

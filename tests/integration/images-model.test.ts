@@ -6,7 +6,17 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
-import { getImage, imagesExist, MAX_UPLOAD_BYTES, purgeUnusedImages, storageUsed, storeImage, UNSAVED_PICTURE_GRACE_MS, type ImageOwner, type StoredImage } from "#app/models/image.server";
+import {
+  getImage,
+  imagesExist,
+  MAX_UPLOAD_BYTES,
+  purgeUnusedImages,
+  storageUsed,
+  storeImage,
+  UNSAVED_PICTURE_GRACE_MS,
+  type ImageOwner,
+  type StoredImage,
+} from "#app/models/image.server";
 import { createQuizWithQuestions, deleteQuiz } from "#app/models/quiz.server";
 import { QuestionInputSchema } from "#app/game/question-kinds";
 import { createAccount, createGuest } from "#app/models/user.server";
@@ -34,7 +44,9 @@ let pictures = 0;
 /** A different PNG each call (its colour), or the same one for the same seed. */
 function png(seed = ++pictures, width = 640, height = 480): Promise<Buffer> {
   const background = { r: (seed * 37) % 256, g: (seed * 91) % 256, b: (seed * 53) % 256 };
-  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 async function stored(data: Uint8Array, owner: ImageOwner, limit = PLENTY): Promise<StoredImage> {
@@ -44,8 +56,16 @@ async function stored(data: Uint8Array, owner: ImageOwner, limit = PLENTY): Prom
 }
 
 async function counts(id?: string) {
-  const images = await db.selectFrom("images").select((eb) => eb.fn.countAll<number>().as("n")).$if(!!id, (q) => q.where("id", "=", id!)).executeTakeFirstOrThrow();
-  const uploads = await db.selectFrom("image_uploads").select((eb) => eb.fn.countAll<number>().as("n")).$if(!!id, (q) => q.where("image_id", "=", id!)).executeTakeFirstOrThrow();
+  const images = await db
+    .selectFrom("images")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .$if(!!id, (q) => q.where("id", "=", id!))
+    .executeTakeFirstOrThrow();
+  const uploads = await db
+    .selectFrom("image_uploads")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .$if(!!id, (q) => q.where("image_id", "=", id!))
+    .executeTakeFirstOrThrow();
   return { images: Number(images.n), uploads: Number(uploads.n) };
 }
 
@@ -286,7 +306,10 @@ describe("POST /api/images and GET /images/:id", () => {
   it("answers 400 for what is not a picture or no file at all, and 415 for a body that is not multipart", async () => {
     const text = await upload(new Blob(["hello, I am a text file called cat.png"], { type: "image/png" }));
     expect(text.status).toBe(400);
-    expect(await text.json()).toEqual({ error: "Pictures must be PNG, JPEG, WebP or GIF.", fieldErrors: { image: ["Pictures must be PNG, JPEG, WebP or GIF."] } });
+    expect(await text.json()).toEqual({
+      error: "Pictures must be PNG, JPEG, WebP or GIF.",
+      fieldErrors: { image: ["Pictures must be PNG, JPEG, WebP or GIF."] },
+    });
     const none = await upload(null);
     expect(none.status).toBe(400);
     expect((await none.json()).error).toBe("Choose a picture to upload.");
@@ -319,7 +342,10 @@ describe("POST /api/images and GET /images/:id", () => {
     // A browser whose earlier uploads fill its 20 MB but for a few kilobytes.
     const filler = await fillerImage();
     const nearlyFull = ANONYMOUS_STORAGE_LIMIT_BYTES - 200 * 1024;
-    await db.insertInto("image_uploads").values({ image_id: filler, user_id: null, client_id: "browser-quota", bytes: nearlyFull, created_at: Date.now() }).execute();
+    await db
+      .insertInto("image_uploads")
+      .values({ image_id: filler, user_id: null, client_id: "browser-quota", bytes: nearlyFull, created_at: Date.now() })
+      .execute();
     const noisy = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
       .png()
       .toBuffer();
@@ -332,12 +358,18 @@ describe("POST /api/images and GET /images/:id", () => {
   it("gives a guest the anonymous storage and an account its plan's", async () => {
     const guest = await createGuest(db);
     const filler = await fillerImage();
-    await db.insertInto("image_uploads").values({ image_id: filler, user_id: guest.id, client_id: null, bytes: ANONYMOUS_STORAGE_LIMIT_BYTES, created_at: Date.now() }).execute();
+    await db
+      .insertInto("image_uploads")
+      .values({ image_id: filler, user_id: guest.id, client_id: null, bytes: ANONYMOUS_STORAGE_LIMIT_BYTES, created_at: Date.now() })
+      .execute();
     const guestCookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
     expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: guestCookie })).status).toBe(409);
 
     const user = await newUser("standard");
-    await db.insertInto("image_uploads").values({ image_id: filler, user_id: user.id, client_id: null, bytes: STORAGE_LIMIT_BYTES.free, created_at: Date.now() }).execute();
+    await db
+      .insertInto("image_uploads")
+      .values({ image_id: filler, user_id: user.id, client_id: null, bytes: STORAGE_LIMIT_BYTES.free, created_at: Date.now() })
+      .execute();
     const userCookie = (await startSession(context(), new Request("http://localhost/auth"), user.id)).split(";")[0];
     expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: userCookie })).status).toBe(201);
   });

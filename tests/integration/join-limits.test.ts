@@ -56,33 +56,37 @@ describe("joins from one address", () => {
     await Promise.all([host, ...outcomes.map((outcome) => outcome.client)].map((client) => client.terminate()));
   });
 
-  it("refuse a flood of 5,000 join attempts with the message, admitting no more than the per-game allowance, while the server keeps answering", { timeout: 120_000 }, async () => {
-    const { gameCode } = await createGameFixture(server);
-    let healthy = 0;
-    const probe = setInterval(() => {
-      void fetch(`${server.url}/healthz`).then((response) => {
-        if (response.ok) healthy++;
-      });
-    }, 250);
-    const outcomes = await joinMany(gameCode, 5000, 250, "Bot", false);
-    clearInterval(probe);
+  it(
+    "refuse a flood of 5,000 join attempts with the message, admitting no more than the per-game allowance, while the server keeps answering",
+    { timeout: 120_000 },
+    async () => {
+      const { gameCode } = await createGameFixture(server);
+      let healthy = 0;
+      const probe = setInterval(() => {
+        void fetch(`${server.url}/healthz`).then((response) => {
+          if (response.ok) healthy++;
+        });
+      }, 250);
+      const outcomes = await joinMany(gameCode, 5000, 250, "Bot", false);
+      clearInterval(probe);
 
-    const joined = outcomes.filter((outcome) => outcome.joined).length;
-    const refused = outcomes.filter((outcome) => !outcome.joined);
-    expect(joined).toBe(DEFAULT_JOIN_LIMITS.joinsPerIpPerGamePerMinute);
-    expect(refused).toHaveLength(5000 - joined);
-    for (const outcome of refused) expect(outcome.error).toEqual({ message: JOIN_LIMIT_MESSAGES.ipGame, code: "JOIN_RATE_LIMITED" });
-    expect(healthy).toBeGreaterThan(0);
-    const health = await fetch(`${server.url}/healthz`);
-    expect(health.status).toBe(200);
-    const players = await server.db
-      .selectFrom("players")
-      .innerJoin("games", "games.id", "players.game_id")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("games.game_code", "=", gameCode)
-      .executeTakeFirstOrThrow();
-    expect(Number(players.n)).toBe(joined);
-  });
+      const joined = outcomes.filter((outcome) => outcome.joined).length;
+      const refused = outcomes.filter((outcome) => !outcome.joined);
+      expect(joined).toBe(DEFAULT_JOIN_LIMITS.joinsPerIpPerGamePerMinute);
+      expect(refused).toHaveLength(5000 - joined);
+      for (const outcome of refused) expect(outcome.error).toEqual({ message: JOIN_LIMIT_MESSAGES.ipGame, code: "JOIN_RATE_LIMITED" });
+      expect(healthy).toBeGreaterThan(0);
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      const players = await server.db
+        .selectFrom("players")
+        .innerJoin("games", "games.id", "players.game_id")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("games.game_code", "=", gameCode)
+        .executeTakeFirstOrThrow();
+      expect(Number(players.n)).toBe(joined);
+    },
+  );
 
   it("never let one address bring more than PLAYERS_PER_IP_PER_GAME players into a game, however slowly", async () => {
     const capped = await startTestServer({ limits: { playersPerIpPerGame: 5, joinsPerIpPerGamePerMinute: 1000 } });

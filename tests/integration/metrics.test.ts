@@ -41,7 +41,13 @@ describe("GET /metrics with METRICS_TOKEN", () => {
   const scrape = (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) => fetch(`${server.url}/metrics`, { headers });
 
   it("refuses a missing or wrong bearer token (401)", async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token" }, { authorization: `Bearer ${TOKEN}x` }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer wrong-token" },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: TOKEN },
+      { authorization: `Basic ${TOKEN}` },
+    ];
     for (const headers of attempts) {
       const response = await scrape(headers);
       expect(response.status, JSON.stringify(headers)).toBe(401);
@@ -136,7 +142,13 @@ describe("GET /metrics with AI generation and Stripe webhooks configured", () =>
   });
 
   it("counts webhook events by type and outcome, and a bad signature without trusting its type", async () => {
-    const payload = JSON.stringify({ id: `evt_${randomUUID()}`, object: "event", type: "customer.created", created: Math.floor(Date.now() / 1000), data: { object: {} } });
+    const payload = JSON.stringify({
+      id: `evt_${randomUUID()}`,
+      object: "event",
+      type: "customer.created",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: {} },
+    });
     const header = new Stripe("sk_test_signer_only").webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const deliver = (signature: string) => server.api("/api/stripe/webhook", { body: payload, headers: { "stripe-signature": signature } });
     expect((await deliver(header)).status).toBe(200);

@@ -39,7 +39,9 @@ it("keeps every question, game list and answer, and makes every existing questio
     { position: 0, question_id: 1 },
     { position: 1, question_id: 2 },
   ]);
-  expect(await db.selectFrom("answers").select(["question_id", "points", "answer_value"]).execute()).toEqual([{ question_id: 1, points: 970, answer_value: null }]);
+  expect(await db.selectFrom("answers").select(["question_id", "points", "answer_value"]).execute()).toEqual([
+    { question_id: 1, points: 970, answer_value: null },
+  ]);
   expect((await sql`pragma foreign_key_check`.execute(db)).rows).toEqual([]);
   expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows[0].foreign_keys).toBe(1);
   // The questions still cascade with their quiz, through the rebuilt table's foreign key.

@@ -121,7 +121,15 @@ async function quizOfEveryKind(owner: Account, title: string, isPublic: boolean)
     { kind: "choice", text: "Whose flag?", answers: ["France", "Italy", "Chad"], correctAnswerIndex: 2, imageId: flag, timeLimit: 40, points: "double" },
     { kind: "trueFalse", text: "The sun is a star.", answers: ["True", "False"], correctAnswerIndex: 0 },
     { kind: "multiSelect", text: "Primes?", answers: ["2", "4", "5", "9"], correctAnswerIndex: -1, correctAnswerIndexes: [0, 2], points: "none" },
-    { kind: "typeAnswer", text: "Which tower?", answers: [], correctAnswerIndex: -1, acceptedAnswers: ["Eiffel Tower", "Eiffel"], imageId: tower, timeLimit: 60 },
+    {
+      kind: "typeAnswer",
+      text: "Which tower?",
+      answers: [],
+      correctAnswerIndex: -1,
+      acceptedAnswers: ["Eiffel Tower", "Eiffel"],
+      imageId: tower,
+      timeLimit: 60,
+    },
     { kind: "closestNumber", text: "Metres tall?", answers: [], correctAnswerIndex: -1, correctNumber: 330 },
     { kind: "poll", text: "Best cheese?", answers: ["Brie", "Comté"], correctAnswerIndex: -1, points: "none" },
   ];
@@ -134,7 +142,10 @@ async function quizRow(id: number) {
 }
 
 async function quizCount(): Promise<number> {
-  const { n } = await db.selectFrom("quizzes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom("quizzes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 

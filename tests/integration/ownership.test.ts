@@ -484,8 +484,28 @@ describe("/account", () => {
 
     expect(await db.selectFrom("users").select("id").where("id", "=", a.user.id).executeTakeFirst()).toBeUndefined();
     for (const quiz of quizzes) expect(await quizRow(quiz.id)).toBeUndefined();
-    expect(await db.selectFrom("questions").select("id").where("quiz_id", "in", quizzes.map((q) => q.id)).execute()).toEqual([]);
-    expect(await db.selectFrom("games").select("id").where("quiz_id", "in", quizzes.map((q) => q.id)).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom("questions")
+        .select("id")
+        .where(
+          "quiz_id",
+          "in",
+          quizzes.map((q) => q.id),
+        )
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await db
+        .selectFrom("games")
+        .select("id")
+        .where(
+          "quiz_id",
+          "in",
+          quizzes.map((q) => q.id),
+        )
+        .execute(),
+    ).toEqual([]);
     expect(await db.selectFrom("sessions").select("id_hash").where("user_id", "=", a.user.id).execute()).toEqual([]);
     for (const cookie of [a.cookie, otherSession]) {
       expect(await getUser(context(), new Request("http://localhost/", { headers: { cookie } }))).toBeNull();

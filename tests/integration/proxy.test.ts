@@ -38,7 +38,8 @@ function readDeployFile(name: string): string {
 /** Replaces `from` in a docs/deploy file, insisting it occurs `count` times: a reworded file fails here, not mysteriously later. */
 function replaceIn(file: string, text: string, from: string, to: string, count = 1): string {
   const found = text.split(from).length - 1;
-  if (found !== count) throw new Error(`docs/deploy/${file}: expected ${count} × ${JSON.stringify(from)}, found ${found}; update the file or this test's rendering`);
+  if (found !== count)
+    throw new Error(`docs/deploy/${file}: expected ${count} × ${JSON.stringify(from)}, found ${found}; update the file or this test's rendering`);
   return text.split(from).join(to);
 }
 
@@ -149,7 +150,27 @@ async function startNginx(appPort: number): Promise<RunningProxy> {
   // A throwaway self-signed certificate; the clients below do not check it.
   const cert = path.join(dir, "cert.pem");
   const key = path.join(dir, "key.pem");
-  execFileSync(findProgram("openssl")!, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=quiz.example.com", "-keyout", key, "-out", cert], { stdio: "pipe" });
+  execFileSync(
+    findProgram("openssl")!,
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=quiz.example.com",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "pipe" },
+  );
 
   const file = "nginx.conf";
   let site = readDeployFile(file);

@@ -88,7 +88,13 @@ describe("every question kind over the real protocol", () => {
 
     // 3. Multi-select: exact set, half of it, and a wrong pick cancelling a right one.
     const q3 = await play(3, [{ answerIndexes: [2, 0] }, { answerIndexes: [0] }, { answerIndexes: [0, 1] }]);
-    expect(q3.results).toMatchObject({ kind: "multiSelect", correctAnswerIndex: -1, correctAnswerIndexes: [0, 2], answerCounts: [3, 1, 1, 0], answeredCount: 3 });
+    expect(q3.results).toMatchObject({
+      kind: "multiSelect",
+      correctAnswerIndex: -1,
+      correctAnswerIndexes: [0, 2],
+      answerCounts: [3, 1, 1, 0],
+      answeredCount: 3,
+    });
     expect(q3.ann).toMatchObject({ correct: true, value: [0, 2] });
     expect(q3.bob.correct).toBe(false);
     expect(q3.bob.points).toBeGreaterThan(0);
@@ -117,9 +123,17 @@ describe("every question kind over the real protocol", () => {
     const catAfter = rescored.playerResults.find((result) => result.nickname === "Cat")!;
     expect(catAfter.correct).toBe(true);
     expect(catAfter.score).toBeGreaterThan(catScoreBefore);
-    expect((await cat.next("ANSWER_RESULTS", (payload) => payload.questionNumber === 4)).playerResults[0]).toMatchObject({ correct: true, score: catAfter.score });
+    expect((await cat.next("ANSWER_RESULTS", (payload) => payload.questionNumber === 4)).playerResults[0]).toMatchObject({
+      correct: true,
+      score: catAfter.score,
+    });
     // Stored: a restart would find the same.
-    const stored = await server.db.selectFrom("answers").select(["correct", "points", "answer_value"]).where("player_id", "=", ids[2]).where("question_index", "=", 3).executeTakeFirstOrThrow();
+    const stored = await server.db
+      .selectFrom("answers")
+      .select(["correct", "points", "answer_value"])
+      .where("player_id", "=", ids[2])
+      .where("question_index", "=", 3)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ correct: 1, points: catAfter.points, answer_value: JSON.stringify("Hermes") });
     await moveOn();
 
@@ -129,7 +143,12 @@ describe("every question kind over the real protocol", () => {
     expect(q5.ann).toMatchObject({ correct: true, points: 1000 });
     expect(q5.bob.points).toBe(Math.round(1000 * (1 - 1 / 196.9)));
     expect(q5.cat.points).toBe(Math.round(1000 * (1 - 131 / 196.9)));
-    const storedGuess = await server.db.selectFrom("answers").select(["points", "answer_value"]).where("player_id", "=", ids[1]).where("question_index", "=", 4).executeTakeFirstOrThrow();
+    const storedGuess = await server.db
+      .selectFrom("answers")
+      .select(["points", "answer_value"])
+      .where("player_id", "=", ids[1])
+      .where("question_index", "=", 4)
+      .executeTakeFirstOrThrow();
     expect(storedGuess).toEqual({ points: q5.bob.points, answer_value: "1970" });
     await moveOn();
 

@@ -46,7 +46,9 @@ async function picture(seed: number): Promise<Buffer> {
       pixels[i + 2] = ((x ^ y) * seed) % 256;
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 const blank: Omit<QuestionContent, "kind" | "text"> = {
@@ -62,8 +64,23 @@ const blank: Omit<QuestionContent, "kind" | "text"> = {
 
 function questionsOf(imageId: string): QuestionContent[] {
   return [
-    { ...blank, kind: "choice", text: "Whose flag is this?", answers: ["Japan", "Bangladesh", "Palau"], correctAnswerIndex: 1, correctAnswerIndexes: [1], imageId },
-    { ...blank, kind: "trueFalse", text: "Owls can turn their heads all the way round.", answers: ["True", "False"], correctAnswerIndex: 1, correctAnswerIndexes: [1] },
+    {
+      ...blank,
+      kind: "choice",
+      text: "Whose flag is this?",
+      answers: ["Japan", "Bangladesh", "Palau"],
+      correctAnswerIndex: 1,
+      correctAnswerIndexes: [1],
+      imageId,
+    },
+    {
+      ...blank,
+      kind: "trueFalse",
+      text: "Owls can turn their heads all the way round.",
+      answers: ["True", "False"],
+      correctAnswerIndex: 1,
+      correctAnswerIndexes: [1],
+    },
     { ...blank, kind: "multiSelect", text: "Which are noble gases?", answers: ["Neon", "Nitrogen", "Argon"], correctAnswerIndexes: [0, 2], points: "double" },
     { ...blank, kind: "typeAnswer", text: "Name this painter", acceptedAnswers: ["Van Gogh", "Vincent van Gogh"], timeLimit: 45, imageId },
     { ...blank, kind: "closestNumber", text: "How many bones in an adult?", correctNumber: 206 },
@@ -79,13 +96,21 @@ function comparable(file: QuizFile) {
 async function quizWithPicture(owner: { userId: number | null; clientId: string | null }) {
   const stored = await storeImage(db, await picture(7), owner, PLENTY);
   if (stored.status !== "ok") throw new Error(`expected the picture to be stored, got ${stored.status}`);
-  const created = await createQuizWithQuestions(db, { title: "Picture round", description: "Look closely", timeLimit: 30, isPublic: false }, questionsOf(stored.value.id), owner);
+  const created = await createQuizWithQuestions(
+    db,
+    { title: "Picture round", description: "Look closely", timeLimit: 30, isPublic: false },
+    questionsOf(stored.value.id),
+    owner,
+  );
   if (created.status !== "ok") throw new Error(`expected the quiz to be created, got ${created.status}`);
   return { quiz: created.value, imageId: stored.value.id };
 }
 
 async function countQuizzes(): Promise<number> {
-  const { n } = await db.selectFrom("quizzes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom("quizzes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
@@ -115,7 +140,10 @@ describe("importQuiz and exportQuiz", () => {
 
     const again = await exportQuiz(db, imported.value.id, bob);
     if (again.status !== "ok") throw new Error(again.status);
-    const withoutPictures = (value: QuizFile) => ({ ...comparable(value), questions: value.questions.map((question) => ({ ...question, image: question.image ? "picture" : null })) });
+    const withoutPictures = (value: QuizFile) => ({
+      ...comparable(value),
+      questions: value.questions.map((question) => ({ ...question, image: question.image ? "picture" : null })),
+    });
     expect(withoutPictures(again.value)).toEqual(withoutPictures(file));
     // The picture is the same picture (same size), re-encoded as any upload is.
     const before = await sharp(Buffer.from(file.questions[0].image!.data, "base64")).metadata();
@@ -188,7 +216,10 @@ describe("importQuiz and exportQuiz", () => {
   });
 
   it("refuses an embedded file that is not a picture before storing anything", async () => {
-    const before = await db.selectFrom("images").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("images")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const file = {
       format: QUIZ_FILE_FORMAT,
       version: 1,
@@ -203,7 +234,10 @@ describe("importQuiz and exportQuiz", () => {
       message: "Question 2: Pictures must be PNG, JPEG, WebP or GIF.",
       fieldErrors: { "questions.1.image": ["Pictures must be PNG, JPEG, WebP or GIF."] },
     });
-    const after = await db.selectFrom("images").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("images")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -229,9 +263,17 @@ describe("routes", () => {
   const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger });
 
   const post = (body: BodyInit, headers: Record<string, string> = {}, query = "") =>
-    importApi.action({ request: new Request(`http://localhost/api/quizzes/import${query}`, { method: "POST", body, headers }), params: {}, context: context() } as any);
+    importApi.action({
+      request: new Request(`http://localhost/api/quizzes/import${query}`, { method: "POST", body, headers }),
+      params: {},
+      context: context(),
+    } as any);
   const exportOf = (id: number, clientId: string, query = "") =>
-    exportApi.loader({ request: new Request(`http://localhost/api/quizzes/${id}/export${query}`, { headers: { "X-Client-Id": clientId } }), params: { id: String(id) }, context: context() } as any);
+    exportApi.loader({
+      request: new Request(`http://localhost/api/quizzes/${id}/export${query}`, { headers: { "X-Client-Id": clientId } }),
+      params: { id: String(id) },
+      context: context(),
+    } as any);
 
   it("imports a quiz file sent as JSON: 201 with the quiz as GET /api/quizzes/:id shows it", async () => {
     const owner = { userId: null, clientId: "route-json" };

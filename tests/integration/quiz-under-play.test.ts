@@ -41,7 +41,11 @@ async function postForm(pathname: string, form: Record<string, string>, owner: S
 /** The owner's quiz with the sample questions, and a game of it with the owner's browser as host. */
 async function ownersGame(owner: SignedIn): Promise<{ quizId: number; gameCode: string }> {
   const headers = { cookie: owner.cookie };
-  const quiz = await server.api("/api/quizzes", { body: { title: "Owned", description: "", timeLimit: 30, isPublic: true }, clientId: owner.clientId, headers });
+  const quiz = await server.api("/api/quizzes", {
+    body: { title: "Owned", description: "", timeLimit: 30, isPublic: true },
+    clientId: owner.clientId,
+    headers,
+  });
   expect(quiz.status).toBe(201);
   for (const [order, question] of SAMPLE_QUESTIONS.entries()) {
     expect((await server.api("/api/questions", { body: { quizId: quiz.body.id, order, ...question }, clientId: owner.clientId, headers })).status).toBe(201);

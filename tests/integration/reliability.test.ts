@@ -261,7 +261,9 @@ describe("structured logs", () => {
     const account = await signInAs(server);
     const session = account.cookie.split("=")[1];
 
-    const { gameCode, hostClientId } = await createGameFixture(server, { questions: [{ text: "1 + 1?", answers: ["1", "2", "3", "4"], correctAnswerIndex: 1 }] });
+    const { gameCode, hostClientId } = await createGameFixture(server, {
+      questions: [{ text: "1 + 1?", answers: ["1", "2", "3", "4"], correctAnswerIndex: 1 }],
+    });
     const host = await connect(server, hostClientId);
     await host.joinAsHost(gameCode);
     const player = await connect(server);
@@ -274,7 +276,10 @@ describe("structured logs", () => {
 
     const events = lines.map((line) => JSON.parse(line) as { event?: string; gameCode?: string; msg: string });
     for (const event of ["game_created", "game_opened", "game_started", "game_finished"]) {
-      expect(events.find((entry) => entry.event === event && entry.gameCode === gameCode), event).toBeDefined();
+      expect(
+        events.find((entry) => entry.event === event && entry.gameCode === gameCode),
+        event,
+      ).toBeDefined();
     }
     const all = lines.join("\n");
     for (const secret of [password, session, hostClientId, player.clientId, "integration-test-session-secret-0123456789"]) {

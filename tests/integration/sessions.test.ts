@@ -109,7 +109,11 @@ describe("sessions", () => {
     const other = (await createCookie("qn_session", { secrets: [TEST_SESSION_SECRET] }).serialize(otherId)).split(";")[0];
     expect(await whoIs(other)).toBe(userId);
 
-    const changed = await post("/account", { intent: "change-password", currentPassword: PASSWORD, newPassword: "a brand new one", confirmPassword: "a brand new one" }, { cookie });
+    const changed = await post(
+      "/account",
+      { intent: "change-password", currentPassword: PASSWORD, newPassword: "a brand new one", confirmPassword: "a brand new one" },
+      { cookie },
+    );
     expect(changed.status).toBe(302);
     expect(changed.cookie).toBeTruthy();
     expect(await whoIs(changed.cookie!)).toBe(userId);

@@ -355,26 +355,39 @@ describe("POST /api/stripe/webhook", () => {
   it("follows an upgrade, a cancellation at period end, and the end of the period", async () => {
     const caller = await subscribedToStandard();
     const premium = { id: "price_lookup_premium", lookup_key: "quiz_night_premium" };
-    const upgraded = await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium })));
+    const upgraded = await deliver(
+      stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium })),
+    );
     expect(upgraded.body.outcome).toBe("applied");
     expect((await userRow(caller)).subscription_tier).toBe("premium");
     expect(await quota(caller)).toBe(100);
 
     // Cancelled at period end: Premium holds until then, and the page says when it ends.
     const periodEnd = nowSeconds() + 10 * 86_400;
-    await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, cancelAtPeriodEnd: true, periodEnd })));
+    await deliver(
+      stripeEvent(
+        "customer.subscription.updated",
+        subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, cancelAtPeriodEnd: true, periodEnd }),
+      ),
+    );
     expect(await userRow(caller)).toMatchObject({ subscription_tier: "premium", subscription_ends_at: periodEnd * 1000 });
     expect(await quota(caller)).toBe(100);
     const html = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
     expect(html).toContain("Your Premium plan ends on");
 
     // Once the period has ended the user is on Free, before Stripe even says so.
-    await server.db.updateTable("users").set({ subscription_ends_at: Date.now() - 1000 }).where("id", "=", caller.user.id).execute();
+    await server.db
+      .updateTable("users")
+      .set({ subscription_ends_at: Date.now() - 1000 })
+      .where("id", "=", caller.user.id)
+      .execute();
     expect(await quota(caller)).toBe(10);
     const me = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
     expect(me).toMatch(/<h2 id="plan-1">Free<\/h2><span class="badge badge-success">Current<\/span>/);
 
-    const ended = await deliver(stripeEvent("customer.subscription.deleted", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, status: "canceled" })));
+    const ended = await deliver(
+      stripeEvent("customer.subscription.deleted", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, status: "canceled" })),
+    );
     expect(ended.body.outcome).toBe("applied");
     expect(await userRow(caller)).toMatchObject({ subscription_tier: "free", stripe_subscription_id: null, subscription_ends_at: null });
   });
@@ -383,10 +396,16 @@ describe("POST /api/stripe/webhook", () => {
     const caller = await subscribedToStandard();
     const premium = { id: "price_lookup_premium", lookup_key: "quiz_night_premium" };
     const created = nowSeconds();
-    await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium }), created));
+    await deliver(
+      stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium }), created),
+    );
     expect(await quota(caller)).toBe(100);
     const downgraded = await deliver(
-      stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE } }), created + 1),
+      stripeEvent(
+        "customer.subscription.updated",
+        subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE } }),
+        created + 1,
+      ),
     );
     expect(downgraded.body.outcome).toBe("applied");
     expect(await userRow(caller)).toMatchObject({ subscription_tier: "standard", subscription_ends_at: null });
@@ -395,14 +414,21 @@ describe("POST /api/stripe/webhook", () => {
 
   it("keeps the tier while a payment is retried, and ends it at period end once the subscription is unpaid", async () => {
     const caller = await subscribedToStandard();
-    const failed = await deliver(stripeEvent("invoice.payment_failed", { id: "in_1", object: "invoice", customer: caller.customer, subscription: caller.subscriptionId, status: "open" }));
+    const failed = await deliver(
+      stripeEvent("invoice.payment_failed", { id: "in_1", object: "invoice", customer: caller.customer, subscription: caller.subscriptionId, status: "open" }),
+    );
     expect(failed.body.outcome).toBe("applied");
     expect(await userRow(caller)).toMatchObject({ subscription_tier: "standard", subscription_status: "past_due" });
     const html = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
     expect(html).toContain("Your last payment failed.");
 
     const periodEnd = nowSeconds() + 5 * 86_400;
-    await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE }, status: "unpaid", periodEnd })));
+    await deliver(
+      stripeEvent(
+        "customer.subscription.updated",
+        subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE }, status: "unpaid", periodEnd }),
+      ),
+    );
     expect(await userRow(caller)).toMatchObject({ subscription_tier: "standard", subscription_status: "unpaid", subscription_ends_at: periodEnd * 1000 });
     expect(await quota(caller)).toBe(50);
   });
@@ -410,8 +436,20 @@ describe("POST /api/stripe/webhook", () => {
   it("ignores an event older than the last one applied (Stripe does not promise order)", async () => {
     const caller = await subscribedToStandard();
     const later = nowSeconds() + 60;
-    await deliver(stripeEvent("customer.subscription.deleted", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE }, status: "canceled" }), later));
-    const stale = await deliver(stripeEvent("customer.subscription.updated", subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE } }), later - 30));
+    await deliver(
+      stripeEvent(
+        "customer.subscription.deleted",
+        subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE }, status: "canceled" }),
+        later,
+      ),
+    );
+    const stale = await deliver(
+      stripeEvent(
+        "customer.subscription.updated",
+        subscription({ id: caller.subscriptionId, customer: caller.customer, price: { id: STANDARD_PRICE } }),
+        later - 30,
+      ),
+    );
     expect(stale.body.outcome).toBe("ignored");
     expect((await userRow(caller)).subscription_tier).toBe("free");
   });

@@ -30,7 +30,10 @@ export async function openTempDatabase(name: string): Promise<TempDatabase> {
  */
 export function testLimits(rules: Partial<LimitRules> = {}): RateLimits {
   const lifted = Object.fromEntries(
-    (["guest", "register", "aiAddress", "quiz", "question", "game"] as const).map((name) => [name, { ...DEFAULT_LIMIT_RULES[name], points: Number.POSITIVE_INFINITY }]),
+    (["guest", "register", "aiAddress", "quiz", "question", "game"] as const).map((name) => [
+      name,
+      { ...DEFAULT_LIMIT_RULES[name], points: Number.POSITIVE_INFINITY },
+    ]),
   );
   return new RateLimits(":memory:", { ...DEFAULT_LIMIT_RULES, ...lifted, ...rules });
 }

@@ -33,18 +33,19 @@ const content = (fields: Partial<QuestionContent> & Pick<QuestionContent, "kind"
   ...fields,
 });
 const choice = (n: number, correct = 0) =>
-  content({ kind: "choice", text: `Question ${n}?`, answers: [`Right ${n}`, `Wrong A${n}`, `Wrong B${n}`, `Wrong C${n}`], correctAnswerIndex: correct, correctAnswerIndexes: [correct] });
+  content({
+    kind: "choice",
+    text: `Question ${n}?`,
+    answers: [`Right ${n}`, `Wrong A${n}`, `Wrong B${n}`, `Wrong C${n}`],
+    correctAnswerIndex: correct,
+    correctAnswerIndexes: [correct],
+  });
 const reply = (...questions: unknown[]) => JSON.stringify({ questions });
 const mixed = (questionCount: number) => ({ questionCount, kinds: "mixed" as const });
 
 describe("convertGeneratedQuestion: every kind through the API's rules", () => {
   it.each<[string, Record<string, unknown>, AiKinds, QuestionContent]>([
-    [
-      "choice",
-      modelQuestion(1, { correctAnswerIndexes: [2], acceptedAnswers: ["ignored"], correctNumber: 7 }),
-      "choice",
-      { ...choice(1, 2) },
-    ],
+    ["choice", modelQuestion(1, { correctAnswerIndexes: [2], acceptedAnswers: ["ignored"], correctNumber: 7 }), "choice", { ...choice(1, 2) }],
     [
       "choice with 2 and with 6 options",
       modelQuestion(1, { answers: ["a", "b", "c", "d", "e", "f"], correctAnswerIndexes: [5] }),
@@ -92,16 +93,36 @@ describe("convertGeneratedQuestion: every kind through the API's rules", () => {
   });
 
   it.each<[string, Record<string, unknown>, AiKinds, string]>([
-    ["a choice with two right answers", modelQuestion(1, { correctAnswerIndexes: [0, 1] }), "mixed", "a multiple choice question without exactly one correct answer"],
-    ["a choice with no right answer", modelQuestion(1, { correctAnswerIndexes: [] }), "choice", "a multiple choice question without exactly one correct answer"],
+    [
+      "a choice with two right answers",
+      modelQuestion(1, { correctAnswerIndexes: [0, 1] }),
+      "mixed",
+      "a multiple choice question without exactly one correct answer",
+    ],
+    [
+      "a choice with no right answer",
+      modelQuestion(1, { correctAnswerIndexes: [] }),
+      "choice",
+      "a multiple choice question without exactly one correct answer",
+    ],
     [
       "a choice whose right answer is not an option",
       modelQuestion(1, { answers: ["a", "b", "c"], correctAnswerIndexes: [3] }),
       "mixed",
       "a multiple choice question that breaks a rule (The correct answer must be one of the answers.)",
     ],
-    ["a choice with one option", modelQuestion(1, { answers: ["a"] }), "mixed", "a multiple choice question that breaks a rule (A question needs 2 to 6 answers.)"],
-    ["a choice with seven options", modelQuestion(1, { answers: ["a", "b", "c", "d", "e", "f", "g"] }), "mixed", "a multiple choice question that breaks a rule (A question needs 2 to 6 answers.)"],
+    [
+      "a choice with one option",
+      modelQuestion(1, { answers: ["a"] }),
+      "mixed",
+      "a multiple choice question that breaks a rule (A question needs 2 to 6 answers.)",
+    ],
+    [
+      "a choice with seven options",
+      modelQuestion(1, { answers: ["a", "b", "c", "d", "e", "f", "g"] }),
+      "mixed",
+      "a multiple choice question that breaks a rule (A question needs 2 to 6 answers.)",
+    ],
     ["a choice with a repeated option", modelQuestion(1, { answers: ["Same", "same!", "Other"] }), "mixed", "a question whose answers are not all different"],
     ["a blank option", modelQuestion(1, { answers: ["Fine", " ", "x"] }), "mixed", "an empty or overlong answer"],
     ["an overlong option", modelQuestion(1, { answers: ["y".repeat(201), "b"] }), "mixed", "an empty or overlong answer"],
@@ -167,10 +188,20 @@ describe("convertGeneratedQuestion: every kind through the API's rules", () => {
       "closestNumber",
       "a closest number question that breaks a rule (Enter a number between -1000000000000 and 1000000000000.)",
     ],
-    ["a poll with one option", modelQuestion(1, { kind: "poll", answers: ["Only"], correctAnswerIndexes: [] }), "mixed", "a poll question that breaks a rule (A question needs 2 to 6 answers.)"],
+    [
+      "a poll with one option",
+      modelQuestion(1, { kind: "poll", answers: ["Only"], correctAnswerIndexes: [] }),
+      "mixed",
+      "a poll question that breaks a rule (A question needs 2 to 6 answers.)",
+    ],
     ["a kind that does not exist", modelQuestion(1, { kind: "essay" }), "mixed", "a question of an unknown kind"],
     ["a kind not asked for", modelQuestion(1), "trueFalse", "a multiple choice question where only true or false questions were asked for"],
-    ["a question missing its text", { kind: "choice", answers: ["a", "b"], correctAnswerIndexes: [0] }, "mixed", "a question that did not follow the requested JSON schema"],
+    [
+      "a question missing its text",
+      { kind: "choice", answers: ["a", "b"], correctAnswerIndexes: [0] },
+      "mixed",
+      "a question that did not follow the requested JSON schema",
+    ],
     ["a question whose answers are not text", modelQuestion(1, { answers: [1, 2] }), "mixed", "a question that did not follow the requested JSON schema"],
   ])("refuses %s", (_, raw, kinds, reason) => {
     expect(convertGeneratedQuestion(raw, kinds)).toBe(reason);
@@ -185,7 +216,10 @@ describe("convertGeneratedQuestion: every kind through the API's rules", () => {
 
 describe("checkGeneratedQuiz", () => {
   it("accepts exactly the asked number of usable questions, trimmed", () => {
-    const result = checkGeneratedQuiz(reply(modelQuestion(1), modelQuestion(2, { text: "  Question 2?  " }), modelQuestion(3, { correctAnswerIndexes: [3] })), mixed(3));
+    const result = checkGeneratedQuiz(
+      reply(modelQuestion(1), modelQuestion(2, { text: "  Question 2?  " }), modelQuestion(3, { correctAnswerIndexes: [3] })),
+      mixed(3),
+    );
     expect(result).toEqual({ ok: true, questions: [choice(1), choice(2), choice(3, 3)] });
   });
 
@@ -202,7 +236,8 @@ describe("checkGeneratedQuiz", () => {
       mixed(6),
     );
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.questions.map((question) => question.kind)).toEqual(["choice", "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"]);
+    if (result.ok)
+      expect(result.questions.map((question) => question.kind)).toEqual(["choice", "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"]);
   });
 
   it.each([
@@ -258,7 +293,12 @@ describe("mixShortfall", () => {
     ["a mix of two kinds", kinds("choice", "choice", "choice", "poll"), "mixed", null],
     ["three questions of one kind (too few to ask for a mix)", kinds("choice", "choice", "choice"), "mixed", null],
     ["one kind, asked for", kinds("typeAnswer", "typeAnswer", "typeAnswer", "typeAnswer", "typeAnswer"), "typeAnswer", null],
-    ["four of one kind in a mix", kinds("trueFalse", "trueFalse", "trueFalse", "trueFalse"), "mixed", "a mixed quiz of 4 questions came back with one kind only (trueFalse)"],
+    [
+      "four of one kind in a mix",
+      kinds("trueFalse", "trueFalse", "trueFalse", "trueFalse"),
+      "mixed",
+      "a mixed quiz of 4 questions came back with one kind only (trueFalse)",
+    ],
   ])("%s", (_, questions, asked, expected) => {
     expect(mixShortfall(questions, asked)).toBe(expected);
   });
@@ -326,7 +366,7 @@ describe("shuffleAnswers", () => {
 
   it("puts the right answer in every position about equally often", () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < 4000; i++) {
       const shuffled = shuffleAnswers(original, random);
@@ -358,7 +398,8 @@ describe("QuizGenerator through the real SDK against the fake OpenAI server", ()
   const generate = (topic: string, kinds: AiKinds, questionCount = 6) =>
     generator.generate({ topic, difficulty: "medium", questionCount, kinds }, ++userId, log.logger);
   const warnings = () => log.lines.filter((line) => line.level === WARN);
-  const sentFor = (topic: string) => fake.requests.filter((request) => request.body.messages.some((message) => message.content.includes(JSON.stringify(topic))));
+  const sentFor = (topic: string) =>
+    fake.requests.filter((request) => request.body.messages.some((message) => message.content.includes(JSON.stringify(topic))));
 
   it.each(QUESTION_KINDS)("writes %s questions only when that kind is asked for, each valid by the API's rules", async (kind) => {
     const topic = `Only ${kind}`;

@@ -11,13 +11,31 @@ const joinAsPlayer: GameAction[] = [
   server({ type: "PLAYER_JOINED", payload: { player: { id: 7, nickname: "Ann" } } }),
   server({
     type: "GAME_SNAPSHOT",
-    payload: { gameCode: "ABC234", title: "Quiz", role: "player", playerId: 7, phase: "lobby", questionNumber: 0, totalQuestions: 3, timeLimit: 20, playerCount: 1, players: [{ id: 7, nickname: "Ann" }] },
+    payload: {
+      gameCode: "ABC234",
+      title: "Quiz",
+      role: "player",
+      playerId: 7,
+      phase: "lobby",
+      questionNumber: 0,
+      totalQuestions: 3,
+      timeLimit: 20,
+      playerCount: 1,
+      players: [{ id: 7, nickname: "Ann" }],
+    },
   }),
 ];
 
 const question: ServerMessage = {
   type: "QUESTION_STARTED",
-  payload: { question: { id: 1, kind: "choice", text: "Q1", answers: ["a", "b", "c", "d"], points: "standard", image: null, imageOnPlayers: false }, questionNumber: 1, totalQuestions: 3, timeLimit: 20, endsAt: 25_000, serverNow: 5_000 },
+  payload: {
+    question: { id: 1, kind: "choice", text: "Q1", answers: ["a", "b", "c", "d"], points: "standard", image: null, imageOnPlayers: false },
+    questionNumber: 1,
+    totalQuestions: 3,
+    timeLimit: 20,
+    endsAt: 25_000,
+    serverNow: 5_000,
+  },
 };
 
 describe("client game state (docs/product.md#client-state)", () => {
@@ -85,22 +103,54 @@ describe("client game state (docs/product.md#client-state)", () => {
     const board = gameReducer(
       results,
       server(
-        { type: "LEADERBOARD_UPDATE", payload: { players: [{ rank: 1, id: 7, nickname: "Ann", score: 950 }], isLastLeaderboard: false, nextQuestionIn: 5, questionNumber: 1, totalQuestions: 3, playerCount: 1, you: { rank: 1, score: 950 } } },
+        {
+          type: "LEADERBOARD_UPDATE",
+          payload: {
+            players: [{ rank: 1, id: 7, nickname: "Ann", score: 950 }],
+            isLastLeaderboard: false,
+            nextQuestionIn: 5,
+            questionNumber: 1,
+            totalQuestions: 3,
+            playerCount: 1,
+            you: { rank: 1, score: 950 },
+          },
+        },
         9_000,
       ),
     );
     expect(board).toMatchObject({ myStanding: { rank: 1, score: 950 }, nextQuestionIn: 5, leaderboardShownAt: 9_000 });
     expect(screenFor(board)).toBe("/leaderboard/ABC234");
-    const over = gameReducer(board, server({ type: "GAME_OVER", payload: { players: [{ rank: 1, id: 7, nickname: "Ann", score: 950 }], playerCount: 1, you: { rank: 1, score: 950 } } }));
+    const over = gameReducer(
+      board,
+      server({ type: "GAME_OVER", payload: { players: [{ rank: 1, id: 7, nickname: "Ann", score: 950 }], playerCount: 1, you: { rank: 1, score: 950 } } }),
+    );
     expect(over.isGameOver).toBe(true);
     expect(screenFor(over)).toBe("/results/ABC234");
   });
 
   it("returns to the lobby on Play Again's snapshot with fresh scores", () => {
-    const over = run([...joinAsPlayer, server(question), server({ type: "GAME_OVER", payload: { players: [], playerCount: 1, you: { rank: 1, score: 900 } } })]);
+    const over = run([
+      ...joinAsPlayer,
+      server(question),
+      server({ type: "GAME_OVER", payload: { players: [], playerCount: 1, you: { rank: 1, score: 900 } } }),
+    ]);
     const again = gameReducer(
       over,
-      server({ type: "GAME_SNAPSHOT", payload: { gameCode: "ABC234", title: "Quiz", role: "player", playerId: 7, phase: "lobby", questionNumber: 0, totalQuestions: 3, timeLimit: 20, playerCount: 1, players: [{ id: 7, nickname: "Ann" }] } }),
+      server({
+        type: "GAME_SNAPSHOT",
+        payload: {
+          gameCode: "ABC234",
+          title: "Quiz",
+          role: "player",
+          playerId: 7,
+          phase: "lobby",
+          questionNumber: 0,
+          totalQuestions: 3,
+          timeLimit: 20,
+          playerCount: 1,
+          players: [{ id: 7, nickname: "Ann" }],
+        },
+      }),
     );
     expect(again).toMatchObject({ isGameOver: false, myStanding: null, playerId: 7, nickname: "Ann", phase: "lobby" });
     expect(screenFor(again)).toBe("/waiting/ABC234");

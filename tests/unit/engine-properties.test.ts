@@ -121,9 +121,7 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: fc.constant<Command>({ type: "tick" }) },
   {
     weight: 1,
-    arbitrary: fc
-      .record({ actor: commanderArb, playerId: playerIdArb })
-      .map(({ actor, playerId }): Command => ({ type: "kick", actor, playerId })),
+    arbitrary: fc.record({ actor: commanderArb, playerId: playerIdArb }).map(({ actor, playerId }): Command => ({ type: "kick", actor, playerId })),
   },
   {
     weight: 1,
@@ -277,7 +275,10 @@ function violations(state: GameState): string[] {
   for (const [id, player] of state.players) {
     check(player.id === id, () => `players[${id}] holds player ${player.id}`);
     check(state.playersByClientId.get(player.clientId) === player, () => `playersByClientId does not map ${player.clientId} to player ${id}`);
-    check(state.playersByNickname.get(nicknameKey(player.nickname)) === player, () => `playersByNickname does not map ${JSON.stringify(player.nickname)} to player ${id}`);
+    check(
+      state.playersByNickname.get(nicknameKey(player.nickname)) === player,
+      () => `playersByNickname does not map ${JSON.stringify(player.nickname)} to player ${id}`,
+    );
     check(player.nickname === player.nickname.trim(), () => `player ${id}'s nickname ${JSON.stringify(player.nickname)} is not trimmed`);
     check(player.nickname.toLowerCase() !== HOST_NICKNAME.toLowerCase(), () => `player ${id} took the host's reserved nickname`);
     check(Number.isInteger(id) && id >= 1 && id < state.nextPlayerId, () => `player id ${id} is not below nextPlayerId ${state.nextPlayerId}`);
@@ -289,7 +290,10 @@ function violations(state: GameState): string[] {
 
   // Join order: ids increase, and the linked list from the newest player walks back through everyone.
   const ids = [...state.players.keys()];
-  check(ids.every((id, i) => i === 0 || ids[i - 1] < id), () => `players are not in join (id) order: ${ids.join(",")}`);
+  check(
+    ids.every((id, i) => i === 0 || ids[i - 1] < id),
+    () => `players are not in join (id) order: ${ids.join(",")}`,
+  );
   const walked: number[] = [];
   for (let player = state.newestPlayer, after: PlayerState | null = null; player && walked.length <= ids.length; after = player, player = player.joinedBefore) {
     check(player.joinedAfter === after, () => `player ${player.id}.joinedAfter is not ${after?.id ?? null}`);
@@ -306,11 +310,17 @@ function violations(state: GameState): string[] {
   const answered = players.filter((p) => answerToCurrentQuestion(state, p));
   const counts = [0, 1, 2, 3].map((index) => answered.filter((p) => p.lastAnswer!.answerIndex === index).length);
   const sum = state.answerCounts.reduce((total, count) => total + count, 0);
-  check(state.answerCounts.length === (state.phase === "lobby" ? 0 : 4) && state.answerCounts.every((count) => count >= 0), () => `answerCounts is ${JSON.stringify(state.answerCounts)}`);
+  check(
+    state.answerCounts.length === (state.phase === "lobby" ? 0 : 4) && state.answerCounts.every((count) => count >= 0),
+    () => `answerCounts is ${JSON.stringify(state.answerCounts)}`,
+  );
   check(sum === state.answeredCount, () => `answerCounts ${JSON.stringify(state.answerCounts)} sum to ${sum}, answeredCount is ${state.answeredCount}`);
   for (const player of players) {
     const answer = player.lastAnswer;
-    check(!answer || (answer.playerId === player.id && answer.questionIndex <= state.questionIndex), () => `player ${player.id} holds a foreign or future answer`);
+    check(
+      !answer || (answer.playerId === player.id && answer.questionIndex <= state.questionIndex),
+      () => `player ${player.id} holds a foreign or future answer`,
+    );
   }
 
   // Phase by phase.
@@ -335,7 +345,10 @@ function violations(state: GameState): string[] {
       const pending = players.filter((p) => p.connected && !answerToCurrentQuestion(state, p)).length;
       check(state.pendingAnswers === pending, () => `pendingAnswers is ${state.pendingAnswers} but ${pending} connected players have not answered`);
       check(state.answeredCount === answered.length, () => `answeredCount is ${state.answeredCount} but ${answered.length} players answered`);
-      check(JSON.stringify(state.answerCounts) === JSON.stringify(counts), () => `answerCounts is ${JSON.stringify(state.answerCounts)}, the answers say ${JSON.stringify(counts)}`);
+      check(
+        JSON.stringify(state.answerCounts) === JSON.stringify(counts),
+        () => `answerCounts is ${JSON.stringify(state.answerCounts)}, the answers say ${JSON.stringify(counts)}`,
+      );
       // An open question with every connected player answered would have closed at once.
       check(!(pending === 0 && answered.length > 0), () => "every connected player answered but the question is still open");
       break;
@@ -414,11 +427,10 @@ class RoundModel {
         }
         case "questionClosed": {
           // Those who answered and those whose streak the missed question broke.
-          const expected = [...state.players.values()]
-            .filter((p) => answerToCurrentQuestion(state, p) || (this.streaks.get(p.id) ?? 0) !== 0)
-            .map((p) => p.id);
+          const expected = [...state.players.values()].filter((p) => answerToCurrentQuestion(state, p) || (this.streaks.get(p.id) ?? 0) !== 0).map((p) => p.id);
           const changed = effect.changedPlayers.map((p) => p.id).sort((a, b) => a - b);
-          if (JSON.stringify(changed) !== JSON.stringify(expected)) problems.push(`questionClosed changed ${changed.join(",")}, expected ${expected.join(",")}`);
+          if (JSON.stringify(changed) !== JSON.stringify(expected))
+            problems.push(`questionClosed changed ${changed.join(",")}, expected ${expected.join(",")}`);
           for (const player of state.players.values()) if (!answerToCurrentQuestion(state, player)) this.streaks.set(player.id, 0);
           break;
         }
@@ -584,7 +596,10 @@ describe("engine properties over random command sequences", () => {
           const move = `${from.phase}->${state.phase}`;
           const types = effectTypes(result);
           if (from.phase === state.phase) {
-            expect(types.filter((type) => PHASE_EFFECTS.includes(type)), label).toEqual([]);
+            expect(
+              types.filter((type) => PHASE_EFFECTS.includes(type)),
+              label,
+            ).toEqual([]);
             expect(state.questionIndex, label).toBe(from.questionIndex);
             expect(state.round, label).toBe(from.round);
             // A tick at or after a deadline always moves on.
@@ -601,11 +616,20 @@ describe("engine properties over random command sequences", () => {
           if (command.type === "next" || command.type === "start" || command.type === "playAgain") expect(command.actor, label).toEqual(HOST);
           if (move === "question->results" && command.type !== "tick" && command.type !== "next") {
             const players = [...state.players.values()];
-            expect(players.filter((p) => p.connected && !answerToCurrentQuestion(state, p)).map((p) => p.id), `${label}: closed with players pending`).toEqual([]);
-            expect(players.some((p) => answerToCurrentQuestion(state, p)), `${label}: closed with no answer`).toBe(true);
+            expect(
+              players.filter((p) => p.connected && !answerToCurrentQuestion(state, p)).map((p) => p.id),
+              `${label}: closed with players pending`,
+            ).toEqual([]);
+            expect(
+              players.some((p) => answerToCurrentQuestion(state, p)),
+              `${label}: closed with no answer`,
+            ).toBe(true);
           }
           for (const type of MOVE_EFFECTS[move]) expect(types, `${label}: ${move} without ${type}`).toContain(type);
-          expect(types.filter((type) => PHASE_EFFECTS.includes(type) && !MOVE_EFFECTS[move].includes(type)), label).toEqual([]);
+          expect(
+            types.filter((type) => PHASE_EFFECTS.includes(type) && !MOVE_EFFECTS[move].includes(type)),
+            label,
+          ).toEqual([]);
           const expectedIndex =
             move === "lobby->question" ? 0 : move === "leaderboard->question" ? from.questionIndex + 1 : move === "finished->lobby" ? -1 : from.questionIndex;
           expect(state.questionIndex, label).toBe(expectedIndex);
@@ -705,10 +729,11 @@ describe("engine properties over random command sequences", () => {
             }));
           expect(standing(restored), label).toEqual(standing(state));
           if (state.phase === "question") {
-            expect(
-              { answeredCount: restored.answeredCount, answerCounts: restored.answerCounts, deadline: restored.deadline },
-              label,
-            ).toEqual({ answeredCount: state.answeredCount, answerCounts: state.answerCounts, deadline: state.deadline });
+            expect({ answeredCount: restored.answeredCount, answerCounts: restored.answerCounts, deadline: restored.deadline }, label).toEqual({
+              answeredCount: state.answeredCount,
+              answerCounts: state.answerCounts,
+              deadline: state.deadline,
+            });
           }
         }
       }),
@@ -766,7 +791,10 @@ describe("minimal cases the properties found", () => {
     run({ type: "start", actor: HOST }, T0 + 1000);
     run({ type: "answer", actor: asPlayer(1), playerId: 1, answerIndex: 0 }, T0 + 1100);
     run({ type: "answer", actor: asPlayer(2), playerId: 2, answerIndex: 1 }, T0 + 1200);
-    expect(state.ranking.map((p) => [p.nickname, p.rank])).toEqual([["Ann", 1], ["Bob", 2]]);
+    expect(state.ranking.map((p) => [p.nickname, p.rank])).toEqual([
+      ["Ann", 1],
+      ["Bob", 2],
+    ]);
 
     run({ type: "kick", actor: HOST, playerId: 1 }, T0 + 1300);
     expect(state.ranking.map((p) => [p.nickname, p.rank])).toEqual([["Bob", 1]]);

@@ -336,19 +336,16 @@ describe("start", () => {
     expect(state.phase).toBe("lobby");
   });
 
-  it.each(["question", "results", "leaderboard", "finished"] as const)(
-    "is rejected with ALREADY_STARTED in phase %s",
-    (phase) => {
-      const state = startedWith(["Alice", "Bob"]);
-      advanceTo(state, phase, START + 1000);
-      const before = structuredClone(state);
-      expect(rejected(state, START_CMD, START + 2000)).toEqual({
-        code: "ALREADY_STARTED",
-        message: "The game has already started.",
-      });
-      expect(state).toEqual(before);
-    },
-  );
+  it.each(["question", "results", "leaderboard", "finished"] as const)("is rejected with ALREADY_STARTED in phase %s", (phase) => {
+    const state = startedWith(["Alice", "Bob"]);
+    advanceTo(state, phase, START + 1000);
+    const before = structuredClone(state);
+    expect(rejected(state, START_CMD, START + 2000)).toEqual({
+      code: "ALREADY_STARTED",
+      message: "The game has already started.",
+    });
+    expect(state).toEqual(before);
+  });
 
   it("with zero questions reports gameStarted with questionCount 0 and stays in the lobby", () => {
     const state = lobbyWith(["Alice"], []);
@@ -910,19 +907,16 @@ describe("next", () => {
     ]);
   });
 
-  it.each(["lobby", "question", "results", "leaderboard", "finished"] as const)(
-    "a rejected next in phase %s changes nothing",
-    (phase) => {
-      const state = lobbyWith(["Alice", "Bob"]);
-      if (phase !== "lobby") {
-        ok(state, START_CMD, START);
-        advanceTo(state, phase, START + 1000);
-      }
-      const before = structuredClone(state);
-      expect(rejected(state, { type: "next", actor: asPlayer(1) }, START + 2000).code).toBe("NOT_HOST");
-      expect(state).toEqual(before);
-    },
-  );
+  it.each(["lobby", "question", "results", "leaderboard", "finished"] as const)("a rejected next in phase %s changes nothing", (phase) => {
+    const state = lobbyWith(["Alice", "Bob"]);
+    if (phase !== "lobby") {
+      ok(state, START_CMD, START);
+      advanceTo(state, phase, START + 1000);
+    }
+    const before = structuredClone(state);
+    expect(rejected(state, { type: "next", actor: asPlayer(1) }, START + 2000).code).toBe("NOT_HOST");
+    expect(state).toEqual(before);
+  });
 
   it("a skipped question scores nothing for players who did not answer", () => {
     const state = startedWith(["Alice", "Bob"]);
@@ -969,37 +963,31 @@ describe("leave and disconnect", () => {
     expect(state).toEqual(before);
   });
 
-  it.each(["question", "results", "leaderboard", "finished"] as const)(
-    "leave does not remove a player in phase %s",
-    (phase) => {
-      const state = startedWith(["Alice", "Bob"]);
+  it.each(["question", "results", "leaderboard", "finished"] as const)("leave does not remove a player in phase %s", (phase) => {
+    const state = startedWith(["Alice", "Bob"]);
+    ok(state, answerCmd(2, 1), START + 1000);
+    advanceTo(state, phase, START + 2000);
+    const before = structuredClone(state);
+    expect(ok(state, { type: "leave", playerId: 2 }, START + 3000)).toEqual([]);
+    expect(state).toEqual(before);
+    expect(state.players.get(2)).toMatchObject({ nickname: "Bob", score: 975 });
+  });
+
+  it.each(["lobby", "question", "results", "leaderboard", "finished"] as const)("disconnect in phase %s keeps the player and its score", (phase) => {
+    const state = lobbyWith(["Alice", "Bob"]);
+    if (phase !== "lobby") {
+      ok(state, START_CMD, START);
       ok(state, answerCmd(2, 1), START + 1000);
       advanceTo(state, phase, START + 2000);
-      const before = structuredClone(state);
-      expect(ok(state, { type: "leave", playerId: 2 }, START + 3000)).toEqual([]);
-      expect(state).toEqual(before);
-      expect(state.players.get(2)).toMatchObject({ nickname: "Bob", score: 975 });
-    },
-  );
-
-  it.each(["lobby", "question", "results", "leaderboard", "finished"] as const)(
-    "disconnect in phase %s keeps the player and its score",
-    (phase) => {
-      const state = lobbyWith(["Alice", "Bob"]);
-      if (phase !== "lobby") {
-        ok(state, START_CMD, START);
-        ok(state, answerCmd(2, 1), START + 1000);
-        advanceTo(state, phase, START + 2000);
-      }
-      const connectedBefore = state.connectedCount;
-      const scoreBefore = state.players.get(2)!.score;
-      ok(state, { type: "disconnect", playerId: 2 }, START + 3000);
-      expect(state.players.size).toBe(2);
-      expect(state.players.get(2)).toMatchObject({ connected: false, nickname: "Bob", score: scoreBefore });
-      expect(state.playersByClientId.get("client-2")).toBe(state.players.get(2));
-      expect(state.connectedCount).toBe(connectedBefore - 1);
-    },
-  );
+    }
+    const connectedBefore = state.connectedCount;
+    const scoreBefore = state.players.get(2)!.score;
+    ok(state, { type: "disconnect", playerId: 2 }, START + 3000);
+    expect(state.players.size).toBe(2);
+    expect(state.players.get(2)).toMatchObject({ connected: false, nickname: "Bob", score: scoreBefore });
+    expect(state.playersByClientId.get("client-2")).toBe(state.players.get(2));
+    expect(state.connectedCount).toBe(connectedBefore - 1);
+  });
 
   it("a repeated or unknown disconnect is a no-op", () => {
     const state = lobbyWith(["Alice", "Bob"]);

@@ -8,12 +8,30 @@ function errorsOf(result: { success: boolean; error?: Parameters<typeof firstErr
 
 describe("HostFormSchema", () => {
   it.each([
-    [{ quizCode: "abc123", quizId: "", hostName: " Sam " }, { hostName: "Sam", gameCode: "ABC123" }],
-    [{ quizCode: "ab-c12 3", hostName: "Sam" }, { hostName: "Sam", gameCode: "ABC123" }],
-    [{ quizCode: "", quizId: "7", hostName: "Sam" }, { hostName: "Sam", quizId: 7 }],
-    [{ quizCode: "nonsense", quizId: "7", hostName: "Sam" }, { hostName: "Sam", quizId: 7 }],
-    [{ quizCode: "ABC123", hostName: "Jo" }, { hostName: "Jo", gameCode: "ABC123" }],
-    [{ quizCode: "ABC123", hostName: "x".repeat(15) }, { hostName: "x".repeat(15), gameCode: "ABC123" }],
+    [
+      { quizCode: "abc123", quizId: "", hostName: " Sam " },
+      { hostName: "Sam", gameCode: "ABC123" },
+    ],
+    [
+      { quizCode: "ab-c12 3", hostName: "Sam" },
+      { hostName: "Sam", gameCode: "ABC123" },
+    ],
+    [
+      { quizCode: "", quizId: "7", hostName: "Sam" },
+      { hostName: "Sam", quizId: 7 },
+    ],
+    [
+      { quizCode: "nonsense", quizId: "7", hostName: "Sam" },
+      { hostName: "Sam", quizId: 7 },
+    ],
+    [
+      { quizCode: "ABC123", hostName: "Jo" },
+      { hostName: "Jo", gameCode: "ABC123" },
+    ],
+    [
+      { quizCode: "ABC123", hostName: "x".repeat(15) },
+      { hostName: "x".repeat(15), gameCode: "ABC123" },
+    ],
   ])("accepts %j", (input, output) => {
     expect(HostFormSchema.parse(input)).toEqual(output);
   });
@@ -41,9 +59,18 @@ describe("HostFormSchema", () => {
 
 describe("JoinFormSchema", () => {
   it.each([
-    [{ gameCode: "abc123", nickname: "Sam" }, { gameCode: "ABC123", nickname: "Sam" }],
-    [{ gameCode: "ab-c12x9", nickname: " Sam " }, { gameCode: "ABC12X", nickname: "Sam" }],
-    [{ gameCode: " a b c 1 2 3 ", nickname: "x".repeat(15) }, { gameCode: "ABC123", nickname: "x".repeat(15) }],
+    [
+      { gameCode: "abc123", nickname: "Sam" },
+      { gameCode: "ABC123", nickname: "Sam" },
+    ],
+    [
+      { gameCode: "ab-c12x9", nickname: " Sam " },
+      { gameCode: "ABC12X", nickname: "Sam" },
+    ],
+    [
+      { gameCode: " a b c 1 2 3 ", nickname: "x".repeat(15) },
+      { gameCode: "ABC123", nickname: "x".repeat(15) },
+    ],
   ])("normalises %j", (input, output) => {
     expect(JoinFormSchema.parse(input)).toEqual(output);
   });

@@ -42,11 +42,9 @@ describe("parseForm", () => {
   });
 
   it("puts a check across fields beside the field it names, and never sends back a secret field", () => {
-    const submission = parseForm(
-      form({ username: "sam", email: "sam@example.com", password: "123456", confirmPassword: "654321" }),
-      RegisterSchema,
-      { secret: ["password", "confirmPassword"] },
-    );
+    const submission = parseForm(form({ username: "sam", email: "sam@example.com", password: "123456", confirmPassword: "654321" }), RegisterSchema, {
+      secret: ["password", "confirmPassword"],
+    });
     expect(submission).toEqual({
       status: "error",
       values: { username: "sam", email: "sam@example.com" },

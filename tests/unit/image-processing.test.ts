@@ -71,22 +71,24 @@ describe("processPicture", () => {
   });
 
   it("takes JPEG, WebP and GIF too, keeping transparency", async () => {
-    for (const input of [
-      await canvas(800, 600).jpeg().toBuffer(),
-      await canvas(800, 600).webp().toBuffer(),
-      await canvas(800, 600).gif().toBuffer(),
-    ]) {
+    for (const input of [await canvas(800, 600).jpeg().toBuffer(), await canvas(800, 600).webp().toBuffer(), await canvas(800, 600).gif().toBuffer()]) {
       const picture = await processed(input);
       expect([picture.width, picture.height]).toEqual([800, 600]);
       expect((await sharp(picture.large).metadata()).format).toBe("webp");
     }
-    const seeThrough = await processed(await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer());
+    const seeThrough = await processed(
+      await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .png()
+        .toBuffer(),
+    );
     expect((await sharp(seeThrough.large).metadata()).hasAlpha).toBe(true);
   });
 
   it("keeps the first frame of an animated GIF", async () => {
     const frames = [await canvas(120, 80, red).png().toBuffer(), await canvas(120, 80, { r: 0, g: 0, b: 255 }).png().toBuffer()];
-    const animated = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const animated = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect((await sharp(animated).metadata()).pages).toBe(2);
     const picture = await processed(animated);
     expect([picture.width, picture.height]).toEqual([120, 80]);

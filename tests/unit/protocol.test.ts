@@ -73,7 +73,7 @@ describe("parseClientMessage rejects malformed frames without throwing", () => {
       error: "The answer must be the index of an option, 0 to 5.",
     },
     {
-      name: "SUBMIT_ANSWER with answerIndex \"\" (not coerced to 0)",
+      name: 'SUBMIT_ANSWER with answerIndex "" (not coerced to 0)',
       raw: frame({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, answerIndex: "" } }),
       error: "The answer must be the index of an option, 0 to 5.",
     },
@@ -174,9 +174,7 @@ describe("parseClientMessage accepts valid frames", () => {
   });
 
   it.each([0, 1, 2, 3])("SUBMIT_ANSWER with answerIndex %i and a client time field", (answerIndex) => {
-    const result = parseClientMessage(
-      frame({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 7, answerIndex, time: 1234 } }),
-    );
+    const result = parseClientMessage(frame({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 7, answerIndex, time: 1234 } }));
     expect(result).toEqual({
       ok: true,
       message: { type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 7, answerIndex, time: 1234 } },
@@ -184,9 +182,7 @@ describe("parseClientMessage accepts valid frames", () => {
   });
 
   it("SUBMIT_ANSWER without a time field", () => {
-    const result = parseClientMessage(
-      frame({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 3, answerIndex: 2 } }),
-    );
+    const result = parseClientMessage(frame({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 3, answerIndex: 2 } }));
     expect(result).toEqual({
       ok: true,
       message: { type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 3, answerIndex: 2 } },
@@ -194,9 +190,7 @@ describe("parseClientMessage accepts valid frames", () => {
   });
 
   it("drops unknown payload fields", () => {
-    const result = parseClientMessage(
-      frame({ type: "START_GAME", payload: { gameCode: "ABC234", isHost: true }, extra: 1 }),
-    );
+    const result = parseClientMessage(frame({ type: "START_GAME", payload: { gameCode: "ABC234", isHost: true }, extra: 1 }));
     expect(result).toEqual({ ok: true, message: { type: "START_GAME", payload: { gameCode: "ABC234" } } });
   });
 });

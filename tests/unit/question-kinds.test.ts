@@ -82,7 +82,12 @@ function snapshot(state: GameState) {
   };
 }
 
-const answer = (playerId: number, parts: Partial<Extract<Command, { type: "answer" }>>): Command => ({ type: "answer", actor: player(playerId), playerId, ...parts });
+const answer = (playerId: number, parts: Partial<Extract<Command, { type: "answer" }>>): Command => ({
+  type: "answer",
+  actor: player(playerId),
+  playerId,
+  ...parts,
+});
 
 describe("the question schema", () => {
   it("reads the original shape (answers[4] + correctAnswerIndex, no kind) as a choice question", () => {
@@ -233,7 +238,12 @@ describe("each kind in the engine", () => {
     expect(state.players.get(3)!.lastAnswer).toMatchObject({ correct: false, points: 0 });
     expect(state.answerCounts).toEqual([3, 1, 1, 0]);
     expect(state.players.get(2)!.streak).toBe(0);
-    expect(resultsHeaderView({ ...state, phase: "results" })).toMatchObject({ kind: "multiSelect", correctAnswerIndex: -1, correctAnswerIndexes: [0, 2], answeredCount: 3 });
+    expect(resultsHeaderView({ ...state, phase: "results" })).toMatchObject({
+      kind: "multiSelect",
+      correctAnswerIndex: -1,
+      correctAnswerIndexes: [0, 2],
+      answeredCount: 3,
+    });
   });
 
   it("type the answer: forgiving comparison, groups for the host, and the host can accept a wrong one", () => {
@@ -356,7 +366,10 @@ describe("properties over every kind", () => {
   it("scores stay within 0 and the maximum; refused answers change nothing; the solution is not sent before the reveal", () => {
     fc.assert(
       fc.property(fc.array(kindArb, { minLength: 1, maxLength: 4 }), fc.array(stepArb, { maxLength: 30 }), (questions, steps) => {
-        const state = game(questions.map((q, i) => ({ ...q, id: i + 1 })), ["Ann", "Bob", "Cy", "Dee"]);
+        const state = game(
+          questions.map((q, i) => ({ ...q, id: i + 1 })),
+          ["Ann", "Bob", "Cy", "Dee"],
+        );
         const sorted = [...steps].sort((a, b) => a[2] - b[2]);
         for (const [playerId, parts, at] of sorted) {
           const before = JSON.stringify(snapshot(state));
@@ -371,7 +384,12 @@ describe("properties over every kind", () => {
           expect(gained).toBeGreaterThanOrEqual(0);
           expect(gained).toBeLessThanOrEqual(2 * 1000 + 500);
           if (state.phase === "question") {
-            const sent = JSON.stringify([questionView(state, START + at), answerProgressView(state), lobbyView(state), snapshotView(state, { role: "player", player: state.players.get(playerId)! })]);
+            const sent = JSON.stringify([
+              questionView(state, START + at),
+              answerProgressView(state),
+              lobbyView(state),
+              snapshotView(state, { role: "player", player: state.players.get(playerId)! }),
+            ]);
             const q = state.questions[state.questionIndex];
             expect(sent).not.toMatch(/correct|accepted/i);
             for (const accepted of q.acceptedAnswers ?? []) expect(sent).not.toContain(accepted);

@@ -31,7 +31,15 @@ const blank: Omit<QuestionContent, "kind" | "text"> = {
 
 /** One of each kind, with the fields a kind does not use left empty, as the model stores them. */
 const QUESTIONS: QuestionContent[] = [
-  { ...blank, kind: "choice", text: "Capital of Peru?", answers: ["Lima", "Cusco", "Quito"], correctAnswerIndex: 0, correctAnswerIndexes: [0], imageId: IMAGE_ID },
+  {
+    ...blank,
+    kind: "choice",
+    text: "Capital of Peru?",
+    answers: ["Lima", "Cusco", "Quito"],
+    correctAnswerIndex: 0,
+    correctAnswerIndexes: [0],
+    imageId: IMAGE_ID,
+  },
   { ...blank, kind: "trueFalse", text: "Bats are blind.", answers: ["True", "False"], correctAnswerIndex: 1, correctAnswerIndexes: [1], timeLimit: 10 },
   { ...blank, kind: "trueFalse", text: "Tea before milk?", answers: ["Yes", "No"], correctAnswerIndex: 0, correctAnswerIndexes: [0] },
   { ...blank, kind: "multiSelect", text: "Which are prime?", answers: ["2", "4", "5", "9", "11", "15"], correctAnswerIndexes: [0, 2, 4], points: "double" },
@@ -58,7 +66,15 @@ describe("toQuizFile", () => {
     expect(written).toMatchObject({ format: QUIZ_FILE_FORMAT, version: 1, title: "Pub quiz", description: "Round one", timeLimit: 30 });
     const picture = { mediaType: "image/webp", data: PICTURE_BASE64 };
     expect(written.questions).toEqual([
-      { kind: "choice", text: "Capital of Peru?", answers: ["Lima", "Cusco", "Quito"], correctAnswerIndex: 0, timeLimit: null, points: "standard", image: picture },
+      {
+        kind: "choice",
+        text: "Capital of Peru?",
+        answers: ["Lima", "Cusco", "Quito"],
+        correctAnswerIndex: 0,
+        timeLimit: null,
+        points: "standard",
+        image: picture,
+      },
       { kind: "trueFalse", text: "Bats are blind.", correctAnswerIndex: 1, timeLimit: 10, points: "standard", image: null },
       { kind: "trueFalse", text: "Tea before milk?", answers: ["Yes", "No"], correctAnswerIndex: 0, timeLimit: null, points: "standard", image: null },
       {

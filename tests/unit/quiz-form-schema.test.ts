@@ -25,7 +25,14 @@ const question = (text = "2 + 2?", answers = ["3", "4", "5", "22"], correctAnswe
   correctAnswerIndex,
   ...change,
 });
-const quiz = (change: Partial<QuizDraft> = {}): QuizDraft => ({ title: "Pub night", description: "", timeLimit: 20, visibility: "private", questions: [question()], ...change });
+const quiz = (change: Partial<QuizDraft> = {}): QuizDraft => ({
+  title: "Pub night",
+  description: "",
+  timeLimit: 20,
+  visibility: "private",
+  questions: [question()],
+  ...change,
+});
 
 function errorsOf(draft: QuizDraft) {
   const result = checkQuizDraft(draft);
@@ -39,7 +46,18 @@ describe("checkQuizDraft", () => {
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.value).toMatchObject({ title: "Pub night", description: "Fun", timeLimit: 20, isPublic: false });
     expect(result.value.questions).toEqual([
-      { kind: "choice", text: "Q?", answers: ["a", "b", "c", "d"], correctAnswerIndex: 3, correctAnswerIndexes: [3], acceptedAnswers: [], correctNumber: null, timeLimit: null, points: "standard", imageId: null },
+      {
+        kind: "choice",
+        text: "Q?",
+        answers: ["a", "b", "c", "d"],
+        correctAnswerIndex: 3,
+        correctAnswerIndexes: [3],
+        acceptedAnswers: [],
+        correctNumber: null,
+        timeLimit: null,
+        points: "standard",
+        imageId: null,
+      },
     ]);
   });
 
@@ -79,15 +97,55 @@ describe("checkQuizDraft", () => {
     ["no questions", quiz({ questions: [] }), "questions", "A quiz must have at least one question."],
     ["a time limit off the list", quiz({ timeLimit: 45 }), "timeLimit", "Choose a time limit of 10, 20, 30, 60, 90 seconds."],
     ["an unknown visibility", quiz({ visibility: "friends" }), "visibility", "Choose private or public."],
-    ["a correct answer of 4 of 4", quiz({ questions: [question("Q", ["a", "b", "c", "d"], 4)] }), "questions.0.correctAnswerIndex", "The correct answer must be one of the answers."],
-    ["a correct answer of -1", quiz({ questions: [question("Q", ["a", "b", "c", "d"], -1)] }), "questions.0.correctAnswerIndex", "Choose which answer is correct."],
+    [
+      "a correct answer of 4 of 4",
+      quiz({ questions: [question("Q", ["a", "b", "c", "d"], 4)] }),
+      "questions.0.correctAnswerIndex",
+      "The correct answer must be one of the answers.",
+    ],
+    [
+      "a correct answer of -1",
+      quiz({ questions: [question("Q", ["a", "b", "c", "d"], -1)] }),
+      "questions.0.correctAnswerIndex",
+      "Choose which answer is correct.",
+    ],
     ["a long question", quiz({ questions: [question("x".repeat(501))] }), "questions.0.text", "Keep the question under 500 characters."],
-    ["a long answer", quiz({ questions: [question("Q", ["a", "b", "x".repeat(201), "d"])] }), "questions.0.answers.2", "Keep each answer under 200 characters."],
-    ["too many questions", quiz({ questions: Array.from({ length: MAX_QUESTIONS + 1 }, () => question()) }), "questions", `A quiz can have at most ${MAX_QUESTIONS} questions.`],
-    ["multi-select with nothing marked", quiz({ questions: [question("Q", ["a", "b"], 0, { kind: "multiSelect" })] }), "questions.0.correctAnswerIndexes", "Question 1 needs at least one correct answer."],
-    ["typed without an accepted answer", quiz({ questions: [question("Q", ["", ""], 0, { kind: "typeAnswer", acceptedAnswers: "  " })] }), "questions.0.acceptedAnswers", "Question 1 needs at least one accepted answer."],
-    ["a number that is not one", quiz({ questions: [question("Q", [], 0, { kind: "closestNumber", correctNumber: "soon" })] }), "questions.0.correctNumber", "Question 1 needs the right number."],
-    ["a question time of 4 s", quiz({ questions: [question("Q", ["a", "b"], 0, { timeLimit: "4" })] }), "questions.0.timeLimit", "Time limit must be at least 5 seconds."],
+    [
+      "a long answer",
+      quiz({ questions: [question("Q", ["a", "b", "x".repeat(201), "d"])] }),
+      "questions.0.answers.2",
+      "Keep each answer under 200 characters.",
+    ],
+    [
+      "too many questions",
+      quiz({ questions: Array.from({ length: MAX_QUESTIONS + 1 }, () => question()) }),
+      "questions",
+      `A quiz can have at most ${MAX_QUESTIONS} questions.`,
+    ],
+    [
+      "multi-select with nothing marked",
+      quiz({ questions: [question("Q", ["a", "b"], 0, { kind: "multiSelect" })] }),
+      "questions.0.correctAnswerIndexes",
+      "Question 1 needs at least one correct answer.",
+    ],
+    [
+      "typed without an accepted answer",
+      quiz({ questions: [question("Q", ["", ""], 0, { kind: "typeAnswer", acceptedAnswers: "  " })] }),
+      "questions.0.acceptedAnswers",
+      "Question 1 needs at least one accepted answer.",
+    ],
+    [
+      "a number that is not one",
+      quiz({ questions: [question("Q", [], 0, { kind: "closestNumber", correctNumber: "soon" })] }),
+      "questions.0.correctNumber",
+      "Question 1 needs the right number.",
+    ],
+    [
+      "a question time of 4 s",
+      quiz({ questions: [question("Q", ["a", "b"], 0, { timeLimit: "4" })] }),
+      "questions.0.timeLimit",
+      "Time limit must be at least 5 seconds.",
+    ],
   ])("refuses %s", (_, input, field, message) => {
     expect(errorsOf(input)[field]).toBe(message);
   });
@@ -191,7 +249,8 @@ describe("reading a posted editor form", () => {
       ["questions[0].answers[1]", "b"],
       ["questions[0].correctAnswerIndex", "1"],
       ["questions[0].timeLimit", ""],
-    ]) form.append(name, value);
+    ])
+      form.append(name, value);
     const submission = parseForm(form, PostedQuizSchema);
     if (submission.status !== "success") throw new Error("not read");
     expect(submission.value.intent).toBe("save");
@@ -205,7 +264,12 @@ describe("reading a posted editor form", () => {
   it("shows a stored question of every kind back in the editor as it was", () => {
     const checked = checkQuizDraft(quiz({ questions: [question("N", [], 0, { kind: "closestNumber", correctNumber: "-12.5", timeLimit: "60" })] }));
     if (!checked.ok) throw new Error("invalid");
-    expect(questionDraftOf(checked.value.questions[0])).toMatchObject({ kind: "closestNumber", correctNumber: "-12.5", timeLimit: "60", answers: ["", "", "", ""] });
+    expect(questionDraftOf(checked.value.questions[0])).toMatchObject({
+      kind: "closestNumber",
+      correctNumber: "-12.5",
+      timeLimit: "60",
+      answers: ["", "", "", ""],
+    });
     expect(emptyQuizDraft().questions).toHaveLength(1);
   });
 

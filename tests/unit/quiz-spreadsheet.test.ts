@@ -30,7 +30,14 @@ const blank: Omit<QuestionContent, "kind" | "text"> = {
 
 /** Every kind, with the values a spreadsheet is most likely to mangle. */
 const QUESTIONS: QuestionContent[] = [
-  { ...blank, kind: "choice", text: 'Which city, "officially", is the capital?', answers: ["Sydney", "Canberra"], correctAnswerIndex: 1, correctAnswerIndexes: [1] },
+  {
+    ...blank,
+    kind: "choice",
+    text: 'Which city, "officially", is the capital?',
+    answers: ["Sydney", "Canberra"],
+    correctAnswerIndex: 1,
+    correctAnswerIndexes: [1],
+  },
   {
     ...blank,
     kind: "choice",
@@ -112,14 +119,25 @@ describe("our layout", () => {
     expect(questions).toEqual([
       { ...blank, kind: "closestNumber", text: "Wie viel ist 1,5 + 2?", correctNumber: 3.5, timeLimit: 30, points: "double" },
       { ...blank, kind: "choice", text: "Hauptstadt?", answers: ["Berlin", "Bonn"], correctAnswerIndex: 0, correctAnswerIndexes: [0] },
-      { ...blank, kind: "trueFalse", text: 'Mit "Anführungszeichen"; und Semikolon', answers: ["True", "False"], correctAnswerIndex: 0, correctAnswerIndexes: [0], points: "none" },
+      {
+        ...blank,
+        kind: "trueFalse",
+        text: 'Mit "Anführungszeichen"; und Semikolon',
+        answers: ["True", "False"],
+        correctAnswerIndex: 0,
+        correctAnswerIndexes: [0],
+        points: "none",
+      },
     ]);
   });
 
   it("reads Excel's plain CSV (Windows-1252) and UTF-16 text", async () => {
     const latin1 = Buffer.from(`${HEADER}\nCafé or thé?,poll,Café,Thé,,,,,,,\n`, "latin1");
     expect(expectOk(await parseQuizSpreadsheet(latin1, "quiz.csv"))[0]).toMatchObject({ text: "Café or thé?", answers: ["Café", "Thé"] });
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${QUIZ_SPREADSHEET_COLUMNS.join("\t")}\nNaïve?\ttrue-false\t\t\t\t\t\t\tfalse\t\t\n`, "utf16le")]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(`${QUIZ_SPREADSHEET_COLUMNS.join("\t")}\nNaïve?\ttrue-false\t\t\t\t\t\t\tfalse\t\t\n`, "utf16le"),
+    ]);
     expect(expectOk(await parseQuizSpreadsheet(utf16, "quiz.txt"))[0]).toMatchObject({ kind: "trueFalse", text: "Naïve?", correctAnswerIndex: 1 });
   });
 
@@ -136,7 +154,16 @@ describe("our layout", () => {
       "paris,,Correct written out,Lyon,Paris,",
     ].join("\n");
     const questions = expectOk(await parseQuizSpreadsheet(csvBytes(csv), "mixed.csv"));
-    expect(questions.map((question) => question.kind)).toEqual(["choice", "trueFalse", "multiSelect", "typeAnswer", "typeAnswer", "closestNumber", "poll", "choice"]);
+    expect(questions.map((question) => question.kind)).toEqual([
+      "choice",
+      "trueFalse",
+      "multiSelect",
+      "typeAnswer",
+      "typeAnswer",
+      "closestNumber",
+      "poll",
+      "choice",
+    ]);
     expect(questions[0]).toMatchObject({ answers: ["A", "B"], correctAnswerIndex: 1 });
     expect(questions[2]).toMatchObject({ correctAnswerIndexes: [0, 1] });
     expect(questions[3].acceptedAnswers).toEqual(["Paris"]);
@@ -159,7 +186,10 @@ describe("Kahoot's quiz spreadsheet template", () => {
     const sheet = workbook.addWorksheet("Sheet1");
     sheet.addRow([]);
     sheet.addRow([null, "Quiz template"]);
-    sheet.addRow([null, "Add questions, at least two answer alternatives, time limit and choose correct answers (at least one). Have fun creating your awesome quiz!"]);
+    sheet.addRow([
+      null,
+      "Add questions, at least two answer alternatives, time limit and choose correct answers (at least one). Have fun creating your awesome quiz!",
+    ]);
     sheet.addRow([
       null,
       "Remember: questions have a limit of 120 characters and answers can have 75 characters max. Text will turn red in Excel or Google Docs if you exceed this limit. If several answers are correct, separate them with a comma.",
@@ -226,13 +256,13 @@ describe("bad files", () => {
       ",choice,A,B,,,,,1,,",
       "Strange kind,essay,A,B,,,,,1,,",
       "No correct,choice,A,B,,,,,,,",
-      "Two for a choice,choice,A,B,C,,,,\"1,2\",,",
+      'Two for a choice,choice,A,B,C,,,,"1,2",,',
       "Not a number,closest-number,,,,,,,lots,,",
       "Answers on a number,closest-number,5,,,,,,5,,",
       "Neither true nor false,true-false,,,,,,,maybe,,",
       "Bad time,poll,A,B,,,,,,soon,",
       "Bad points,choice,A,B,,,,,1,,triple",
-      "Correct out of range,multi-select,A,B,,,,,\"1,9\",,",
+      'Correct out of range,multi-select,A,B,,,,,"1,9",,',
       "Nothing accepted,type-answer,,,,,,,,,",
     ].join("\n");
     const errors = expectErrors(await parseQuizSpreadsheet(csvBytes(csv), "bad.csv"));
@@ -264,7 +294,9 @@ describe("bad files", () => {
     expect(await fileError(new Uint8Array(), "empty.csv")).toEqual([{ row: 0, message: "The spreadsheet has no questions below its header row." }]);
     expect(await fileError(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]), "old.xls")).toEqual([{ row: 0, message: expect.stringMatching(/\.xlsx/) }]);
     expect(await fileError(csvBytes("not a zip"), "broken.xlsx")).toEqual([{ row: 0, message: expect.stringMatching(/could not be read/) }]);
-    expect(await fileError(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "broken.xlsx")).toEqual([{ row: 0, message: expect.stringMatching(/could not be read/) }]);
+    expect(await fileError(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "broken.xlsx")).toEqual([
+      { row: 0, message: expect.stringMatching(/could not be read/) },
+    ]);
     expect(await fileError(new Uint8Array(2 * 1024 * 1024 + 1), "huge.csv")).toEqual([{ row: 0, message: "Spreadsheets can be at most 2 MB." }]);
   });
 

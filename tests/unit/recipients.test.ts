@@ -180,6 +180,9 @@ describe("what a (re)joining viewer is sent", () => {
 
   it("sends nothing past the snapshot in the lobby", () => {
     const state = lobbyOfTwo();
-    expect(joinMessages(state, { role: "player", player: state.players.get(1)! }, T0).map((message) => message.type)).toEqual(["PLAYER_JOINED", "GAME_SNAPSHOT"]);
+    expect(joinMessages(state, { role: "player", player: state.players.get(1)! }, T0).map((message) => message.type)).toEqual([
+      "PLAYER_JOINED",
+      "GAME_SNAPSHOT",
+    ]);
   });
 });

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  FULL_POINTS_WINDOW_MS,
-  MAX_POINTS,
-  STREAK_BONUS_MAX,
-  STREAK_BONUS_STEP,
-  scoreAnswer,
-  speedPoints,
-  streakBonus,
-} from "#app/game/engine/index";
+import { FULL_POINTS_WINDOW_MS, MAX_POINTS, STREAK_BONUS_MAX, STREAK_BONUS_STEP, scoreAnswer, speedPoints, streakBonus } from "#app/game/engine/index";
 
 /**
  * Expected values are written out by hand from the rule

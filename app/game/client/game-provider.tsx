@@ -8,14 +8,7 @@ export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; 
 import { HOST_NICKNAME } from "../rules";
 import { FINAL_ERROR_TITLES, gameReducer, initialGameState, isFinalError, screenFor, type ClientGameState } from "./game-state";
 import { GameSocket, type ConnectionState } from "./socket";
-import {
-  clearGameSessions,
-  getClientId,
-  loadHostSession,
-  loadPlayerSession,
-  saveHostSession,
-  savePlayerSession,
-} from "./storage";
+import { clearGameSessions, getClientId, loadHostSession, loadPlayerSession, saveHostSession, savePlayerSession } from "./storage";
 
 export interface GameContextValue {
   state: ClientGameState;

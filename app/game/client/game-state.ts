@@ -3,7 +3,17 @@
  * local actions, so every transition is unit-testable without a browser.
  */
 import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
-import type { AnswerValueView, NumberSpreadView, OwnStanding, PlayerResult, PublicQuestion, ServerMessage, ServerPayload, Standing, TypedAnswerSummary } from "../protocol";
+import type {
+  AnswerValueView,
+  NumberSpreadView,
+  OwnStanding,
+  PlayerResult,
+  PublicQuestion,
+  ServerMessage,
+  ServerPayload,
+  Standing,
+  TypedAnswerSummary,
+} from "../protocol";
 
 export type Phase = ServerPayload<"GAME_SNAPSHOT">["phase"];
 export type AnswerStatus = "idle" | "submitting" | "success" | "error";

@@ -94,7 +94,13 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
       const { playerId: _, ...shared } = forHost;
       return [
         { to: "hosts", ...message("GAME_SNAPSHOT", forHost) },
-        { to: "eachPlayer", type: "GAME_SNAPSHOT", shared: { ...shared, role: "player", players: lobbyView(state).players }, key: "playerId", each: (playerId) => playerId },
+        {
+          to: "eachPlayer",
+          type: "GAME_SNAPSHOT",
+          shared: { ...shared, role: "player", players: lobbyView(state).players },
+          key: "playerId",
+          each: (playerId) => playerId,
+        },
       ];
     }
   }
@@ -139,7 +145,10 @@ export function answerProgress(state: GameState): Addressed | null {
 export function joinMessages(state: GameState, viewer: { role: "host" } | { role: "player"; player: PlayerState }, now: number): Message[] {
   const opening =
     viewer.role === "host"
-      ? [message("GAME_SNAPSHOT", snapshotView(state, viewer)), ...[...state.players.values()].map((player) => message("PLAYER_JOINED", { player: playerRef(player) }))]
+      ? [
+          message("GAME_SNAPSHOT", snapshotView(state, viewer)),
+          ...[...state.players.values()].map((player) => message("PLAYER_JOINED", { player: playerRef(player) })),
+        ]
       : [message("PLAYER_JOINED", { player: playerRef(viewer.player) }), message("GAME_SNAPSHOT", snapshotView(state, viewer))];
   return [...opening, ...catchUp(state, viewer.role === "player" ? viewer.player : null, now)];
 }

@@ -3,7 +3,19 @@
  * streaks are derived from the stored answers of the current round, so they equal the sum of
  * acknowledged answers.
  */
-import { addPlayer, createGameState, optionCount, resultsDelayMsOf, spreadOf, timeLimitMsOf, type AnswerRecord, type GameState, type NewGameInput, type Phase, type PlayerState } from "./state";
+import {
+  addPlayer,
+  createGameState,
+  optionCount,
+  resultsDelayMsOf,
+  spreadOf,
+  timeLimitMsOf,
+  type AnswerRecord,
+  type GameState,
+  type NewGameInput,
+  type Phase,
+  type PlayerState,
+} from "./state";
 import { countAnswer, keepsStreak, rank } from "./transition";
 
 export interface StoredPlayer {

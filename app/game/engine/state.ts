@@ -1,11 +1,5 @@
 import type { PointsOption, QuestionKind } from "../question-kinds";
-import {
-  DEFAULT_LOBBY_GRACE_MS,
-  DEFAULT_MAX_PLAYERS,
-  DEFAULT_NEXT_QUESTION_SECONDS,
-  DEFAULT_RESULTS_DELAY_MS,
-  LOBBY_RECENT_NAMES,
-} from "../rules";
+import { DEFAULT_LOBBY_GRACE_MS, DEFAULT_MAX_PLAYERS, DEFAULT_NEXT_QUESTION_SECONDS, DEFAULT_RESULTS_DELAY_MS, LOBBY_RECENT_NAMES } from "../rules";
 
 export type Phase = "lobby" | "question" | "results" | "leaderboard" | "finished";
 

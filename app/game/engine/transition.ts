@@ -456,9 +456,7 @@ function scoreGuesses(state: GameState, question: EngineQuestion): AnswerRecord[
 
 /** Competition ranking ("1, 2, 2, 4"); ties are listed by nickname so every view agrees. */
 export function rank(state: GameState): void {
-  const ranking = [...state.players.values()].sort(
-    (a, b) => b.score - a.score || a.nickname.localeCompare(b.nickname) || a.id - b.id,
-  );
+  const ranking = [...state.players.values()].sort((a, b) => b.score - a.score || a.nickname.localeCompare(b.nickname) || a.id - b.id);
   ranking.forEach((player, index) => {
     const previous = ranking[index - 1];
     player.rank = previous && previous.score === player.score ? previous.rank : index + 1;

@@ -4,15 +4,7 @@
  */
 import { LEADERBOARD_SIZE } from "../rules";
 import type { OwnStanding, PlayerResult, ServerPayload, Standing, TypedAnswerSummary } from "../protocol";
-import {
-  answerToCurrentQuestion,
-  currentQuestion,
-  isLastQuestion,
-  recentPlayers,
-  timeLimitMsOf,
-  type GameState,
-  type PlayerState,
-} from "./state";
+import { answerToCurrentQuestion, currentQuestion, isLastQuestion, recentPlayers, timeLimitMsOf, type GameState, type PlayerState } from "./state";
 
 export function playerRef(player: PlayerState) {
   return { id: player.id, nickname: player.nickname };
@@ -22,10 +14,7 @@ export function lobbyView(state: GameState): ServerPayload<"LOBBY_UPDATE"> {
   return { playerCount: state.players.size, players: recentPlayers(state).map(playerRef) };
 }
 
-export function snapshotView(
-  state: GameState,
-  viewer: { role: "host" } | { role: "player"; player: PlayerState },
-): ServerPayload<"GAME_SNAPSHOT"> {
+export function snapshotView(state: GameState, viewer: { role: "host" } | { role: "player"; player: PlayerState }): ServerPayload<"GAME_SNAPSHOT"> {
   const players = viewer.role === "host" ? [...state.players.values()] : recentPlayers(state);
   return {
     gameCode: state.gameCode,
@@ -122,9 +111,7 @@ export function typedAnswersView(state: GameState): TypedAnswerSummary[] {
 }
 
 export function topStandings(state: GameState): Standing[] {
-  return state.ranking
-    .slice(0, LEADERBOARD_SIZE)
-    .map((player) => ({ rank: player.rank, id: player.id, nickname: player.nickname, score: player.score }));
+  return state.ranking.slice(0, LEADERBOARD_SIZE).map((player) => ({ rank: player.rank, id: player.id, nickname: player.nickname, score: player.score }));
 }
 
 export function ownStanding(player: PlayerState): OwnStanding {
