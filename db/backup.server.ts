@@ -19,7 +19,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import { SQLite, type SQLiteDatabase } from "./sqlite.server";
 import { hasSqliteCode } from "./errors";
 
 export type BackupResult =
@@ -164,7 +164,7 @@ function isInUse(databasePath: string): boolean {
 
 /** null when `pragma integrity_check` finds nothing wrong, else what it (or opening the file) reports. */
 function integrityProblems(databasePath: string): string | null {
-  let db: SQLite.Database | undefined;
+  let db: SQLiteDatabase | undefined;
   try {
     db = new SQLite(databasePath, { readonly: true, fileMustExist: true });
     const rows = db.pragma("integrity_check") as { integrity_check: string }[];

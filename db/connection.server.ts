@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import { SQLite } from "./sqlite.server";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { migrationProvider } from "#migrations/index";
 import type { Database } from "./schema";

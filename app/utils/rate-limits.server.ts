@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import { SQLite, type SQLiteDatabase } from "#db/sqlite.server";
 import { RateLimiterMemory, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 export type LimitName = "guest" | "register" | "login" | "loginAddress" | "aiAddress" | "aiServer" | "quiz" | "question" | "game" | "image";
@@ -74,7 +74,7 @@ const CLEAR_EXPIRED_EVERY_MS = 5 * 60_000;
 
 export class RateLimits {
   private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
-  private readonly store: SQLite.Database;
+  private readonly store: SQLiteDatabase;
   private readonly clearTimer: NodeJS.Timeout;
 
   /** `storePath`: a SQLite file for the counts (":memory:" keeps them in this process only). */

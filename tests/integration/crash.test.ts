@@ -9,7 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import { SQLite } from "#db/sqlite.server";
 import WebSocket from "ws";
 import { describe, expect, it } from "vitest";
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from "#app/game/client/socket";
@@ -452,7 +452,7 @@ describe("a server process killed mid-question", () => {
         ).toEqual([]);
       }
 
-      const db = new Database(env.DATABASE_PATH, { readonly: true, fileMustExist: true });
+      const db = new SQLite(env.DATABASE_PATH, { readonly: true, fileMustExist: true });
       try {
         const game = db.prepare("select id, status from games where game_code = ?").get(gameCode) as { id: number; status: string };
         expect(game.status).toBe("finished");
