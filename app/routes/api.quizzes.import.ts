@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleApi, methodNotAllowed } from "#app/utils/api.server";
-import { importFromRequest, ImportRefused, invalidResponse } from "#app/utils/quiz-import.server";
+import { handleApi, importRefusalResponse, methodNotAllowed } from "#app/utils/api.server";
+import { importFromRequest } from "#app/utils/quiz-import.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
@@ -16,14 +16,10 @@ export function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(context.logger, async () => {
-    try {
-      const { quiz, headers } = await importFromRequest(context, request);
-      const responseHeaders = new Headers(headers);
-      responseHeaders.set("Location", `/api/quizzes/${quiz.id}`);
-      return Response.json(quiz, { status: 201, headers: responseHeaders });
-    } catch (error) {
-      if (error instanceof ImportRefused) return invalidResponse(error.invalid);
-      throw error;
-    }
+    const imported = await importFromRequest(context, request);
+    if (!imported.ok) return importRefusalResponse(imported);
+    const headers = new Headers(imported.headers);
+    headers.set("Location", `/api/quizzes/${imported.quiz.id}`);
+    return Response.json(imported.quiz, { status: 201, headers });
   });
 }

@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Page } from "#app/components/layout";
-import { ApiError, retryAfterHeaders } from "#app/utils/api.server";
-import { importFromRequest, ImportRefused } from "#app/utils/quiz-import.server";
+import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
+import { importFromRequest } from "#app/utils/quiz-import.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = () => [{ title: "Import a Quiz - Quiz Night" }];
@@ -21,19 +21,12 @@ interface ImportReply {
  * caller, the same way POST /api/quizzes/import does, and opens it in the editor to check and host.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  try {
-    const { quiz, headers } = await importFromRequest(context, request);
-    return redirect(`/create?edit=${quiz.id}&imported=1`, { headers });
-  } catch (error) {
-    if (error instanceof ImportRefused) return data<ImportReply>({ error: error.message, rows: error.invalid.rows }, { status: 400 });
-    if (error instanceof ApiError) {
-      return data<ImportReply>(
-        { error: error.message },
-        { status: error.status, headers: error.retryAfterSeconds ? retryAfterHeaders(error.retryAfterSeconds) : undefined },
-      );
-    }
-    throw error;
-  }
+  const imported = await importFromRequest(context, request);
+  if (imported.ok) return redirect(`/create?edit=${imported.quiz.id}&imported=1`, { headers: imported.headers });
+  // The file's problems are listed by row; any other refusal is its one message.
+  const reply: ImportReply = imported.reason === "invalid-file" ? { error: imported.message, rows: imported.rows } : { error: imported.message };
+  const headers = imported.retryAfterSeconds ? retryAfterHeaders(imported.retryAfterSeconds) : undefined;
+  return data<ImportReply>(reply, { status: IMPORT_FAILURE_STATUS[imported.reason], headers });
 }
 
 export default function ImportQuiz() {

@@ -8,6 +8,7 @@ import type { Logger } from "#server/logger";
 import type { BillingFailure } from "#app/billing/billing.server";
 import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./firebase.server";
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
+import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -51,6 +52,34 @@ export const AI_QUIZ_FAILURE_STATUS: Record<AiQuizFailureReason, number> = {
 
 export function aiQuizError(refusal: AiQuizRefusal): ApiError {
   return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.message, undefined, refusal.retryAfterSeconds);
+}
+
+/** How each refusal of an import answers over HTTP (POST /api/quizzes/import and the /create/import page). */
+export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
+  "too-large": 413,
+  "unsupported-type": 415,
+  "no-file": 400,
+  "not-json": 400,
+  "invalid-details": 400,
+  "invalid-file": 400,
+  "rate-limited": 429,
+  // As for an upload: the file is fine; the owner's storage is full.
+  "over-quota": 409,
+};
+
+/**
+ * An import's refusal as JSON: `{ error, fieldErrors? }` with Retry-After for a limit; a file that
+ * cannot be imported gives every problem by field in `fieldErrors`, and a spreadsheet's by row in `rows`.
+ */
+export function importRefusalResponse(refusal: ImportRefusal): Response {
+  if (refusal.reason !== "invalid-file")
+    return jsonError(IMPORT_FAILURE_STATUS[refusal.reason], refusal.message, refusal.fieldErrors, refusal.retryAfterSeconds);
+  const body = {
+    error: refusal.message,
+    fieldErrors: refusal.fieldErrors,
+    ...(refusal.rows ? { rows: refusal.rows } : {}),
+  };
+  return Response.json(body, { status: IMPORT_FAILURE_STATUS[refusal.reason] });
 }
 
 const GOOGLE_TOKEN_STATUS: Record<GoogleTokenFailure, number> = { "not-configured": 503, unavailable: 503, "invalid-token": 401 };
@@ -116,8 +145,15 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   return result.data;
 }
 
-/** The body as text, refused past `max` bytes however it is sent (a declared length may be absent or wrong). */
+/** The body as text, refused past `max` bytes (413 ApiError with `tooLarge`) however it is sent. */
 export async function readLimitedText(request: Request, max = MAX_JSON_BODY_BYTES, tooLarge = "Request body is too large."): Promise<string> {
+  const text = await readTextWithin(request, max);
+  if (text === null) throw new ApiError(413, tooLarge);
+  return text;
+}
+
+/** The body as text, or null past `max` bytes however it is sent (a declared length may be absent or wrong). */
+export async function readTextWithin(request: Request, max: number): Promise<string | null> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -128,7 +164,7 @@ export async function readLimitedText(request: Request, max = MAX_JSON_BODY_BYTE
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();
-      throw new ApiError(413, tooLarge);
+      return null;
     }
     chunks.push(value);
   }

@@ -1,13 +1,14 @@
 /**
  * Reading an import request, shared by POST /api/quizzes/import and the /create/import page: a
  * quiz file as JSON, or a multipart upload of a quiz file or a spreadsheet, checked whole, then
- * stored for the caller within the creation limits and its storage.
+ * stored for the caller within the creation limits and its storage. It answers with a result, never
+ * an HTTP status: the routes map each reason (IMPORT_FAILURE_STATUS in api.server.ts).
  */
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { importQuiz, prepareImport, type ImportInput, type ImportInvalid } from "#app/models/quiz-transfer.server";
+import { importQuiz, prepareImport, type ImportInput, type RowError } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
-import { ApiError, fieldErrorsOf, readLimitedText, requireWithinLimit } from "#app/utils/api.server";
+import { fieldErrorsOf, readTextWithin } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -18,35 +19,72 @@ import {
   SpreadsheetDetailsSchema,
   titleFromFileName,
 } from "#app/utils/quiz-file";
+import { checkLimits, type LimitName } from "#app/utils/rate-limits.server";
 import { getUser } from "#app/utils/session.server";
 import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
 const CHOOSE_FILE = "Choose a quiz file (.json) or a spreadsheet (.csv or .xlsx) to import.";
 const NOT_JSON = "This quiz file is not valid JSON.";
+const SEND_A_FILE = "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.";
 const DEFAULT_TITLE = "Imported quiz";
 
 const VisibilitySchema = z.enum(["private", "public"], { error: "Choose private or public." }).default("private");
 
-function parseJson(text: string): unknown {
+/**
+ * Why an import was refused: "too-large" (the request, file or spreadsheet), "unsupported-type" (a
+ * form encoding that cannot carry a file), "no-file", "not-json", "invalid-details" (visibility or a
+ * spreadsheet's title, description, time limit), "invalid-file" (the file's content, every problem),
+ * "rate-limited" (a creation limit), "over-quota" (the pictures would overfill the owner's storage).
+ */
+export type ImportFailureReason =
+  "too-large" | "unsupported-type" | "no-file" | "not-json" | "invalid-details" | "invalid-file" | "rate-limited" | "over-quota";
+
+export interface ImportRefusal {
+  reason: ImportFailureReason;
+  /** The first problem, for a person. */
+  message: string;
+  /** Each problem by field: "file", "visibility", a spreadsheet's details, or a quiz file's paths ("invalid-file"). */
+  fieldErrors?: Record<string, string[]>;
+  /** "invalid-file" from a spreadsheet: its problems by row. */
+  rows?: RowError[];
+  /** "rate-limited": when to try again. */
+  retryAfterSeconds?: number;
+}
+
+type Refused = { ok: false } & ImportRefusal;
+type Checked<T> = { ok: true; value: T } | Refused;
+
+export type ImportFromRequestResult = { ok: true; quiz: Quiz & { questions: Question[] }; headers: HeadersInit } | Refused;
+
+function parseJson(text: string): Checked<unknown> {
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
+    return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, "")) };
   } catch {
-    throw new ApiError(400, NOT_JSON, { file: [NOT_JSON] });
+    return { ok: false, reason: "not-json", message: NOT_JSON, fieldErrors: { file: [NOT_JSON] } };
   }
 }
 
-function visibilityOf(value: FormDataEntryValue | string | null): boolean {
+function visibilityOf(value: FormDataEntryValue | string | null): Checked<boolean> {
   const visibility = VisibilitySchema.safeParse(value === null || value === "" ? undefined : value);
-  if (!visibility.success)
-    throw new ApiError(400, visibility.error.issues[0].message, {
-      visibility: [visibility.error.issues[0].message],
-    });
-  return visibility.data === "public";
+  if (!visibility.success) {
+    const message = visibility.error.issues[0].message;
+    return { ok: false, reason: "invalid-details", message, fieldErrors: { visibility: [message] } };
+  }
+  return { ok: true, value: visibility.data === "public" };
+}
+
+/** A quiz file's JSON with the visibility it is imported with. */
+function quizFileInput(text: string, visibility: FormDataEntryValue | string | null): Checked<ImportInput> {
+  const file = parseJson(text);
+  if (!file.ok) return file;
+  const isPublic = visibilityOf(visibility);
+  if (!isPublic.ok) return isPublic;
+  return { ok: true, value: { file: file.value, isPublic: isPublic.value } };
 }
 
 /** A multipart upload: a quiz file, or a spreadsheet with the quiz's details in the other fields. */
-async function readUpload(request: Request): Promise<ImportInput> {
+async function readUpload(request: Request): Promise<Checked<ImportInput>> {
   let form: FormData;
   try {
     form = await unstable_parseMultipartFormData(
@@ -57,11 +95,11 @@ async function readUpload(request: Request): Promise<ImportInput> {
       }),
     );
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, quizFileTooLargeMessage());
-    throw new ApiError(400, CHOOSE_FILE);
+    if (error instanceof MaxPartSizeExceededError) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
+    return { ok: false, reason: "no-file", message: CHOOSE_FILE };
   }
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) throw new ApiError(400, CHOOSE_FILE, { file: [CHOOSE_FILE] });
+  if (!(file instanceof File) || file.size === 0) return { ok: false, reason: "no-file", message: CHOOSE_FILE, fieldErrors: { file: [CHOOSE_FILE] } };
   const bytes = new Uint8Array(await file.arrayBuffer());
 
   // A quiz file by its name, or by its content when a script names it otherwise.
@@ -69,14 +107,9 @@ async function readUpload(request: Request): Promise<ImportInput> {
     .decode(bytes.subarray(0, 16))
     .replace(/^\uFEFF/, "")
     .trimStart();
-  if (/\.json$/i.test(file.name) || start.startsWith("{")) {
-    return {
-      file: parseJson(new TextDecoder().decode(bytes)),
-      isPublic: visibilityOf(form.get("visibility")),
-    };
-  }
+  if (/\.json$/i.test(file.name) || start.startsWith("{")) return quizFileInput(new TextDecoder().decode(bytes), form.get("visibility"));
 
-  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) throw new ApiError(413, spreadsheetTooLargeMessage());
+  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return { ok: false, reason: "too-large", message: spreadsheetTooLargeMessage() };
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
@@ -90,64 +123,62 @@ async function readUpload(request: Request): Promise<ImportInput> {
   });
   if (!details.success) {
     const fieldErrors = fieldErrorsOf(details.error);
-    throw new ApiError(400, Object.values(fieldErrors)[0][0], fieldErrors);
+    return { ok: false, reason: "invalid-details", message: Object.values(fieldErrors)[0][0], fieldErrors };
   }
-  return { spreadsheet: { bytes, fileName: file.name }, ...details.data };
+  return { ok: true, value: { spreadsheet: { bytes, fileName: file.name }, ...details.data } };
 }
 
-/** 400 with the first problem in `error`, each by field in `fieldErrors`, and a spreadsheet's by row in `rows`. */
-export function invalidResponse(invalid: ImportInvalid): Response {
-  const body = {
-    error: invalid.message,
-    fieldErrors: invalid.fieldErrors,
-    ...(invalid.rows ? { rows: invalid.rows } : {}),
-  };
-  return Response.json(body, { status: 400 });
+/** The quiz file or spreadsheet a request carries, by its content type. */
+async function readImport(request: Request, contentType: string): Promise<Checked<ImportInput>> {
+  if (contentType.startsWith("multipart/form-data")) return readUpload(request);
+  const text = await readTextWithin(request, MAX_QUIZ_FILE_BYTES);
+  if (text === null) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
+  return quizFileInput(text, new URL(request.url).searchParams.get("visibility"));
 }
 
-/** A file that cannot be imported: every problem, a spreadsheet's by row. */
-export class ImportRefused extends Error {
-  constructor(readonly invalid: ImportInvalid) {
-    super(invalid.message);
-  }
+/** A creation limit's refusal, or null when the request is within it. */
+async function overLimit(context: AppLoadContext, name: LimitName, points?: number): Promise<Refused | null> {
+  const check = await checkLimits(context, [{ name, points }]);
+  return check.ok ? null : { ok: false, reason: "rate-limited", message: check.message, retryAfterSeconds: check.retryAfterSeconds };
 }
 
 /**
  * Imports the quiz a request carries for its caller: the quiz with its questions and the headers
- * to answer with (a minted client id). Throws ApiError (limits, size, storage) or ImportRefused.
+ * to answer with (a minted client id), or why not (limits, size, the file's problems, storage).
  */
-export async function importFromRequest(context: AppLoadContext, request: Request): Promise<{ quiz: Quiz & { questions: Question[] }; headers: HeadersInit }> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_IMPORT_REQUEST_BYTES) throw new ApiError(413, quizFileTooLargeMessage());
+export async function importFromRequest(context: AppLoadContext, request: Request): Promise<ImportFromRequestResult> {
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_IMPORT_REQUEST_BYTES)
+    return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (contentType.startsWith("application/x-www-form-urlencoded")) {
-    throw new ApiError(415, "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.");
-  }
-  await requireWithinLimit(context, "quiz");
+  if (contentType.startsWith("application/x-www-form-urlencoded")) return { ok: false, reason: "unsupported-type", message: SEND_A_FILE };
+  const quizLimit = await overLimit(context, "quiz");
+  if (quizLimit) return quizLimit;
   const user = await getUser(context, request);
   // A caller with no identity gets a client id minted (and its cookie), so the quiz is someone's.
   const { clientId, headers } = ensureClientId(request);
   const owner = { userId: user?.id ?? null, clientId };
 
-  const input: ImportInput = contentType.startsWith("multipart/form-data")
-    ? await readUpload(request)
-    : {
-        file: parseJson(await readLimitedText(request, MAX_QUIZ_FILE_BYTES, quizFileTooLargeMessage())),
-        isPublic: visibilityOf(new URL(request.url).searchParams.get("visibility")),
-      };
-  const prepared = await prepareImport(input);
-  if (prepared.status === "invalid") throw new ImportRefused(prepared);
+  const input = await readImport(request, contentType);
+  if (!input.ok) return input;
+  const prepared = await prepareImport(input.value);
+  if (prepared.status === "invalid")
+    return { ok: false, reason: "invalid-file", message: prepared.message, fieldErrors: prepared.fieldErrors, rows: prepared.rows };
 
   // The same costs as making the quiz by hand: one quiz, each question, each picture.
   const { questions, pictures } = prepared.value;
-  await requireWithinLimit(context, "question", { points: questions.length });
+  const questionLimit = await overLimit(context, "question", questions.length);
+  if (questionLimit) return questionLimit;
   const pictureCount = pictures.filter(Boolean).length;
-  if (pictureCount > 0) await requireWithinLimit(context, "image", { points: pictureCount });
+  if (pictureCount > 0) {
+    const imageLimit = await overLimit(context, "image", pictureCount);
+    if (imageLimit) return imageLimit;
+  }
 
   const limitBytes = storageLimitOfUser(user);
   const result = await importQuiz(context.db, { prepared: prepared.value }, owner, limitBytes);
-  if (result.status === "invalid") throw new ImportRefused(result);
-  // 409 as for an upload: the file is fine; the owner's storage is full.
-  if (result.status === "over-quota") throw new ApiError(409, overStorageMessage(result.usedBytes, result.limitBytes));
+  if (result.status === "invalid") return { ok: false, reason: "invalid-file", message: result.message, fieldErrors: result.fieldErrors, rows: result.rows };
+  // As for an upload: the file is fine; the owner's storage is full.
+  if (result.status === "over-quota") return { ok: false, reason: "over-quota", message: overStorageMessage(result.usedBytes, result.limitBytes) };
 
   const quiz = result.value;
   context.logger.info(
@@ -160,5 +191,5 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
     },
     "quiz imported",
   );
-  return { quiz, headers };
+  return { ok: true, quiz, headers };
 }
