@@ -5,7 +5,7 @@ import { GoogleSignInButton } from "#app/components/google-sign-in";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
-import { retryAfterHeaders } from "#app/utils/api.server";
+import { AUTH_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { AuthError, continueAsGuest, login, register } from "#app/utils/auth.server";
 import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/utils/forms";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
@@ -94,7 +94,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(error instanceof AuthError)) throw error;
     const body: AuthActionData = { intent, values, fieldErrors: error.fieldErrors, formError: error.message };
     const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
-    return data(body, { status: error.status, headers });
+    return data(body, { status: AUTH_FAILURE_STATUS[error.reason], headers });
   }
 }
 

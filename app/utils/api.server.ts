@@ -8,6 +8,7 @@ import type { Logger } from "#server/logger";
 import type { BillingFailure } from "#app/billing/billing.server";
 import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./firebase.server";
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
+import type { AuthFailureReason } from "./auth.server";
 import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
 
@@ -81,6 +82,14 @@ export function importRefusalResponse(refusal: ImportRefusal): Response {
   };
   return Response.json(body, { status: IMPORT_FAILURE_STATUS[refusal.reason] });
 }
+
+/** How each refusal of a login, registration or guest session answers (the /auth page's action). */
+export const AUTH_FAILURE_STATUS: Record<AuthFailureReason, number> = {
+  invalid: 400,
+  "wrong-credentials": 401,
+  conflict: 409,
+  "rate-limited": 429,
+};
 
 const GOOGLE_TOKEN_STATUS: Record<GoogleTokenFailure, number> = { "not-configured": 503, unavailable: 503, "invalid-token": 401 };
 

@@ -28,13 +28,20 @@ export const MAX_FAILED_LOGINS = DEFAULT_LIMIT_RULES.login.points;
 
 type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret" | "clientIp" | "limits">;
 
-/** A refused login or registration: one message for a toast, and errors beside the fields. */
+/**
+ * Why a login, registration or guest session was refused: "invalid" (the form), "wrong-credentials"
+ * (an unknown email or a wrong password, never said which), "conflict" (the username or email is
+ * taken), "rate-limited". The routes map each to a status (AUTH_FAILURE_STATUS in api.server.ts).
+ */
+export type AuthFailureReason = "invalid" | "wrong-credentials" | "conflict" | "rate-limited";
+
+/** A refused login or registration: why, one message for a toast, and errors beside the fields. */
 export class AuthError extends Error {
   constructor(
+    readonly reason: AuthFailureReason,
     message: string,
     readonly fieldErrors: FieldErrors = {},
-    readonly status = 400,
-    /** For a 429: when to try again. */
+    /** For "rate-limited": when to try again. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -44,7 +51,7 @@ export class AuthError extends Error {
 /** Throws the AuthError of a used-up limit. */
 async function requireAllowed(context: AuthContext, spends: Parameters<typeof checkLimits>[1]): Promise<void> {
   const check = await checkLimits(context, spends);
-  if (!check.ok) throw new AuthError(check.message, {}, 429, check.retryAfterSeconds);
+  if (!check.ok) throw new AuthError("rate-limited", check.message, {}, check.retryAfterSeconds);
 }
 
 function loginAuthenticator(context: AuthContext): Authenticator<User> {
@@ -52,7 +59,7 @@ function loginAuthenticator(context: AuthContext): Authenticator<User> {
   authenticator.use(
     new FormStrategy(async ({ form }) => {
       const submission = parseForm(form, LoginSchema);
-      if (submission.status !== "success") throw new AuthError(Object.values(submission.errors)[0] ?? LOGIN_FAILED, submission.errors);
+      if (submission.status !== "success") throw new AuthError("invalid", Object.values(submission.errors)[0] ?? LOGIN_FAILED, submission.errors);
       const { email, password } = submission.value;
       // The attempt is counted before the (slow) password check, so parallel guesses cannot slip
       // past the limit. It is counted per account and address together: failures from elsewhere
@@ -63,7 +70,7 @@ function loginAuthenticator(context: AuthContext): Authenticator<User> {
       const row = await findUserRowByEmail(context.db, email);
       const valid = row?.password_hash ? await verifyPassword(row.password_hash, password) : (await burnPasswordCheck(password), false);
       // The same message for an unknown email and a wrong password.
-      if (!row || !valid) throw new AuthError(LOGIN_FAILED, {}, 401);
+      if (!row || !valid) throw new AuthError("wrong-credentials", LOGIN_FAILED);
       await context.limits.reset("login", accountAtAddress);
       await context.limits.refund("loginAddress", address);
       return toUser(row);
@@ -89,12 +96,12 @@ export async function login(context: AuthContext, request: Request): Promise<{ u
 /** Registers from a form; a guest who registers keeps its quizzes. */
 export async function register(context: AuthContext, request: Request, form: FormData): Promise<{ user: User; cookie: string }> {
   const submission = parseForm(form, RegisterSchema);
-  if (submission.status !== "success") throw new AuthError(Object.values(submission.errors)[0] ?? "Failed to register", submission.errors);
+  if (submission.status !== "success") throw new AuthError("invalid", Object.values(submission.errors)[0] ?? "Failed to register", submission.errors);
   const { username, email, password } = submission.value;
   const conflicts = await findConflicts(context.db, username, email);
   if (conflicts.length > 0) {
     const errors = Object.fromEntries(conflicts.map((conflict) => [conflict, CONFLICT_MESSAGES[conflict]]));
-    throw new AuthError(CONFLICT_MESSAGES[conflicts[0]], errors, 409);
+    throw new AuthError("conflict", CONFLICT_MESSAGES[conflicts[0]], errors);
   }
   await requireAllowed(context, [{ name: "register" }]);
   const current = await getUser(context, request);

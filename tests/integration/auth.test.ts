@@ -168,7 +168,7 @@ describe("register", () => {
 
     const again = request("/auth", { form: registerForm({ username: form.username }) });
     await expect(register(contextFor(), again, await again.clone().formData())).rejects.toMatchObject({
-      status: 409,
+      reason: "conflict",
       message: "That username is already taken",
     });
     const count = await db
@@ -238,7 +238,7 @@ describe("login", () => {
 
     const direct = await login(contextFor(freshIp()), request("/auth", { form: { email: form.email, password: "nope nope" } })).catch((error) => error);
     expect(direct).toBeInstanceOf(AuthError);
-    expect(direct).toMatchObject({ message: LOGIN_FAILED, status: 401 });
+    expect(direct).toMatchObject({ message: LOGIN_FAILED, reason: "wrong-credentials" });
   });
 
   it("checks the form with the messages of docs/product.md#validation before looking anyone up", async () => {
