@@ -17,6 +17,7 @@ import * as myQuizzesRoute from "#app/routes/my-quizzes";
 import { AuthError, login } from "#app/utils/auth.server";
 import { getUser, startSession } from "#app/utils/session.server";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
+import { silentLogger } from "#server/logger";
 
 let database: TempDatabase;
 let db: DB;
@@ -29,6 +30,7 @@ const context = () => ({
   sessionSecret: "ownership-test-secret-0123456789-0123456789",
   clientIp: "127.0.0.1",
   limits,
+  logger: silentLogger,
 });
 
 beforeAll(async () => {
