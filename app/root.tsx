@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { PwaSupport } from "#app/components/install-prompt";
@@ -12,6 +12,7 @@ import appStyles from "#app/styles/app.css?url";
 import { publicFirebaseConfig } from "#app/utils/env.server";
 import { useNonce } from "#app/utils/nonce";
 import { getUser } from "#app/utils/session.server";
+import { themeOf } from "#app/utils/theme.server";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -27,6 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     user: user ? { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) } : null,
     firebase: publicFirebaseConfig(),
+    theme: await themeOf(request),
   };
 }
 
@@ -36,8 +38,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // Absent when the root loader itself failed: the error page follows the system's theme.
+  const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,6 +1,8 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { FlashToasts } from "#app/components/flash-toasts";
+import type { loader as rootLoader } from "#app/root";
+import { THEME_CHOICES, THEME_LABELS } from "#app/utils/theme";
 import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
 
 const NAV_LINKS = [
@@ -264,6 +266,7 @@ export function SiteFooter() {
             </li>
           ))}
         </ul>
+        <ThemeSwitch />
         <p>© {new Date().getFullYear()} Quiz Night. All rights reserved.</p>
       </div>
     </footer>
@@ -272,4 +275,24 @@ export function SiteFooter() {
 
 export function Page({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
   return <main className={`page${narrow ? " narrow" : ""}`}>{children}</main>;
+}
+
+/** Light, dark or the system's; a plain form, so it works before any script has loaded. */
+function ThemeSwitch() {
+  const theme = useRouteLoaderData<typeof rootLoader>("root")?.theme ?? "system";
+  const location = useLocation();
+  return (
+    <Form method="post" action="/theme" className="theme-switch" aria-label="Colour theme">
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <span className="theme-switch-label" aria-hidden="true">
+        Theme
+      </span>
+      {THEME_CHOICES.map((choice) => (
+        <button key={choice} type="submit" name="theme" value={choice} className="chip" aria-pressed={theme === choice}>
+          <span className="visually-hidden">Colour theme: </span>
+          {THEME_LABELS[choice]}
+        </button>
+      ))}
+    </Form>
+  );
 }

@@ -12,6 +12,7 @@ import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 import { LoginSchema, RegisterSchema } from "#app/utils/validation";
 import { retryAfterFromAction } from "#app/utils/route-headers";
+import { safeRedirect } from "#app/utils/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign In - Quiz Night" }];
 
@@ -25,20 +26,6 @@ const TABS: { id: Tab; label: string }[] = [
 
 /** Where the auth action's redirect tells FlashToasts which success toast to show. */
 const WELCOME_PARAM = "welcome";
-
-/**
- * A same-site path to go to after signing in, or the fallback: only paths starting with one "/"
- * (not "//" or "/\", which browsers read as another host), and never back to /auth or /logout.
- */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
-  const url = new URL(to, "http://quiz.invalid");
-  if (url.origin !== "http://quiz.invalid") return fallback;
-  if (/^\/(auth|logout)(\/|$)/.test(url.pathname)) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
 
 /** The redirect target with the one-shot `?welcome=` flash added. */
 function withWelcome(to: string, intent: Intent): string {

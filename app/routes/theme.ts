@@ -1,0 +1,17 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { parseForm } from "#app/utils/forms";
+import { safeRedirect } from "#app/utils/safe-redirect";
+import { ThemeFormSchema } from "#app/utils/theme";
+import { rememberTheme } from "#app/utils/theme.server";
+
+/** POST /theme: the footer's switch; remembers the choice for this browser and goes back (works without JavaScript). */
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseForm(await request.formData(), ThemeFormSchema);
+  if (submission.status !== "success") return Response.json({ error: "Choose system, light or dark." }, { status: 400 });
+  const { theme, redirectTo } = submission.value;
+  return redirect(safeRedirect(redirectTo), { headers: { "Set-Cookie": await rememberTheme(theme) } });
+}
+
+export function loader() {
+  return redirect("/");
+}
