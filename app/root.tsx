@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { ConnectionFailureToast } from "#app/components/connection-failure-toast";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { PwaSupport } from "#app/components/install-prompt";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
@@ -61,6 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <SiteFooter />
           </div>
           <PwaSupport />
+          <ConnectionFailureToast />
         </Toaster>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -5,8 +5,10 @@ import { useToast, type ToastInput } from "#app/components/toaster";
 /** The success toasts of docs/product.md#messages, keyed by the `?welcome=` the auth action's redirect carries. */
 export const WELCOME_TOASTS: Record<string, ToastInput> = {
   login: { title: "Login successful", description: "Welcome back!" },
+  // A first Google sign-in creates the account: nobody is back yet.
+  "google-new": { title: "Login successful", description: "Welcome!" },
   register: { title: "Registration successful", description: "Your account has been created" },
-  guest: { title: "Welcome!", description: "Welcome! You can explore quizzes as a guest" },
+  guest: { title: "Welcome!", description: "You can explore quizzes as a guest" },
 };
 
 /**

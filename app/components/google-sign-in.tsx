@@ -55,8 +55,11 @@ async function serverMessage(response: Response): Promise<string> {
   return `${response.status}: ${text || response.statusText}`;
 }
 
-/** Google popup, then our session: the existing account, or a new one registered by the username rule of docs/product.md#http-api. */
-async function signInWithGoogle(config: PublicFirebaseConfig): Promise<void> {
+/**
+ * Google popup, then our session: the existing account ("returning"), or a new one registered by
+ * the username rule of docs/product.md#http-api ("new"), which is welcomed rather than welcomed back.
+ */
+async function signInWithGoogle(config: PublicFirebaseConfig): Promise<"returning" | "new"> {
   const { auth, sdk } = await loadFirebase(config);
   const provider = new sdk.GoogleAuthProvider();
   provider.setCustomParameters({ prompt: "select_account" });
@@ -65,7 +68,7 @@ async function signInWithGoogle(config: PublicFirebaseConfig): Promise<void> {
     const token = await credential.user.getIdToken();
     const authorization = `Bearer ${token}`;
     const me = await fetch("/api/auth/me", { headers: { authorization }, credentials: "same-origin" });
-    if (me.ok) return;
+    if (me.ok) return "returning";
     if (me.status !== 404) throw new SignInError(await serverMessage(me));
     const { displayName, email } = credential.user;
     const registered = await fetch("/api/auth/register", {
@@ -75,6 +78,7 @@ async function signInWithGoogle(config: PublicFirebaseConfig): Promise<void> {
       body: JSON.stringify({ username: googleUsername(displayName, email), email: email ?? "" }),
     });
     if (!registered.ok) throw new SignInError(await serverMessage(registered));
+    return "new";
   } finally {
     await sdk.signOut(auth).catch(() => {});
   }
@@ -130,8 +134,8 @@ export function GoogleSignInButton() {
     busyRef.current = true;
     setBusy(true);
     try {
-      await signInWithGoogle(config);
-      navigate("/?welcome=login");
+      const account = await signInWithGoogle(config);
+      navigate(account === "new" ? "/?welcome=google-new" : "/?welcome=login");
     } catch (error) {
       toast({ title: GOOGLE_LOGIN_FAILED_TITLE, description: messageOf(error), variant: "destructive" });
     } finally {

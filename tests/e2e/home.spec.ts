@@ -58,6 +58,8 @@ test.describe("home", () => {
     await expect(badge).toHaveText(/^\s*Connected$/, { timeout: 5_000 });
     await page.evaluate(() => window.dispatchEvent(new CustomEvent("websocket-failed", { detail: "Connection failed after several attempts" })));
     await expect(badge).toHaveText(/Disconnected/);
+    await expect(page.locator(".toast-title")).toHaveText("Connection Error");
+    await expect(page.locator(".toast-description")).toHaveText("Failed to connect to game server");
     await expect(main.getByRole("button", { name: "Reconnect" })).toBeVisible();
     // The socket itself is still open, so the 3 s poll brings the badge back.
     await expect(badge).toHaveText(/^\s*Connected$/, { timeout: 5_000 });
