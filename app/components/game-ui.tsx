@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { PlayerRef } from "#app/game/client/game-state";
 
 export const ANSWER_LETTERS = ["A", "B", "C", "D", "E", "F"] as const;
@@ -44,6 +44,22 @@ export function PlayerList({ players, highlightId, onRemove }: { players: Player
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A game screen's heading. Focus moves to it when the screen appears and whenever `screenKey` changes (a new question,
+ * the reveal), so a screen reader reads the new screen and keyboard focus starts at its top.
+ */
+export function ScreenHeading({ children, className, screenKey }: { children: ReactNode; className?: string; screenKey?: string | number }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [screenKey]);
+  return (
+    <h1 ref={ref} tabIndex={-1} className={className}>
+      {children}
+    </h1>
   );
 }
 
@@ -108,7 +124,7 @@ export function AnswerDistribution({
         const percent = total === 0 ? 0 : Math.round((counts[index] / total) * 100);
         return (
           <div className="distribution-row" key={index}>
-            <span className="answer-shape" aria-hidden="true" style={{ color: `var(--answer-${ANSWER_COLOURS[index]})` }}>
+            <span className={`answer-shape shape-${index}`} aria-hidden="true">
               {ANSWER_SHAPES[index]}
             </span>
             <div className="distribution-bar" title={answer}>

@@ -10,6 +10,7 @@ import {
   PicturesOnPlayersSwitch,
   PointsBadge,
   QuestionPicture,
+  ScreenHeading,
   useNow,
 } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
@@ -52,9 +53,9 @@ export default function HostQuestion() {
     <Page>
       <div className="stack">
         <div className="row" style={{ justifyContent: "space-between" }}>
-          <h1>
+          <ScreenHeading screenKey={`${state.questionNumber}-${revealed ? "results" : "question"}`}>
             Question {state.questionNumber} of {state.totalQuestions}
-          </h1>
+          </ScreenHeading>
           {revealed ? <span className="badge">Time's up</span> : <Countdown secondsLeft={secondsLeft} />}
         </div>
         <p className="question-text">{question.text}</p>

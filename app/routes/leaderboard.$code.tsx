@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ConnectingNotice, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
+import { ConnectingNotice, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { loadGameScreen } from "#app/utils/game-screen.server";
@@ -32,7 +32,7 @@ export default function Leaderboard() {
   return (
     <Page narrow>
       <div className="stack">
-        <h1 className="center">Leaderboard</h1>
+        <ScreenHeading className="center">Leaderboard</ScreenHeading>
         <ol className="leaderboard" aria-label="Leaderboard">
           {state.leaderboard.map((entry) => (
             <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AnswerInput } from "#app/components/answer-inputs";
-import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, useNow } from "#app/components/game-ui";
+import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, ScreenHeading, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
@@ -51,9 +51,9 @@ export default function PlayQuestion() {
     <Page>
       <div className="stack">
         <div className="row" style={{ justifyContent: "space-between" }}>
-          <h1>
+          <ScreenHeading screenKey={state.questionNumber}>
             Question {state.questionNumber} of {state.totalQuestions}
-          </h1>
+          </ScreenHeading>
           <Countdown secondsLeft={secondsLeft} />
         </div>
         <p className="question-text">{question.text}</p>

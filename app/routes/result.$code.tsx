@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, formatNumber } from "#app/components/game-ui";
+import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, formatNumber, ScreenHeading } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { requirePlayerScreen } from "#app/utils/game-screen.server";
@@ -48,12 +48,14 @@ export default function PlayerResult() {
       <div className="card center stack" aria-live="polite">
         {reveal.kind === "poll" ? (
           <>
-            <h1>{answered ? "Thanks for voting!" : "Time's up!"}</h1>
+            <ScreenHeading>{answered ? "Thanks for voting!" : "Time's up!"}</ScreenHeading>
             <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={null} />
           </>
         ) : reveal.kind === "closestNumber" ? (
           <>
-            <h1 className={mine.correct ? "result-correct" : undefined}>{!answered ? "Time's up!" : mine.correct ? "Spot on!" : "Close?"}</h1>
+            <ScreenHeading className={mine.correct ? "result-correct" : undefined}>
+              {!answered ? "Time's up!" : mine.correct ? "Spot on!" : "Close?"}
+            </ScreenHeading>
             <p>
               The answer was <strong data-testid="correct-answer">{solution}</strong>
               {yours !== null ? (
@@ -71,7 +73,7 @@ export default function PlayerResult() {
           </>
         ) : mine.correct ? (
           <>
-            <h1 className="result-correct">Correct!</h1>
+            <ScreenHeading className="result-correct">Correct!</ScreenHeading>
             <p className="stat-value" data-testid="points">
               +{mine.points} points
             </p>
@@ -81,7 +83,7 @@ export default function PlayerResult() {
           </>
         ) : (
           <>
-            <h1 className="result-incorrect">{!answered ? "Time's up!" : mine.points > 0 ? "Partly right" : "Incorrect"}</h1>
+            <ScreenHeading className="result-incorrect">{!answered ? "Time's up!" : mine.points > 0 ? "Partly right" : "Incorrect"}</ScreenHeading>
             {mine.points > 0 ? (
               <p className="stat-value" data-testid="points">
                 +{mine.points} points

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { Avatar, ConnectingNotice, StandingRow } from "#app/components/game-ui";
+import { Avatar, ConnectingNotice, ScreenHeading, StandingRow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -73,7 +73,7 @@ export default function FinalResults() {
   return (
     <Page narrow>
       <div className="stack">
-        <h1 className="center">Game Complete</h1>
+        <ScreenHeading className="center">Game Complete</ScreenHeading>
         <div className="podium" aria-label="Podium">
           {[1, 0, 2].map((place) => {
             const entry = podium[place];

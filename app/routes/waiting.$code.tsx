@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useEffect, useRef } from "react";
-import { PicturesOnPlayersSwitch, PlayerList } from "#app/components/game-ui";
+import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -79,12 +79,12 @@ export default function Lobby() {
       <div className="stack">
         <div className="card center stack">
           <p className="muted">{title}</p>
-          <h1>Game code</h1>
+          <ScreenHeading>Game code</ScreenHeading>
           <div className="game-code" aria-label={`Game code ${gameCode.split("").join(" ")}`}>
             {gameCode}
           </div>
           <div className="row" style={{ justifyContent: "center", alignItems: "center" }}>
-            <div className="qr" role="img" aria-label={`QR code for ${joinUrl}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+            <div className="qr" role="img" aria-label={`QR code to join game ${gameCode}: opens ${joinUrl}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
             <div className="stack" style={{ textAlign: "left" }}>
               <span>Join at</span>
               <a href={joinUrl} data-testid="join-link">
