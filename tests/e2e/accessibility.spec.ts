@@ -22,8 +22,9 @@ async function contextWithClientId(
   clientId: string,
   viewport = { width: 1280, height: 900 },
   reducedMotion: "reduce" | "no-preference" = "no-preference",
+  colorScheme: "light" | "dark" = "light",
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, bypassCSP: true, reducedMotion });
+  const context = await browser.newContext({ viewport, bypassCSP: true, reducedMotion, colorScheme });
   await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
   return context;
 }
@@ -62,79 +63,84 @@ async function expectHeadingFocused(page: Page, name: string | RegExp) {
   await expect(page.getByRole("heading", { level: 1, name })).toBeFocused();
 }
 
-test("every screen of a whole game passes axe-core (WCAG 2.2 AA and best practices), host and player", async ({ browser, page }, testInfo) => {
-  test.setTimeout(120_000);
-  const found: string[] = [];
-  const check = async (target: Page, screen: string) => found.push(...(await axeViolations(target, screen)));
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`every screen of a whole game passes axe-core (WCAG 2.2 AA and best practices), host and player, ${colorScheme}`, async ({
+    browser,
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const found: string[] = [];
+    const check = async (target: Page, screen: string) => found.push(...(await axeViolations(target, screen)));
 
-  const hostId = `host-${randomUUID()}`;
-  const gameCode = await createHostedGame(page, hostId);
-  const host = await (await contextWithClientId(browser, hostId)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
-  await host.goto(`/waiting/${gameCode}`);
-  await expect(host.getByRole("button", { name: "Start Game" })).toBeVisible();
+    const hostId = `host-${randomUUID()}`;
+    const gameCode = await createHostedGame(page, hostId);
+    const host = await (await contextWithClientId(browser, hostId, undefined, undefined, colorScheme)).newPage();
+    await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+    await host.goto(`/waiting/${gameCode}`);
+    await expect(host.getByRole("button", { name: "Start Game" })).toBeVisible();
 
-  // The player's phone asks for reduced motion.
-  const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, PHONE, "reduce")).newPage();
-  await player.goto(`/join?code=${gameCode}`);
-  await expect(player.getByLabel("Nickname")).toBeVisible();
-  await check(player, "player join");
-  await player.getByLabel("Nickname").fill("Ann");
-  await player.getByRole("button", { name: "Join Game" }).click();
-  await expect(player.getByText("Waiting for host to start the game...")).toBeVisible();
-  await expectHeadingFocused(player, "Game code");
-  await check(player, "player lobby");
+    // The player's phone asks for reduced motion.
+    const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, PHONE, "reduce", colorScheme)).newPage();
+    await player.goto(`/join?code=${gameCode}`);
+    await expect(player.getByLabel("Nickname")).toBeVisible();
+    await check(player, "player join");
+    await player.getByLabel("Nickname").fill("Ann");
+    await player.getByRole("button", { name: "Join Game" }).click();
+    await expect(player.getByText("Waiting for host to start the game...")).toBeVisible();
+    await expectHeadingFocused(player, "Game code");
+    await check(player, "player lobby");
 
-  // A second player, so the question stays open after Ann answers.
-  const other = await (await contextWithClientId(browser, `player-${randomUUID()}`)).newPage();
-  await other.goto(`/waiting/${gameCode}?nickname=Bob`);
-  await expect(host.getByTestId("player-count")).toHaveText("2");
-  await expect(host.getByRole("img", { name: `QR code to join game ${gameCode}: opens ${new URL(`/join?code=${gameCode}`, host.url())}` })).toBeVisible();
-  await check(host, "host lobby");
+    // A second player, so the question stays open after Ann answers.
+    const other = await (await contextWithClientId(browser, `player-${randomUUID()}`, undefined, undefined, colorScheme)).newPage();
+    await other.goto(`/waiting/${gameCode}?nickname=Bob`);
+    await expect(host.getByTestId("player-count")).toHaveText("2");
+    await expect(host.getByRole("img", { name: `QR code to join game ${gameCode}: opens ${new URL(`/join?code=${gameCode}`, host.url())}` })).toBeVisible();
+    await check(host, "host lobby");
 
-  await host.getByRole("button", { name: "Start Game" }).click();
-  await expect(host.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
-  await expect(player.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
-  await expectHeadingFocused(host, "Question 1 of 2");
-  await expectHeadingFocused(player, "Question 1 of 2");
-  await check(host, "host question");
-  await check(player, "player question");
-  // Touch targets of at least 44 px, and no motion on the phone that asked for none.
-  for (const target of [player.getByRole("button", { name: /A\. 3/ }), host.getByRole("button", { name: "Skip" })]) {
-    const box = (await target.boundingBox())!;
-    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
-  }
-  expect(await player.getByRole("button", { name: /A\. 3/ }).evaluate((button) => getComputedStyle(button).transitionDuration)).toMatch(
-    /^(0s|1e-05s)(, (0s|1e-05s))*$/,
-  );
+    await host.getByRole("button", { name: "Start Game" }).click();
+    await expect(host.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
+    await expect(player.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
+    await expectHeadingFocused(host, "Question 1 of 2");
+    await expectHeadingFocused(player, "Question 1 of 2");
+    await check(host, "host question");
+    await check(player, "player question");
+    // Touch targets of at least 44 px, and no motion on the phone that asked for none.
+    for (const target of [player.getByRole("button", { name: /A\. 3/ }), host.getByRole("button", { name: "Skip" })]) {
+      const box = (await target.boundingBox())!;
+      expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+    }
+    expect(await player.getByRole("button", { name: /A\. 3/ }).evaluate((button) => getComputedStyle(button).transitionDuration)).toMatch(
+      /^(0s|1e-05s)(, (0s|1e-05s))*$/,
+    );
 
-  await player.getByRole("button", { name: /B\. 4/ }).click();
-  await expect(player.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
-  await check(player, "player answer submitted");
+    await player.getByRole("button", { name: /B\. 4/ }).click();
+    await expect(player.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
+    await check(player, "player answer submitted");
 
-  // The results show for a few seconds: check the host's and the player's at once.
-  await other.getByRole("button", { name: /A\. 3/ }).click();
-  await expect(host.getByLabel("Answer distribution")).toBeVisible();
-  await expect(player.getByRole("heading", { name: "Correct!" })).toBeVisible();
-  await expectHeadingFocused(player, "Correct!");
-  await Promise.all([check(host, "host results"), check(player, "player result")]);
+    // The results show for a few seconds: check the host's and the player's at once.
+    await other.getByRole("button", { name: /A\. 3/ }).click();
+    await expect(host.getByLabel("Answer distribution")).toBeVisible();
+    await expect(player.getByRole("heading", { name: "Correct!" })).toBeVisible();
+    await expectHeadingFocused(player, "Correct!");
+    await Promise.all([check(host, "host results"), check(player, "player result")]);
 
-  await expect(host).toHaveURL(`/leaderboard/${gameCode}`);
-  await expect(player).toHaveURL(`/leaderboard/${gameCode}`);
-  await expectHeadingFocused(player, "Leaderboard");
-  await Promise.all([check(host, "host leaderboard"), check(player, "player leaderboard")]);
+    await expect(host).toHaveURL(`/leaderboard/${gameCode}`);
+    await expect(player).toHaveURL(`/leaderboard/${gameCode}`);
+    await expectHeadingFocused(player, "Leaderboard");
+    await Promise.all([check(host, "host leaderboard"), check(player, "player leaderboard")]);
 
-  await expect(player.getByRole("heading", { name: "Question 2 of 2" })).toBeVisible({ timeout: 15_000 });
-  await player.getByRole("button", { name: /A\. Paris/ }).click();
-  await other.getByRole("button", { name: /B\. Rome/ }).click();
-  await expect(host).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });
-  await expect(player).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });
-  await expect(host.getByRole("heading", { name: "Game Complete" })).toBeVisible();
-  await expect(player.getByTestId("own-rank")).toBeVisible();
-  await expectHeadingFocused(host, "Game Complete");
-  await expectHeadingFocused(player, "Game Complete");
-  await check(host, "host podium");
-  await check(player, "player final");
+    await expect(player.getByRole("heading", { name: "Question 2 of 2" })).toBeVisible({ timeout: 15_000 });
+    await player.getByRole("button", { name: /A\. Paris/ }).click();
+    await other.getByRole("button", { name: /B\. Rome/ }).click();
+    await expect(host).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });
+    await expect(player).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });
+    await expect(host.getByRole("heading", { name: "Game Complete" })).toBeVisible();
+    await expect(player.getByTestId("own-rank")).toBeVisible();
+    await expectHeadingFocused(host, "Game Complete");
+    await expectHeadingFocused(player, "Game Complete");
+    await check(host, "host podium");
+    await check(player, "player final");
 
-  expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
-});
+    expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
+  });
+}
