@@ -84,11 +84,26 @@ export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: num
   );
 }
 
+/**
+ * What a screen reader hears of the countdown: nothing every second (a timer is not announced),
+ * once at 10 seconds and once at 5. The text only changes at those two moments, so a polite live
+ * region speaks it then and stays quiet otherwise.
+ */
+export function countdownAnnouncement(secondsLeft: number): string {
+  if (secondsLeft <= 0 || secondsLeft > 10) return "";
+  return secondsLeft <= 5 ? "5 seconds left" : "10 seconds left";
+}
+
 export function Countdown({ secondsLeft, label = "Time left" }: { secondsLeft: number; label?: string }) {
   return (
-    <div className={`countdown${secondsLeft <= 5 ? " low" : ""}`} role="timer" aria-label={`${label}: ${secondsLeft} seconds`}>
-      {secondsLeft}
-    </div>
+    <>
+      <div className={`countdown${secondsLeft <= 5 ? " low" : ""}`} role="timer" aria-label={`${label}: ${secondsLeft} seconds`}>
+        {secondsLeft}
+      </div>
+      <span className="visually-hidden" aria-live="polite" data-testid="countdown-announcement">
+        {countdownAnnouncement(secondsLeft)}
+      </span>
+    </>
   );
 }
 

@@ -100,7 +100,8 @@ export default function PlayerResult() {
             </p>
           </>
         )}
-        <p>
+        {/* Read out after the heading (which takes focus): the rank is what a player waits to hear. */}
+        <p role="status">
           You are <strong>#{mine.rank}</strong> with <strong data-testid="score">{mine.score}</strong> points
         </p>
         <p className="muted">

@@ -114,7 +114,9 @@ for (const colorScheme of ["light", "dark"] as const) {
     );
 
     await player.getByRole("button", { name: /B\. 4/ }).click();
-    await expect(player.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
+    // Screen readers hear the submission and, on the result, the rank (live regions), not the countdown every second.
+    await expect(player.locator('[aria-live="polite"]').filter({ hasText: "Answer submitted! Waiting for other players..." })).toBeVisible();
+    await expect(player.getByTestId("countdown-announcement")).toHaveText("");
     await check(player, "player answer submitted");
 
     // The results show for a few seconds: check the host's and the player's at once.
@@ -122,6 +124,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await expect(host.getByLabel("Answer distribution")).toBeVisible();
     await expect(player.getByRole("heading", { name: "Correct!" })).toBeVisible();
     await expectHeadingFocused(player, "Correct!");
+    await expect(player.getByRole("status").filter({ hasText: /^You are #\d+ with \d+ points$/ })).toBeVisible();
     await Promise.all([check(host, "host results"), check(player, "player result")]);
 
     await expect(host).toHaveURL(`/leaderboard/${gameCode}`);
