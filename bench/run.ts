@@ -5,7 +5,8 @@
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
  * a load generator spread over several worker processes. It measures the baseline's broadcast, then
  * plays one game with N players who each answer at a random moment of every question, then runs a
- * short autocannon pass over the first pages and API a player hits. Prints a table and writes
+ * short autocannon pass over the first pages and API a player hits, then measures what a phone
+ * downloads from a join link to its first answer (bench/player-weight.ts, `--weight-runs 0` skips it). Prints a table and writes
  * bench/results.json. Figures, not tests: nothing here passes or fails on speed; only lost answers
  * make it exit non-zero.
  *
@@ -23,6 +24,7 @@ import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { measureHttp, type HttpFigure } from "./http";
+import { medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
 import { benchPng } from "./png";
 import { KINDS_SETTINGS, benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
@@ -42,6 +44,8 @@ const { values } = parseArgs({
     "baseline-broadcasts": { type: "string", default: "5" },
     "http-seconds": { type: "string", default: "5" },
     "http-connections": { type: "string", default: "10" },
+    /** Phones (Chromium) that join and answer, for what a player downloads; 0 skips it. */
+    "weight-runs": { type: "string", default: "3" },
     out: { type: "string", default: "bench/results.json" },
     /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
     profile: { type: "boolean", default: false },
@@ -429,6 +433,7 @@ async function main(): Promise<void> {
   let baseline: Awaited<ReturnType<typeof measureBaseline>>;
   let game: GameFigures;
   let http: HttpFigure[] = [];
+  let weight: { median: PlayerWeight; totals: number[] } | null = null;
   try {
     baseline = await measureBaseline(workers);
     log(`baseline delivery ${formatLatency(baseline.delivery)}`);
@@ -436,6 +441,11 @@ async function main(): Promise<void> {
     if (httpSeconds > 0) {
       log(`http: autocannon, ${httpConnections} connections, ${httpSeconds} s per path`);
       http = await measureHttp(server.url, httpSeconds, httpConnections);
+    }
+    const weightRuns = Number(values["weight-runs"]);
+    if (weightRuns > 0) {
+      log(`player weight: ${weightRuns} phones in Chromium join and answer the first question`);
+      weight = await medianPlayerWeight(server.url, weightRuns);
     }
   } finally {
     for (const worker of workers) worker.stop();
@@ -497,6 +507,7 @@ async function main(): Promise<void> {
       `http GET ${figure.path}`,
       `${figure.requestsPerSecond} req/s, p50 ${figure.latencyP50Ms} ms, p99 ${figure.latencyP99Ms} ms (${figure.non2xx} non-2xx, ${figure.errors} errors)`,
     ]),
+    ...(weight ? weightRows(weight.median, weight.totals, "npm run bench:weight") : []),
   ]);
   if (game.errors.length > 0) log(`first errors: ${[...new Set(game.errors)].slice(0, 5).join(" | ")}`);
 
@@ -536,6 +547,7 @@ async function main(): Promise<void> {
     serverPeakRssMiB: Math.round(game.peakRssBytes / MIB),
     serverRssPerPlayerKiB: round1(rssPerPlayerKiB),
     http,
+    playerWeight: weight ? { medianBytes: weight.median.totalBytes, totals: weight.totals, files: weight.median.files } : null,
   };
   fs.writeFileSync(path.resolve(root, values.out!), `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${values.out}`);

@@ -1,0 +1,250 @@
+/**
+ * `npm run bench:weight [-- --runs 3]`, and a step of `npm run bench`.
+ *
+ * What a player's phone downloads from opening a join link to answering the first question: a
+ * fresh phone-sized Chromium (Debian's, through Playwright, no cache) opens `/join?code=CODE` (the
+ * link the lobby's QR code encodes), joins with a nickname, waits in the lobby until the host (a
+ * bare WebSocket, as in the load benchmark) starts the game, and answers the first question. Every
+ * JavaScript and CSS response the page received is summed as the bytes that crossed the wire
+ * (compressed body, `request.sizes().responseBodySize`). The service worker's precache, which
+ * starts after the page has loaded and runs in the background, is reported apart.
+ *
+ * Alone, it starts the production server (`node build/node/server.js`, from the existing build)
+ * on a loopback port with a fresh database; `npm run bench` hands it its own server instead.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { chromium, type Request } from "@playwright/test";
+import WebSocket from "ws";
+import { HOST_NICKNAME } from "#app/game/rules";
+
+const root = path.resolve(import.meta.dirname, "..");
+const PHONE = { width: 390, height: 844 };
+/** The launch arguments of the end-to-end tests (playwright.config.ts). */
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export interface WeightFile {
+  name: string;
+  bytes: number;
+}
+
+export interface PlayerWeight {
+  /** Compressed bytes of every JavaScript and CSS response the page received. */
+  totalBytes: number;
+  jsBytes: number;
+  cssBytes: number;
+  files: WeightFile[];
+  /** What the service worker fetched in the background meanwhile (its precache); not in the total. */
+  serviceWorkerBytes: number;
+  serviceWorkerFiles: number;
+}
+
+async function api(url: string, pathname: string, body: unknown, clientId: string) {
+  const response = await fetch(url + pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-client-id": clientId },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+function kindOf(request: Request): "js" | "css" | null {
+  const { pathname } = new URL(request.url());
+  if (request.resourceType() === "stylesheet" || pathname.endsWith(".css")) return "css";
+  if (request.resourceType() === "script" || pathname.endsWith(".js") || pathname.endsWith(".mjs")) return "js";
+  return null;
+}
+
+/** One phone joins one game and answers its first question; what its page downloaded. */
+export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeight> {
+  const hostId = `weight-host-${process.pid}-${Date.now()}`;
+  const quiz = await api(serverUrl, "/api/quizzes", { title: "Weight benchmark", timeLimit: 30, isPublic: false }, hostId);
+  await api(serverUrl, "/api/questions", { quizId: quiz.id, order: 0, text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 }, hostId);
+  const { gameCode } = (await api(serverUrl, "/api/games", { quizId: quiz.id }, hostId)) as { gameCode: string };
+  await api(serverUrl, `/api/games/${gameCode}/register-host`, { clientId: hostId }, hostId);
+
+  const host = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/ws?clientId=${hostId}`, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => host.once("open", resolve).once("error", reject));
+  const hostReady = new Promise<void>((resolve) => {
+    host.on("message", (data: Buffer) => {
+      if (data.toString().startsWith('{"type":"GAME_SNAPSHOT"')) resolve();
+    });
+  });
+  host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } }));
+  await hostReady;
+
+  step("host ready; launching Chromium");
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    // A new context is a new profile: empty HTTP cache, no service worker yet.
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+    const finished: Array<Promise<{ request: Request; bytes: number; fromServiceWorker: boolean }>> = [];
+    let counting = true;
+    context.on("requestfinished", (request) => {
+      // The service worker's precache goes on after the answer: what finishes after it is left out.
+      if (!counting || !kindOf(request)) return;
+      finished.push(request.sizes().then((sizes) => ({ request, bytes: sizes.responseBodySize, fromServiceWorker: request.serviceWorker() !== null })));
+    });
+    const page = await context.newPage();
+    step(`opening /join?code=${gameCode}`);
+    await page.goto(`${serverUrl}/join?code=${gameCode}`);
+    await page.getByLabel("Nickname").fill("Phone");
+    await page.getByRole("button", { name: "Join Game" }).click();
+    await page.waitForURL(`**/waiting/${gameCode}`);
+    await page.getByText("Waiting for host to start the game...").waitFor();
+    step("in the lobby; starting the game");
+    host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
+    await page.waitForURL(`**/play/${gameCode}`);
+    await page.getByRole("button", { name: /B\. 4/ }).click();
+    await page.getByText("Answer submitted!", { exact: false }).waitFor();
+    counting = false;
+    const responses = await Promise.all(finished);
+    await context.close();
+
+    const byName = new Map<string, WeightFile & { kind: "js" | "css" }>();
+    let serviceWorkerBytes = 0;
+    let serviceWorkerFiles = 0;
+    for (const { request, bytes, fromServiceWorker } of responses) {
+      if (fromServiceWorker) {
+        serviceWorkerBytes += bytes;
+        serviceWorkerFiles++;
+        continue;
+      }
+      const name = new URL(request.url()).pathname;
+      const entry = byName.get(name) ?? { name, bytes: 0, kind: kindOf(request)! };
+      entry.bytes += bytes;
+      byName.set(name, entry);
+    }
+    const files = [...byName.values()].sort((a, b) => b.bytes - a.bytes);
+    const sum = (list: WeightFile[]) => list.reduce((total, file) => total + file.bytes, 0);
+    return {
+      totalBytes: sum(files),
+      jsBytes: sum(files.filter((file) => file.kind === "js")),
+      cssBytes: sum(files.filter((file) => file.kind === "css")),
+      files: files.map(({ name, bytes }) => ({ name, bytes })),
+      serviceWorkerBytes,
+      serviceWorkerFiles,
+    };
+  } finally {
+    await browser.close();
+    host.terminate();
+  }
+}
+
+/** The run with the median total of several. */
+export async function medianPlayerWeight(serverUrl: string, runs: number): Promise<{ median: PlayerWeight; totals: number[] }> {
+  const results: PlayerWeight[] = [];
+  for (let run = 0; run < runs; run++) results.push(await measurePlayerWeight(serverUrl));
+  const sorted = [...results].sort((a, b) => a.totalBytes - b.totalBytes);
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)], totals: results.map((result) => result.totalBytes) };
+}
+
+function step(line: string): void {
+  process.stderr.write(`[weight] ${line}\n`);
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The figure's lines for the bench's table: label, value. */
+export function weightRows(weight: PlayerWeight, totals: number[], command: string, biggest = 6): Array<[string, string]> {
+  return [
+    [
+      "player JS+CSS, join link to first answer",
+      `${kb(weight.totalBytes)} compressed (JS ${kb(weight.jsBytes)}, CSS ${kb(weight.cssBytes)}; ${weight.files.length} files; median of ${totals.length}: ${totals
+        .map(kb)
+        .join(", ")}) — \`${command}\``,
+    ],
+    [
+      "player biggest files",
+      weight.files
+        .slice(0, biggest)
+        .map((file) => `${path.basename(file.name)} ${kb(file.bytes)}`)
+        .join(" · "),
+    ],
+    [
+      "service worker precache",
+      `${kb(weight.serviceWorkerBytes)} in ${weight.serviceWorkerFiles} files, fetched in the background by the time of the answer (not in the total; it goes on precaching the whole build after)`,
+    ],
+  ];
+}
+
+// ------------------------------------------------------------------ alone
+
+async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (!fs.existsSync(path.join(root, "build/node/server.js"))) throw new Error("no build: run `npm run build` first");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-weight-"));
+  const child = spawn(process.execPath, ["build/node/server.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_PATH: path.join(dir, "weight.sqlite"),
+      SEED_DEMO: "false",
+      LOG_LEVEL: "info",
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /running at (http:\/\/[^\s"]+)/.exec(seen);
+      if (match) {
+        child.stdout!.off("data", onData);
+        child.stdout!.resume();
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it started`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { runs: { type: "string", default: "3" }, biggest: { type: "string", default: "10" } } });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1 (got ${values.runs}).`);
+  const server = await startServer();
+  try {
+    const { median, totals } = await medianPlayerWeight(server.url, runs);
+    const command = `npm run bench:weight -- --runs ${runs}`;
+    const rows = weightRows(median, totals, command, Number(values.biggest));
+    const width = Math.max(...rows.map(([label]) => label.length));
+    for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
