@@ -12,28 +12,18 @@
  * Alone, it starts the production server (`node build/node/server.js`, from the existing build)
  * on a loopback port with a fresh database; `npm run bench` hands it its own server instead.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { chromium, type Request } from "@playwright/test";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
+import { chromiumLaunchOptions } from "#tests/chromium";
+import { startGameServer, type GameServer } from "./game-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const PHONE = { width: 390, height: 844 };
-/** The launch arguments of the end-to-end tests (playwright.config.ts). */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 export interface WeightFile {
   name: string;
@@ -87,7 +77,7 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
   await hostReady;
 
   step("host ready; launching Chromium");
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     // A new context is a new profile: empty HTTP cache, no service worker yet.
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
@@ -183,47 +173,9 @@ export function weightRows(weight: PlayerWeight, totals: number[], command: stri
 
 // ------------------------------------------------------------------ alone
 
-async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startServer(): Promise<GameServer> {
   if (!fs.existsSync(path.join(root, "build/node/server.js"))) throw new Error("no build: run `npm run build` first");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-weight-"));
-  const child = spawn(process.execPath, ["build/node/server.js"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATABASE_PATH: path.join(dir, "weight.sqlite"),
-      SEED_DEMO: "false",
-      LOG_LEVEL: "info",
-      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /running at (http:\/\/[^\s"]+)/.exec(seen);
-      if (match) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume();
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it started`)));
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((resolve) => child.once("exit", resolve));
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return startGameServer({ root });
 }
 
 async function main(): Promise<void> {

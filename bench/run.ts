@@ -16,7 +16,7 @@
  * half of the questions and turns pictures on for players: the figure "question frame max bytes"
  * then shows that a picture round sends only the picture's id through the socket.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +24,7 @@ import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { measureHttp, type HttpFigure } from "./http";
+import { startGameServer, type GameServer } from "./game-server";
 import { medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
 import { benchPng } from "./png";
@@ -113,63 +114,22 @@ function ensureBuild(): void {
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
 
-interface GameServer {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** The real server, as `npm run serve` runs it, on a fresh database; join limits lifted (every player is 127.0.0.1). */
-async function startGameServer(): Promise<GameServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
-  const profiling = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [];
-  const child = spawn(process.execPath, [...profiling, "build/node/server.js"], {
-    cwd: root,
+/** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
+function startBenchServer(): Promise<GameServer> {
+  const limit = String(playerCount * 10);
+  return startGameServer({
+    root,
+    nodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [],
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATABASE_PATH: path.join(dir, "bench.sqlite"),
-      SEED_DEMO: "false",
-      LOG_LEVEL: "info",
       RESULTS_DELAY_MS: "500",
       NEXT_QUESTION_SECONDS: "1",
-      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
-      JOIN_LIMIT_PER_IP: String(playerCount * 10),
-      JOIN_LIMIT_PER_IP_ALL_GAMES: String(playerCount * 10),
-      PLAYERS_PER_IP_PER_GAME: String(playerCount * 10),
-      JOIN_LIMIT_PER_GAME: String(playerCount * 10),
+      JOIN_LIMIT_PER_IP: limit,
+      JOIN_LIMIT_PER_IP_ALL_GAMES: limit,
+      PLAYERS_PER_IP_PER_GAME: limit,
+      JOIN_LIMIT_PER_GAME: limit,
       MAX_PLAYERS_PER_GAME: String(Math.max(playerCount, 10_000)),
     },
-    stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /running at (http:\/\/[^\s"]+)/.exec(seen);
-      if (match) {
-        child.stdout!.off("data", onData);
-        // Keep reading (and dropping) the server's log so its pipe never fills.
-        child.stdout!.resume();
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it started`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((resolve) => child.once("exit", resolve));
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** A forked process that reports over IPC; `next(event)` waits for its next report of that kind. */
@@ -425,7 +385,7 @@ function printTable(rows: Array<[string, string]>): void {
 
 async function main(): Promise<void> {
   ensureBuild();
-  const server = await startGameServer();
+  const server = await startBenchServer();
   const workers: Worker[] = Array.from({ length: workerCount }, (_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
   log(
     `server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`,

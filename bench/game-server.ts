@@ -1,0 +1,68 @@
+/**
+ * The real server, as `npm run serve` runs it (build/node/server.js), on a fresh database in a
+ * temporary folder; shared by the capacity benchmark (bench/run.ts) and the download measurement
+ * (bench/player-weight.ts).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface GameServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface GameServerOptions {
+  root: string;
+  /** Node flags before the script, e.g. a CPU profile. */
+  nodeArgs?: string[];
+  /** Variables beyond the production defaults set here. */
+  env?: Record<string, string>;
+}
+
+export async function startGameServer({ root, nodeArgs = [], env = {} }: GameServerOptions): Promise<GameServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
+  const child = spawn(process.execPath, [...nodeArgs, "build/node/server.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_PATH: path.join(dir, "bench.sqlite"),
+      SEED_DEMO: "false",
+      LOG_LEVEL: "info",
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /running at (http:\/\/[^\s"]+)/.exec(seen);
+      if (match) {
+        child.stdout!.off("data", onData);
+        // Keep reading (and dropping) the server's log so its pipe never fills.
+        child.stdout!.resume();
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it started`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
