@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { contextWithClientId, expect, test } from "./fixtures";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -14,20 +14,10 @@ const QUESTIONS = [
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
 
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
-
 /** bypassCSP: the app's nonce-based Content-Security-Policy would refuse the injected axe script. */
-async function contextWithClientId(
-  browser: Browser,
-  clientId: string,
-  viewport = { width: 1280, height: 900 },
-  reducedMotion: "reduce" | "no-preference" = "no-preference",
-  colorScheme: "light" | "dark" = "light",
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, bypassCSP: true, reducedMotion, colorScheme });
-  await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
-  return context;
-}
+const AXE_CONTEXT = { bypassCSP: true };
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
 
 async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
   const headers = { "x-client-id": hostClientId };
@@ -74,13 +64,15 @@ for (const colorScheme of ["light", "dark"] as const) {
 
     const hostId = `host-${randomUUID()}`;
     const gameCode = await createHostedGame(page, hostId);
-    const host = await (await contextWithClientId(browser, hostId, undefined, undefined, colorScheme)).newPage();
+    const host = await (await contextWithClientId(browser, hostId, { ...AXE_CONTEXT, colorScheme })).newPage();
     await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
     await host.goto(`/waiting/${gameCode}`);
     await expect(host.getByRole("button", { name: "Start Game" })).toBeVisible();
 
     // The player's phone asks for reduced motion.
-    const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, PHONE, "reduce", colorScheme)).newPage();
+    const player = await (
+      await contextWithClientId(browser, `player-${randomUUID()}`, { ...AXE_CONTEXT, colorScheme, viewport: PHONE, reducedMotion: "reduce" })
+    ).newPage();
     await player.goto(`/join?code=${gameCode}`);
     await expect(player.getByLabel("Nickname")).toBeVisible();
     await check(player, "player join");
@@ -91,7 +83,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await check(player, "player lobby");
 
     // A second player, so the question stays open after Ann answers.
-    const other = await (await contextWithClientId(browser, `player-${randomUUID()}`, undefined, undefined, colorScheme)).newPage();
+    const other = await (await contextWithClientId(browser, `player-${randomUUID()}`, { ...AXE_CONTEXT, colorScheme })).newPage();
     await other.goto(`/waiting/${gameCode}?nickname=Bob`);
     await expect(host.getByTestId("player-count")).toHaveText("2");
     await expect(host.getByRole("img", { name: `QR code to join game ${gameCode}: opens ${new URL(`/join?code=${gameCode}`, host.url())}` })).toBeVisible();

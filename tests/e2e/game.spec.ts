@@ -1,19 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { contextWithClientId, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const QUESTIONS = [
   { text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 },
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
-
-/** A browser context whose persisted client id is known, like a real returning browser. */
-async function contextWithClientId(browser: Browser, clientId: string, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
-  return context;
-}
 
 async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
   const headers = { "x-client-id": hostClientId };
@@ -51,7 +44,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   const names = ["Ann", "Bob", "Cat"];
   const players: Page[] = [];
   for (const [index, name] of names.entries()) {
-    const context = await contextWithClientId(browser, `player-${randomUUID()}`, index === 2 ? PHONE : undefined);
+    const context = await contextWithClientId(browser, `player-${randomUUID()}`, index === 2 ? { viewport: PHONE } : {});
     const player = await context.newPage();
     await player.goto("/join");
     await player.getByLabel("Game code").fill(gameCode.toLowerCase());

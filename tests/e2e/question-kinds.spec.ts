@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, test } from "./fixtures";
+import { contextWithClientId, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
-
-async function contextWithClientId(browser: Browser, clientId: string, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
-  return context;
-}
 
 /** A real PNG, made here: a picture round needs a picture. */
 async function picturePng(): Promise<Buffer> {
@@ -52,7 +46,7 @@ async function hostNext(host: Page) {
 test("a host builds a quiz of all six kinds with a picture, reorders it by dragging, and plays it with two players to the podium", async ({ browser }) => {
   test.setTimeout(180_000);
   // A tall window, so a question and the one below it are both in view while dragging.
-  const host = await (await contextWithClientId(browser, `host-${randomUUID()}`, { width: 1280, height: 1400 })).newPage();
+  const host = await (await contextWithClientId(browser, `host-${randomUUID()}`, { viewport: { width: 1280, height: 1400 } })).newPage();
   await host.goto("/create");
   await host.getByLabel("Title").fill("Six kinds");
 
@@ -102,7 +96,7 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
 
   const players: Page[] = [];
   for (const [index, name] of ["Ann", "Bob"].entries()) {
-    const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, index === 1 ? PHONE : undefined)).newPage();
+    const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, index === 1 ? { viewport: PHONE } : {})).newPage();
     await player.goto(`/join?code=${gameCode}`);
     await player.getByLabel("Nickname").fill(name);
     await player.getByRole("button", { name: "Join Game" }).click();
