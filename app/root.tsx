@@ -2,12 +2,16 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { ConnectionFailureToast } from "#app/components/connection-failure-toast";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { PwaSupport } from "#app/components/install-prompt";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
 import { Toaster } from "#app/components/toaster";
 import { GameProvider } from "#app/game/client/game-provider";
+import { languageOf } from "#app/i18n/language.server";
+import { MessagesScript } from "#app/i18n/messages-context";
+import { metaT } from "#app/i18n/meta";
 import { remainingAiQuizzes } from "#app/models/user.server";
 import appStyles from "#app/styles/app.css?url";
 import { publicFirebaseConfig } from "#app/utils/env.server";
@@ -22,7 +26,10 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Quiz Night" }, { name: "description", content: "Live multiplayer quizzes for clubs, classrooms and pubs." }];
+export const meta: MetaFunction = ({ matches }) => {
+  const t = metaT(matches);
+  return [{ title: t("meta.title") }, { name: "description", content: t("meta.description") }];
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
@@ -30,6 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: user ? { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) } : null,
     firebase: publicFirebaseConfig(),
     theme: await themeOf(request),
+    language: await languageOf(request, user),
   };
 }
 
@@ -41,8 +49,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Absent when the root loader itself failed: the error page follows the system's theme.
   const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
+  const { i18n } = useTranslation();
   return (
-    <html lang="en" data-theme={theme}>
+    <html lang={i18n.language} data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -64,6 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <PwaSupport />
           <ConnectionFailureToast />
         </Toaster>
+        <MessagesScript nonce={nonce} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -77,6 +77,8 @@ export interface UsersTable {
   subscription_event_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** The system account that owns the demo quizzes; nobody can sign in as it. */
   is_system: Generated<number>;
+  /** The interface language the user chose (en, de, es, fr); null: the browser's. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PlansTable {

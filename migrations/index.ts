@@ -7,6 +7,7 @@ import * as quizVersions from "./2026-11-24T0000-quiz-versions";
 import * as ownership from "./2026-11-24T0100-ownership";
 import * as loginLimits from "./2026-11-24T0200-login-limits";
 import * as questionKinds from "./2026-11-25T0000-question-kinds";
+import * as userLanguage from "./2026-11-26T0000-user-language";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-24T0100-ownership": ownership,
   "2026-11-24T0200-login-limits": loginLimits,
   "2026-11-25T0000-question-kinds": questionKinds,
+  "2026-11-26T0000-user-language": userLanguage,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,15 +1,17 @@
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { FlashToasts } from "#app/components/flash-toasts";
 import type { loader as rootLoader } from "#app/root";
-import { THEME_CHOICES, THEME_LABELS } from "#app/utils/theme";
+import { LANGUAGE_NAMES, LANGUAGES } from "#app/i18n/languages";
+import { THEME_CHOICES } from "#app/utils/theme";
 import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
 
 const NAV_LINKS = [
-  { to: "/", label: "Home" },
-  { to: "/featured", label: "Featured Quizzes" },
-  { to: "/create", label: "My Quizzes" },
-  { to: "/ai-quiz", label: "AI Quiz" },
+  { to: "/", label: "nav.home" },
+  { to: "/featured", label: "nav.featured" },
+  { to: "/create", label: "nav.myQuizzes" },
+  { to: "/ai-quiz", label: "nav.aiQuiz" },
 ] as const;
 
 const SOCIAL_LINKS = [
@@ -49,33 +51,34 @@ function useDisclosure() {
 }
 
 export function SiteHeader() {
+  const { t } = useTranslation();
   const user = useOptionalUser();
   const menu = useDisclosure();
   const close = () => menu.setOpen(false);
 
-  const toggleLabel = menu.open ? "Close menu" : "Open menu";
+  const toggleLabel = menu.open ? t("menu.close") : t("menu.open");
   const mobileMenu = (
-    <nav id="mobile-menu" className="mobile-menu" aria-label="Mobile" hidden={menu.hydrated ? !menu.open : undefined}>
+    <nav id="mobile-menu" className="mobile-menu" aria-label={t("nav.mobile")} hidden={menu.hydrated ? !menu.open : undefined}>
       {NAV_LINKS.map((link) => (
         <NavLink key={link.to} to={link.to} end={link.to === "/"} className="nav-link" onClick={close}>
-          {link.label}
+          {t(link.label)}
         </NavLink>
       ))}
       {user ? (
         <>
           <p className="mobile-signed-in">
-            Signed in as <strong>{userLabel(user)}</strong>
+            <Trans i18nKey="account.signedInAs" values={{ name: userLabel(user, t) }} components={{ strong: <strong /> }} />
           </p>
           <AccountLinks user={user} linkClassName="nav-link" onNavigate={close} />
           <Form method="post" action="/logout" className="menu-form">
             <button type="submit" className="nav-link link-button">
-              Sign Out
+              {t("account.signOut")}
             </button>
           </Form>
         </>
       ) : (
         <Link to="/auth" className="nav-link" onClick={close}>
-          Sign In
+          {t("account.signIn")}
         </Link>
       )}
     </nav>
@@ -91,10 +94,10 @@ export function SiteHeader() {
           </span>
           Quiz Night
         </Link>
-        <nav className="main-nav" aria-label="Main">
+        <nav className="main-nav" aria-label={t("nav.main")}>
           {NAV_LINKS.map((link) => (
             <NavLink key={link.to} to={link.to} end={link.to === "/"} className="nav-link">
-              {link.label}
+              {t(link.label)}
             </NavLink>
           ))}
         </nav>
@@ -103,14 +106,14 @@ export function SiteHeader() {
             <>
               {showsUpgrade(user) ? (
                 <Link to="/subscription" className="button button-secondary button-small header-upgrade">
-                  Upgrade Plan
+                  {t("account.upgradePlan")}
                 </Link>
               ) : null}
               <UserMenu user={user} />
             </>
           ) : (
             <Link to="/auth" className="button button-small">
-              Sign In
+              {t("account.signIn")}
             </Link>
           )}
           {menu.hydrated ? (
@@ -134,22 +137,23 @@ export function SiteHeader() {
 
 /** The account links both menus share: My Account, My Quizzes, Upgrade Plan (free tier), and for a guest a way to register. */
 function AccountLinks({ user, linkClassName, onNavigate }: { user: RootUser; linkClassName: string; onNavigate: () => void }) {
+  const { t } = useTranslation();
   return (
     <>
       <Link to="/account" className={linkClassName} onClick={onNavigate}>
-        My Account
+        {t("account.myAccount")}
       </Link>
       <Link to="/my-quizzes" className={linkClassName} onClick={onNavigate}>
-        My Quizzes
+        {t("account.myQuizzes")}
       </Link>
       {showsUpgrade(user) ? (
         <Link to="/subscription" className={linkClassName} onClick={onNavigate}>
-          Upgrade Plan
+          {t("account.upgradePlan")}
         </Link>
       ) : null}
       {user.isGuest ? (
         <Link to="/auth?tab=register" className={linkClassName} onClick={onNavigate}>
-          Create Account
+          {t("account.createAccount")}
         </Link>
       ) : null}
     </>
@@ -158,12 +162,13 @@ function AccountLinks({ user, linkClassName, onNavigate }: { user: RootUser; lin
 
 /** The signed-in user's menu: a disclosure labelled with the display name or username ("Guest" for a guest). */
 function UserMenu({ user }: { user: RootUser }) {
+  const { t } = useTranslation();
   const menu = useDisclosure();
   const { open, setOpen } = menu;
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
-  const label = userLabel(user);
+  const label = userLabel(user, t);
 
   // An open menu closes on Escape (focus back on its button) and on a click elsewhere.
   useEffect(() => {
@@ -222,29 +227,30 @@ function UserMenuLabel({ label }: { label: string }) {
 }
 
 function AccountMenuItems({ user, onNavigate }: { user: RootUser; onNavigate: () => void }) {
+  const { t } = useTranslation();
   return (
     <>
       <li>
         <Link to="/account" className="user-menu-item" onClick={onNavigate}>
-          My Account
+          {t("account.myAccount")}
         </Link>
       </li>
       <li>
         <Link to="/my-quizzes" className="user-menu-item" onClick={onNavigate}>
-          My Quizzes
+          {t("account.myQuizzes")}
         </Link>
       </li>
       {user.isGuest ? (
         <li>
           <Link to="/auth?tab=register" className="user-menu-item" onClick={onNavigate}>
-            Create Account
+            {t("account.createAccount")}
           </Link>
         </li>
       ) : null}
       <li>
         <Form method="post" action="/logout" className="menu-form">
           <button type="submit" className="user-menu-item link-button">
-            Log out
+            {t("account.logOut")}
           </button>
         </Form>
       </li>
@@ -253,6 +259,7 @@ function AccountMenuItems({ user, onNavigate }: { user: RootUser; onNavigate: ()
 }
 
 export function SiteFooter() {
+  const { t } = useTranslation();
   return (
     <footer className="site-footer">
       <div className="footer-inner">
@@ -267,7 +274,8 @@ export function SiteFooter() {
           ))}
         </ul>
         <ThemeSwitch />
-        <p>© {new Date().getFullYear()} Quiz Night. All rights reserved.</p>
+        <LanguageSwitch />
+        <p>{t("footer.rights", { year: new Date().getFullYear() })}</p>
       </div>
     </footer>
   );
@@ -279,18 +287,42 @@ export function Page({ children, narrow = false }: { children: ReactNode; narrow
 
 /** Light, dark or the system's; a plain form, so it works before any script has loaded. */
 function ThemeSwitch() {
+  const { t } = useTranslation();
   const theme = useRouteLoaderData<typeof rootLoader>("root")?.theme ?? "system";
   const location = useLocation();
   return (
-    <Form method="post" action="/theme" className="theme-switch" aria-label="Colour theme">
+    <Form method="post" action="/theme" className="theme-switch" aria-label={t("theme.label")}>
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <span className="theme-switch-label" aria-hidden="true">
-        Theme
+        {t("theme.title")}
       </span>
       {THEME_CHOICES.map((choice) => (
         <button key={choice} type="submit" name="theme" value={choice} className="chip" aria-pressed={theme === choice}>
-          <span className="visually-hidden">Colour theme: </span>
-          {THEME_LABELS[choice]}
+          <span className="visually-hidden">{t("theme.prefix")}</span>
+          {t(`theme.${choice}`)}
+        </button>
+      ))}
+    </Form>
+  );
+}
+
+/**
+ * The interface's language, each named in its own words and marked with its `lang`. A plain form
+ * that reloads the whole page, which the server renders in the new language: no flash of the old
+ * words, and it works before any script has loaded.
+ */
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  return (
+    <Form method="post" action="/language" reloadDocument className="theme-switch language-switch" aria-label={t("language.label")}>
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <span className="theme-switch-label" aria-hidden="true">
+        {t("language.title")}
+      </span>
+      {LANGUAGES.map((language) => (
+        <button key={language} type="submit" name="language" value={language} className="chip" lang={language} aria-pressed={i18n.language === language}>
+          {LANGUAGE_NAMES[language]}
         </button>
       ))}
     </Form>

@@ -3,6 +3,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import type { UserRow } from "#db/schema";
+import { isLanguage, type Language } from "#app/i18n/languages";
 import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { dailyAiQuizLimit } from "./plan.server";
 import { removeQuiz } from "./quiz.server";
@@ -18,6 +19,8 @@ export interface User {
   hasPassword: boolean;
   /** Has a Stripe customer, so Manage billing can open the customer portal. */
   hasBillingAccount: boolean;
+  /** The interface language chosen with the footer's switcher while signed in; null: the browser's. */
+  language: Language | null;
 }
 
 /** The tier in force: a cancelled or unpaid subscription's paid tier lasts until its period ends. */
@@ -35,6 +38,7 @@ export function toUser(row: UserRow): User {
     isGuest: row.is_guest === 1,
     hasPassword: row.password_hash !== null,
     hasBillingAccount: row.stripe_customer_id !== null,
+    language: isLanguage(row.language) ? row.language : null,
   };
 }
 
@@ -55,6 +59,11 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 const DUMMY_HASH = hash(randomBytes(16).toString("hex"));
 export async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(await DUMMY_HASH, password);
+}
+
+/** Remembers the interface language on the account, so the user's other browsers speak it too. */
+export async function setUserLanguage(db: DB, userId: number, language: Language): Promise<void> {
+  await db.updateTable("users").set({ language }).where("id", "=", userId).execute();
 }
 
 export async function findUserById(db: DB, id: number): Promise<User | null> {

@@ -10,7 +10,10 @@ import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./fi
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
 import type { AuthFailureReason } from "./auth.server";
 import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
+import { errorCodeOf } from "#app/i18n/error-codes.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
+
+const SERVER_FAILURE = "Something went wrong on the server. Please try again.";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
@@ -103,9 +106,15 @@ export function billingError(failure: { reason: BillingFailure; message: string 
   return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.message);
 }
 
+/**
+ * `{ error, code?, fieldErrors? }`: the message in English, as the API's callers read it, and its
+ * code when the interface has it in the `errors` catalog, for the browser to show it in the page's
+ * language (app/i18n/error-text.ts).
+ */
 export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>, retryAfterSeconds?: number): Response {
   const headers = retryAfterSeconds === undefined ? undefined : retryAfterHeaders(retryAfterSeconds);
-  return Response.json(fieldErrors ? { error, fieldErrors } : { error }, { status, headers });
+  const code = errorCodeOf(error);
+  return Response.json({ error, ...(code ? { code } : {}), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
 }
 
 export function retryAfterHeaders(retryAfterSeconds: number): Record<string, string> {
@@ -191,12 +200,15 @@ export async function handleApi(logger: Logger, run: () => Promise<Response>): P
     if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors, error.retryAfterSeconds);
     if (error instanceof Response) return error;
     logger.error({ event: "api_failed", err: error }, "an API request failed on the server");
-    return jsonError(500, "Something went wrong on the server. Please try again.");
+    return jsonError(500, SERVER_FAILURE);
   }
 }
 
 export function methodNotAllowed(allowed: string[]): Response {
-  return Response.json({ error: `Method not allowed. Use ${allowed.join(" or ")}.` }, { status: 405, headers: { Allow: allowed.join(", ") } });
+  return Response.json(
+    { error: `Method not allowed. Use ${allowed.join(" or ")}.`, code: "METHOD_NOT_ALLOWED" },
+    { status: 405, headers: { Allow: allowed.join(", ") } },
+  );
 }
 
 export { clientIdOf } from "./client-id.server";

@@ -12,5 +12,3 @@ export const ThemeFormSchema = z.object({
   theme: z.enum(THEME_CHOICES, { error: "Choose system, light or dark." }),
   redirectTo: z.string().optional(),
 });
-
-export const THEME_LABELS: Record<ThemeChoice, string> = { system: "System", light: "Light", dark: "Dark" };
