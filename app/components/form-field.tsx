@@ -1,4 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useErrorText } from "#app/i18n/error-text";
 
 /** A labelled input with its error beside it, tied together for screen readers. */
 export function Field({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -26,10 +27,26 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, { id: string; label
   },
 );
 
-export function FieldError({ id, message }: { id: string; message?: string }) {
+/**
+ * A field's message, in the page's language: the zod schemas and the actions speak English, and
+ * the `errors` catalog knows each message by its English words or by `code`
+ * (docs/decisions/0029-languages.md). Every form's field messages go through here.
+ */
+export function FieldError({ id, message, code }: { id: string; message?: string | null; code?: string | null }) {
+  const errorText = useErrorText();
   return message ? (
     <p id={id} className="field-error">
-      {message}
+      {errorText(message, code)}
+    </p>
+  ) : null;
+}
+
+/** A message about the whole form (a refusal from the server, a lost connection), announced and in the page's language. */
+export function FormError({ id, message, code, className = "form-error" }: { id?: string; message?: string | null; code?: string | null; className?: string }) {
+  const errorText = useErrorText();
+  return message ? (
+    <p id={id} className={className} role="alert">
+      {errorText(message, code)}
     </p>
   ) : null;
 }
