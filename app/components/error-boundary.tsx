@@ -1,28 +1,31 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 
 /** The one error screen every route reuses: the not-found text of docs/product.md#screens for 404, a plain apology otherwise. */
 export function GeneralErrorBoundary() {
+  const { t } = useTranslation();
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
     <main className="page narrow">
-      <h1>Something went wrong</h1>
-      <p>{status === 500 ? "The server ran into a problem. Please try again." : `The request failed with status ${status}.`}</p>
+      <h1>{t("errorPage.title")}</h1>
+      <p>{status === 500 ? t("errorPage.serverProblem") : t("errorPage.status", { status })}</p>
       <Link to="/" className="button">
-        Home
+        {t("errorPage.home")}
       </Link>
     </main>
   );
 }
 
 export function NotFound() {
+  const { t } = useTranslation();
   return (
     <main className="page narrow">
-      <h1>404 Page Not Found</h1>
-      <p>Did you forget to add the page to the router?</p>
+      <h1>{t("notFound.title")}</h1>
+      <p>{t("notFound.text")}</p>
       <Link to="/" className="button">
-        Home
+        {t("errorPage.home")}
       </Link>
     </main>
   );

@@ -1,38 +1,16 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 
-export const IPHONE_INSTALL_STEPS = [
-  {
-    title: "Open Safari",
-    text: "Open Quiz Night in Safari on your iPhone. Adding to the home screen only works from Safari.",
-  },
-  {
-    title: "Tap Share",
-    text: "Tap the Share button, the square with an arrow pointing up, in Safari's toolbar.",
-  },
-  {
-    title: 'Find "Add to Home Screen"',
-    text: 'Scroll down the share sheet and tap "Add to Home Screen".',
-  },
-  {
-    title: "Customize and add",
-    text: 'Change the name if you like, then tap "Add" in the top-right corner.',
-  },
-  {
-    title: "Launch",
-    text: "Open Quiz Night from its new icon on your home screen, just like any other app.",
-  },
-] as const;
+/** The steps' words are `install.iphone.steps.KEY.title` and `.text` in the common catalog. */
+export const IPHONE_INSTALL_STEPS = ["openSafari", "tapShare", "findAdd", "customize", "launch"] as const;
 
-export const INSTALL_BENEFITS = [
-  "Full-screen experience without the browser bars",
-  "Quick launch from your home screen",
-  "Works offline",
-  "Faster loading",
-] as const;
+/** `install.iphone.benefits.KEY` in the common catalog. */
+export const INSTALL_BENEFITS = ["fullScreen", "quickLaunch", "offline", "faster"] as const;
 
 /** The 'How to Install on iPhone' button and its step-by-step dialog. */
 export function InstallIphoneDialog() {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [stepIndex, setStepIndex] = useState(0);
   const step = IPHONE_INSTALL_STEPS[stepIndex];
@@ -48,56 +26,54 @@ export function InstallIphoneDialog() {
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Trigger asChild>
         <button type="button" className="button button-secondary">
-          How to Install on iPhone
+          {t("install.iphone.title")}
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog install-dialog">
-          <Dialog.Title>How to Install on iPhone</Dialog.Title>
-          <Dialog.Description className="muted">Add Quiz Night to your home screen and use it like an app.</Dialog.Description>
+          <Dialog.Title>{t("install.iphone.title")}</Dialog.Title>
+          <Dialog.Description className="muted">{t("install.iphone.description")}</Dialog.Description>
 
           <p className="install-step-indicator" aria-live="polite">
-            Step {stepIndex + 1} of {IPHONE_INSTALL_STEPS.length}
+            {t("install.iphone.stepOf", { step: stepIndex + 1, total: IPHONE_INSTALL_STEPS.length })}
           </p>
           <ol className="install-step-dots" aria-hidden="true">
             {IPHONE_INSTALL_STEPS.map((item, index) => (
-              <li key={item.title} className={index === stepIndex ? "current" : index < stepIndex ? "done" : undefined} />
+              <li key={item} className={index === stepIndex ? "current" : index < stepIndex ? "done" : undefined} />
             ))}
           </ol>
-          <section className="install-step" aria-label={`Step ${stepIndex + 1}`}>
-            <h3>
-              {stepIndex + 1}. {step.title}
-            </h3>
-            <p>{step.text}</p>
+          <section className="install-step" aria-label={t("install.iphone.step", { step: stepIndex + 1 })}>
+            <h3>{t("install.iphone.stepHeading", { step: stepIndex + 1, title: t(`install.iphone.steps.${step}.title`) })}</h3>
+            <p>{t(`install.iphone.steps.${step}.text`)}</p>
           </section>
 
           <div className="row install-step-nav">
             <button type="button" className="button button-secondary" disabled={isFirstStep} onClick={() => setStepIndex((index) => Math.max(0, index - 1))}>
-              Previous
+              {t("install.iphone.previous")}
             </button>
             {isLastStep ? (
               <Dialog.Close asChild>
                 <button type="button" className="button">
-                  Done
+                  {t("install.iphone.done")}
                 </button>
               </Dialog.Close>
             ) : (
               <button type="button" className="button" onClick={() => setStepIndex((index) => Math.min(IPHONE_INSTALL_STEPS.length - 1, index + 1))}>
-                Next
+                {t("install.iphone.next")}
               </button>
             )}
           </div>
 
-          <h3>Benefits</h3>
+          <h3>{t("install.iphone.benefitsTitle")}</h3>
           <ul className="install-benefits">
             {INSTALL_BENEFITS.map((benefit) => (
-              <li key={benefit}>{benefit}</li>
+              <li key={benefit}>{t(`install.iphone.benefits.${benefit}`)}</li>
             ))}
           </ul>
 
           <Dialog.Close asChild>
-            <button type="button" className="dialog-close" aria-label="Close">
+            <button type="button" className="dialog-close" aria-label={t("install.iphone.close")}>
               ×
             </button>
           </Dialog.Close>

@@ -1,5 +1,6 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { useToast } from "#app/components/toaster";
 import { isIosInstallDismissed, dismissIosInstall } from "#app/game/client/storage";
 import { dismissInstall, listenForInstallPrompt, promptInstall, useInstallState } from "#app/pwa/install";
@@ -17,13 +18,13 @@ export function IosInstallSteps() {
   return (
     <ol className="install-steps">
       <li>
-        Tap the <strong>Share</strong> button <span aria-hidden="true">⎋</span>
+        <Trans i18nKey="install.ios.share" components={{ strong: <strong />, icon: <span aria-hidden="true">⎋</span> }} />
       </li>
       <li>
-        Choose <strong>Add to Home Screen</strong>
+        <Trans i18nKey="install.ios.addToHomeScreen" components={{ strong: <strong /> }} />
       </li>
       <li>
-        Tap <strong>Add</strong>
+        <Trans i18nKey="install.ios.add" components={{ strong: <strong /> }} />
       </li>
     </ol>
   );
@@ -35,6 +36,7 @@ export function IosInstallSteps() {
  * runs installed. Also registers the service worker and offers a new version when one is waiting.
  */
 export function PwaSupport() {
+  const { t } = useTranslation();
   const installState = useInstallState();
   const { updateReady } = useServiceWorker();
   const toast = useToast();
@@ -61,28 +63,28 @@ export function PwaSupport() {
   useEffect(() => {
     if (!updateReady) return;
     toast({
-      title: "New version available",
-      description: "Reload to use the latest Quiz Night.",
-      action: { label: "Reload", onClick: applyUpdate },
+      title: t("install.update.title"),
+      description: t("install.update.text"),
+      action: { label: t("install.update.reload"), onClick: applyUpdate },
       duration: Number.POSITIVE_INFINITY,
     });
-  }, [updateReady, toast]);
+  }, [updateReady, toast, t]);
 
   if (!platform || GAME_SCREENS.test(pathname)) return null;
 
   if (standalone) {
     return installedNotice ? (
-      <aside className="card install-card" aria-label="Install">
-        <strong>App Installed!</strong>
-        <p className="hint">Quiz Night is on your home screen.</p>
+      <aside className="card install-card" aria-label={t("install.label")}>
+        <strong>{t("install.installed")}</strong>
+        <p className="hint">{t("install.installedText")}</p>
       </aside>
     ) : null;
   }
 
   if (platform.isIOS && !iosDismissed) {
     return (
-      <aside className="card install-card stack" aria-label="Install Quiz Night">
-        <strong>Install Quiz Night on your {platform.device === "tablet" ? "iPad" : "iPhone"}</strong>
+      <aside className="card install-card stack" aria-label={t("install.title")}>
+        <strong>{t(platform.device === "tablet" ? "install.ios.titleIpad" : "install.ios.titleIphone")}</strong>
         <IosInstallSteps />
         <button
           type="button"
@@ -92,7 +94,7 @@ export function PwaSupport() {
             setIosDismissed(true);
           }}
         >
-          Not Now
+          {t("install.notNow")}
         </button>
       </aside>
     );
@@ -100,15 +102,15 @@ export function PwaSupport() {
 
   if (installState !== "available") return null;
   return (
-    <aside className="card install-card stack" aria-label="Install Quiz Night">
-      <strong>Install Quiz Night</strong>
-      <p className="hint">Open it from your home screen or desktop, full screen, even when the network is patchy.</p>
+    <aside className="card install-card stack" aria-label={t("install.title")}>
+      <strong>{t("install.title")}</strong>
+      <p className="hint">{t("install.text")}</p>
       <div className="row">
         <button type="button" className="button button-small" onClick={() => void promptInstall()}>
-          Install App
+          {t("install.installApp")}
         </button>
         <button type="button" className="button button-secondary button-small" onClick={dismissInstall}>
-          Not Now
+          {t("install.notNow")}
         </button>
       </div>
     </aside>

@@ -1,5 +1,6 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /** docs/product.md#messages: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the viewport. */
 export const TOAST_DURATION_MS = 5000;
@@ -28,6 +29,7 @@ export function useToast(): ToastFn {
 }
 
 export function Toaster({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const [toast, setToast] = useState<ToastEntry | null>(null);
   const nextId = useRef(1);
   const removeTimer = useRef<ReturnType<typeof setTimeout>>();
@@ -47,7 +49,7 @@ export function Toaster({ children }: { children: ReactNode }) {
   const value = useMemo(() => show, [show]);
   return (
     <ToastContext.Provider value={value}>
-      <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
+      <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50} label={t("toast.label")}>
         {children}
         {toast ? (
           <ToastPrimitive.Root
@@ -65,12 +67,13 @@ export function Toaster({ children }: { children: ReactNode }) {
                 {toast.action.label}
               </ToastPrimitive.Action>
             ) : null}
-            <ToastPrimitive.Close className="toast-close" aria-label="Close">
+            <ToastPrimitive.Close className="toast-close" aria-label={t("toast.close")}>
               ×
             </ToastPrimitive.Close>
           </ToastPrimitive.Root>
         ) : null}
-        <ToastPrimitive.Viewport className="toast-viewport" />
+        {/* Radix puts the F8 shortcut where {hotkey} stands. */}
+        <ToastPrimitive.Viewport className="toast-viewport" label={t("toast.viewport")} />
       </ToastPrimitive.Provider>
     </ToastContext.Provider>
   );

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { Trans, useTranslation } from "react-i18next";
 import { ConnectionBadge } from "#app/components/connection-badge";
 import { InstallIphoneDialog } from "#app/components/install-iphone-dialog";
 import { listShowcaseQuizzes } from "#app/models/quiz.server";
@@ -9,27 +10,12 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return { quizzes: await listShowcaseQuizzes(context.db, 12) };
 }
 
-const FEATURES = [
-  {
-    title: "Real-time multiplayer",
-    text: "Everyone sees each question at the same moment and the leaderboard updates live.",
-  },
-  {
-    title: "AI generated quizzes",
-    text: "Describe a topic and get a ready-to-play quiz in seconds.",
-  },
-  {
-    title: "Works on any device",
-    text: "Play from a phone, tablet or laptop, and install it on your home screen like an app.",
-  },
-  {
-    title: "Fair speed-based scoring",
-    text: "Correct answers score more the faster they come in, so every second counts.",
-  },
-] as const;
+/** Each feature's title and text: `home.features.KEY.title` and `.text` in the common catalog. */
+const FEATURES = ["realtime", "ai", "devices", "scoring"] as const;
 
 export default function Home() {
   const { quizzes } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
   return (
     <main className="page home">
       <div className="home-toolbar">
@@ -38,35 +24,35 @@ export default function Home() {
 
       <section className="hero" aria-labelledby="home-title">
         <h1 id="home-title">Quiz Night</h1>
-        <p>Live multiplayer quizzes for clubs, classrooms and pubs.</p>
+        <p>{t("home.tagline")}</p>
         <div className="row hero-actions">
           <Link to="/ai-quiz" className="button button-large">
-            Create AI Quiz
+            {t("home.createAiQuiz")}
           </Link>
           <Link to="/join" className="button button-secondary button-large">
-            Join a Quiz
+            {t("home.joinQuiz")}
           </Link>
         </div>
       </section>
 
-      <section className="grid home-cards" aria-label="Get started">
+      <section className="grid home-cards" aria-label={t("home.getStarted")}>
         <Link to="/featured" className="card card-link">
-          <h2>Featured Quizzes</h2>
-          <p className="muted">Jump into a live public quiz that is open right now.</p>
+          <h2>{t("home.featured.title")}</h2>
+          <p className="muted">{t("home.featured.text")}</p>
         </Link>
         <Link to="/create" className="card card-link">
-          <h2>Create Custom Quiz</h2>
-          <p className="muted">Write your own questions and host them for your group.</p>
+          <h2>{t("home.create.title")}</h2>
+          <p className="muted">{t("home.create.text")}</p>
         </Link>
       </section>
 
       <section className="home-section" aria-labelledby="features-title">
-        <h2 id="features-title">Why Quiz Night</h2>
+        <h2 id="features-title">{t("home.why")}</h2>
         <ul className="grid feature-list">
           {FEATURES.map((feature) => (
-            <li key={feature.title} className="card">
-              <h3>{feature.title}</h3>
-              <p className="muted">{feature.text}</p>
+            <li key={feature} className="card">
+              <h3>{t(`home.features.${feature}.title`)}</h3>
+              <p className="muted">{t(`home.features.${feature}.text`)}</p>
             </li>
           ))}
         </ul>
@@ -74,27 +60,33 @@ export default function Home() {
 
       <section className="home-section" aria-labelledby="ready-title">
         <div className="row section-heading">
-          <h2 id="ready-title">Quizzes ready to host</h2>
+          <h2 id="ready-title">{t("home.ready.title")}</h2>
           <Link to="/host" className="button button-secondary button-small">
-            Host a quiz
+            {t("home.ready.host")}
           </Link>
         </div>
         {quizzes.length > 0 ? (
           <ul className="quiz-list">
             {quizzes.map((quiz) => (
               <li key={quiz.id}>
-                <strong>{quiz.title}</strong> - {quiz.questionCount} questions, {quiz.timeLimit} s each
+                {/* The title is the quiz's own words: it rides in as the <title/> element's child, never through the translation. */}
+                <Trans
+                  i18nKey="home.ready.quiz"
+                  count={quiz.questionCount}
+                  values={{ seconds: quiz.timeLimit }}
+                  components={{ title: <strong>{quiz.title}</strong> }}
+                />
               </li>
             ))}
           </ul>
         ) : (
-          <p className="muted">No public quizzes yet.</p>
+          <p className="muted">{t("home.ready.none")}</p>
         )}
       </section>
 
       <section className="card home-install" aria-labelledby="install-title">
-        <h2 id="install-title">Play it like an app</h2>
-        <p className="muted">Add Quiz Night to your home screen for a full-screen, faster experience.</p>
+        <h2 id="install-title">{t("home.install.title")}</h2>
+        <p className="muted">{t("home.install.text")}</p>
         <InstallIphoneDialog />
       </section>
     </main>

@@ -1,11 +1,13 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
+import { metaT } from "#app/i18n/meta";
 
-export const meta: MetaFunction = () => [{ title: "Featured Quizzes | Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("featured.metaTitle") }];
 
 /** One item of GET /api/game-sessions (docs/product.md#http-api). */
 interface FeaturedSession {
@@ -19,6 +21,7 @@ interface FeaturedSession {
 }
 
 const SKELETON_COUNT = 6;
+/** Nicknames, like the ones players type: the same in every language. */
 const QUICK_JOIN_WORDS = ["Quizzer", "Brainiac", "Genius", "Scholar", "Wizard", "Champion", "Ace", "Maverick", "Trivia", "Sage"] as const;
 
 /** A random fixed word plus a number from 0 to 999; the longest fits the 15-character nickname limit. */
@@ -47,6 +50,8 @@ async function fetchGameSessions(signal: AbortSignal): Promise<FeaturedSession[]
 type LoadState = { status: "loading" } | { status: "error" } | { status: "loaded"; sessions: FeaturedSession[] };
 
 export default function Featured() {
+  const { t, i18n } = useTranslation();
+  const formatNumber = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
   const toast = useToast();
   const { state: game, joinGame } = useGame();
   const [load, setLoad] = useState<LoadState>({ status: "loading" });
@@ -61,14 +66,10 @@ export default function Featured() {
       .catch(() => {
         if (controller.signal.aborted) return;
         setLoad({ status: "error" });
-        toast({
-          title: "Error loading quizzes",
-          description: "Could not load featured quizzes. Please try again.",
-          variant: "destructive",
-        });
+        toast({ title: t("featured.loadFailedToast.title"), description: t("featured.loadFailedToast.text"), variant: "destructive" });
       });
     return () => controller.abort();
-  }, [attempt, toast]);
+  }, [attempt, toast, t]);
 
   // A refused join comes back as the provider's joinError; an accepted one moves the provider to the lobby.
   const joinErrorSeen = useRef<string | null>(null);
@@ -77,36 +78,36 @@ export default function Featured() {
     if (game.joinError && game.joinError !== joinErrorSeen.current) {
       joinErrorSeen.current = game.joinError;
       setPendingQuickJoin(null);
-      toast({ title: "Quick join failed", description: "Could not join the quiz. Please try again.", variant: "destructive" });
+      toast({ title: t("featured.quickJoinFailed.title"), description: t("featured.quickJoinFailed.text"), variant: "destructive" });
     } else if (!game.joining && game.gameCode === pendingQuickJoin) {
       setPendingQuickJoin(null);
     }
-  }, [pendingQuickJoin, game.joinError, game.joining, game.gameCode, toast]);
+  }, [pendingQuickJoin, game.joinError, game.joining, game.gameCode, toast, t]);
 
   const quickJoin = useCallback(
     (session: FeaturedSession) => {
       const nickname = quickJoinNickname();
-      toast({ title: "Joining quiz!", description: `Welcome ${nickname}! Joining ${session.title}...` });
+      toast({ title: t("featured.joining.title"), description: t("featured.joining.text", { nickname, title: session.title }) });
       joinErrorSeen.current = null;
       setPendingQuickJoin(session.gameCode);
       joinGame(session.gameCode, nickname);
     },
-    [joinGame, toast],
+    [joinGame, toast, t],
   );
 
   const sessions = load.status === "loaded" ? load.sessions : [];
   return (
     <main className="page featured">
       <div className="row featured-heading">
-        <h1>Featured Quizzes</h1>
-        <span className="badge">Live Quizzes{load.status === "loaded" ? `: ${sessions.length}` : ""}</span>
+        <h1>{t("featured.title")}</h1>
+        <span className="badge">{load.status === "loaded" ? t("featured.liveCount", { value: sessions.length }) : t("featured.live")}</span>
       </div>
-      <p className="muted">Public quizzes that are live right now. Jump in with a code or a single tap.</p>
+      <p className="muted">{t("featured.intro")}</p>
 
       {load.status === "loading" ? (
         <div className="grid" aria-busy="true">
           <p className="visually-hidden" role="status">
-            Loading quizzes...
+            {t("featured.loading")}
           </p>
           {Array.from({ length: SKELETON_COUNT }, (_, index) => (
             <div key={index} className="skeleton" data-testid="featured-skeleton" aria-hidden="true" />
@@ -116,31 +117,31 @@ export default function Featured() {
 
       {load.status === "error" ? (
         <div className="card center featured-message" role="alert">
-          <h2>Could not load featured quizzes</h2>
-          <p className="muted">Please check your connection and try again.</p>
+          <h2>{t("featured.error.title")}</h2>
+          <p className="muted">{t("featured.error.text")}</p>
           <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
-            Try again
+            {t("featured.error.tryAgain")}
           </button>
         </div>
       ) : null}
 
       {load.status === "loaded" && sessions.length === 0 ? (
         <div className="card center featured-message">
-          <h2>No active quizzes right now</h2>
-          <p className="muted">Start one yourself and invite your friends.</p>
+          <h2>{t("featured.empty.title")}</h2>
+          <p className="muted">{t("featured.empty.text")}</p>
           <div className="row featured-empty-actions">
             <Link to="/create-quiz" className="button">
-              Create a Quiz
+              {t("featured.empty.create")}
             </Link>
             <Link to="/ai-quiz" className="button button-secondary">
-              Generate with AI
+              {t("featured.empty.generate")}
             </Link>
           </div>
         </div>
       ) : null}
 
       {sessions.length > 0 ? (
-        <ul className="grid featured-list" aria-label="Live quizzes">
+        <ul className="grid featured-list" aria-label={t("featured.listLabel")}>
           {sessions.map((session) => (
             <li key={session.id}>
               <SessionCard session={session} joinPending={pendingQuickJoin !== null} onQuickJoin={quickJoin} />
@@ -151,19 +152,19 @@ export default function Featured() {
 
       {load.status === "loaded" ? (
         <section className="card featured-stats" aria-labelledby="featured-stats-title">
-          <h2 id="featured-stats-title">Statistics</h2>
+          <h2 id="featured-stats-title">{t("featured.stats.title")}</h2>
           <dl className="stats">
             <div>
-              <dt>Active quizzes</dt>
-              <dd className="stat-value">{sessions.length}</dd>
+              <dt>{t("featured.stats.active")}</dt>
+              <dd className="stat-value">{formatNumber(sessions.length)}</dd>
             </div>
             <div>
-              <dt>Available to join</dt>
-              <dd className="stat-value">{sessions.filter(isOpen).length}</dd>
+              <dt>{t("featured.stats.open")}</dt>
+              <dd className="stat-value">{formatNumber(sessions.filter(isOpen).length)}</dd>
             </div>
             <div>
-              <dt>Average time per question</dt>
-              <dd className="stat-value">{averageTimeLimit(sessions)}s</dd>
+              <dt>{t("featured.stats.averageTime")}</dt>
+              <dd className="stat-value">{t("featured.seconds", { seconds: averageTimeLimit(sessions) })}</dd>
             </div>
           </dl>
         </section>
@@ -181,27 +182,28 @@ function SessionCard({
   joinPending: boolean;
   onQuickJoin: (session: FeaturedSession) => void;
 }) {
+  const { t } = useTranslation();
   const titleId = useId();
   const open = isOpen(session);
   return (
     <article className="card featured-card" aria-labelledby={titleId}>
       <div className="featured-card-header">
         <h2 id={titleId}>{session.title}</h2>
-        <span className={`badge${open ? " badge-success" : ""}`}>{open ? "Open" : session.status}</span>
+        <span className={`badge${open ? " badge-success" : ""}`}>{t(`gameStatus.${session.status}`, { defaultValue: session.status })}</span>
       </div>
       {session.description ? <p className="muted">{session.description}</p> : null}
       <p className="featured-meta">
         <span>
-          Game code: <strong className="featured-code">{session.gameCode}</strong>
+          <Trans i18nKey="featured.card.code" components={{ code: <strong className="featured-code">{session.gameCode}</strong> }} />
         </span>
-        <span>Time limit: {timeLimitOf(session)}s</span>
+        <span>{t("featured.card.timeLimit", { seconds: timeLimitOf(session) })}</span>
       </p>
       <div className="row">
         <Link to={`/join?code=${encodeURIComponent(session.gameCode)}`} className="button button-secondary">
-          Join Quiz
+          {t("featured.card.join")}
         </Link>
         <button type="button" className="button" disabled={!open || joinPending} onClick={() => onQuickJoin(session)}>
-          Quick Join
+          {t("featured.card.quickJoin")}
         </button>
       </div>
     </article>

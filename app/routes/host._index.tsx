@@ -1,10 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { FieldError } from "#app/components/form-field";
+import { Trans, useTranslation } from "react-i18next";
+import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
+import { useErrorText } from "#app/i18n/error-text";
+import { metaT } from "#app/i18n/meta";
 import { hostNewGame, registerHost } from "#app/models/game.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
 import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
@@ -25,7 +28,7 @@ import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Host a Quiz - Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("host.metaTitle") }];
 
 interface QuizOption {
   id: number;
@@ -116,6 +119,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 
 export default function HostQuiz() {
   const { quizzes, loadFailed } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const errorText = useErrorText();
   const actionData = useActionData<typeof clientAction>();
   const toast = useToast();
   const navigation = useNavigation();
@@ -127,12 +132,12 @@ export default function HostQuiz() {
   const hostNameError = fieldError(fields.hostName);
 
   useEffect(() => {
-    if (loadFailed) toast({ ...QUIZZES_LOAD_FAILED, variant: "destructive" });
-  }, [loadFailed, toast]);
+    if (loadFailed) toast({ title: t("host.loadFailedTitle"), description: errorText(QUIZZES_LOAD_FAILED.description), variant: "destructive" });
+  }, [loadFailed, toast, t, errorText]);
 
   useEffect(() => {
-    if (actionData?.formError) toast({ title: "Connection Error", description: actionData.formError, variant: "destructive" });
-  }, [actionData, toast]);
+    if (actionData?.formError) toast({ title: t("host.connectionError"), description: errorText(actionData.formError), variant: "destructive" });
+  }, [actionData, toast, t, errorText]);
 
   // Choosing a quiz and typing a code are two ways to pick the game: each clears the other.
   const typeCode = (raw: string) => setValues((current) => ({ ...current, quizCode: normalizeGameCode(raw), quizId: "" }));
@@ -141,15 +146,11 @@ export default function HostQuiz() {
   return (
     <Page narrow>
       <div className="stack">
-        <h1>Host a Quiz</h1>
+        <h1>{t("host.title")}</h1>
         <Form method="post" {...getFormProps(form)} className="card stack">
-          {actionData?.formError ? (
-            <p className="form-error" role="alert">
-              {actionData.formError}
-            </p>
-          ) : null}
+          <FormError message={actionData?.formError} />
           <div className="field">
-            <label htmlFor="quizCode">Quiz code</label>
+            <label htmlFor="quizCode">{t("host.quizCode")}</label>
             <input
               id="quizCode"
               name={fields.quizCode.name}
@@ -164,20 +165,18 @@ export default function HostQuiz() {
               onChange={(event) => typeCode(event.target.value)}
             />
             <p id="quizCode-hint" className="hint">
-              The code of a game you created, or choose a quiz below to start a new game.
+              {t("host.quizCodeHint")}
             </p>
             <FieldError id="quizCode-error" message={quizCodeError} />
           </div>
 
           <fieldset className="quiz-choices stack">
-            <legend className="label">Available quizzes</legend>
+            <legend className="label">{t("host.quizzes")}</legend>
             {loadFailed ? (
-              <p className="form-error" role="alert">
-                {QUIZZES_LOAD_FAILED.description}
-              </p>
+              <FormError message={QUIZZES_LOAD_FAILED.description} />
             ) : quizzes.length === 0 ? (
               <p className="muted">
-                No quizzes yet. <Link to="/create">Create one</Link>.
+                <Trans i18nKey="host.noQuizzes" components={{ create: <Link to="/create" /> }} />
               </p>
             ) : (
               <ul className="quiz-options">
@@ -199,7 +198,7 @@ export default function HostQuiz() {
                         {quiz.title}
                       </label>
                       <p id={`quiz-${quiz.id}-details`} className="hint">
-                        {quiz.questionCount} {quiz.questionCount === 1 ? "question" : "questions"} · {quiz.isPublic ? "Public" : "Private"}
+                        {t(quiz.isPublic ? "host.quizDetailsPublic" : "host.quizDetailsPrivate", { count: quiz.questionCount })}
                       </p>
                     </div>
                   </li>
@@ -210,7 +209,7 @@ export default function HostQuiz() {
           </fieldset>
 
           <div className="field">
-            <label htmlFor="hostName">Host name</label>
+            <label htmlFor="hostName">{t("host.hostName")}</label>
             <input
               id="hostName"
               name={fields.hostName.name}
@@ -226,7 +225,7 @@ export default function HostQuiz() {
           </div>
 
           <button type="submit" className="button" disabled={hosting}>
-            {hosting ? "Hosting..." : "Host Game"}
+            {hosting ? t("host.hosting") : t("host.hostGame")}
           </button>
         </Form>
       </div>

@@ -1,9 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { z } from "zod";
-import { FieldError } from "#app/components/form-field";
+import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
+import { metaT } from "#app/i18n/meta";
 import { useOnline } from "#app/pwa/online";
 import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
@@ -17,7 +19,7 @@ import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Join a Game - Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("join.metaTitle") }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const code = normalizeGameCode(new URL(request.url).searchParams.get("code") ?? "");
@@ -102,6 +104,7 @@ function useHydrated(): boolean {
 
 export default function Join() {
   const { code, sessions } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
   const actionData = useActionData<typeof clientAction>();
   const { state, joinGame } = useGame();
   const hydrated = useHydrated();
@@ -138,10 +141,10 @@ export default function Join() {
   return (
     <Page narrow>
       <div className="stack">
-        <h1>Join a Game</h1>
+        <h1>{t("join.title")}</h1>
         <Form method="post" {...getFormProps(form)} className="card stack">
           <div className="field">
-            <label htmlFor="gameCode">Game code</label>
+            <label htmlFor="gameCode">{t("join.gameCode")}</label>
             <input
               id="gameCode"
               name={fields.gameCode.name}
@@ -158,7 +161,7 @@ export default function Join() {
             <FieldError id="gameCode-error" message={gameCodeError} />
           </div>
           <div className="field">
-            <label htmlFor="nickname">Nickname</label>
+            <label htmlFor="nickname">{t("join.nickname")}</label>
             <input
               ref={nicknameRef}
               id="nickname"
@@ -173,18 +176,14 @@ export default function Join() {
             />
             <FieldError id="nickname-error" message={nicknameError} />
           </div>
-          {joinError ? (
-            <p className="form-error" role="alert">
-              {joinError}
-            </p>
-          ) : null}
+          <FormError message={joinError} />
           {!online ? (
             <p className="offline-notice" role="status">
-              You&apos;re offline. Joining a game needs a connection; this form works again as soon as you&apos;re back online.
+              {t("join.offline")}
             </p>
           ) : null}
           <button type="submit" className="button" disabled={hydrated && (!filled || state.joining || !online)}>
-            {state.joining ? "Connecting..." : "Join Game"}
+            {state.joining ? t("join.connecting") : t("join.joinGame")}
           </button>
         </Form>
 
@@ -195,35 +194,32 @@ export default function Join() {
 }
 
 function LiveSessions({ sessions, startError }: { sessions: GameSession[] | null; startError?: string }) {
+  const { t } = useTranslation();
   const navigation = useNavigation();
   const startingQuizId = navigation.formData?.get("intent") === "start" ? String(navigation.formData.get("quizId")) : null;
   return (
     <section className="stack" aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading">Live games</h2>
-      {startError ? (
-        <p className="form-error" role="alert">
-          {startError}
-        </p>
-      ) : null}
+      <h2 id="sessions-heading">{t("join.sessions.title")}</h2>
+      <FormError message={startError} />
       {sessions === null ? (
-        <p className="muted">Could not load the live games. You can still join with a code.</p>
+        <p className="muted">{t("join.sessions.loadFailed")}</p>
       ) : sessions.length === 0 ? (
-        <p className="muted">No live games right now.</p>
+        <p className="muted">{t("join.sessions.none")}</p>
       ) : (
         <ul className="session-list">
           {sessions.map((session) => (
             <li key={session.id} className="card stack">
               <div className="row">
                 <h3 id={`session-${session.id}`}>{session.title}</h3>
-                <span className="badge">{session.status === "waiting" ? "Open" : session.status}</span>
+                <span className="badge">{t(`gameStatus.${session.status}`)}</span>
               </div>
               {session.description ? <p className="muted">{session.description}</p> : null}
               <p className="muted">
-                Code <strong>{session.gameCode}</strong> · {session.timeLimit} s per question
+                <Trans i18nKey="join.sessions.details" values={{ seconds: session.timeLimit }} components={{ code: <strong>{session.gameCode}</strong> }} />
               </p>
               <div className="row">
                 <Link to={`/join?code=${session.gameCode}`} className="button button-small" aria-describedby={`session-${session.id}`}>
-                  Join Game
+                  {t("join.joinGame")}
                 </Link>
                 <Form method="post">
                   <input type="hidden" name="intent" value="start" />
@@ -234,7 +230,7 @@ function LiveSessions({ sessions, startError }: { sessions: GameSession[] | null
                     aria-describedby={`session-${session.id}`}
                     disabled={startingQuizId === String(session.quizId)}
                   >
-                    Start Game
+                    {t("join.sessions.startGame")}
                   </button>
                 </Form>
               </div>

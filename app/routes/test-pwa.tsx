@@ -1,36 +1,44 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { IosInstallSteps } from "#app/components/install-prompt";
 import { Page } from "#app/components/layout";
+import { metaT } from "#app/i18n/meta";
 import { promptInstall, useInstallState } from "#app/pwa/install";
 import { useOnline } from "#app/pwa/online";
 import { currentPlatform, isStandalone, type PlatformInfo } from "#app/pwa/platform";
 import { useServiceWorker, type WorkerStatus } from "#app/pwa/service-worker-client";
 import packageJson from "../../package.json";
 
-export const meta: MetaFunction = () => [{ title: "PWA Test | Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("pwa.metaTitle") }];
 
 export function loader() {
   return { version: packageJson.version };
 }
 
-const WORKER_TEXT: Record<WorkerStatus, string> = {
-  unsupported: "Not supported",
-  off: "Off (development build)",
-  registering: "Registering...",
-  active: "Active",
-  failed: "Failed to register",
-};
+/** Each worker status's words: `pwa.worker.STATUS` in the common catalog. */
+const WORKER_KEYS = {
+  unsupported: "pwa.worker.unsupported",
+  off: "pwa.worker.off",
+  registering: "pwa.worker.registering",
+  active: "pwa.worker.active",
+  failed: "pwa.worker.failed",
+} as const satisfies Record<WorkerStatus, string>;
 
 /** A resource the service worker precaches: fetching it with the network off proves the cache works. */
 const CACHED_RESOURCE = "/offline.html";
 
-type OfflineTest = { state: "idle" | "running" } | { state: "passed" | "failed"; message: string };
+/** A failed test's reason: the server's status, or what the browser said (its own words). */
+type OfflineTest =
+  { state: "idle" | "running" } | { state: "passed"; online: boolean } | { state: "failed"; status?: number; detail?: string; workerActive: boolean };
+
+/** What `detectPlatform` and `browserName` say when they cannot tell; shown in the page's language. */
+const UNKNOWN = "Unknown";
 
 function browserName(userAgent: string): string {
   const match = /(Edg|OPR|Chrome|Firefox|Version)\/(\d+)/.exec(userAgent);
-  if (!match) return "Unknown";
+  if (!match) return UNKNOWN;
   const names: Record<string, string> = { Edg: "Edge", OPR: "Opera", Chrome: "Chrome", Firefox: "Firefox", Version: "Safari" };
   return `${names[match[1]]} ${match[2]}`;
 }
@@ -38,6 +46,7 @@ function browserName(userAgent: string): string {
 /** The PWA test dashboard (docs/product.md#screens): what this browser supports and whether the app works offline. */
 export default function TestPwa() {
   const { version } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
   const { status: worker } = useServiceWorker();
   const installState = useInstallState();
   const online = useOnline();
@@ -53,99 +62,103 @@ export default function TestPwa() {
     try {
       const response = await fetch(CACHED_RESOURCE, { cache: "no-store" });
       const text = await response.text();
-      if (!response.ok || !text.includes("You're offline")) throw new Error(`the server answered ${response.status}`);
-      setOfflineTest({
-        state: "passed",
-        message: navigator.onLine
-          ? "Passed: the cached offline page loaded. You are online, so turn the network off and run it again to test for real."
-          : "Passed: with the network off, the offline page loaded from the service worker's cache.",
-      });
+      // offline.html is static and always English (see its head), so its English title is what proves it loaded.
+      if (!response.ok || !text.includes("You're offline")) {
+        setOfflineTest({ state: "failed", status: response.status, workerActive: worker === "active" });
+        return;
+      }
+      setOfflineTest({ state: "passed", online: navigator.onLine });
     } catch (error) {
-      setOfflineTest({
-        state: "failed",
-        message: `Failed: ${CACHED_RESOURCE} could not be loaded (${error instanceof Error ? error.message : String(error)}). ${
-          worker === "active" ? "" : "The service worker is not active, so nothing is cached yet."
-        }`.trim(),
-      });
+      setOfflineTest({ state: "failed", detail: error instanceof Error ? error.message : String(error), workerActive: worker === "active" });
     }
   }
 
-  const yesNo = (value: boolean | undefined) => (value === undefined ? "Checking..." : value ? "Yes" : "No");
-  const statuses: [string, string][] = [
-    ["Installed", yesNo(device?.standalone)],
-    ["Service worker", WORKER_TEXT[worker]],
-    ["iOS", yesNo(device?.isIOS)],
-    ["Android", yesNo(device?.isAndroid)],
-    ["Install prompt available", installState === "available" ? "Yes" : "No"],
-    ["Online", online ? "Yes" : "No"],
+  function offlineTestMessage(test: OfflineTest): string | null {
+    if (test.state === "passed") return t(test.online ? "pwa.offline.passedOnline" : "pwa.offline.passedOffline");
+    if (test.state !== "failed") return null;
+    const detail = test.status !== undefined ? t("pwa.offline.serverAnswered", { status: test.status }) : (test.detail ?? "");
+    return t(test.workerActive ? "pwa.offline.failed" : "pwa.offline.failedNoWorker", { resource: CACHED_RESOURCE, detail });
+  }
+
+  const unknown = (value: string) => (value === UNKNOWN ? t("pwa.unknown") : value);
+  const checking = t("pwa.checking");
+  /** Each row's label, its value and whether the value is the good news. */
+  const yesNo = (value: boolean | undefined): [string, boolean] => [value === undefined ? checking : value ? t("pwa.yes") : t("pwa.no"), value === true];
+  const statuses: [string, [string, boolean]][] = [
+    [t("pwa.status.installed"), yesNo(device?.standalone)],
+    [t("pwa.status.worker"), [t(WORKER_KEYS[worker]), worker === "active"]],
+    [t("pwa.status.ios"), yesNo(device?.isIOS)],
+    [t("pwa.status.android"), yesNo(device?.isAndroid)],
+    [t("pwa.status.installPrompt"), yesNo(installState === "available")],
+    [t("pwa.status.online"), yesNo(online)],
   ];
+  const offlineMessage = offlineTestMessage(offlineTest);
 
   return (
     <Page narrow>
       <div className="stack">
-        <h1>PWA Test Dashboard</h1>
+        <h1>{t("pwa.title")}</h1>
 
         <section className="card stack" aria-labelledby="device-heading">
-          <h2 id="device-heading">This device</h2>
+          <h2 id="device-heading">{t("pwa.device.title")}</h2>
           <dl className="account-details">
             <div>
-              <dt>Platform</dt>
-              <dd data-testid="pwa-platform">{device?.platform ?? "Checking..."}</dd>
+              <dt>{t("pwa.device.platformLabel")}</dt>
+              <dd data-testid="pwa-platform">{device ? unknown(device.platform) : checking}</dd>
             </div>
             <div>
-              <dt>Device</dt>
-              <dd data-testid="pwa-device">{device ? `${device.device[0].toUpperCase()}${device.device.slice(1)} · ${device.browser}` : "Checking..."}</dd>
+              <dt>{t("pwa.device.deviceLabel")}</dt>
+              <dd data-testid="pwa-device">
+                {device ? t("pwa.device.kindAndBrowser", { kind: t(`pwa.kind.${device.device}`), browser: unknown(device.browser) }) : checking}
+              </dd>
             </div>
             <div>
-              <dt>Version</dt>
+              <dt>{t("pwa.device.versionLabel")}</dt>
               <dd data-testid="pwa-version">Quiz Night {version}</dd>
             </div>
           </dl>
         </section>
 
         <section className="card stack" aria-labelledby="status-heading">
-          <h2 id="status-heading">Status</h2>
+          <h2 id="status-heading">{t("pwa.status.title")}</h2>
           <ul className="pwa-status-list" aria-labelledby="status-heading">
-            {statuses.map(([label, value]) => (
+            {statuses.map(([label, [value, good]]) => (
               <li key={label}>
                 <span>{label}</span>
-                <strong className={value === "Yes" || value === "Active" ? "result-correct" : undefined}>{value}</strong>
+                <strong className={good ? "result-correct" : undefined}>{value}</strong>
               </li>
             ))}
           </ul>
         </section>
 
         <section className="card stack" aria-labelledby="install-heading">
-          <h2 id="install-heading">Install</h2>
+          <h2 id="install-heading">{t("pwa.install.title")}</h2>
           {device?.standalone || installState === "accepted" ? (
-            <p className="status-notice">App Installed!</p>
+            <p className="status-notice">{t("install.installed")}</p>
           ) : installState === "available" ? (
             <div className="row">
               <button type="button" className="button" onClick={() => void promptInstall()}>
-                Install App
+                {t("install.installApp")}
               </button>
             </div>
           ) : device?.isIOS ? (
             <IosInstallSteps />
           ) : (
-            <p className="hint">
-              This browser has not offered installation on this page yet. In Chrome or Edge, use the install icon in the address bar or Install Quiz Night in
-              the menu.
-            </p>
+            <p className="hint">{t("pwa.install.notOffered")}</p>
           )}
         </section>
 
         <section className="card stack" aria-labelledby="offline-heading">
-          <h2 id="offline-heading">Offline test</h2>
-          <p className="hint">Loads a page the service worker keeps, to show the app opens without a network.</p>
+          <h2 id="offline-heading">{t("pwa.offline.title")}</h2>
+          <p className="hint">{t("pwa.offline.hint")}</p>
           <div className="row">
             <button type="button" className="button button-secondary" onClick={() => void runOfflineTest()} disabled={offlineTest.state === "running"}>
-              {offlineTest.state === "running" ? "Testing..." : "Run offline test"}
+              {offlineTest.state === "running" ? t("pwa.offline.testing") : t("pwa.offline.run")}
             </button>
           </div>
-          {"message" in offlineTest ? (
+          {offlineMessage ? (
             <p role="status" className={offlineTest.state === "passed" ? "status-notice" : "form-error"}>
-              {offlineTest.message}
+              {offlineMessage}
             </p>
           ) : null}
         </section>

@@ -18,6 +18,10 @@
  *
  * Without JavaScript the `<Form>` posts as a plain HTML form and the action's reply renders the
  * same messages beside the same fields.
+ *
+ * The messages stay English here, as the schemas and the actions speak it; `Field` / `FieldError` /
+ * `FormError` (app/components/form-field.tsx) show each in the page's language, by the code the
+ * `errors` catalog gives its English words (docs/decisions/0029-languages.md).
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
