@@ -38,12 +38,12 @@ test("the footer's switcher changes the language, keeps it across a reload, and 
   await switcher.getByRole("button", { name: "Español" }).click();
   await expect(page).toHaveURL(/\/join$/);
   await expect(page.locator("html")).toHaveAttribute("lang", "es");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unirse a una partida");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unirse a un juego");
   await expect(page.getByRole("button", { name: "Español" })).toHaveAttribute("aria-pressed", "true");
 
   await page.reload();
   await expect(page.locator("html")).toHaveAttribute("lang", "es");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unirse a una partida");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unirse a un juego");
 
   // A code too short is refused by the page's script, before anything is posted: its English message arrives in Spanish.
   // Once the script runs, the button waits, disabled, for both fields (docs/product.md#screens): the check below is the script's.
@@ -52,11 +52,11 @@ test("the footer's switcher changes the language, keeps it across a reload, and 
   page.on("request", (request) => {
     if (request.method() === "POST") posts.push(request.url());
   });
-  await page.getByLabel("Código de la partida").fill("AB");
+  await page.getByLabel("Código del juego").fill("AB");
   await page.getByLabel("Apodo").fill("Sam");
   await page.getByRole("button", { name: "Unirse", exact: true }).click();
   await expect(page.locator("#gameCode-error")).toHaveText("El código debe tener 6 caracteres");
-  await expect(page.getByLabel("Código de la partida")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Código del juego")).toHaveAttribute("aria-invalid", "true");
   expect(posts).toEqual([]);
 
   await page.getByRole("form", { name: "Idioma" }).getByRole("button", { name: "English" }).click();

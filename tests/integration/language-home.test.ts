@@ -75,12 +75,12 @@ describe("the home area in German and French", () => {
   it("renders the host page in French, with each quiz's question count", async () => {
     const { html, title } = await page("/host", "fr");
     expect(title).toBe("Animer un quiz - Quiz Night");
-    for (const text of ["Code du quiz", "Quiz disponibles", "Nom de l’animateur", "Animer la partie", "Test quiz", "3 questions · Public"])
+    for (const text of ["Code du quiz", "Quiz disponibles", "Nom de l’hôte", "Animer la partie", "Test quiz", "3 questions · Public"])
       expect(html).toContain(text);
     for (const text of ENGLISH_LEFTOVERS["/host"]) expect(html).not.toContain(text);
 
     const refused = await page("/host?index", "fr", { method: "POST", body: new URLSearchParams({ quizCode: "AB", quizId: "", hostName: "S" }) });
-    expect(refused.html).toContain("Le nom de l’animateur doit comporter entre 2 et 15 caractères");
+    expect(refused.html).toContain("Le nom de l’hôte doit comporter entre 2 et 15 caractères");
   });
 
   it("renders the featured page's frame in German before its list loads", async () => {
