@@ -67,7 +67,8 @@ export function SiteHeader() {
       {user ? (
         <>
           <p className="mobile-signed-in">
-            <Trans i18nKey="account.signedInAs" values={{ name: userLabel(user, t) }} components={{ strong: <strong /> }} />
+            {/* The name as the component's child, not an interpolated value, which Trans would escape a second time. */}
+            <Trans i18nKey="account.signedInAs" components={{ strong: <strong>{userLabel(user, t)}</strong> }} />
           </p>
           <AccountLinks user={user} linkClassName="nav-link" onNavigate={close} />
           <Form method="post" action="/logout" className="menu-form">
