@@ -14,6 +14,7 @@ import { publicFirebaseConfig } from "#app/utils/env.server";
 import { useNonce } from "#app/utils/nonce";
 import { getUser } from "#app/utils/session.server";
 import { themeOf } from "#app/utils/theme.server";
+import { ZOD_JITLESS_SCRIPT } from "#app/utils/zod-jitless";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -53,6 +54,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="apple-mobile-web-app-status-bar-style" content="default" />
         <Meta />
         <Links />
+        {/* Before any module: zod reads it as the first schema is built (see the module). */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ZOD_JITLESS_SCRIPT }} />
       </head>
       <body>
         <Toaster>
