@@ -23,7 +23,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Quiz Night" }, { name: "description", content: "Live multiplayer quizzes for clubs, classrooms and pubs." }];
+export const meta: MetaFunction = () => [{ title: "Quiz Night" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
@@ -52,6 +52,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="apple-mobile-web-app-capable" content="yes" />
         <meta name="apple-mobile-web-app-title" content="Quiz Night" />
         <meta name="apple-mobile-web-app-status-bar-style" content="default" />
+        {/* Here, not in `meta`: a route's `meta` replaces the root's, and most set only their title. */}
+        <meta name="description" content="Live multiplayer quizzes for clubs, classrooms and pubs." />
         <Meta />
         <Links />
         {/* Before any module: zod reads it as the first schema is built (see the module). */}
