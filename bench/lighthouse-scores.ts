@@ -29,6 +29,12 @@ export interface Finding {
 
 export interface PageAudit {
   scores: Scores;
+  /**
+   * Lighthouse's measure of the machine's CPU speed during the audit (its `benchmarkIndex`). The
+   * simulated throttling multiplies the main-thread work it saw, so on a busy machine (a low index)
+   * the blocking time, and the performance score with it, come out worse than the page is.
+   */
+  benchmarkIndex: number;
   /** Milliseconds, except the layout shift (unitless). */
   metrics: Record<Metric, number>;
   failed: Array<Omit<Finding, "runs">>;
@@ -36,6 +42,8 @@ export interface PageAudit {
 
 export interface PageSummary {
   page: string;
+  /** Each run's benchmark index, in order. */
+  benchmarkIndexes: number[];
   median: Scores;
   /** Each run's scores, in order. */
   runs: Scores[];
@@ -82,7 +90,7 @@ export function mergeFindings(runs: Array<Array<Omit<Finding, "runs">>>): Findin
 /** The parts of a Lighthouse report (its `lhr`) read here. */
 export interface LighthouseResult {
   lighthouseVersion: string;
-  environment: { hostUserAgent: string };
+  environment: { hostUserAgent: string; benchmarkIndex: number };
   configSettings: { formFactor: string; throttlingMethod: string };
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
   audits: Record<string, { id: string; title: string; score: number | null; scoreDisplayMode: string; numericValue?: number }>;
@@ -108,13 +116,14 @@ export function auditOf(lhr: LighthouseResult): PageAudit {
       }
     }
   }
-  return { scores, metrics, failed };
+  return { scores, benchmarkIndex: Math.round(lhr.environment.benchmarkIndex), metrics, failed };
 }
 
 /** A page's runs as the table shows them: the median of each category and metric, and what failed. */
 export function summarizePage(page: string, runs: PageAudit[]): PageSummary {
   return {
     page,
+    benchmarkIndexes: runs.map((audit) => audit.benchmarkIndex),
     median: medianScores(runs.map((audit) => audit.scores)),
     runs: runs.map((audit) => audit.scores),
     metrics: Object.fromEntries(METRICS.map((metric) => [metric, median(runs.map((audit) => audit.metrics[metric]))])) as Record<Metric, number>,
@@ -142,10 +151,15 @@ function pageLine({ median, runs, metrics }: PageSummary): string {
 export function lighthouseRows(summary: LighthouseSummary, command: string): Array<[string, string]> {
   const runs = summary.pages[0]?.runs.length ?? 0;
   const throttling = summary.throttlingMethod === "simulate" ? "simulated" : summary.throttlingMethod;
+  const indexes = summary.pages.flatMap((page) => page.benchmarkIndexes);
   const rows: Array<[string, string]> = [
     [
       "lighthouse",
       `${summary.formFactor} profile, ${throttling} throttling, Lighthouse ${summary.lighthouseVersion}, ${summary.browser}; median per category of ${runs} runs — \`${command}\``,
+    ],
+    [
+      "lighthouse CPU benchmark",
+      `benchmarkIndex median ${median(indexes)} (${Math.min(...indexes)}-${Math.max(...indexes)}); the lower, the busier the machine and the more the simulated blocking time is inflated`,
     ],
   ];
   for (const page of summary.pages) {

@@ -62,7 +62,7 @@ function report(overrides: Partial<Record<string, number | null>> = {}): Lightho
   const category = (score: number | null, ids: string[]) => ({ score, auditRefs: ids.map((id) => ({ id, weight: 1 })) });
   return {
     lighthouseVersion: "12.8.2",
-    environment: { hostUserAgent: "Mozilla/5.0 HeadlessChrome/156.0.0.0 Safari/537.36" },
+    environment: { hostUserAgent: "Mozilla/5.0 HeadlessChrome/156.0.0.0 Safari/537.36", benchmarkIndex: 1149.6 },
     configSettings: { formFactor: "mobile", throttlingMethod: "simulate" },
     categories: {
       performance: category(overrides.performance ?? 0.934, ["largest-contentful-paint"]),
@@ -86,6 +86,7 @@ describe("auditOf", () => {
   it("reads the scores out of 100, the metrics, and the failed audits outside performance", () => {
     const audit = auditOf(report());
     expect(audit.scores).toEqual(scores(93, 100, 96, 90));
+    expect(audit.benchmarkIndex).toBe(1150);
     expect(audit.metrics["largest-contentful-paint"]).toBe(2400);
     expect(audit.metrics["total-blocking-time"]).toBeNaN();
     expect(audit.failed).toEqual([
@@ -102,9 +103,14 @@ describe("auditOf", () => {
 describe("lighthouseRows", () => {
   it("prints the command, each page's medians and what failed in how many runs", () => {
     const runs: PageAudit[] = [
-      { scores: scores(97, 100, 100, 100), metrics: metrics(2000), failed: [] },
-      { scores: scores(91, 100, 96, 100), metrics: metrics(2600), failed: [{ id: "inspector-issues", category: "best-practices", title: "Issues" }] },
-      { scores: scores(99, 100, 100, 100), metrics: metrics(1900), failed: [] },
+      { scores: scores(97, 100, 100, 100), benchmarkIndex: 1100, metrics: metrics(2000), failed: [] },
+      {
+        scores: scores(91, 100, 96, 100),
+        benchmarkIndex: 400,
+        metrics: metrics(2600),
+        failed: [{ id: "inspector-issues", category: "best-practices", title: "Issues" }],
+      },
+      { scores: scores(99, 100, 100, 100), benchmarkIndex: 900, metrics: metrics(1900), failed: [] },
     ];
     const rows = lighthouseRows(
       { lighthouseVersion: "12.8.2", browser: "Chrome/156.0.0.0", formFactor: "mobile", throttlingMethod: "simulate", pages: [summarizePage("/", runs)] },
@@ -112,10 +118,11 @@ describe("lighthouseRows", () => {
     );
     expect(rows[0][1]).toContain("mobile profile, simulated throttling");
     expect(rows[0][1]).toContain("`npm run bench:lighthouse -- --runs 3`");
-    expect(rows[1]).toEqual([
+    expect(rows[1]).toEqual(["lighthouse CPU benchmark", expect.stringMatching(/^benchmarkIndex median 900 \(400-1100\);/)]);
+    expect(rows[2]).toEqual([
       "lighthouse /",
       "performance 97 · accessibility 100 · best practices 100 · SEO 100 (performance 97, 91, 99; FCP 1.0 s, LCP 2.0 s, TBT 50 ms, CLS 0.010, SI 1.2 s)",
     ]);
-    expect(rows[2]).toEqual(["lighthouse / failed", "inspector-issues (best practices, 1 of 3 runs)"]);
+    expect(rows[3]).toEqual(["lighthouse / failed", "inspector-issues (best practices, 1 of 3 runs)"]);
   });
 });
