@@ -133,8 +133,8 @@ export function summarizePage(page: string, runs: PageAudit[]): PageSummary {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** A page's medians, each run's performance score, and the median metrics. */
-function pageLine({ median, runs, metrics }: PageSummary): string {
+/** A page's medians, each run's performance score with the CPU benchmark it ran at, and the median metrics. */
+function pageLine({ median, runs, benchmarkIndexes, metrics }: PageSummary): string {
   const scores = CATEGORIES.map((category) => `${CATEGORY_LABELS[category]} ${median[category]}`).join(" · ");
   const performanceRuns = runs.map((run) => run.performance).join(", ");
   const figures = [
@@ -144,7 +144,7 @@ function pageLine({ median, runs, metrics }: PageSummary): string {
     `CLS ${metrics["cumulative-layout-shift"].toFixed(3)}`,
     `SI ${seconds(metrics["speed-index"])}`,
   ].join(", ");
-  return `${scores} (performance ${performanceRuns}; ${figures})`;
+  return `${scores} (performance ${performanceRuns} at benchmarkIndex ${benchmarkIndexes.join(", ")}; ${figures})`;
 }
 
 /** The figure's lines for the bench's table: label, value. */

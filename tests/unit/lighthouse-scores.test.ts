@@ -121,7 +121,7 @@ describe("lighthouseRows", () => {
     expect(rows[1]).toEqual(["lighthouse CPU benchmark", expect.stringMatching(/^benchmarkIndex median 900 \(400-1100\);/)]);
     expect(rows[2]).toEqual([
       "lighthouse /",
-      "performance 97 · accessibility 100 · best practices 100 · SEO 100 (performance 97, 91, 99; FCP 1.0 s, LCP 2.0 s, TBT 50 ms, CLS 0.010, SI 1.2 s)",
+      "performance 97 · accessibility 100 · best practices 100 · SEO 100 (performance 97, 91, 99 at benchmarkIndex 1100, 400, 900; FCP 1.0 s, LCP 2.0 s, TBT 50 ms, CLS 0.010, SI 1.2 s)",
     ]);
     expect(rows[3]).toEqual(["lighthouse / failed", "inspector-issues (best practices, 1 of 3 runs)"]);
   });
