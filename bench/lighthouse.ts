@@ -56,7 +56,7 @@ async function openQuestion(serverUrl: string) {
   const game = await openBenchGame(serverUrl, { title: "Lighthouse benchmark", questionTimeLimit: 240 });
   const clientId = `lighthouse-player-${process.pid}-${Date.now()}`;
   const nickname = "Phone";
-  // The player's own socket stays open until the browser's takes over, so the question never closes for want of a connected player.
+  // Open until the browser's connection takes the player over (the server closes the older one), as when a phone reloads the page.
   const player = await openSocket(serverUrl, clientId);
   const joined = nextMessage(player, "PLAYER_JOINED");
   player.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode: game.gameCode, nickname } }));
