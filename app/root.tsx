@@ -18,6 +18,7 @@ import { publicFirebaseConfig } from "#app/utils/env.server";
 import { useNonce } from "#app/utils/nonce";
 import { getUser } from "#app/utils/session.server";
 import { themeOf } from "#app/utils/theme.server";
+import { ZOD_JITLESS_SCRIPT } from "#app/utils/zod-jitless";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -26,10 +27,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
 ];
 
-export const meta: MetaFunction = ({ matches }) => {
-  const t = metaT(matches);
-  return [{ title: t("meta.title") }, { name: "description", content: t("meta.description") }];
-};
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("meta.title") }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
@@ -49,7 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Absent when the root loader itself failed: the error page follows the system's theme.
   const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <html lang={i18n.language} data-theme={theme}>
       <head>
@@ -60,8 +58,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="apple-mobile-web-app-capable" content="yes" />
         <meta name="apple-mobile-web-app-title" content="Quiz Night" />
         <meta name="apple-mobile-web-app-status-bar-style" content="default" />
+        {/* Here, not in `meta`: a route's `meta` replaces the root's, and most set only their title. */}
+        <meta name="description" content={t("meta.description")} />
         <Meta />
         <Links />
+        {/* Before any module: zod reads it as the first schema is built (see the module). */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ZOD_JITLESS_SCRIPT }} />
       </head>
       <body>
         <Toaster>

@@ -41,7 +41,8 @@ export interface PlayerWeight {
   serviceWorkerFiles: number;
 }
 
-async function api(url: string, pathname: string, body: unknown, clientId: string) {
+/** A JSON POST to the server's API as the browser with that client id. */
+export async function api(url: string, pathname: string, body: unknown, clientId: string) {
   const response = await fetch(url + pathname, {
     method: "POST",
     headers: { "content-type": "application/json", "x-client-id": clientId },
@@ -58,24 +59,55 @@ function kindOf(request: Request): "js" | "css" | null {
   return null;
 }
 
-/** One phone joins one game and answers its first question; what its page downloaded. */
-export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeight> {
-  const hostId = `weight-host-${process.pid}-${Date.now()}`;
-  const quiz = await api(serverUrl, "/api/quizzes", { title: "Weight benchmark", timeLimit: 30, isPublic: false }, hostId);
-  await api(serverUrl, "/api/questions", { quizId: quiz.id, order: 0, text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 }, hostId);
+export interface BenchGame {
+  gameCode: string;
+  /** The host's bare WebSocket, in the game's lobby. */
+  host: WebSocket;
+  /** The host starts the game: its one question ("What is 2 + 2?", B. 4 is right) opens. */
+  start(): void;
+}
+
+/** A socket to the server's `/ws` as the browser with that client id, once open. */
+export async function openSocket(serverUrl: string, clientId: string): Promise<WebSocket> {
+  const socket = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  return socket;
+}
+
+/** Resolves with the socket's first message of that type. */
+export function nextMessage(socket: WebSocket, type: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (data: Buffer) => {
+      if (!data.toString().startsWith(`{"type":"${type}"`)) return;
+      socket.off("message", onMessage);
+      resolve();
+    };
+    socket.on("message", onMessage);
+  });
+}
+
+/**
+ * A one-question quiz, a game of it, and its host in the lobby as a bare WebSocket, as in the load
+ * benchmark. `questionTimeLimit` (5-240 s) keeps the question open longer than the quiz's 30 s.
+ */
+export async function openBenchGame(serverUrl: string, { title, questionTimeLimit }: { title: string; questionTimeLimit?: number }): Promise<BenchGame> {
+  const hostId = `bench-host-${process.pid}-${Date.now()}`;
+  const quiz = await api(serverUrl, "/api/quizzes", { title, timeLimit: 30, isPublic: false }, hostId);
+  const question = { quizId: quiz.id, order: 0, text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1, timeLimit: questionTimeLimit };
+  await api(serverUrl, "/api/questions", question, hostId);
   const { gameCode } = (await api(serverUrl, "/api/games", { quizId: quiz.id }, hostId)) as { gameCode: string };
   await api(serverUrl, `/api/games/${gameCode}/register-host`, { clientId: hostId }, hostId);
 
-  const host = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/ws?clientId=${hostId}`, { perMessageDeflate: false });
-  await new Promise((resolve, reject) => host.once("open", resolve).once("error", reject));
-  const hostReady = new Promise<void>((resolve) => {
-    host.on("message", (data: Buffer) => {
-      if (data.toString().startsWith('{"type":"GAME_SNAPSHOT"')) resolve();
-    });
-  });
+  const host = await openSocket(serverUrl, hostId);
+  const hostReady = nextMessage(host, "GAME_SNAPSHOT");
   host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } }));
   await hostReady;
+  return { gameCode, host, start: () => host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } })) };
+}
 
+/** One phone joins one game and answers its first question; what its page downloaded. */
+export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeight> {
+  const { gameCode, host, start } = await openBenchGame(serverUrl, { title: "Weight benchmark" });
   step("host ready; launching Chromium");
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
@@ -96,7 +128,7 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
     await page.waitForURL(`**/waiting/${gameCode}`);
     await page.getByText("Waiting for host to start the game...").waitFor();
     step("in the lobby; starting the game");
-    host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
+    start();
     await page.waitForURL(`**/play/${gameCode}`);
     await page.getByRole("button", { name: /B\. 4/ }).click();
     await page.getByText("Answer submitted!", { exact: false }).waitFor();

@@ -6,7 +6,8 @@
  * a load generator spread over several worker processes. It measures the baseline's broadcast, then
  * plays one game with N players who each answer at a random moment of every question, then runs a
  * short autocannon pass over the first pages and API a player hits, then measures what a phone
- * downloads from a join link to its first answer (bench/player-weight.ts, `--weight-runs 0` skips it). Prints a table and writes
+ * downloads from a join link to its first answer (bench/player-weight.ts, `--weight-runs 0` skips it), then
+ * Lighthouse's scores for `/`, `/join` and a live `/play/CODE` (bench/lighthouse.ts, `--lighthouse-runs 0` skips it). Prints a table and writes
  * bench/results.json. Figures, not tests: nothing here passes or fails on speed; only lost answers
  * make it exit non-zero.
  *
@@ -25,6 +26,8 @@ import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { measureHttp, type HttpFigure } from "./http";
 import { startGameServer, type GameServer } from "./game-server";
+import { measureLighthouse } from "./lighthouse";
+import { lighthouseRows, type LighthouseSummary } from "./lighthouse-scores";
 import { medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
 import { benchPng } from "./png";
@@ -47,6 +50,8 @@ const { values } = parseArgs({
     "http-connections": { type: "string", default: "10" },
     /** Phones (Chromium) that join and answer, for what a player downloads; 0 skips it. */
     "weight-runs": { type: "string", default: "3" },
+    /** Lighthouse runs of each page (the median per category is printed); 0 skips it. */
+    "lighthouse-runs": { type: "string", default: "3" },
     out: { type: "string", default: "bench/results.json" },
     /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
     profile: { type: "boolean", default: false },
@@ -68,6 +73,8 @@ const httpConnections = Number(values["http-connections"]);
 for (const [name, value] of Object.entries({ playerCount, questionCount, timeLimitSeconds, workerCount, baselineBroadcasts })) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got ${value}).`);
 }
+const lighthouseRuns = Number(values["lighthouse-runs"]);
+if (!Number.isInteger(lighthouseRuns) || lighthouseRuns < 0) throw new Error(`--lighthouse-runs must be a whole number (got ${values["lighthouse-runs"]}).`);
 
 const root = path.resolve(import.meta.dirname, "..");
 /** The size of a broadcast in the baseline: a QUESTION_STARTED of the bench's questions is 330-410 B with its kind, points and picture id. */
@@ -394,6 +401,7 @@ async function main(): Promise<void> {
   let game: GameFigures;
   let http: HttpFigure[] = [];
   let weight: { median: PlayerWeight; totals: number[] } | null = null;
+  let lighthouse: LighthouseSummary | null = null;
   try {
     baseline = await measureBaseline(workers);
     log(`baseline delivery ${formatLatency(baseline.delivery)}`);
@@ -406,6 +414,10 @@ async function main(): Promise<void> {
     if (weightRuns > 0) {
       log(`player weight: ${weightRuns} phones in Chromium join and answer the first question`);
       weight = await medianPlayerWeight(server.url, weightRuns);
+    }
+    if (lighthouseRuns > 0) {
+      log(`lighthouse: ${lighthouseRuns} runs of /, /join and /play/CODE, mobile profile`);
+      lighthouse = await measureLighthouse(server.url, lighthouseRuns);
     }
   } finally {
     for (const worker of workers) worker.stop();
@@ -468,6 +480,7 @@ async function main(): Promise<void> {
       `${figure.requestsPerSecond} req/s, p50 ${figure.latencyP50Ms} ms, p99 ${figure.latencyP99Ms} ms (${figure.non2xx} non-2xx, ${figure.errors} errors)`,
     ]),
     ...(weight ? weightRows(weight.median, weight.totals, "npm run bench:weight") : []),
+    ...(lighthouse ? lighthouseRows(lighthouse, `npm run bench:lighthouse -- --runs ${lighthouseRuns}`) : []),
   ]);
   if (game.errors.length > 0) log(`first errors: ${[...new Set(game.errors)].slice(0, 5).join(" | ")}`);
 
@@ -508,6 +521,7 @@ async function main(): Promise<void> {
     serverRssPerPlayerKiB: round1(rssPerPlayerKiB),
     http,
     playerWeight: weight ? { medianBytes: weight.median.totalBytes, totals: weight.totals, files: weight.median.files } : null,
+    lighthouse,
   };
   fs.writeFileSync(path.resolve(root, values.out!), `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${values.out}`);
