@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ConnectionBadge } from "#app/components/connection-badge";
 import { InstallIphoneDialog } from "#app/components/install-iphone-dialog";
 import { listShowcaseQuizzes } from "#app/models/quiz.server";
+import { MAIN_ID } from "#app/components/layout";
 
 export async function loader({ context }: LoaderFunctionArgs) {
   // A quiz without questions would stop at 'Quiz Error' on start, so it is not ready to host.
@@ -31,7 +32,7 @@ const FEATURES = [
 export default function Home() {
   const { quizzes } = useLoaderData<typeof loader>();
   return (
-    <main className="page home">
+    <main id={MAIN_ID} className="page home">
       <div className="home-toolbar">
         <ConnectionBadge />
       </div>

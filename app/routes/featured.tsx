@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
+import { MAIN_ID } from "#app/components/layout";
 
 export const meta: MetaFunction = () => [{ title: "Featured Quizzes | Quiz Night" }];
 
@@ -96,7 +97,7 @@ export default function Featured() {
 
   const sessions = load.status === "loaded" ? load.sessions : [];
   return (
-    <main className="page featured">
+    <main id={MAIN_ID} className="page featured">
       <div className="row featured-heading">
         <h1>Featured Quizzes</h1>
         <span className="badge">Live Quizzes{load.status === "loaded" ? `: ${sessions.length}` : ""}</span>
