@@ -175,9 +175,17 @@ test("a whole game by keyboard alone: the host picks a demo quiz and hosts it, a
   await player.keyboard.press("Space");
   await hostMovesOn(5);
 
-  // 6. Poll: the answer's number key while focus is in the question.
+  // 6. Poll: a number key answers while focus is in the question, and not from the header (a one-key
+  // shortcut is active only on focus). "1" pressed on the menu button leaves A unpicked; "2" back in the question picks B.
   await expectScreen(player, "Question 6 of 6");
+  await player.keyboard.press("Shift+Tab");
+  await expect(player.getByRole("button", { name: "Open menu" })).toBeFocused();
+  await player.keyboard.press("1");
+  await player.keyboard.press("Tab");
+  await expect(player.getByRole("button", { name: /A\. Music/ })).toBeFocused();
   await player.keyboard.press("2");
+  await expect(player.getByRole("button", { name: /B\. Films/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(player.getByRole("button", { name: /A\. Music/ })).toHaveAttribute("aria-pressed", "false");
   await hostMovesOn(6, true);
 
   await expectScreen(host, "Game Complete");
