@@ -1,13 +1,17 @@
 /**
  * What a player answers with, one component per way of answering: options to pick one of
  * (choice, true/false, poll), options to pick several of (multi-select), a text (type the answer)
- * or a number (closest number).
+ * or a number (closest number). Pick-one options are buttons (one press answers), pick-several ones
+ * checkboxes; none takes focus on its own: the screen's heading has it (docs/decisions/0027-keyboard-and-focus.md).
  */
 import { useState, type FormEvent } from "react";
 import type { SubmittedAnswer } from "#app/game/client/game-provider";
 import type { PublicQuestion } from "#app/game/protocol";
 import { parseTypedNumber, TYPED_ANSWER_MAX_LENGTH } from "#app/game/question-kinds";
 import { ANSWER_LETTERS, AnswerLabel } from "./game-ui";
+
+/** The id of the question's text on the player's screen: each way of answering names it as its description. */
+export const QUESTION_TEXT_ID = "question-text";
 
 interface AnswerInputProps {
   question: PublicQuestion;
@@ -34,7 +38,7 @@ export function AnswerInput(props: AnswerInputProps) {
 function PickOne({ question, disabled, selectedAnswerIndex, onAnswer }: AnswerInputProps) {
   const locked = selectedAnswerIndex !== null;
   return (
-    <div className="answers" role="group" aria-label="Answers">
+    <div className="answers" role="group" aria-label="Answers" aria-describedby={QUESTION_TEXT_ID}>
       {question.answers.map((answer, index) => {
         const selected = selectedAnswerIndex === index;
         return (
@@ -63,17 +67,22 @@ function PickSeveral({ question, disabled, submitted, onAnswer }: AnswerInputPro
   return (
     <div className="stack">
       <p className="center muted">Pick every right answer, then submit.</p>
-      <div className="answers" role="group" aria-label="Answers (pick one or more)">
+      <div className="answers" role="group" aria-label="Answers (pick one or more)" aria-describedby={QUESTION_TEXT_ID}>
         {question.answers.map((answer, index) => (
+          // A button in the checkbox role: Space ticks it as on a native checkbox, and the tile keeps the answers' look.
           <button
             key={index}
             type="button"
+            role="checkbox"
             className={`answer answer-${index} picking${shown.length > 0 && !shown.includes(index) ? " dimmed" : ""}`}
             disabled={disabled}
-            aria-pressed={shown.includes(index)}
+            aria-checked={shown.includes(index)}
             onClick={() => toggle(index)}
           >
             <AnswerLabel index={index} text={answer} />
+            <span className="answer-check" aria-hidden="true">
+              {shown.includes(index) ? "✓" : ""}
+            </span>
           </button>
         ))}
       </div>
@@ -107,8 +116,7 @@ function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
         placeholder="Type your answer"
         value={typeof submitted === "string" ? submitted : text}
         disabled={disabled}
-        // eslint-disable-next-line jsx-a11y/no-autofocus -- the only field on a player's screen while the clock runs; focusing it saves a tap
-        autoFocus
+        aria-describedby={QUESTION_TEXT_ID}
         onChange={(event) => setText(event.target.value)}
       />
       <button type="submit" className="button" disabled={disabled || !text.trim()}>
@@ -139,8 +147,7 @@ function GuessNumber({ disabled, submitted, onAnswer }: AnswerInputProps) {
         placeholder="Your guess"
         value={typeof submitted === "number" ? String(submitted) : raw}
         disabled={disabled}
-        // eslint-disable-next-line jsx-a11y/no-autofocus -- the only field on a player's screen while the clock runs; focusing it saves a tap
-        autoFocus
+        aria-describedby={QUESTION_TEXT_ID}
         onChange={(event) => setRaw(event.target.value)}
       />
       <button type="submit" className="button" disabled={disabled || !valid}>

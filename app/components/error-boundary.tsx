@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { MAIN_ID } from "#app/components/layout";
 
 /** The one error screen every route reuses: the not-found text of docs/product.md#screens for 404, a plain apology otherwise. */
 export function GeneralErrorBoundary() {
@@ -8,7 +9,7 @@ export function GeneralErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
-    <main className="page narrow">
+    <main id={MAIN_ID} className="page narrow">
       <h1>{t("errorPage.title")}</h1>
       <p>{status === 500 ? t("errorPage.serverProblem") : t("errorPage.status", { status })}</p>
       <Link to="/" className="button">
@@ -21,7 +22,7 @@ export function GeneralErrorBoundary() {
 export function NotFound() {
   const { t } = useTranslation();
   return (
-    <main className="page narrow">
+    <main id={MAIN_ID} className="page narrow">
       <h1>{t("notFound.title")}</h1>
       <p>{t("notFound.text")}</p>
       <Link to="/" className="button">

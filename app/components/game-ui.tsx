@@ -159,15 +159,18 @@ export function AnswerDistribution({
   );
 }
 
-/** A question's picture: large on the host's screen; the small rendition on a player's phone. */
-export function QuestionPicture({ imageId, size }: { imageId: string | null; size: "large" | "small" }) {
+/**
+ * A question's picture: large on the host's screen; the small rendition on a player's phone. Its text
+ * identifies it and does not describe it: it is part of a quiz question, where a description could give
+ * the answer away (WCAG 1.1.1's exception for a test; docs/decisions/0027-keyboard-and-focus.md).
+ */
+export function QuestionPicture({ imageId, size, questionNumber }: { imageId: string | null; size: "large" | "small"; questionNumber: number }) {
   if (!imageId) return null;
   return (
-    // eslint-disable-next-line jsx-a11y/img-redundant-alt -- a quiz author's upload, its content unknown: the alt says whose picture it is
     <img
       className={`question-picture ${size}`}
       src={size === "large" ? `/images/${imageId}` : `/images/${imageId}?size=small`}
-      alt="The question's picture"
+      alt={`Shown with question ${questionNumber}`}
       data-testid="question-picture"
       decoding="async"
     />

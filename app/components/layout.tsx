@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { FlashToasts } from "#app/components/flash-toasts";
 import type { loader as rootLoader } from "#app/root";
@@ -50,11 +50,35 @@ function useDisclosure() {
   return { hydrated, open, detailsRef, setOpen, toggle };
 }
 
+/** An open menu closes on Escape (focus back on its button) and on a press outside `root`. */
+function useDismiss(open: boolean, setOpen: (open: boolean) => void, root: RefObject<HTMLElement | null>, button: RefObject<HTMLButtonElement | null>) {
+  useEffect(() => {
+    if (!open) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    }
+    function onPointerDown(event: PointerEvent) {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    }
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onPointerDown);
+    };
+  }, [open, setOpen, root, button]);
+}
+
 export function SiteHeader() {
   const { t } = useTranslation();
   const user = useOptionalUser();
   const menu = useDisclosure();
   const close = () => menu.setOpen(false);
+  const headerRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  useDismiss(menu.open, menu.setOpen, headerRef, toggleRef);
 
   const toggleLabel = menu.open ? t("menu.close") : t("menu.open");
   const mobileMenu = (
@@ -86,7 +110,11 @@ export function SiteHeader() {
   );
 
   return (
-    <header className="site-header">
+    <header ref={headerRef} className="site-header">
+      {/* The first stop of the Tab key: past the header's links to the page's own content (WCAG 2.4.1). */}
+      <a href={`#${MAIN_ID}`} className="skip-link">
+        {t("nav.skipToContent")}
+      </a>
       <FlashToasts />
       <div className="header-inner">
         <Link to="/" className="brand" onClick={close}>
@@ -118,7 +146,15 @@ export function SiteHeader() {
             </Link>
           )}
           {menu.hydrated ? (
-            <button type="button" className="menu-toggle" aria-expanded={menu.open} aria-controls="mobile-menu" aria-label={toggleLabel} onClick={menu.toggle}>
+            <button
+              ref={toggleRef}
+              type="button"
+              className="menu-toggle"
+              aria-expanded={menu.open}
+              aria-controls="mobile-menu"
+              aria-label={toggleLabel}
+              onClick={menu.toggle}
+            >
               <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
             </button>
           ) : (
@@ -170,25 +206,7 @@ function UserMenu({ user }: { user: RootUser }) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
   const label = userLabel(user, t);
-
-  // An open menu closes on Escape (focus back on its button) and on a click elsewhere.
-  useEffect(() => {
-    if (!open) return;
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== "Escape") return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    }
-    function onPointerDown(event: PointerEvent) {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    }
-    document.addEventListener("keydown", onKeyDown);
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => {
-      document.removeEventListener("keydown", onKeyDown);
-      document.removeEventListener("pointerdown", onPointerDown);
-    };
-  }, [open, setOpen]);
+  useDismiss(open, setOpen, rootRef, buttonRef);
 
   const panel = (
     <ul id={panelId} className="user-menu-list" hidden={menu.hydrated ? !open : undefined}>
@@ -282,8 +300,15 @@ export function SiteFooter() {
   );
 }
 
+/** The id of every page's <main>, where the header's skip link leads. */
+export const MAIN_ID = "main";
+
 export function Page({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
-  return <main className={`page${narrow ? " narrow" : ""}`}>{children}</main>;
+  return (
+    <main id={MAIN_ID} className={`page${narrow ? " narrow" : ""}`}>
+      {children}
+    </main>
+  );
 }
 
 /** Light, dark or the system's; a plain form, so it works before any script has loaded. */

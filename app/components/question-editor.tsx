@@ -372,14 +372,14 @@ function PictureField({
       <input type="hidden" name={`questions[${index}].imageId`} value={question.imageId} />
       {question.imageId ? (
         <div className="row">
-          {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- the author's own upload, content unknown: the alt names the question it belongs to */}
-          <img className="picture-thumbnail" src={`/images/${question.imageId}?size=small`} alt={`Picture of question ${n}`} />
+          {/* The author's own upload, its content unknown here: the text says which question it is chosen for. */}
+          <img className="picture-thumbnail" src={`/images/${question.imageId}?size=small`} alt={`Chosen for question ${n}`} />
           <button
             type="submit"
             name="intent"
             value={`remove-image-${index}`}
             className="button button-secondary button-small"
-            aria-label={`Remove the picture of question ${n}`}
+            aria-label={`Remove picture of question ${n}`}
             onClick={(event) => onIntent(event, `remove-image-${index}`)}
           >
             Remove picture

@@ -4,6 +4,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { ConnectionBadge } from "#app/components/connection-badge";
 import { InstallIphoneDialog } from "#app/components/install-iphone-dialog";
 import { listShowcaseQuizzes } from "#app/models/quiz.server";
+import { MAIN_ID } from "#app/components/layout";
 
 export async function loader({ context }: LoaderFunctionArgs) {
   // A quiz without questions would stop at 'Quiz Error' on start, so it is not ready to host.
@@ -17,7 +18,7 @@ export default function Home() {
   const { quizzes } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
-    <main className="page home">
+    <main id={MAIN_ID} className="page home">
       <div className="home-toolbar">
         <ConnectionBadge />
       </div>

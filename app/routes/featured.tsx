@@ -5,6 +5,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
+import { MAIN_ID } from "#app/components/layout";
 import { metaT } from "#app/i18n/meta";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("featured.metaTitle") }];
@@ -97,7 +98,7 @@ export default function Featured() {
 
   const sessions = load.status === "loaded" ? load.sessions : [];
   return (
-    <main className="page featured">
+    <main id={MAIN_ID} className="page featured">
       <div className="row featured-heading">
         <h1>{t("featured.title")}</h1>
         <span className="badge">{load.status === "loaded" ? t("featured.liveCount", { value: sessions.length }) : t("featured.live")}</span>

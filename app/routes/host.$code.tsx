@@ -62,7 +62,7 @@ export default function HostQuestion() {
         <div className="center">
           <PointsBadge points={question.points} />
         </div>
-        <QuestionPicture imageId={question.image} size="large" />
+        <QuestionPicture imageId={question.image} size="large" questionNumber={state.questionNumber} />
         {hasOptions ? (
           <div className="answers">
             {question.answers.map((answer, index) => (

@@ -170,7 +170,13 @@ export default function HostQuiz() {
             <FieldError id="quizCode-error" message={quizCodeError} />
           </div>
 
-          <fieldset className="quiz-choices stack">
+          {/* A radio group carries the choice's error state (ARIA has aria-invalid on the group, not on each radio); each radio still reads out the message. */}
+          <fieldset
+            className="quiz-choices stack"
+            role="radiogroup"
+            aria-invalid={quizIdError ? true : undefined}
+            aria-describedby={quizIdError ? "quizId-error" : undefined}
+          >
             <legend className="label">{t("host.quizzes")}</legend>
             {loadFailed ? (
               <FormError message={QUIZZES_LOAD_FAILED.description} />
@@ -182,25 +188,21 @@ export default function HostQuiz() {
               <ul className="quiz-options">
                 {quizzes.map((quiz) => (
                   <li key={quiz.id} className="quiz-option">
-                    {/* eslint-disable-next-line jsx-a11y/role-supports-aria-props -- ARIA 1.2 lists aria-invalid for a radiogroup, not a radio, but screen readers announce it on a native radio as on the form's other fields */}
-                    <input
-                      type="radio"
-                      id={`quiz-${quiz.id}`}
-                      name={fields.quizId.name}
-                      value={quiz.id}
-                      checked={values.quizId === String(quiz.id)}
-                      aria-invalid={quizIdError ? true : undefined}
-                      aria-describedby={quizIdError ? `quiz-${quiz.id}-details quizId-error` : `quiz-${quiz.id}-details`}
-                      onChange={() => chooseQuiz(quiz.id)}
-                    />
-                    <div>
-                      <label htmlFor={`quiz-${quiz.id}`} className="quiz-option-title">
-                        {quiz.title}
-                      </label>
-                      <p id={`quiz-${quiz.id}-details`} className="hint">
-                        {t(quiz.isPublic ? "host.quizDetailsPublic" : "host.quizDetailsPrivate", { count: quiz.questionCount })}
-                      </p>
-                    </div>
+                    <label className="quiz-option-label">
+                      <input
+                        type="radio"
+                        id={`quiz-${quiz.id}`}
+                        name={fields.quizId.name}
+                        value={quiz.id}
+                        checked={values.quizId === String(quiz.id)}
+                        aria-describedby={quizIdError ? `quiz-${quiz.id}-details quizId-error` : `quiz-${quiz.id}-details`}
+                        onChange={() => chooseQuiz(quiz.id)}
+                      />
+                      {quiz.title}
+                    </label>
+                    <p id={`quiz-${quiz.id}-details`} className="hint">
+                      {t(quiz.isPublic ? "host.quizDetailsPublic" : "host.quizDetailsPrivate", { count: quiz.questionCount })}
+                    </p>
                   </li>
                 ))}
               </ul>

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
-import { AnswerInput } from "#app/components/answer-inputs";
+import { useEffect, useRef } from "react";
+import { AnswerInput, QUESTION_TEXT_ID } from "#app/components/answer-inputs";
 import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, ScreenHeading, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
@@ -27,17 +27,22 @@ export default function PlayQuestion() {
 
   const pickOne = question?.kind === "choice" || question?.kind === "trueFalse" || question?.kind === "poll";
   const optionCount = question?.answers.length ?? 0;
+  const screenRef = useRef<HTMLDivElement>(null);
+  const shown = state.gameCode === gameCode && question !== null;
   useEffect(() => {
-    // Keys pick an answer only where one press is one answer; typed kinds need their keys.
-    if (!pickOne) return;
+    // Keys pick an answer only where one press is one answer; typed kinds need their keys. They work
+    // while focus is in the question (its heading has it when it opens), not from the header or footer,
+    // so a stray key elsewhere answers nothing (WCAG 2.1.4: a one-key shortcut active only on focus).
+    const screen = screenRef.current;
+    if (!pickOne || !screen) return;
     function onKey(event: KeyboardEvent) {
       if (event.metaKey || event.ctrlKey || event.altKey) return;
       const index = KEY_TO_ANSWER[event.key.toLowerCase()];
       if (index !== undefined && index < optionCount) submitAnswer(index);
     }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [submitAnswer, pickOne, optionCount]);
+    screen.addEventListener("keydown", onKey);
+    return () => screen.removeEventListener("keydown", onKey);
+  }, [submitAnswer, pickOne, optionCount, shown]);
 
   if (state.gameCode !== gameCode || !question) {
     return (
@@ -49,18 +54,20 @@ export default function PlayQuestion() {
 
   return (
     <Page>
-      <div className="stack">
+      <div className="stack" ref={screenRef}>
         <div className="row" style={{ justifyContent: "space-between" }}>
           <ScreenHeading screenKey={state.questionNumber}>
             Question {state.questionNumber} of {state.totalQuestions}
           </ScreenHeading>
           <Countdown secondsLeft={secondsLeft} />
         </div>
-        <p className="question-text">{question.text}</p>
+        <p className="question-text" id={QUESTION_TEXT_ID}>
+          {question.text}
+        </p>
         <div className="center">
           <PointsBadge points={question.points} />
         </div>
-        {question.imageOnPlayers ? <QuestionPicture imageId={question.image} size="small" /> : null}
+        {question.imageOnPlayers ? <QuestionPicture imageId={question.image} size="small" questionNumber={state.questionNumber} /> : null}
         <AnswerInput
           key={`${state.questionNumber}-${question.id}`}
           question={question}

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import sharp from "sharp";
 import { contextWithClientId, expect, test } from "./fixtures";
 
 const require = createRequire(import.meta.url);
@@ -139,3 +140,217 @@ for (const colorScheme of ["light", "dark"] as const) {
     expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
   });
 }
+
+/** Chromium logs a console error for a page or fetch that answers 404 (the not-found page does, on purpose). */
+function allowNotFoundLogs(consoleErrors: string[]) {
+  const expected = (error: string) => error.startsWith("not found: Failed to load resource: the server responded with a status of 404 ");
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
+}
+
+/** A quiz with one question of each kind, the first with a picture: the editor then shows every kind's fields. */
+async function createQuizOfEveryKind(context: BrowserContext): Promise<number> {
+  const picture = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+  const upload = await context.request.post("/api/images", { multipart: { image: { name: "band.png", mimeType: "image/png", buffer: picture } } });
+  expect(upload.status()).toBe(201);
+  const { id: imageId } = await upload.json();
+  const quiz = await (
+    await context.request.post("/api/quizzes", { data: { title: "Every Kind", description: "One of each", timeLimit: 20, isPublic: false } })
+  ).json();
+  const questions = [
+    { kind: "choice", text: "Which is a woodwind?", answers: ["Trumpet", "Clarinet", "Violin"], correctAnswerIndex: 1, imageId },
+    { kind: "trueFalse", text: "Bats are blind.", correctAnswerIndex: 1 },
+    { kind: "multiSelect", text: "Which are prime?", answers: ["2", "9", "11"], correctAnswerIndexes: [0, 2] },
+    { kind: "typeAnswer", text: "Closest planet to the Sun?", acceptedAnswers: ["Mercury"] },
+    { kind: "closestNumber", text: "First Moon landing?", correctNumber: 1969 },
+    { kind: "poll", text: "Next round?", answers: ["Music", "Films"] },
+  ];
+  for (const [order, question] of questions.entries()) {
+    const response = await context.request.post("/api/questions", { data: { quizId: quiz.id, order, ...question } });
+    expect(response.ok()).toBe(true);
+  }
+  return quiz.id as number;
+}
+
+/** A new account, signed in in `context` (the register form's post, as a browser without JavaScript sends it). */
+async function signIn(context: BrowserContext): Promise<void> {
+  const id = `axe${randomUUID().slice(0, 8)}`;
+  const response = await context.request.post("/auth", {
+    form: { intent: "register", username: id, email: `${id}@example.com`, password: "first-password", confirmPassword: "first-password" },
+  });
+  expect(response.ok()).toBe(true);
+}
+
+const FEATURED_SESSION = {
+  id: 1,
+  quizId: 1,
+  title: "Pub Quiz Sampler",
+  description: "One of every kind",
+  gameCode: "AAAAAA",
+  status: "waiting",
+  timeLimit: 20,
+};
+
+interface Visit {
+  name: string;
+  path: string;
+  /** Pages for a signed-in account (with a quiz of every kind); the others are a visitor's. */
+  signedIn?: boolean;
+  /** Featured's list comes from /api/game-sessions: these visits answer it themselves. */
+  sessions?: unknown[];
+  /** What shows once the page is ready. */
+  ready: (page: Page) => Promise<void>;
+}
+
+const heading = (name: string | RegExp) => async (page: Page) => expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+/** Every page outside a game: issue 16 asks for axe and 44 px targets on each. */
+const VISITS: Visit[] = [
+  { name: "home", path: "/", ready: heading("Quiz Night") },
+  { name: "join", path: "/join", ready: heading("Join a Game") },
+  { name: "host", path: "/host", ready: heading("Host a Quiz") },
+  { name: "create", path: "/create", ready: heading("Create Quiz") },
+  { name: "import", path: "/create/import", ready: heading("Import a Quiz") },
+  {
+    name: "featured (empty)",
+    path: "/featured",
+    sessions: [],
+    ready: async (page) => expect(page.getByText("Start one yourself and invite your friends.")).toBeVisible(),
+  },
+  { name: "featured (a public quiz)", path: "/featured", sessions: [FEATURED_SESSION], ready: async (page) => expect(page.getByText("AAAAAA")).toBeVisible() },
+  { name: "AI quiz (signed out)", path: "/ai-quiz", ready: heading("Login Required") },
+  { name: "subscription (signed out)", path: "/subscription", ready: heading("Choose your plan") },
+  { name: "sign in", path: "/auth", ready: async (page) => expect(page.getByRole("tab", { name: "Login" })).toHaveAttribute("aria-selected", "true") },
+  {
+    name: "register",
+    path: "/auth?tab=register",
+    ready: async (page) => expect(page.getByRole("tab", { name: "Register" })).toHaveAttribute("aria-selected", "true"),
+  },
+  { name: "not found", path: "/no-such-page", ready: heading("404 Page Not Found") },
+  {
+    name: "quiz editor (every kind)",
+    path: "/create?edit=",
+    signedIn: true,
+    ready: async (page) => expect(page.getByRole("group", { name: "Question 6", exact: true })).toBeVisible(),
+  },
+  { name: "my quizzes", path: "/my-quizzes", signedIn: true, ready: async (page) => expect(page.getByRole("heading", { name: "Every Kind" })).toBeVisible() },
+  { name: "AI quiz (signed in)", path: "/ai-quiz", signedIn: true, ready: async (page) => expect(page.getByLabel("Topic")).toBeVisible() },
+  { name: "account", path: "/account", signedIn: true, ready: heading("My Account") },
+  { name: "subscription (signed in)", path: "/subscription", signedIn: true, ready: heading("Choose your plan") },
+];
+
+/** A visitor's browser and a signed-in one (owning a quiz of every kind), each with the given options; their pages' console errors go to `consoleErrors`. */
+async function visitors(browser: Browser, options: Parameters<typeof contextWithClientId>[2], consoleErrors: string[]) {
+  const visitor = await contextWithClientId(browser, `visitor-${randomUUID()}`, options);
+  const member = await contextWithClientId(browser, `member-${randomUUID()}`, options);
+  await signIn(member);
+  const quizId = await createQuizOfEveryKind(member);
+  return {
+    async open(visit: Visit): Promise<Page> {
+      const page = await (visit.signedIn ? member : visitor).newPage();
+      if (visit.sessions) {
+        const body = JSON.stringify(visit.sessions);
+        await page.route("**/api/game-sessions", (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
+      }
+      page.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(`${visit.name}: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => consoleErrors.push(`${visit.name}: ${error.message}`));
+      await page.goto(visit.path.endsWith("edit=") ? `${visit.path}${quizId}` : visit.path);
+      await page.waitForLoadState("networkidle");
+      await visit.ready(page);
+      return page;
+    },
+  };
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`every page outside a game passes axe-core (WCAG 2.2 AA and best practices), ${colorScheme}`, async ({ browser, consoleErrors }) => {
+    test.setTimeout(180_000);
+    const browsers = await visitors(browser, { ...AXE_CONTEXT, colorScheme }, consoleErrors);
+    const found: string[] = [];
+    for (const visit of VISITS) {
+      const page = await browsers.open(visit);
+      found.push(...(await axeViolations(page, visit.name)));
+      await page.close();
+    }
+    allowNotFoundLogs(consoleErrors);
+    expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
+  });
+}
+
+/**
+ * Every control's target on the page as it is: its box, or for a radio or checkbox the label that
+ * wraps it (a press on the label is a press on the box). WCAG 2.5.8 exempts a link inside a
+ * sentence: an <a> shown inline whose block has other words besides its own; nothing else is.
+ */
+async function smallTargets(page: Page, where: string): Promise<string[]> {
+  const small = await page.evaluate(() => {
+    const SELECTOR =
+      'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="checkbox"], [role="tab"], [role="radio"], [tabindex]:not([tabindex="-1"])';
+    const blockOf = (element: Element): Element => {
+      let block = element.parentElement!;
+      while (getComputedStyle(block).display.startsWith("inline")) block = block.parentElement!;
+      return block;
+    };
+    // The words of the link's block other than the text of its controls: a sentence has some.
+    const sentenceWords = (block: Element) => {
+      const copy = block.cloneNode(true) as Element;
+      for (const control of copy.querySelectorAll("a, button, input, select, textarea, label")) control.remove();
+      return /[\p{L}\p{N}]/u.test(copy.textContent ?? "");
+    };
+    const inSentence = (link: Element) => link.tagName === "A" && getComputedStyle(link).display === "inline" && sentenceWords(blockOf(link));
+    // The hidden default button of a form (its Enter key): out of the tab order and the accessibility tree, no one's target.
+    const nobodysTarget = (element: HTMLElement) => element.tabIndex < 0 && element.getAttribute("aria-hidden") === "true";
+    const found: string[] = [];
+    for (const element of document.querySelectorAll(SELECTOR)) {
+      if (
+        element.getClientRects().length === 0 ||
+        getComputedStyle(element).visibility === "hidden" ||
+        inSentence(element) ||
+        nobodysTarget(element as HTMLElement)
+      )
+        continue;
+      const input = element as HTMLInputElement;
+      const target = (input.type === "radio" || input.type === "checkbox") && element.closest("label") ? element.closest("label")! : element;
+      const box = target.getBoundingClientRect();
+      if (box.width < 43.5 || box.height < 43.5) {
+        const name = (element.getAttribute("aria-label") ?? element.textContent ?? input.name ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+        found.push(
+          `${element.tagName.toLowerCase()}${input.type ? `[${input.type}]` : ""}.${element.className} "${name}": ${box.width.toFixed(1)} x ${box.height.toFixed(1)}`,
+        );
+      }
+    }
+    return found;
+  });
+  return small.map((line) => `[${where}] ${line}`);
+}
+
+test("every control on every page outside a game is at least 44 by 44 px, on a phone and on a desktop (WCAG 2.5.8 and 2.5.5)", async ({
+  browser,
+  consoleErrors,
+}) => {
+  test.setTimeout(180_000);
+  const found: string[] = [];
+  for (const viewport of [PHONE, { width: 1280, height: 900 }]) {
+    const browsers = await visitors(browser, { viewport }, consoleErrors);
+    for (const visit of VISITS) {
+      const page = await browsers.open(visit);
+      found.push(...(await smallTargets(page, `${visit.name}, ${viewport.width} px`)));
+      if (viewport === PHONE && (visit.path === "/" || visit.name === "account")) {
+        // The phone's menu, opened.
+        await page.getByRole("button", { name: "Open menu" }).click();
+        await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+        found.push(...(await smallTargets(page, `${visit.name}, menu open, ${viewport.width} px`)));
+      }
+      if (viewport !== PHONE && visit.name === "account") {
+        await page.locator(".user-menu-button").click();
+        found.push(...(await smallTargets(page, `${visit.name}, user menu open, ${viewport.width} px`)));
+      }
+      await page.close();
+    }
+  }
+  allowNotFoundLogs(consoleErrors);
+  expect(found, `${found.length} control(s) smaller than 44 x 44 px:\n${found.join("\n")}`).toEqual([]);
+});
