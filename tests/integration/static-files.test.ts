@@ -79,7 +79,7 @@ describe("precompressed static files", () => {
   });
 
   it("sends the file itself to a client that accepts no encoding, with the same headers", async () => {
-    for (const headers of [{}, { "accept-encoding": "identity" }]) {
+    for (const headers of [{}, { "accept-encoding": "identity" }] as Array<Record<string, string>>) {
       const response = await get(`${server.url}/assets/${script}`, headers);
       expect(response.status).toBe(200);
       expect(response.headers["content-encoding"]).toBeUndefined();
