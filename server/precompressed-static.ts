@@ -4,8 +4,8 @@
  * (scripts/precompress.ts), far smaller than what `compression` makes on the fly at its fast
  * settings, and free to serve. A browser that takes neither gets the file itself.
  *
- * Only files found beside their copies when the server starts are served compressed: the build
- * does not change under a running server, and nothing outside that list is ever looked up.
+ * Only files found beside their copies when the server starts are served compressed, so nothing
+ * outside that list is ever looked up, and a copy older than its file is never sent.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -61,6 +61,20 @@ export function findPrecompressed(root: string): Map<string, PrecompressedEncodi
   return found;
 }
 
+/**
+ * A copy is sent only while it is at least as new as its file: one gone since the server started,
+ * or left behind by a file changed in place (sw.js edited by hand, a deploy copied over a running
+ * server), would send what is no longer there.
+ */
+async function isCurrentCopy(file: string, copy: string): Promise<boolean> {
+  try {
+    const [original, compressed] = await Promise.all([fs.promises.stat(file), fs.promises.stat(copy)]);
+    return compressed.mtimeMs >= original.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
 export interface StaticFilesOptions {
   /** As express.static's: how long browsers keep a file. */
   maxAge?: string | number;
@@ -92,18 +106,19 @@ export function staticFiles(directory: string, options: StaticFilesOptions = {})
     const encoding = chooseEncoding(req.headers["accept-encoding"], encodings);
     if (!encoding) return plain(req, res, next);
     const file = path.join(root, urlPath);
-    const { extension } = PRECOMPRESSED_ENCODINGS.find((entry) => entry.encoding === encoding)!;
-    res.type(path.extname(file));
-    res.setHeader("Content-Encoding", encoding);
-    setHeaders?.(res, file);
-    res.sendFile(file + extension, cache, (error?: NodeJS.ErrnoException) => {
-      // Sent, or the browser went away meanwhile.
-      if (!error || res.headersSent || error.code === "ECONNABORTED") return;
-      // The copy went away after the server started: send the file itself.
-      res.removeHeader("Content-Encoding");
-      res.removeHeader("Content-Type");
-      if (error.code === "ENOENT") plain(req, res, next);
-      else next(error);
+    const copy = file + PRECOMPRESSED_ENCODINGS.find((entry) => entry.encoding === encoding)!.extension;
+    void isCurrentCopy(file, copy).then((current) => {
+      if (!current) return plain(req, res, next);
+      res.type(path.extname(file));
+      res.setHeader("Content-Encoding", encoding);
+      setHeaders?.(res, file);
+      res.sendFile(copy, cache, (error?: NodeJS.ErrnoException) => {
+        // Sent, or the browser went away meanwhile.
+        if (!error || res.headersSent || error.code === "ECONNABORTED") return;
+        res.removeHeader("Content-Encoding");
+        res.removeHeader("Content-Type");
+        next(error);
+      });
     });
   };
 }
