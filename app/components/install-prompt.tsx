@@ -1,10 +1,11 @@
 import { useLocation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
 import { useToast } from "#app/components/toaster";
 import { isIosInstallDismissed, dismissIosInstall } from "#app/game/client/storage";
-import { dismissInstall, listenForInstallPrompt, promptInstall, useInstallState } from "#app/pwa/install";
+import { listenForInstallPrompt, useInstallState } from "#app/pwa/install";
 import { currentPlatform, isStandalone, type PlatformInfo } from "#app/pwa/platform";
 import { applyUpdate, registerServiceWorker, useServiceWorker } from "#app/pwa/service-worker-client";
+import type { InstallCardFace } from "./install-card";
 
 /** Screens of a game in progress, where a card would cover the answers. */
 const GAME_SCREENS = /^\/(waiting|host|play|result|leaderboard|results)\//;
@@ -12,22 +13,8 @@ const INSTALLED_NOTICE_MS = 5000;
 
 listenForInstallPrompt();
 
-/** The iOS steps (docs/product.md#pwa): Safari has no install prompt, so the card says how. */
-export function IosInstallSteps() {
-  return (
-    <ol className="install-steps">
-      <li>
-        Tap the <strong>Share</strong> button <span aria-hidden="true">⎋</span>
-      </li>
-      <li>
-        Choose <strong>Add to Home Screen</strong>
-      </li>
-      <li>
-        Tap <strong>Add</strong>
-      </li>
-    </ol>
-  );
-}
+/** Loaded when a card shows; a first visit that lost the network shows none rather than an error. */
+const InstallCard = lazy<ComponentType<InstallCardFace>>(() => import("./install-card").catch(() => ({ default: () => null })));
 
 /**
  * The floating install card (docs/product.md#pwa): 'Install App' / 'Not Now' where the browser
@@ -69,48 +56,26 @@ export function PwaSupport() {
   }, [updateReady, toast]);
 
   if (!platform || GAME_SCREENS.test(pathname)) return null;
-
-  if (standalone) {
-    return installedNotice ? (
-      <aside className="card install-card" aria-label="Install">
-        <strong>App Installed!</strong>
-        <p className="hint">Quiz Night is on your home screen.</p>
-      </aside>
-    ) : null;
-  }
-
-  if (platform.isIOS && !iosDismissed) {
-    return (
-      <aside className="card install-card stack" aria-label="Install Quiz Night">
-        <strong>Install Quiz Night on your {platform.device === "tablet" ? "iPad" : "iPhone"}</strong>
-        <IosInstallSteps />
-        <button
-          type="button"
-          className="button button-secondary button-small"
-          onClick={() => {
+  const card: InstallCardFace | null = standalone
+    ? installedNotice
+      ? { face: "installed" }
+      : null
+    : platform.isIOS && !iosDismissed
+      ? {
+          face: "ios",
+          device: platform.device,
+          onNotNow() {
             dismissIosInstall();
             setIosDismissed(true);
-          }}
-        >
-          Not Now
-        </button>
-      </aside>
-    );
-  }
-
-  if (installState !== "available") return null;
+          },
+        }
+      : installState === "available"
+        ? { face: "prompt" }
+        : null;
+  if (!card) return null;
   return (
-    <aside className="card install-card stack" aria-label="Install Quiz Night">
-      <strong>Install Quiz Night</strong>
-      <p className="hint">Open it from your home screen or desktop, full screen, even when the network is patchy.</p>
-      <div className="row">
-        <button type="button" className="button button-small" onClick={() => void promptInstall()}>
-          Install App
-        </button>
-        <button type="button" className="button button-secondary button-small" onClick={dismissInstall}>
-          Not Now
-        </button>
-      </div>
-    </aside>
+    <Suspense fallback={null}>
+      <InstallCard {...card} />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { IosInstallSteps } from "#app/components/install-prompt";
+import { IosInstallSteps } from "#app/components/install-card";
 import { Page } from "#app/components/layout";
 import { promptInstall, useInstallState } from "#app/pwa/install";
 import { useOnline } from "#app/pwa/online";
