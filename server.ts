@@ -27,6 +27,7 @@ import { requestLog, requestLogs } from "#server/http-log";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
+import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -170,9 +171,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     build = () => devServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
   } else {
     const clientDir = path.join(BUILD_DIR, "client");
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+    // Brotli or gzip written at build time where the browser takes it; HTML and JSON are compressed as they go.
+    app.use("/assets", staticFiles(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
     app.use(
-      express.static(clientDir, {
+      staticFiles(clientDir, {
         maxAge: "1h",
         // The service worker and the manifest are checked for a new version on every load.
         setHeaders: (res, file) => {

@@ -8,9 +8,36 @@ declare module "@remix-run/node" {
   }
 }
 
-export default defineConfig({
+/** React and Remix: one chunk, which changes only with their versions. */
+const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|@remix-run\/[^/]+|turbo-stream)\//;
+/**
+ * The app's modules every page or the join, lobby and game screens use, as one chunk: a dozen
+ * small files compress about a fifth worse than the same code in one (docs/decisions/0025-player-download.md).
+ * A module left out only costs its own small file; one put in is downloaded by every page, so
+ * nothing only the host's or the editor's pages use belongs here.
+ */
+const PLAYER_PATH = new RegExp(
+  "/app/(" +
+    [
+      "game/client/",
+      "game/(protocol-constants|rules|question-kinds)\\.ts",
+      "components/(layout|flash-toasts|toaster|install-prompt|error-boundary|connection-failure-toast|game-ui|answer-inputs|form-field)\\.tsx",
+      "utils/(user|theme|field-rules|game-messages|nonce)\\.ts",
+      "pwa/(install|platform|service-worker-client|online)\\.ts",
+    ].join("|") +
+    ")",
+);
+
+function manualChunks(id: string): string | undefined {
+  if (FRAMEWORK.test(id)) return "framework";
+  if (PLAYER_PATH.test(id)) return "common";
+  return undefined;
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: pathAliases },
-  build: { target: "es2022" },
+  // The server's build stays one file.
+  build: { target: "es2022", rollupOptions: isSsrBuild ? undefined : { output: { manualChunks } } },
   // Server-only native packages: the dev dependency scanner must not try their browser builds.
   optimizeDeps: { exclude: ["@node-rs/argon2"] },
   plugins: [
@@ -25,4 +52,4 @@ export default defineConfig({
       },
     }),
   ],
-});
+}));

@@ -6,8 +6,10 @@
  * link the lobby's QR code encodes), joins with a nickname, waits in the lobby until the host (a
  * bare WebSocket, as in the load benchmark) starts the game, and answers the first question. Every
  * JavaScript and CSS response the page received is summed as the bytes that crossed the wire
- * (compressed body, `request.sizes().responseBodySize`). The service worker's precache, which
- * starts after the page has loaded and runs in the background, is reported apart.
+ * (compressed body, `request.sizes().responseBodySize`); a file the page took from the service
+ * worker or from the cache the worker's precache filled counts with the bytes of the worker's own
+ * fetch of it. The rest of the worker's precache,
+ * which starts after the page has loaded and runs in the background, is reported apart.
  *
  * Alone, it starts the production server (`node build/node/server.js`, from the existing build)
  * on a loopback port with a fresh database; `npm run bench` hands it its own server instead.
@@ -113,12 +115,19 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
   try {
     // A new context is a new profile: empty HTTP cache, no service worker yet.
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
-    const finished: Array<Promise<{ request: Request; bytes: number; fromServiceWorker: boolean }>> = [];
+    const finished: Array<Promise<{ request: Request; bytes: number; byServiceWorker: boolean; fromServiceWorker: boolean }>> = [];
     let counting = true;
     context.on("requestfinished", (request) => {
       // The service worker's precache goes on after the answer: what finishes after it is left out.
       if (!counting || !kindOf(request)) return;
-      finished.push(request.sizes().then((sizes) => ({ request, bytes: sizes.responseBodySize, fromServiceWorker: request.serviceWorker() !== null })));
+      finished.push(
+        Promise.all([request.sizes(), request.response()]).then(([sizes, response]) => ({
+          request,
+          bytes: sizes.responseBodySize,
+          byServiceWorker: request.serviceWorker() !== null,
+          fromServiceWorker: response?.fromServiceWorker() ?? false,
+        })),
+      );
     });
     const page = await context.newPage();
     step(`opening /join?code=${gameCode}`);
@@ -137,19 +146,25 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
     await context.close();
 
     const byName = new Map<string, WeightFile & { kind: "js" | "css" }>();
-    let serviceWorkerBytes = 0;
-    let serviceWorkerFiles = 0;
-    for (const { request, bytes, fromServiceWorker } of responses) {
-      if (fromServiceWorker) {
-        serviceWorkerBytes += bytes;
-        serviceWorkerFiles++;
-        continue;
-      }
+    // A response taken from the browser's cache has no body size (Chromium reports it below zero).
+    // The worker's precache fills that cache: a file the page then took from there, or from the
+    // worker, crossed the wire once, in the worker's fetch, and counts as the page's.
+    const fetchedByWorker = new Map<string, number>();
+    for (const { request, bytes, byServiceWorker } of responses) {
+      if (byServiceWorker && bytes > 0) fetchedByWorker.set(new URL(request.url()).pathname, bytes);
+    }
+    for (const { request, bytes, byServiceWorker, fromServiceWorker } of responses) {
+      if (byServiceWorker) continue;
       const name = new URL(request.url()).pathname;
       const entry = byName.get(name) ?? { name, bytes: 0, kind: kindOf(request)! };
-      entry.bytes += bytes;
+      if (fromServiceWorker || bytes <= 0) {
+        entry.bytes += fetchedByWorker.get(name) ?? 0;
+        fetchedByWorker.delete(name);
+      } else entry.bytes += bytes;
       byName.set(name, entry);
     }
+    const serviceWorkerBytes = [...fetchedByWorker.values()].reduce((total, bytes) => total + bytes, 0);
+    const serviceWorkerFiles = fetchedByWorker.size;
     const files = [...byName.values()].sort((a, b) => b.bytes - a.bytes);
     const sum = (list: WeightFile[]) => list.reduce((total, file) => total + file.bytes, 0);
     return {

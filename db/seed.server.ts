@@ -1,5 +1,5 @@
 import type { DB } from "./connection.server";
-import { QuestionInputSchema, type QuestionInput } from "#app/game/question-kinds";
+import { QuestionInputSchema, type QuestionInput } from "#app/game/question-input";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { systemUserId } from "#app/models/user.server";
 

@@ -17,11 +17,11 @@ import {
   MAX_OPTIONS,
   MIN_OPTIONS,
   QUESTION_KINDS,
-  QuestionInputSchema,
   TRUE_FALSE_ANSWERS,
   type QuestionContent,
   type QuestionKind,
 } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 import { allowedKinds, MIXED_KINDS_FROM_COUNT, MIXED_MIN_KINDS, type AiKinds } from "./options";
 
 /** A generated type-the-answer question lists at most this many accepted spellings. */

@@ -1,11 +1,12 @@
 import { useLocation } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
+import { useTranslation } from "react-i18next";
 import { useToast } from "#app/components/toaster";
 import { isIosInstallDismissed, dismissIosInstall } from "#app/game/client/storage";
-import { dismissInstall, listenForInstallPrompt, promptInstall, useInstallState } from "#app/pwa/install";
+import { listenForInstallPrompt, useInstallState } from "#app/pwa/install";
 import { currentPlatform, isStandalone, type PlatformInfo } from "#app/pwa/platform";
 import { applyUpdate, registerServiceWorker, useServiceWorker } from "#app/pwa/service-worker-client";
+import type { InstallCardFace } from "./install-card";
 
 /** Screens of a game in progress, where a card would cover the answers. */
 const GAME_SCREENS = /^\/(waiting|host|play|result|leaderboard|results)\//;
@@ -13,22 +14,8 @@ const INSTALLED_NOTICE_MS = 5000;
 
 listenForInstallPrompt();
 
-/** The iOS steps (docs/product.md#pwa): Safari has no install prompt, so the card says how. */
-export function IosInstallSteps() {
-  return (
-    <ol className="install-steps">
-      <li>
-        <Trans i18nKey="install.ios.share" components={{ strong: <strong />, icon: <span aria-hidden="true">⎋</span> }} />
-      </li>
-      <li>
-        <Trans i18nKey="install.ios.addToHomeScreen" components={{ strong: <strong /> }} />
-      </li>
-      <li>
-        <Trans i18nKey="install.ios.add" components={{ strong: <strong /> }} />
-      </li>
-    </ol>
-  );
-}
+/** Loaded when a card shows; a first visit that lost the network shows none rather than an error. */
+const InstallCard = lazy<ComponentType<InstallCardFace>>(() => import("./install-card").catch(() => ({ default: () => null })));
 
 /**
  * The floating install card (docs/product.md#pwa): 'Install App' / 'Not Now' where the browser
@@ -71,48 +58,26 @@ export function PwaSupport() {
   }, [updateReady, toast, t]);
 
   if (!platform || GAME_SCREENS.test(pathname)) return null;
-
-  if (standalone) {
-    return installedNotice ? (
-      <aside className="card install-card" aria-label={t("install.label")}>
-        <strong>{t("install.installed")}</strong>
-        <p className="hint">{t("install.installedText")}</p>
-      </aside>
-    ) : null;
-  }
-
-  if (platform.isIOS && !iosDismissed) {
-    return (
-      <aside className="card install-card stack" aria-label={t("install.title")}>
-        <strong>{t(platform.device === "tablet" ? "install.ios.titleIpad" : "install.ios.titleIphone")}</strong>
-        <IosInstallSteps />
-        <button
-          type="button"
-          className="button button-secondary button-small"
-          onClick={() => {
+  const card: InstallCardFace | null = standalone
+    ? installedNotice
+      ? { face: "installed" }
+      : null
+    : platform.isIOS && !iosDismissed
+      ? {
+          face: "ios",
+          device: platform.device,
+          onNotNow() {
             dismissIosInstall();
             setIosDismissed(true);
-          }}
-        >
-          {t("install.notNow")}
-        </button>
-      </aside>
-    );
-  }
-
-  if (installState !== "available") return null;
+          },
+        }
+      : installState === "available"
+        ? { face: "prompt" }
+        : null;
+  if (!card) return null;
   return (
-    <aside className="card install-card stack" aria-label={t("install.title")}>
-      <strong>{t("install.title")}</strong>
-      <p className="hint">{t("install.text")}</p>
-      <div className="row">
-        <button type="button" className="button button-small" onClick={() => void promptInstall()}>
-          {t("install.installApp")}
-        </button>
-        <button type="button" className="button button-secondary button-small" onClick={dismissInstall}>
-          {t("install.notNow")}
-        </button>
-      </div>
-    </aside>
+    <Suspense fallback={null}>
+      <InstallCard {...card} />
+    </Suspense>
   );
 }

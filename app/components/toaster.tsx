@@ -1,5 +1,4 @@
-import * as ToastPrimitive from "@radix-ui/react-toast";
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 /** docs/product.md#messages: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the viewport. */
@@ -16,9 +15,13 @@ export interface ToastInput {
   action?: { label: string; onClick: () => void };
   duration?: number;
 }
-interface ToastEntry extends ToastInput {
+export interface ToastEntry extends ToastInput {
   id: number;
   open: boolean;
+}
+export interface ToastViewProps {
+  toast: ToastEntry | null;
+  onOpenChange(open: boolean): void;
 }
 
 type ToastFn = (toast: ToastInput) => void;
@@ -28,8 +31,46 @@ export function useToast(): ToastFn {
   return useContext(ToastContext);
 }
 
-export function Toaster({ children }: { children: ReactNode }) {
+/**
+ * The same toast without Radix: shown while Radix loads, and in its place if it cannot (a first
+ * visit that lost the network). It closes after its duration and with its × button.
+ */
+function PlainToastView({ toast, onOpenChange }: ToastViewProps) {
   const { t } = useTranslation();
+  const open = toast?.open ?? false;
+  const duration = toast?.duration ?? TOAST_DURATION_MS;
+  useEffect(() => {
+    if (!open || !Number.isFinite(duration)) return;
+    const timer = setTimeout(() => onOpenChange(false), duration);
+    return () => clearTimeout(timer);
+  }, [open, duration, onOpenChange]);
+  if (!toast || !open) return null;
+  return (
+    <div className="toast-viewport">
+      <div role="status" className={`toast ${toast.variant === "destructive" ? "toast-destructive" : ""}`}>
+        <div className="toast-title">{toast.title}</div>
+        {toast.description ? <div className="toast-description">{toast.description}</div> : null}
+        {toast.action ? (
+          <button type="button" className="button button-small toast-action" onClick={toast.action.onClick}>
+            {toast.action.label}
+          </button>
+        ) : null}
+        <button type="button" className="toast-close" aria-label={t("toast.close")} onClick={() => onOpenChange(false)}>
+          ×
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Radix's toast is a tenth of what a player's phone would download to answer a question, for
+ * something most visits never show: it is loaded with the first toast
+ * (docs/decisions/0025-player-download.md), and the plain one stands in meanwhile.
+ */
+const ToastView = lazy(() => import("./toast-view").catch(() => ({ default: PlainToastView })));
+
+export function Toaster({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<ToastEntry | null>(null);
   const nextId = useRef(1);
   const removeTimer = useRef<ReturnType<typeof setTimeout>>();
@@ -46,35 +87,19 @@ export function Toaster({ children }: { children: ReactNode }) {
     removeTimer.current = setTimeout(() => setToast((current) => (current?.open ? current : null)), TOAST_REMOVE_DELAY_MS);
   }, []);
 
+  // Once a page has shown a toast, the view stays, as Radix's viewport (and its F8) did from the start.
+  const [shown, setShown] = useState(false);
+  if (toast && !shown) setShown(true);
+
   const value = useMemo(() => show, [show]);
   return (
     <ToastContext.Provider value={value}>
-      <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50} label={t("toast.label")}>
-        {children}
-        {toast ? (
-          <ToastPrimitive.Root
-            key={toast.id}
-            open={toast.open}
-            onOpenChange={onOpenChange}
-            className={`toast ${toast.variant === "destructive" ? "toast-destructive" : ""}`}
-            type={toast.variant === "destructive" || toast.action ? "foreground" : "background"}
-            duration={toast.duration}
-          >
-            <ToastPrimitive.Title className="toast-title">{toast.title}</ToastPrimitive.Title>
-            {toast.description ? <ToastPrimitive.Description className="toast-description">{toast.description}</ToastPrimitive.Description> : null}
-            {toast.action ? (
-              <ToastPrimitive.Action className="button button-small toast-action" altText={toast.action.label} onClick={toast.action.onClick}>
-                {toast.action.label}
-              </ToastPrimitive.Action>
-            ) : null}
-            <ToastPrimitive.Close className="toast-close" aria-label={t("toast.close")}>
-              ×
-            </ToastPrimitive.Close>
-          </ToastPrimitive.Root>
-        ) : null}
-        {/* Radix puts the F8 shortcut where {hotkey} stands. */}
-        <ToastPrimitive.Viewport className="toast-viewport" label={t("toast.viewport")} />
-      </ToastPrimitive.Provider>
+      {children}
+      {shown ? (
+        <Suspense fallback={<PlainToastView toast={toast} onOpenChange={onOpenChange} />}>
+          <ToastView toast={toast} onOpenChange={onOpenChange} />
+        </Suspense>
+      ) : null}
     </ToastContext.Provider>
   );
 }

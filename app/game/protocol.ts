@@ -1,30 +1,14 @@
 /**
  * The real-time protocol on /ws (docs/product.md#protocol): every message is JSON `{ type, payload }`.
- * Shared by the browser and the server so both sides agree by construction.
+ * The server checks every message it receives with these schemas; the browser takes their types
+ * (so both sides agree by construction) and checks what it receives without zod
+ * (client/server-message.ts), to keep zod off a player's phone.
  */
 import { z } from "zod";
 import { AnswerIndexSchema, GameCodeSchema, NicknameSchema } from "#app/utils/validation";
 import { MAX_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "./question-kinds";
 
-export const WS_PATH = "/ws";
-/** Frames larger than this are refused by the server before parsing. */
-export const MAX_MESSAGE_BYTES = 16 * 1024;
-
-/** Application close codes (docs/product.md#close-codes; 4000-4999 are ours by the WebSocket standard, RFC 6455). */
-export const CloseCode = {
-  /** The server is restarting; reconnect soon. */
-  SERVER_RESTARTING: 4000,
-  /** Another connection of the same player took over. */
-  REPLACED: 4001,
-  /** Too many messages; the socket is closed to protect the game. */
-  RATE_LIMITED: 4002,
-  /** The heartbeat went unanswered. */
-  HEARTBEAT_TIMEOUT: 4003,
-  /** The host removed this player; do not reconnect. */
-  KICKED: 4004,
-  /** The game no longer exists on the server (its row is gone); do not reconnect. */
-  GAME_CLOSED: 4005,
-} as const;
+export { CloseCode, MAX_MESSAGE_BYTES, WS_PATH } from "./protocol-constants";
 
 // ---------------------------------------------------------------- client -> server
 

@@ -1,10 +1,9 @@
 /**
  * The languages the interface speaks (issue 16). A quiz's own content is never translated: these
  * are the words around it. docs/decisions/0029-languages.md explains how a page's language is
- * chosen and how its messages reach the browser.
+ * chosen and how its messages reach the browser. Every page's footer uses this module, so it
+ * stays free of zod (the schemas are in language-schema.ts).
  */
-import { z } from "zod";
-
 export const LANGUAGES = ["en", "de", "es", "fr"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "en";
@@ -25,7 +24,3 @@ export type Namespace = (typeof NAMESPACES)[number];
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
 }
-
-export const LanguageSchema = z.enum(LANGUAGES, { error: "Choose English, Deutsch, Español or Français." });
-
-export const LanguageFormSchema = z.object({ language: LanguageSchema, redirectTo: z.string().optional() });

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { registerHost } from "#app/models/game.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { RegisterHostSchema } from "#app/utils/api-schemas";
-import { GAME_ALREADY_HOSTED, GAME_NOT_YOURS } from "#app/utils/form-schemas";
+import { GAME_ALREADY_HOSTED, GAME_NOT_YOURS } from "#app/utils/game-messages";
 import { requesterOf } from "#app/utils/session.server";
-import { normalizeGameCode } from "#app/utils/validation";
+import { normalizeGameCode } from "#app/utils/field-rules";
 
 export function loader() {
   return methodNotAllowed(["POST"]);

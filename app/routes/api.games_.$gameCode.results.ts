@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findGameByCode, getGameResults } from "#app/models/game.server";
 import { ApiError, clientIdOf, handleApi } from "#app/utils/api.server";
-import { normalizeGameCode } from "#app/utils/validation";
+import { normalizeGameCode } from "#app/utils/field-rules";
 
 /** GET /api/games/:gameCode/results: every player's final score, for the game's host only. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

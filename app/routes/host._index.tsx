@@ -11,18 +11,10 @@ import { metaT } from "#app/i18n/meta";
 import { hostNewGame, registerHost } from "#app/models/game.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
 import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
-import {
-  GAME_ALREADY_HOSTED,
-  GAME_NOT_FOUND,
-  GAME_NOT_YOURS,
-  HOST_CONNECTION_FAILED,
-  HostFormSchema,
-  QUIZ_NOT_FOUND,
-  QUIZ_NOT_HOSTABLE,
-  QUIZZES_LOAD_FAILED,
-} from "#app/utils/form-schemas";
+import { HostFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
+import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/utils/forms";
-import { normalizeGameCode } from "#app/utils/validation";
+import { normalizeGameCode } from "#app/utils/field-rules";
 import { retryAfterHeaders } from "#app/utils/api.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";

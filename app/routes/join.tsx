@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { z } from "zod";
 import { FieldError, FormError } from "#app/components/form-field";
@@ -11,9 +11,10 @@ import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
 import { requesterWithClientId } from "#app/utils/session.server";
-import { FormIdSchema, GAME_NOT_FOUND, HOST_CONNECTION_FAILED, JoinFormSchema, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/form-schemas";
-import { fieldError, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
-import { normalizeGameCode } from "#app/utils/validation";
+import { FormIdSchema, JoinFormSchema } from "#app/utils/form-schemas";
+import { GAME_NOT_FOUND, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
+import { parseForm, parseIntent, type FieldErrors } from "#app/utils/forms";
+import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/utils/field-rules";
 import { retryAfterHeaders } from "#app/utils/api.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -102,6 +103,15 @@ function useHydrated(): boolean {
   return hydrated;
 }
 
+/** The browser's own check found a field wrong: its message from docs/product.md#validation, in place of the browser's. */
+const INVALID_MESSAGES: Record<string, string> = { gameCode: GAME_CODE_MESSAGE, nickname: NICKNAME_REQUIRED_MESSAGE };
+
+/**
+ * The join form checks its fields with the browser's own constraints (pattern, required,
+ * maxLength), so a player's phone needs no form library: docs/decisions/0025-player-download.md.
+ * The server reads a post with the shared schema (the action above) and its messages show beside
+ * the fields, with or without JavaScript.
+ */
 export default function Join() {
   const { code, sessions } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
@@ -112,22 +122,17 @@ export default function Join() {
   const [gameCode, setGameCode] = useState(() => normalizeGameCode(actionData?.values?.gameCode ?? code));
   const [nickname, setNickname] = useState(actionData?.values?.nickname ?? "");
   const [submitted, setSubmitted] = useState(false);
+  // The server's messages (a post made before the page's script ran), then the browser's; a field's goes once it changes.
+  const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
+  const [reply, setReply] = useState(actionData);
+  if (reply !== actionData) {
+    setReply(actionData);
+    setErrors(actionData?.errors ?? {});
+  }
   const nicknameRef = useRef<HTMLInputElement>(null);
   const filled = gameCode !== "" && nickname.trim() !== "";
-  const [form, fields] = useSchemaForm(JoinFormSchema, {
-    id: "join-form",
-    reply: actionData?.errors ? actionData : undefined,
-    onSubmit(event, { submission }) {
-      // With JavaScript the page joins over the socket; the provider moves to the lobby once the server accepts.
-      event.preventDefault();
-      // docs/product.md#screens (join form): joining does nothing while either field is empty.
-      if (!filled || state.joining || submission?.status !== "success") return;
-      setSubmitted(true);
-      joinGame(submission.value.gameCode, submission.value.nickname);
-    },
-  });
-  const gameCodeError = fieldError(fields.gameCode);
-  const nicknameError = fieldError(fields.nickname);
+  const gameCodeError = errors.gameCode;
+  const nicknameError = errors.nickname;
 
   // A session's Join Game link lands here with ?code=: take the code and move on to the nickname.
   useEffect(() => {
@@ -138,25 +143,51 @@ export default function Join() {
 
   const joinError = submitted && !state.joining ? state.joinError : null;
 
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // With JavaScript the page joins over the socket; the provider moves to the lobby once the server accepts.
+    event.preventDefault();
+    // docs/product.md#screens (join form): joining does nothing while either field is empty.
+    if (!filled || state.joining) return;
+    setSubmitted(true);
+    joinGame(gameCode, nickname.trim());
+  }
+
+  /** Shows the spec's message beside a field the browser refused, instead of its bubble, and focuses the first such field. */
+  function onInvalid(event: FormEvent<HTMLInputElement>) {
+    event.preventDefault();
+    const input = event.currentTarget;
+    setErrors((current) => ({ ...current, [input.name]: INVALID_MESSAGES[input.name] }));
+    const focused = document.activeElement;
+    if (!(focused instanceof HTMLInputElement && focused.form === input.form && !focused.validity.valid)) input.focus();
+  }
+
+  const clearError = (name: string) => setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current));
+
   return (
     <Page narrow>
       <div className="stack">
         <h1>{t("join.title")}</h1>
-        <Form method="post" {...getFormProps(form)} className="card stack">
+        <Form method="post" id="join-form" onSubmit={onSubmit} className="card stack">
           <div className="field">
             <label htmlFor="gameCode">{t("join.gameCode")}</label>
             <input
               id="gameCode"
-              name={fields.gameCode.name}
+              name="gameCode"
               className="input code-input"
               value={gameCode}
               placeholder="ABC123"
+              required
+              pattern={GAME_CODE_PATTERN}
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
               aria-invalid={gameCodeError ? true : undefined}
               aria-describedby={gameCodeError ? "gameCode-error" : undefined}
-              onChange={(event) => setGameCode(normalizeGameCode(event.target.value))}
+              onInvalid={onInvalid}
+              onChange={(event) => {
+                setGameCode(normalizeGameCode(event.target.value));
+                clearError("gameCode");
+              }}
             />
             <FieldError id="gameCode-error" message={gameCodeError} />
           </div>
@@ -165,14 +196,20 @@ export default function Join() {
             <input
               ref={nicknameRef}
               id="nickname"
-              name={fields.nickname.name}
+              name="nickname"
               className="input"
               value={nickname}
+              required
+              pattern={NICKNAME_PATTERN}
               maxLength={NICKNAME_MAX_LENGTH}
               autoComplete="nickname"
               aria-invalid={nicknameError ? true : undefined}
               aria-describedby={nicknameError ? "nickname-error" : undefined}
-              onChange={(event) => setNickname(event.target.value)}
+              onInvalid={onInvalid}
+              onChange={(event) => {
+                setNickname(event.target.value);
+                clearError("nickname");
+              }}
             />
             <FieldError id="nickname-error" message={nicknameError} />
           </div>

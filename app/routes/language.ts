@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { LanguageFormSchema } from "#app/i18n/languages";
+import { LanguageFormSchema } from "#app/i18n/language-schema";
 import { rememberLanguage } from "#app/i18n/language.server";
 import { setUserLanguage } from "#app/models/user.server";
 import { parseForm } from "#app/utils/forms";

@@ -1,8 +1,14 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { parseForm } from "#app/utils/forms";
 import { safeRedirect } from "#app/utils/safe-redirect";
-import { ThemeFormSchema } from "#app/utils/theme";
+import { THEME_CHOICES } from "#app/utils/theme";
 import { rememberTheme } from "#app/utils/theme.server";
+
+const ThemeFormSchema = z.object({
+  theme: z.enum(THEME_CHOICES, { error: "Choose system, light or dark." }),
+  redirectTo: z.string().optional(),
+});
 
 /** POST /theme: the footer's switch; remembers the choice for this browser and goes back (works without JavaScript). */
 export async function action({ request }: ActionFunctionArgs) {

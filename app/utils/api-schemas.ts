@@ -1,6 +1,6 @@
 /** Request bodies of the JSON API (docs/product.md#http-api), shared by the browser and the server. */
 import { z } from "zod";
-import { QuestionInputSchema } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 import { ClientIdSchema, IdSchema, QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "./validation";
 
 export const CreateQuizSchema = z.object({
@@ -12,7 +12,7 @@ export const CreateQuizSchema = z.object({
   creatorId: z.unknown().optional(),
 });
 
-/** A question of any kind (app/game/question-kinds.ts) for a quiz, at a place in it. */
+/** A question of any kind (app/game/question-input.ts) for a quiz, at a place in it. */
 export const CreateQuestionSchema = z
   .object({
     quizId: IdSchema,

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH } from "#app/game/rules";
-import { GameCodeSchema, IdSchema, NewNicknameSchema, normalizeGameCode } from "./validation";
+import { normalizeGameCode } from "./field-rules";
+import { GameCodeSchema, IdSchema, NewNicknameSchema } from "./validation";
 
 /** A toast's title and description, as docs/product.md#messages pairs them. */
 export interface ToastMessage {
@@ -26,12 +27,6 @@ export const QUIZZES_LOAD_FAILED: ToastMessage = {
   title: "Error",
   description: "Could not load available quizzes. Please try again.",
 };
-export const HOST_CONNECTION_FAILED = "Failed to connect to the game server. Please try again.";
-export const GAME_NOT_FOUND = "Game not found. Check the code and try again.";
-export const GAME_ALREADY_HOSTED = "This game already has a host.";
-export const GAME_NOT_YOURS = "Only the browser or account that created this game can host it.";
-export const QUIZ_NOT_FOUND = "Quiz not found.";
-export const QUIZ_NOT_HOSTABLE = "This quiz is private. Only its creator can host it.";
 
 // ------------------------------------------------------------------------------ create quiz
 

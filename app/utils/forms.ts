@@ -12,9 +12,9 @@
  * and the page checks the same schema before posting, shows each message beside its field and
  * moves focus to the first invalid one:
  *
- *     const [form, fields] = useSchemaForm(JoinFormSchema, { id: "join-form", reply: actionData });
+ *     const [form, fields] = useSchemaForm(HostFormSchema, { id: "host-form", reply: actionData });
  *     <Form method="post" {...getFormProps(form)}>
- *       <Field id="nickname" label="Nickname" {...fieldProps(fields.nickname)} />
+ *       <Field id="hostName" label="Host name" {...fieldProps(fields.hostName)} />
  *
  * Without JavaScript the `<Form>` posts as a plain HTML form and the action's reply renders the
  * same messages beside the same fields.
@@ -22,6 +22,10 @@
  * The messages stay English here, as the schemas and the actions speak it; `Field` / `FieldError` /
  * `FormError` (app/components/form-field.tsx) show each in the page's language, by the code the
  * `errors` catalog gives its English words (docs/decisions/0029-languages.md).
+ *
+ * The join page, which every player's phone loads, uses only the server half: its fields are
+ * checked in the browser by their own constraints, so conform and zod stay off the phone
+ * (docs/decisions/0025-player-download.md).
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";

@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
 import { findGameByCode } from "#app/models/game.server";
 import { clientIdOf } from "./client-id.server";
-import { normalizeGameCode } from "./validation";
+import { normalizeGameCode } from "./field-rules";
 
 export interface GameScreenData {
   gameCode: string;

@@ -9,21 +9,23 @@
  */
 import { z } from "zod";
 import {
-  AnswerTextSchema,
   MAX_ACCEPTED_ANSWERS,
   MAX_OPTIONS,
-  NumberValueSchema,
-  OptionsSchema,
-  PointsSchema,
   QUESTION_KINDS,
-  QuestionInputSchema,
-  QuestionTextSchema,
-  QuestionTimeLimitSchema,
   TRUE_FALSE_ANSWERS,
   TYPED_ANSWER_MAX_LENGTH,
   type PointsOption,
   type QuestionContent,
 } from "#app/game/question-kinds";
+import {
+  AnswerTextSchema,
+  NumberValueSchema,
+  OptionsSchema,
+  PointsSchema,
+  QuestionInputSchema,
+  QuestionTextSchema,
+  QuestionTimeLimitSchema,
+} from "#app/game/question-input";
 import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-limits";
 import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/utils/validation";

@@ -2,7 +2,7 @@
  * The quiz editor's form (`/create`, and `/create?edit=ID`): what the page edits (a draft, as
  * typed), the schema that reads a posted form into a quiz (through the one form helper, conform),
  * and the messages of docs/product.md#validation. A question's rules are those of every other way in:
- * `QuestionInputSchema` in app/game/question-kinds.ts.
+ * `QuestionInputSchema` in app/game/question-input.ts.
  */
 import { z } from "zod";
 import { CREATE_TIME_LIMIT_OPTIONS, DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
@@ -11,11 +11,11 @@ import {
   MIN_OPTIONS,
   QUESTION_KINDS,
   parseTypedNumber,
-  QuestionInputSchema,
   TRUE_FALSE_ANSWERS,
   type QuestionContent,
   type QuestionKind,
 } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 import { CANNOT_REMOVE_QUESTION, emptyAnswerMessage, emptyQuestionMessage, MAX_QUESTIONS, tooManyQuestionsMessage, type ToastMessage } from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
 

@@ -12,12 +12,12 @@ import {
   KIND_LABELS,
   MAX_OPTIONS,
   QUESTION_KINDS,
-  QuestionInputSchema,
   TRUE_FALSE_ANSWERS,
   type QuestionContent,
   type QuestionKind,
   parseTypedNumber,
 } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";
 

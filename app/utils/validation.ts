@@ -5,28 +5,21 @@
 import { z } from "zod";
 import { DEFAULT_TIME_LIMIT_SECONDS, GAME_CODE_LENGTH, MAX_TIME_LIMIT_SECONDS, MIN_TIME_LIMIT_SECONDS, NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
+import { GAME_CODE_MESSAGE, NICKNAME_REQUIRED_MESSAGE } from "./field-rules";
 import { isOffensive } from "./profanity";
-
-/** What the join form does to typed input: upper-case, only A-Z and 0-9, at most 6 characters. */
-export function normalizeGameCode(raw: string): string {
-  return raw
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, "")
-    .slice(0, GAME_CODE_LENGTH);
-}
 
 export const GameCodeSchema = z
   .string({ error: "Enter the game code." })
   .transform((raw) => raw.toUpperCase().replace(/[^A-Z0-9]/g, ""))
-  .pipe(z.string().length(GAME_CODE_LENGTH, "Quiz code must be 6 characters"));
+  .pipe(z.string().length(GAME_CODE_LENGTH, GAME_CODE_MESSAGE));
 
 /** Half of a character with no other half (a lone UTF-16 surrogate): it cannot be stored or shown. */
 const BROKEN_CHARACTER = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const NicknameSchema = z
-  .string({ error: "Enter a nickname." })
+  .string({ error: NICKNAME_REQUIRED_MESSAGE })
   .trim()
-  .min(1, "Enter a nickname.")
+  .min(1, NICKNAME_REQUIRED_MESSAGE)
   .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`)
   .refine((nickname) => !BROKEN_CHARACTER.test(nickname), "Nickname has a character that cannot be shown.");
 

@@ -115,6 +115,28 @@ test.describe("with JavaScript", () => {
     await expect(join).toBeDisabled();
   });
 
+  test("join checks the code with the browser's own constraint and says so beside the field, without a form library", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("response", (response) => {
+      if (response.request().resourceType() === "script") scripts.push(response.url());
+    });
+    await openHydrated(page, "/join");
+    await page.getByLabel("Game code").fill("ab1");
+    await page.getByLabel("Nickname").fill("Sam");
+    await page.getByRole("button", { name: "Join Game" }).click();
+    await expect(page.locator("#gameCode-error")).toHaveText("Quiz code must be 6 characters");
+    await expect(page.getByLabel("Game code")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Game code")).toBeFocused();
+    await expect(page).toHaveURL(/\/join$/);
+    // The message goes as soon as the code changes.
+    await page.getByLabel("Game code").pressSequentially("c23");
+    await expect(page.locator("#gameCode-error")).toHaveCount(0);
+    await expect(page.getByLabel("Game code")).not.toHaveAttribute("aria-invalid");
+    // docs/decisions/0025-player-download.md: no zod and no conform on a player's phone.
+    const sources = await Promise.all(scripts.map(async (url) => (await page.request.get(url)).text()));
+    expect(sources.filter((source) => source.includes("ZodError") || source.includes("conform"))).toEqual([]);
+  });
+
   test("join says when no game has the code", async ({ page }) => {
     await openHydrated(page, "/join");
     await page.getByLabel("Game code").fill("ZZZZ99");
@@ -227,6 +249,23 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Answer D").press("Enter");
     await expect(page).toHaveURL(/\/waiting\/[A-Z0-9]{6}\?created=1$/);
     allowStatusLogs(consoleErrors, 404);
+  });
+
+  test("join lets the browser refuse a blank field, and shows the server's message for a nickname it refuses", async ({ page, consoleErrors }) => {
+    await page.goto("/join?code=zz-zz99");
+    await page.getByLabel("Nickname").fill("   ");
+    await page.getByRole("button", { name: "Join Game" }).click();
+    // Refused before posting: the browser's own check (pattern), the page unchanged.
+    expect(await page.getByLabel("Nickname").evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
+    await expect(page).toHaveURL(/\/join\?code=zz-zz99$/);
+
+    await page.getByLabel("Nickname").fill("sh1thead");
+    await page.getByRole("button", { name: "Join Game" }).click();
+    await expect(page.locator("#nickname-error")).toHaveText("That nickname is not allowed here. Please choose another one.");
+    await expect(page.getByLabel("Nickname")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Nickname")).toHaveValue("sh1thead");
+    await expect(page.getByLabel("Game code")).toHaveValue("ZZZZ99");
+    allowStatusLogs(consoleErrors, 400);
   });
 
   test("join with an unknown code shows the not-found error beside the code", async ({ page, consoleErrors }) => {

@@ -66,6 +66,44 @@ test.describe("home", () => {
     await expect(main.getByRole("button", { name: "Reconnect" })).toHaveCount(0);
   });
 
+  test("Radix's toast loads with the first toast, not before (docs/decisions/0025-player-download.md)", async ({ page }) => {
+    const toastScripts: string[] = [];
+    page.on("request", (request) => {
+      if (/\/assets\/toast-view-[\w-]+\.js$/.test(request.url())) toastScripts.push(request.url());
+    });
+    await page.goto("/");
+    const badge = page
+      .getByRole("main")
+      .getByRole("status")
+      .filter({ hasText: /Connected|Disconnected/ });
+    await expect(badge).toHaveText(/^\s*Connected$/, { timeout: 5_000 });
+    expect(toastScripts).toEqual([]);
+    await expect(page.getByRole("region", { name: "Notifications (F8)" })).toHaveCount(0);
+
+    await page.evaluate(() => window.dispatchEvent(new CustomEvent("websocket-failed", { detail: "Connection failed after several attempts" })));
+    await expectToast(page, "Connection Error", "Failed to connect to game server");
+    await expect(page.getByRole("region", { name: "Notifications (F8)" })).toBeAttached();
+    expect(toastScripts).toHaveLength(1);
+  });
+
+  test("a toast still shows, and closes, when Radix's toast cannot load", async ({ page, consoleErrors }) => {
+    await page.route(/\/assets\/toast-view-[\w-]+\.js$/, (route) => route.abort());
+    await page.goto("/");
+    const badge = page
+      .getByRole("main")
+      .getByRole("status")
+      .filter({ hasText: /Connected|Disconnected/ });
+    await expect(badge).toHaveText(/^\s*Connected$/, { timeout: 5_000 });
+    await page.evaluate(() => window.dispatchEvent(new CustomEvent("websocket-failed", { detail: "Connection failed after several attempts" })));
+    await expectToast(page, "Connection Error", "Failed to connect to game server");
+    // The plain toast, not Radix's (which comes with its F8 region).
+    await expect(page.getByRole("region", { name: "Notifications (F8)" })).toHaveCount(0);
+    await page.locator(".toast").getByRole("button", { name: "Close" }).click();
+    await expect(page.locator(".toast")).toHaveCount(0);
+    // The aborted script is logged as a failed resource.
+    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !error.startsWith("Failed to load resource: net::ERR_FAILED")));
+  });
+
   test("the hero and the cards lead to the main flows", async ({ page }) => {
     await page.goto("/");
     const main = page.getByRole("main");

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { expect } from "vitest";
+import { readServerMessage } from "#app/game/client/server-message";
 import { ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
 import { createAccount, createGuest, type User } from "#app/models/user.server";
 import { startSession } from "#app/utils/session.server";
@@ -132,7 +133,7 @@ export async function createGameFixture(
 
 type Received = { message: ServerMessage; consumed: boolean };
 
-/** A real WebSocket client that checks every message it receives against the protocol schema. */
+/** A real WebSocket client that checks every message it receives against the protocol schema and the browser's check. */
 export class TestClient {
   readonly received: Received[] = [];
   private waiters: (() => void)[] = [];
@@ -146,6 +147,9 @@ export class TestClient {
     socket.on("message", (data) => {
       const parsed = ServerMessageSchema.safeParse(JSON.parse(data.toString()));
       if (!parsed.success) throw new Error(`Server sent an invalid message: ${data.toString()}\n${parsed.error.message}`);
+      // What a browser checks, without zod, must take every message the server sends too.
+      const read = readServerMessage(JSON.parse(data.toString()));
+      if (!read.ok) throw new Error(`A browser would refuse a message the server sent: ${data.toString()}\n${read.reason}`);
       this.received.push({ message: parsed.data, consumed: false });
       this.wake();
     });

@@ -18,7 +18,7 @@ import {
   type StoredImage,
 } from "#app/models/image.server";
 import { createQuizWithQuestions, deleteQuiz } from "#app/models/quiz.server";
-import { QuestionInputSchema } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 import { createAccount, createGuest } from "#app/models/user.server";
 import * as uploadApi from "#app/routes/api.images";
 import * as createRoute from "#app/routes/create";

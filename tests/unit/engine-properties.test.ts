@@ -33,6 +33,7 @@ import {
   type PlayerState,
   type TransitionResult,
 } from "#app/game/engine/index";
+import { readServerMessage } from "#app/game/client/server-message";
 import { ServerMessageSchema } from "#app/game/protocol";
 import { HOST_NICKNAME, LEADERBOARD_SIZE, LOBBY_RECENT_NAMES } from "#app/game/rules";
 
@@ -642,7 +643,7 @@ describe("engine properties over random command sequences", () => {
     );
   });
 
-  it("builds views that match the protocol and never show the right answer before the reveal", () => {
+  it("builds views that match the protocol (and the browser's check) and never show the right answer before the reveal", () => {
     fc.assert(
       fc.property(scenarioArb, (scenario) => {
         const state = newGame(scenario);
@@ -652,6 +653,8 @@ describe("engine properties over random command sequences", () => {
           for (const message of views(state, now)) {
             const parsed = ServerMessageSchema.safeParse(message);
             expect(parsed.success, `${label}: ${message.type} ${JSON.stringify(message.payload)}: ${parsed.error?.message}`).toBe(true);
+            // The browser's own check, without zod, takes it too.
+            expect(readServerMessage(JSON.parse(JSON.stringify(message))), `${label}: ${message.type}`).toMatchObject({ ok: true });
             if (message.type === "QUESTION_STARTED" || message.type === "ANSWER_PROGRESS") {
               expect(JSON.stringify(message.payload), label).not.toContain("correct");
             }

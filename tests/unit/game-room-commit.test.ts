@@ -3,7 +3,7 @@
  * until the group commit holding it is stored, however often the commit fails first.
  */
 import { describe, expect, it } from "vitest";
-import { QuestionInputSchema } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 import type { GameRow } from "#db/schema";
 import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
 import { GameRoom, type Connection, type RoomOptions } from "#server/game-room";

@@ -25,7 +25,8 @@ import {
   type EngineQuestion,
   type GameState,
 } from "#app/game/engine/index";
-import { normalizeTypedAnswer, QuestionInputSchema, typedAnswerMatches, withinOneEdit } from "#app/game/question-kinds";
+import { normalizeTypedAnswer, typedAnswerMatches, withinOneEdit } from "#app/game/question-kinds";
+import { QuestionInputSchema } from "#app/game/question-input";
 
 const T0 = 1_700_000_000_000;
 const START = T0 + 10_000;
@@ -401,7 +402,9 @@ describe("properties over every kind", () => {
             for (const accepted of q.acceptedAnswers ?? []) expect(sent).not.toContain(accepted);
             // Compared value by value, not as text: a clock reading such as serverNow 1700000019690 contains "1969".
             if (q.kind === "closestNumber") {
-              const leaked = leafValues(JSON.parse(sent)).filter((v) => v === q.correctNumber || (typeof v === "string" && v.includes(String(q.correctNumber))));
+              const leaked = leafValues(JSON.parse(sent)).filter(
+                (v) => v === q.correctNumber || (typeof v === "string" && v.includes(String(q.correctNumber))),
+              );
               expect(leaked).toEqual([]);
             }
           }

@@ -1,7 +1,8 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
 import { useToast } from "#app/components/toaster";
-import { WS_PATH, type ServerMessage } from "../protocol";
+import type { ServerMessage } from "../protocol";
+import { WS_PATH } from "../protocol-constants";
 
 /** One answer: exactly one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };

@@ -3,7 +3,9 @@
  * reconnection on an abnormal close (5 attempts, 1500 ms growing by 1.5x up to 10 s, with jitter so
  * a venue's phones do not reconnect in lockstep), and a queue for messages sent while closed.
  */
-import { CloseCode, ServerMessageSchema, type ClientMessage, type ServerMessage } from "../protocol";
+import type { ClientMessage, ServerMessage } from "../protocol";
+import { CloseCode } from "../protocol-constants";
+import { readServerMessage } from "./server-message";
 
 export const FIRST_CONNECT_DELAY_MS = 500;
 export const MAX_RECONNECT_ATTEMPTS = 5;
@@ -117,9 +119,9 @@ export class GameSocket {
     });
     socket.addEventListener("message", (event) => {
       try {
-        const parsed = ServerMessageSchema.safeParse(JSON.parse(String(event.data)));
-        if (parsed.success) this.events.onMessage(parsed.data);
-        else console.warn("Ignoring an unexpected message from the game server", parsed.error.issues[0]);
+        const read = readServerMessage(JSON.parse(String(event.data)));
+        if (read.ok) this.events.onMessage(read.message);
+        else console.warn("Ignoring an unexpected message from the game server:", read.reason);
       } catch (error) {
         // docs/product.md#reconnection: message parse failures are only logged.
         console.warn("Could not parse a message from the game server", error);

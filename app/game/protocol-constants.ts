@@ -1,0 +1,24 @@
+/**
+ * What the browser needs of the /ws protocol besides the message types (which it imports as types
+ * only): the path and the close codes. Without zod, so none reaches a player's phone; the schemas
+ * are in protocol.ts, which re-exports these.
+ */
+export const WS_PATH = "/ws";
+/** Frames larger than this are refused by the server before parsing. */
+export const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** Application close codes (docs/product.md#close-codes; 4000-4999 are ours by the WebSocket standard, RFC 6455). */
+export const CloseCode = {
+  /** The server is restarting; reconnect soon. */
+  SERVER_RESTARTING: 4000,
+  /** Another connection of the same player took over. */
+  REPLACED: 4001,
+  /** Too many messages; the socket is closed to protect the game. */
+  RATE_LIMITED: 4002,
+  /** The heartbeat went unanswered. */
+  HEARTBEAT_TIMEOUT: 4003,
+  /** The host removed this player; do not reconnect. */
+  KICKED: 4004,
+  /** The game no longer exists on the server (its row is gone); do not reconnect. */
+  GAME_CLOSED: 4005,
+} as const;
