@@ -103,7 +103,7 @@ describe("My Quizzes", () => {
     for (const phrase of [
       "Mes quiz",
       "Créer un quiz",
-      "Lancer",
+      "Animer",
       "Modifier",
       "Dupliquer",
       "Supprimer",
@@ -122,7 +122,7 @@ describe("My Quizzes", () => {
 
   it("says what happened in the reader's language", async () => {
     expect(words(await page("/my-quizzes?deleted=1&playing=2", "es", owner.cookie))).toContain(
-      "Cuestionario eliminado. Sus 2 partidas abiertas (en espera o en juego) aún pueden terminar",
+      "Cuestionario eliminado. Sus 2 juegos abiertos (en espera o en curso) aún pueden terminar",
     );
   });
 });
