@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { KIND_LABELS, QUESTION_KINDS, type QuestionKind } from "#app/game/question-kinds";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#app/i18n/languages";
 import { QuizDescriptionSchema } from "#app/utils/validation";
 
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
@@ -59,18 +60,59 @@ export const GENERATION_FAILED = {
   description: "There was an error generating the quiz. Please try again.",
 };
 
-/** '{Beginner|Intermediate|Expert} {topic} Quiz', else 'AI Generated Quiz' (docs/product.md#ai-generation). */
-export function suggestedQuizTitle(topic: string, difficulty: string): string {
-  const level = DIFFICULTY_LEVELS[difficulty as Difficulty];
+/**
+ * The words a generated quiz gets in its own language: the suggested title and the default
+ * description. They are the quiz's content, in the language asked for, which may not be the page's;
+ * the server writes them for the API and the form posted without JavaScript, and the browser shows
+ * the title as a suggestion before any request. So they live here, beside the request's schema,
+ * rather than in the page's catalogs (which hold the page's language only).
+ */
+const QUIZ_WORDS: Record<Language, { levels: Record<Difficulty, string>; title: (level: string, subject: string) => string; fallback: string; about: string }> =
+  {
+    en: { levels: DIFFICULTY_LEVELS, title: (level, subject) => `${level} ${subject} Quiz`, fallback: FALLBACK_AI_QUIZ_TITLE, about: "Quiz about" },
+    de: {
+      levels: { easy: "Einsteiger", medium: "Fortgeschrittene", hard: "Profis" },
+      title: (level, subject) => `Quiz für ${level}: ${subject}`,
+      fallback: "KI-Quiz",
+      about: "Quiz über",
+    },
+    es: {
+      levels: { easy: "principiante", medium: "intermedio", hard: "experto" },
+      title: (level, subject) => `Cuestionario de ${subject} (nivel ${level})`,
+      fallback: "Cuestionario generado con IA",
+      about: "Cuestionario sobre",
+    },
+    fr: {
+      levels: { easy: "débutant", medium: "intermédiaire", hard: "expert" },
+      title: (level, subject) => `Quiz ${subject} (niveau ${level})`,
+      fallback: "Quiz généré par IA",
+      about: "Quiz sur",
+    },
+  };
+
+/**
+ * '{Beginner|Intermediate|Expert} {topic} Quiz', else 'AI Generated Quiz' (docs/product.md#ai-generation);
+ * in the quiz's language when it is not English.
+ */
+export function suggestedQuizTitle(topic: string, difficulty: string, language: Language = DEFAULT_LANGUAGE): string {
+  const words = QUIZ_WORDS[language];
+  const level = words.levels[difficulty as Difficulty];
   const subject = topic.trim().replace(/\s+/g, " ");
-  if (!level || !subject) return FALLBACK_AI_QUIZ_TITLE;
-  const room = AI_QUIZ_TITLE_MAX_LENGTH - `${level}  Quiz`.length;
-  return `${level} ${subject.slice(0, room).trim()} Quiz`;
+  if (!level || !subject) return words.fallback;
+  const room = AI_QUIZ_TITLE_MAX_LENGTH - words.title(level, "").length;
+  return words.title(level, subject.slice(0, room).trim());
 }
 
-/** The default description, 'Quiz about {topic}' (docs/product.md#ai-generation). */
-export function aiQuizDescription(topic: string): string {
-  return `Quiz about ${topic.trim()}`;
+/** The default description, 'Quiz about {topic}' (docs/product.md#ai-generation), in the quiz's language. */
+export function aiQuizDescription(topic: string, language: Language = DEFAULT_LANGUAGE): string {
+  return `${QUIZ_WORDS[language].about} ${topic.trim()}`;
+}
+
+/** The language the questions are written in: the form's choice, English for an API caller who does not say. */
+export const AI_LANGUAGE_MESSAGE = `The quiz language must be ${LANGUAGES.slice(0, -1).join(", ")} or ${LANGUAGES.at(-1)}.`;
+
+export function quizLanguageOf(input: { language?: Language }): Language {
+  return input.language ?? DEFAULT_LANGUAGE;
 }
 
 const TopicSchema = z
@@ -85,9 +127,10 @@ const wholeNumberBetween = (what: string, { min, max, step }: { min: number; max
 };
 
 /**
- * POST /api/generate-quiz {title, description, topic, difficulty, kinds, questionCount, timeLimit}.
- * `kinds` is "mixed" (the default) or one question kind. An empty title becomes the suggested one;
- * the description defaults to 'Quiz about {topic}'.
+ * POST /api/generate-quiz {title, description, topic, difficulty, kinds, questionCount, timeLimit, language}.
+ * `kinds` is "mixed" (the default) or one question kind; `language` (en, de, es or fr; English when
+ * absent) is the one the questions are written in. An empty title becomes the suggested one; the
+ * description defaults to 'Quiz about {topic}'.
  */
 export const GenerateQuizSchema = z
   .object({
@@ -102,11 +145,13 @@ export const GenerateQuizSchema = z
     kinds: z.enum(AI_KINDS, { error: `Question kinds must be one of ${AI_KINDS.join(", ")} ("mixed" for a mix of kinds).` }).default(DEFAULT_AI_KINDS),
     questionCount: wholeNumberBetween("The number of questions", QUESTION_COUNT).default(QUESTION_COUNT.default),
     timeLimit: wholeNumberBetween("The time per question", SECONDS_PER_QUESTION).default(SECONDS_PER_QUESTION.default),
+    // Left out when absent (not defaulted here), so a request without it reads exactly as before.
+    language: z.enum(LANGUAGES, { error: AI_LANGUAGE_MESSAGE }).optional(),
   })
   .transform((input) => ({
     ...input,
-    title: input.title || suggestedQuizTitle(input.topic, input.difficulty),
-    description: input.description || aiQuizDescription(input.topic),
+    title: input.title || suggestedQuizTitle(input.topic, input.difficulty, quizLanguageOf(input)),
+    description: input.description || aiQuizDescription(input.topic, quizLanguageOf(input)),
   }));
 export type GenerateQuizInput = z.output<typeof GenerateQuizSchema>;
 
@@ -123,12 +168,14 @@ export const GenerateQuizFormSchema = z
     kinds: z.string().default(""),
     questionCount: z.string().default(""),
     timeLimit: z.string().default(""),
+    language: z.string().default(""),
   })
   // The request's fields, still unchecked: the request schema says what is wrong with them.
-  .transform(({ difficulty, kinds, questionCount, timeLimit, ...text }): Record<string, unknown> => ({
+  .transform(({ difficulty, kinds, questionCount, timeLimit, language, ...text }): Record<string, unknown> => ({
     ...text,
     difficulty: difficulty || DEFAULT_DIFFICULTY,
     kinds: kinds || DEFAULT_AI_KINDS,
+    ...(language ? { language } : {}),
     questionCount: questionCount === "" ? QUESTION_COUNT.default : Number(questionCount),
     timeLimit: timeLimit === "" ? SECONDS_PER_QUESTION.default : Number(timeLimit),
   }))

@@ -4,7 +4,8 @@
  * and without JavaScript, and switching back loses nothing typed.
  */
 import { type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
-import { KIND_LABELS, MAX_OPTIONS, MIN_OPTIONS, POINTS_LABELS, POINTS_OPTIONS, QUESTION_KINDS } from "#app/game/question-kinds";
+import { useTranslation } from "react-i18next";
+import { MAX_OPTIONS, MIN_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "#app/game/question-kinds";
 import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
 import { FieldError } from "./form-field";
 import { ANSWER_LETTERS, ANSWER_SHAPES } from "./game-ui";
@@ -47,6 +48,7 @@ export function QuestionEditor({
   onMoveKey,
   dragHandlers,
 }: QuestionEditorProps) {
+  const { t } = useTranslation("quiz");
   const n = index + 1;
   const name = (field: string) => `questions[${index}].${field}`;
   const key = (field: string) => `questions.${index}.${field}`;
@@ -64,14 +66,14 @@ export function QuestionEditor({
 
   return (
     <fieldset className="card stack question-card" data-testid={`question-${index}`}>
-      <legend>Question {n}</legend>
+      <legend>{t("question.legend", { n })}</legend>
       <div className="row question-toolbar">
         <span
           role="button"
           tabIndex={0}
           className="drag-handle"
-          aria-label={`Reorder question ${n}: drag, or use the arrow keys`}
-          title="Drag to reorder (or focus and press the arrow keys)"
+          aria-label={t("question.reorder", { n })}
+          title={t("question.reorderTitle")}
           draggable
           onDragStart={(event) => {
             event.dataTransfer.effectAllowed = "move";
@@ -87,7 +89,7 @@ export function QuestionEditor({
           ⠿
         </span>
         <div className="field kind-field">
-          <label htmlFor={fieldId(key("kind"))}>Kind</label>
+          <label htmlFor={fieldId(key("kind"))}>{t("question.kind")}</label>
           <select
             id={fieldId(key("kind"))}
             name={name("kind")}
@@ -97,13 +99,13 @@ export function QuestionEditor({
           >
             {QUESTION_KINDS.map((kind) => (
               <option key={kind} value={kind}>
-                {KIND_LABELS[kind]}
+                {t(`kinds.${kind}`)}
               </option>
             ))}
           </select>
         </div>
         <div className="field">
-          <label htmlFor={fieldId(key("timeLimit"))}>Time</label>
+          <label htmlFor={fieldId(key("timeLimit"))}>{t("question.time")}</label>
           <select
             id={fieldId(key("timeLimit"))}
             name={name("timeLimit")}
@@ -112,16 +114,16 @@ export function QuestionEditor({
             aria-invalid={error("timeLimit") ? true : undefined}
             onChange={(event) => onChange({ timeLimit: event.target.value })}
           >
-            <option value="">Quiz default ({quizTimeLimit} s)</option>
+            <option value="">{t("question.quizDefault", { seconds: quizTimeLimit })}</option>
             {QUESTION_TIME_LIMIT_OPTIONS.map((seconds) => (
               <option key={seconds} value={seconds}>
-                {seconds} seconds
+                {t("form.seconds", { count: seconds })}
               </option>
             ))}
           </select>
         </div>
         <div className="field kind-fields kind-choice kind-trueFalse kind-multiSelect kind-typeAnswer kind-closestNumber">
-          <label htmlFor={fieldId(key("points"))}>Points</label>
+          <label htmlFor={fieldId(key("points"))}>{t("question.points")}</label>
           <select
             id={fieldId(key("points"))}
             name={name("points")}
@@ -131,7 +133,7 @@ export function QuestionEditor({
           >
             {POINTS_OPTIONS.map((points) => (
               <option key={points} value={points}>
-                {POINTS_LABELS[points]}
+                {t(`points.${points}`)}
               </option>
             ))}
           </select>
@@ -140,7 +142,7 @@ export function QuestionEditor({
       <FieldError id={fieldId(key("timeLimit-error"))} message={error("timeLimit")} />
 
       <div className="field">
-        <label htmlFor={fieldId(key("text"))}>Question text</label>
+        <label htmlFor={fieldId(key("text"))}>{t("question.text")}</label>
         <input
           id={fieldId(key("text"))}
           name={name("text")}
@@ -156,9 +158,9 @@ export function QuestionEditor({
       <OptionsFields {...{ index, question, errors, onChange, onIntent }} />
 
       <fieldset className="choice-group kind-fields kind-trueFalse">
-        <legend className="label">Correct answer</legend>
-        {["True", "False"].map((label, value) => (
-          <label key={label} className="choice">
+        <legend className="label">{t("question.correctAnswer")}</legend>
+        {[t("question.true"), t("question.false")].map((label, value) => (
+          <label key={value} className="choice">
             <input type="radio" name={name("trueFalse")} value={value} checked={question.trueFalse === value} onChange={() => onChange({ trueFalse: value })} />
             {label}
           </label>
@@ -166,7 +168,7 @@ export function QuestionEditor({
       </fieldset>
 
       <div className="field kind-fields kind-typeAnswer">
-        <label htmlFor={fieldId(key("acceptedAnswers"))}>Accepted answers (one per line)</label>
+        <label htmlFor={fieldId(key("acceptedAnswers"))}>{t("question.acceptedAnswers")}</label>
         <textarea
           id={fieldId(key("acceptedAnswers"))}
           name={name("acceptedAnswers")}
@@ -178,13 +180,13 @@ export function QuestionEditor({
           onChange={(event) => onChange({ acceptedAnswers: event.target.value })}
         />
         <p id={fieldId(key("acceptedAnswers-hint"))} className="hint">
-          Case, accents, punctuation and extra spaces don&apos;t count, and one typo is forgiven in answers of 5 letters or more.
+          {t("question.acceptedAnswersHint")}
         </p>
         <FieldError id={fieldId(key("acceptedAnswers-error"))} message={error("acceptedAnswers")} />
       </div>
 
       <div className="field kind-fields kind-closestNumber">
-        <label htmlFor={fieldId(key("correctNumber"))}>The right number</label>
+        <label htmlFor={fieldId(key("correctNumber"))}>{t("question.correctNumber")}</label>
         <input
           id={fieldId(key("correctNumber"))}
           name={name("correctNumber")}
@@ -196,27 +198,27 @@ export function QuestionEditor({
           onChange={(event) => onChange({ correctNumber: event.target.value })}
         />
         <p id={fieldId(key("correctNumber-hint"))} className="hint">
-          An exact guess earns full points; the others earn less the further off they are.
+          {t("question.correctNumberHint")}
         </p>
         <FieldError id={fieldId(key("correctNumber-error"))} message={error("correctNumber")} />
       </div>
 
-      <p className="hint kind-fields kind-poll">A poll has no right answer and no points: the reveal shows how everyone voted.</p>
+      <p className="hint kind-fields kind-poll">{t("question.pollHint")}</p>
 
       <PictureField {...{ index, question, errors, onIntent, onPicture, uploading }} />
 
       <div className="row question-actions">
-        <IntentButton intent={`move-question-${index}-up`} onIntent={onIntent} disabled={index === 0} label={`Move question ${n} up`}>
-          ↑ Up
+        <IntentButton intent={`move-question-${index}-up`} onIntent={onIntent} disabled={index === 0} label={t("question.moveUpLabel", { n })}>
+          {t("question.moveUp")}
         </IntentButton>
-        <IntentButton intent={`move-question-${index}-down`} onIntent={onIntent} disabled={index === count - 1} label={`Move question ${n} down`}>
-          ↓ Down
+        <IntentButton intent={`move-question-${index}-down`} onIntent={onIntent} disabled={index === count - 1} label={t("question.moveDownLabel", { n })}>
+          {t("question.moveDown")}
         </IntentButton>
-        <IntentButton intent={`duplicate-question-${index}`} onIntent={onIntent} label={`Duplicate question ${n}`}>
-          Duplicate
+        <IntentButton intent={`duplicate-question-${index}`} onIntent={onIntent} label={t("question.duplicateLabel", { n })}>
+          {t("question.duplicate")}
         </IntentButton>
-        <IntentButton intent={`remove-question-${index}`} onIntent={onIntent} label={`Remove question ${n}`}>
-          Remove
+        <IntentButton intent={`remove-question-${index}`} onIntent={onIntent} label={t("question.removeLabel", { n })}>
+          {t("question.remove")}
         </IntentButton>
       </div>
     </fieldset>
@@ -253,6 +255,7 @@ function IntentButton({
 
 /** The options of choice, multi-select and poll questions, with the right one(s) marked. */
 function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onChange" | "onIntent">) {
+  const { t } = useTranslation("quiz");
   const n = index + 1;
   const name = (field: string) => `questions[${index}].${field}`;
   const key = (field: string) => `questions.${index}.${field}`;
@@ -266,7 +269,7 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
     });
   return (
     <div className="stack kind-fields kind-choice kind-multiSelect kind-poll">
-      <p className="hint kind-fields kind-multiSelect">Mark every right answer below: players score for each right pick and lose a share for each wrong one.</p>
+      <p className="hint kind-fields kind-multiSelect">{t("question.multiSelectHint")}</p>
       <div className="answer-grid">
         {question.answers.map((answer, answerIndex) => {
           const letter = ANSWER_LETTERS[answerIndex];
@@ -275,7 +278,7 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
             <div key={answerIndex} className="field answer-option">
               <label htmlFor={fieldId(answerKey)}>
                 <span aria-hidden="true">{ANSWER_SHAPES[answerIndex]} </span>
-                Answer {letter}
+                {t("question.answer", { letter })}
               </label>
               <div className="row answer-option-row">
                 <input
@@ -293,7 +296,7 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
                     name="intent"
                     value={`remove-answer-${index}-${answerIndex}`}
                     className="button button-secondary button-small"
-                    aria-label={`Delete option ${letter} of question ${n}`}
+                    aria-label={t("question.deleteOption", { letter, n })}
                     onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
                   >
                     ×
@@ -307,7 +310,7 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
       </div>
       <FieldError id={fieldId(key("answers-error"))} message={errors[key("answers")]} />
       <fieldset className="choice-group kind-fields kind-choice">
-        <legend className="label">Correct answer</legend>
+        <legend className="label">{t("question.correctAnswer")}</legend>
         {question.answers.map((_, answerIndex) => (
           <label key={answerIndex} className="choice">
             <input
@@ -323,7 +326,7 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
       </fieldset>
       <FieldError id={fieldId(key("correctAnswerIndex-error"))} message={errors[key("correctAnswerIndex")]} />
       <fieldset className="choice-group kind-fields kind-multiSelect">
-        <legend className="label">Correct answers</legend>
+        <legend className="label">{t("question.correctAnswers")}</legend>
         {question.answers.map((_, answerIndex) => (
           <label key={answerIndex} className="choice">
             <input
@@ -345,10 +348,10 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
             name="intent"
             value={`add-answer-${index}`}
             className="button button-secondary button-small"
-            aria-label={`Add an answer to question ${n}`}
+            aria-label={t("question.addAnswerLabel", { n })}
             onClick={(event) => onIntent(event, `add-answer-${index}`)}
           >
-            + Answer
+            {t("question.addAnswer")}
           </button>
         </div>
       ) : null}
@@ -365,6 +368,7 @@ function PictureField({
   onPicture,
   uploading,
 }: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onIntent" | "onPicture" | "uploading">) {
+  const { t } = useTranslation("quiz");
   const n = index + 1;
   const key = `questions.${index}.image`;
   return (
@@ -373,20 +377,20 @@ function PictureField({
       {question.imageId ? (
         <div className="row">
           {/* The author's own upload, its content unknown here: the text says which question it is chosen for. */}
-          <img className="picture-thumbnail" src={`/images/${question.imageId}?size=small`} alt={`Chosen for question ${n}`} />
+          <img className="picture-thumbnail" src={`/images/${question.imageId}?size=small`} alt={t("question.pictureAlt", { n })} />
           <button
             type="submit"
             name="intent"
             value={`remove-image-${index}`}
             className="button button-secondary button-small"
-            aria-label={`Remove picture of question ${n}`}
+            aria-label={t("question.removePictureLabel", { n })}
             onClick={(event) => onIntent(event, `remove-image-${index}`)}
           >
-            Remove picture
+            {t("question.removePicture")}
           </button>
         </div>
       ) : null}
-      <label htmlFor={fieldId(key)}>{question.imageId ? "Replace the picture" : "Picture (optional)"}</label>
+      <label htmlFor={fieldId(key)}>{question.imageId ? t("question.replacePicture") : t("question.picture")}</label>
       <input
         id={fieldId(key)}
         name={`questions[${index}].image`}
@@ -403,7 +407,7 @@ function PictureField({
         }}
       />
       <p id={`${fieldId(key)}-hint`} className="hint">
-        {uploading ? "Uploading..." : "PNG, JPEG, WebP or GIF, up to 5 MB."}
+        {uploading ? t("question.uploading") : t("question.pictureHint")}
       </p>
       <FieldError id={`${fieldId(key)}-error`} message={errors[key]} />
     </div>

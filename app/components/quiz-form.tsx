@@ -6,7 +6,9 @@
  */
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
+import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
 import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/utils/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { QuestionEditor, fieldId } from "./question-editor";
@@ -26,6 +28,9 @@ interface QuizFormProps {
 }
 
 export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
+  const { t } = useTranslation("quiz");
+  const errorText = useErrorTextWithValues();
+  const toastText = useToastText();
   const toast = useToast();
   const navigation = useNavigation();
   const [draft, setDraft] = useState<QuizDraft>(() => reply?.draft ?? initialDraft);
@@ -46,8 +51,8 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
       setDraft(reply.draft);
       setKeys(reply.draft.questions.map(() => nextKey.current++));
     }
-    if (reply.formError) toast({ ...reply.formError, variant: "destructive" });
-  }, [reply, toast]);
+    if (reply.formError) toast({ ...toastText(reply.formError), variant: "destructive" });
+  }, [reply, toast, toastText]);
 
   useEffect(() => {
     if (!focusId) return;
@@ -61,9 +66,12 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
     const result = checkQuizDraft(draft, originalTimeLimit);
     return result.ok ? {} : result.errors;
   }, [draft, validateLive, originalTimeLimit]);
-  const errors = { ...(liveErrors ?? reply?.errors ?? {}), ...uploadErrors };
+  // The rules speak English (the server's reply, or the same rules run here); shown in the page's language.
+  const errors = Object.fromEntries(
+    Object.entries({ ...(liveErrors ?? reply?.errors ?? {}), ...uploadErrors }).map(([key, message]) => [key, errorText(message)]),
+  );
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
-  const saveLabel = editing ? "Save Changes" : "Save Quiz";
+  const saveLabel = editing ? t("form.saveChanges") : t("form.saveQuiz");
   // A quiz made through the API may have a time limit the select does not offer; show it as it is.
   const listed = (CREATE_TIME_LIMIT_OPTIONS as readonly number[]).includes(draft.timeLimit);
   const timeLimitOptions: readonly number[] = listed ? CREATE_TIME_LIMIT_OPTIONS : [...CREATE_TIME_LIMIT_OPTIONS, draft.timeLimit].sort((x, y) => x - y);
@@ -77,7 +85,7 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
     const result = applyEditorIntent(draft, intent);
     if (!result) return false;
     if ("error" in result) {
-      toast({ ...result.error, variant: "destructive" });
+      toast({ ...toastText(result.error), variant: "destructive" });
       return true;
     }
     const before = draft.questions.length;
@@ -98,7 +106,7 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
     setDraft(result.draft);
     if (result.moved !== undefined) {
       if (match?.[1] === "move") {
-        setAnnouncement(`Question ${Number(match[2]) + 1} moved to position ${result.moved + 1} of ${after}.`);
+        setAnnouncement(t("form.moved", { n: Number(match[2]) + 1, position: result.moved + 1, total: after }));
         setFocusId(`questions-${result.moved}-text`);
       } else if (after !== before || intent.startsWith("duplicate")) {
         setFocusId(fieldId(`questions.${result.moved}.text`));
@@ -119,11 +127,11 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
       const body = new FormData();
       body.append("image", file);
       const response = await fetch("/api/images", { method: "POST", body });
-      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string };
+      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string; code?: string };
       if (response.ok && result.id) updateQuestion(index, { imageId: result.id });
-      else setUploadErrors((current) => ({ ...current, [key]: result.error ?? "The picture could not be uploaded. Please try again." }));
+      else setUploadErrors((current) => ({ ...current, [key]: result.error ? errorText(result.error, result.code) : t("form.uploadFailed") }));
     } catch {
-      setUploadErrors((current) => ({ ...current, [key]: "The picture could not be uploaded. Check your connection and try again." }));
+      setUploadErrors((current) => ({ ...current, [key]: t("form.uploadOffline") }));
     } finally {
       setUploading((current) => {
         const next = new Set(current);
@@ -138,14 +146,14 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
     if (submitter?.value && submitter.value !== "save") return;
     if (uploading.size > 0) {
       event.preventDefault();
-      toast({ title: "Picture still uploading", description: "Wait for the picture to finish uploading, then save.", variant: "destructive" });
+      toast({ title: t("form.stillUploading.title"), description: t("form.stillUploading.description"), variant: "destructive" });
       return;
     }
     const result = checkQuizDraft(draft, originalTimeLimit);
     if (result.ok) return;
     event.preventDefault();
     setValidateLive(true);
-    toast({ ...quizErrorToast(result.errors), variant: "destructive" });
+    toast({ ...toastText(quizErrorToast(result.errors)), variant: "destructive" });
     // The first invalid field, or its question's text where the message is about the whole question.
     const first = fieldId(Object.keys(result.errors)[0]);
     setFocusId(document.getElementById(first) ? first : first.replace(/-[^-]+$/, "-text"));
@@ -161,20 +169,20 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
 
   return (
     <div className="form-page stack">
-      <h1>{editing ? "Edit Quiz" : "Create Quiz"}</h1>
+      <h1>{editing ? t("form.editHeading") : t("form.createHeading")}</h1>
       {editing ? (
         <p className="hint">
-          Saving replaces the quiz&apos;s details and questions. <Link to="/my-quizzes">Back to My Quizzes</Link>
+          <Trans t={t} i18nKey="form.editHint" components={{ back: <Link to="/my-quizzes" /> }} />
         </p>
       ) : null}
       {editing ? null : (
         <p className="hint">
-          Have questions already? <Link to="/create/import">Import a quiz file or a spreadsheet</Link> (our template, or Kahoot&apos;s).
+          <Trans t={t} i18nKey="form.importHint" components={{ import: <Link to="/create/import" /> }} />
         </p>
       )}
       {reply?.formError ? (
         <div className="form-error" role="alert">
-          {reply.formError.title}: {reply.formError.description}
+          {t("form.formError", { ...toastText(reply.formError) })}
         </div>
       ) : null}
       <p className="visually-hidden" aria-live="polite">
@@ -186,10 +194,17 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
           {saveLabel}
         </button>
         <div className="card stack">
-          <Field id="title" label="Title" name="title" value={draft.title} error={errors.title} onChange={(event) => update({ title: event.target.value })} />
+          <Field
+            id="title"
+            label={t("form.title")}
+            name="title"
+            value={draft.title}
+            error={errors.title}
+            onChange={(event) => update({ title: event.target.value })}
+          />
           <TextAreaField
             id="description"
-            label="Description (optional)"
+            label={t("form.description")}
             name="description"
             rows={3}
             value={draft.description}
@@ -198,7 +213,7 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
           />
           <div className="form-columns">
             <div className="field">
-              <label htmlFor="timeLimit">Time limit</label>
+              <label htmlFor="timeLimit">{t("form.timeLimit")}</label>
               <select
                 id="timeLimit"
                 name="timeLimit"
@@ -210,14 +225,14 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
               >
                 {timeLimitOptions.map((seconds) => (
                   <option key={seconds} value={seconds}>
-                    {seconds} seconds
+                    {t("form.seconds", { count: seconds })}
                   </option>
                 ))}
               </select>
               <FieldError id="timeLimit-error" message={errors.timeLimit} />
             </div>
             <div className="field">
-              <label htmlFor="visibility">Visibility</label>
+              <label htmlFor="visibility">{t("form.visibility")}</label>
               <select
                 id="visibility"
                 name="visibility"
@@ -227,15 +242,15 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
                 aria-describedby={errors.visibility ? "visibility-error" : undefined}
                 onChange={(event) => update({ visibility: event.target.value })}
               >
-                <option value="private">Private</option>
-                <option value="public">Public</option>
+                <option value="private">{t("visibility.private")}</option>
+                <option value="public">{t("visibility.public")}</option>
               </select>
               <FieldError id="visibility-error" message={errors.visibility} />
             </div>
           </div>
         </div>
 
-        <h2>Questions</h2>
+        <h2>{t("form.questions")}</h2>
         <FieldError id="questions-error" message={errors.questions} />
         <ol className="question-list">
           {draft.questions.map((question, index) => (
@@ -278,10 +293,10 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
 
         <div className="form-actions">
           <button type="submit" name="intent" value="add-question" className="button button-secondary" onClick={(event) => onIntent(event, "add-question")}>
-            Add Question
+            {t("form.addQuestion")}
           </button>
           <button type="submit" name="intent" value="save" className="button" disabled={saving}>
-            {saving ? "Saving..." : saveLabel}
+            {saving ? t("form.saving") : saveLabel}
           </button>
         </div>
       </Form>

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
-import type { GenerateQuizInput } from "#app/ai/options";
+import { quizLanguageOf, type GenerateQuizInput } from "#app/ai/options";
 import { AI_NOT_CONFIGURED, type GenerationFailureReason } from "#app/ai/quiz-generator.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { GUEST_AI_QUIZ_LIMIT, planName } from "#app/utils/plans";
@@ -61,7 +61,7 @@ export async function generateAndHostQuiz(
   const allowed = await checkLimits(context, [{ name: "aiAddress" }, { name: "aiServer", key: WHOLE_SERVER }]);
   if (!allowed.ok) return { ok: false, reason: "rate-limited", message: allowed.message, retryAfterSeconds: allowed.retryAfterSeconds };
   const generation = await generator.generate(
-    { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount, kinds: input.kinds },
+    { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount, kinds: input.kinds, language: quizLanguageOf(input) },
     user.id,
     context.logger,
     signal,

@@ -2,14 +2,17 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
+import { Trans, useTranslation } from "react-i18next";
 import { z } from "zod";
 import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
+import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
+import { metaT } from "#app/i18n/meta";
 import {
   AI_QUIZ_TITLE_MAX_LENGTH,
   AI_KINDS,
-  AI_KINDS_LABELS,
   DEFAULT_AI_KINDS,
   DEFAULT_DIFFICULTY,
   DIFFICULTIES,
@@ -37,7 +40,7 @@ import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "AI Quiz Generator | Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("meta.ai") }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
@@ -57,23 +60,41 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** The form's fields as the page shows them: text, as typed. */
-type AiQuizValues = Record<"topic" | "title" | "difficulty" | "kinds" | "questionCount" | "timeLimit", string>;
+type AiQuizValues = Record<"topic" | "title" | "difficulty" | "kinds" | "questionCount" | "timeLimit" | "language", string>;
 
-const DEFAULT_VALUES: AiQuizValues = {
-  topic: "",
-  title: "",
-  difficulty: DEFAULT_DIFFICULTY,
-  kinds: DEFAULT_AI_KINDS,
-  questionCount: String(QUESTION_COUNT.default),
-  timeLimit: String(SECONDS_PER_QUESTION.default),
-};
-
-/** What a refused post (without JavaScript) gave back, a field left empty showing the default it stands for. */
-function valuesOf(values: FormValues | undefined): AiQuizValues {
-  const shown = { ...DEFAULT_VALUES };
+/**
+ * What a refused post (without JavaScript) gave back, a field left empty showing the default it
+ * stands for. The quiz's language starts as the page's.
+ */
+function valuesOf(values: FormValues | undefined, pageLanguage: Language): AiQuizValues {
+  const shown: AiQuizValues = {
+    topic: "",
+    title: "",
+    difficulty: DEFAULT_DIFFICULTY,
+    kinds: DEFAULT_AI_KINDS,
+    questionCount: String(QUESTION_COUNT.default),
+    timeLimit: String(SECONDS_PER_QUESTION.default),
+    language: pageLanguage,
+  };
   for (const name of Object.keys(shown) as (keyof AiQuizValues)[]) shown[name] = values?.[name] || shown[name];
   return shown;
 }
+
+/** Each popular topic's key in the `quiz` catalog: a chip shows, and fills in, the topic in the page's language. */
+const TOPIC_KEYS: Record<(typeof POPULAR_TOPICS)[number], string> = {
+  "History & Civilizations": "history",
+  "Science & Technology": "science",
+  "Space & Astronomy": "space",
+  "Pop Culture & Entertainment": "popCulture",
+  "Animals & Nature": "animals",
+  "Sports & Athletics": "sports",
+  "Literature & Arts": "literature",
+  "Geography & Travel": "geography",
+  "Food & Cooking": "food",
+  "Music & Movies": "music",
+  "Business & Economics": "business",
+  "Health & Medicine": "health",
+};
 
 /** A topic chip's button, posted without JavaScript: the topic it fills in. */
 const TopicChipSchema = z.object({ chip: z.string().min(1) });
@@ -118,16 +139,17 @@ export default function AiQuiz() {
 }
 
 function LoginRequired() {
+  const { t } = useTranslation("quiz");
   return (
     <div className="card stack center ai-login-required">
-      <h1>Login Required</h1>
-      <p>Please sign in, or continue as a guest, to generate quizzes with AI.</p>
+      <h1>{t("ai.loginRequired.heading")}</h1>
+      <p>{t("ai.loginRequired.text")}</p>
       <div className="row hero-actions">
         <Link to={`/auth?${new URLSearchParams({ redirectTo: "/ai-quiz" })}`} className="button">
-          Sign In
+          {t("ai.loginRequired.signIn")}
         </Link>
         <Link to="/" className="button button-secondary">
-          Back to Home
+          {t("ai.loginRequired.home")}
         </Link>
       </div>
     </div>
@@ -144,12 +166,16 @@ interface QuotaView {
 }
 
 function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: string | null }) {
+  const { t, i18n } = useTranslation("quiz");
+  const pageLanguage = isLanguage(i18n.language) ? i18n.language : "en";
+  const errorText = useErrorTextWithValues();
+  const toastText = useToastText();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const toast = useToast();
-  const [draft, setDraft] = useState<AiQuizValues>(() => valuesOf(actionData?.values));
+  const [draft, setDraft] = useState<AiQuizValues>(() => valuesOf(actionData?.values, pageLanguage));
   const [failure, setFailure] = useState<ToastMessage | null>(actionData?.formError ?? null);
   const [generating, setGenerating] = useState(false);
   const redirectTimer = useRef<ReturnType<typeof setTimeout>>();
@@ -163,15 +189,17 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
     },
   });
   const formProps = getFormProps(form);
-  const topicError = fieldError(fields.topic);
-  const kindsError = fieldError(fields.kinds);
+  // The schema speaks English; each message is shown in the page's language.
+  const topicError = errorText(fieldError(fields.topic)) || undefined;
+  const kindsError = errorText(fieldError(fields.kinds)) || undefined;
+  const languageError = errorText(fieldError(fields.language)) || undefined;
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
   useEffect(() => {
     if (!actionData) return;
-    setDraft(valuesOf(actionData.values));
+    setDraft(valuesOf(actionData.values, pageLanguage));
     setFailure(actionData.formError ?? null);
-  }, [actionData]);
+  }, [actionData, pageLanguage]);
 
   const busy = generating || (navigation.state === "submitting" && navigation.formData?.get("intent") === "generate");
   const outOfQuizzes = user.remainingQuizzes <= 0;
@@ -182,7 +210,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
     // The schema's check: a refused post shows each message beside its field and focuses the first.
     formProps.onSubmit(event);
     // A Generate refused for its topic (not one of conform's own checks while typing) gets the Topic Required toast too (docs/product.md#messages).
-    if (form.status === "error" && fieldError(fields.topic)) toast({ ...TOPIC_REQUIRED, variant: "destructive" });
+    if (form.status === "error" && fieldError(fields.topic)) toast({ ...toastText(TOPIC_REQUIRED), variant: "destructive" });
   }
 
   function chooseTopic(topic: string) {
@@ -203,14 +231,15 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
       });
       const body = (await response.json().catch(() => null)) as {
         error?: string;
+        code?: string;
         quiz?: { title: string };
         questions?: unknown[];
         gameSession?: { gameCode: string };
       } | null;
-      if (!response.ok || !body?.gameSession) throw new Error(body?.error || GENERATION_FAILED.description);
+      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? errorText(body.error, body.code) : GENERATION_FAILED.description);
       toast({
-        title: "Quiz Generated!",
-        description: `"${body.quiz?.title}" is ready with ${body.questions?.length} questions. Opening the lobby...`,
+        title: t("ai.generated.title"),
+        description: t("ai.generated.description", { title: body.quiz?.title, count: body.questions?.length ?? 0 }),
       });
       const gameCode = body.gameSession.gameCode;
       redirectTimer.current = setTimeout(() => navigate(`/waiting/${gameCode}`), REDIRECT_AFTER_GENERATION_MS);
@@ -220,7 +249,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         description: error instanceof Error && error.message !== "Failed to fetch" ? error.message : GENERATION_FAILED.description,
       };
       setFailure(message);
-      toast({ ...message, variant: "destructive" });
+      toast({ ...toastText(message), variant: "destructive" });
       setGenerating(false);
       // The quota may have changed meanwhile (another tab, midnight UTC).
       revalidator.revalidate();
@@ -230,62 +259,62 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
   return (
     <div className="form-page stack">
       <div className="stack ai-intro">
-        <h1>AI Quiz Generator</h1>
-        <p className="muted">Describe a topic and get a ready-to-play quiz in seconds. You host it straight away.</p>
+        <h1>{t("ai.heading")}</h1>
+        <p className="muted">{t("ai.intro")}</p>
       </div>
 
       {notConfigured ? (
         <div className="card ai-notice" role="status">
-          <strong>AI generation is off.</strong> {notConfigured}
+          <strong>{t("ai.off")}</strong> {errorText(notConfigured)}
         </div>
       ) : null}
 
       <p className="ai-quota" data-testid="ai-quota">
-        {user.isGuest ? "AI quizzes left: " : "AI quizzes left today: "}
-        <strong>
-          {user.remainingQuizzes} of {user.quotaLimit}
-        </strong>
-        {user.isGuest ? (
-          <>
-            {" "}
-            (guest). <Link to="/auth?tab=register">Register</Link> for {user.freeDailyLimit} a day.
-          </>
-        ) : null}
+        <Trans
+          t={t}
+          i18nKey={user.isGuest ? "ai.quotaGuest" : "ai.quota"}
+          values={{ remaining: user.remainingQuizzes, limit: user.quotaLimit, daily: user.freeDailyLimit }}
+          components={{ strong: <strong />, register: <Link to="/auth?tab=register" /> }}
+        />
       </p>
       {user.quotaMessage ? (
         <div className="card ai-notice" role="status">
-          {user.quotaMessage}{" "}
-          {user.isGuest ? <Link to="/auth?tab=register">Register</Link> : user.canUpgrade ? <Link to="/subscription">Upgrade Plan</Link> : null}
+          {errorText(user.quotaMessage)}{" "}
+          {user.isGuest ? (
+            <Link to="/auth?tab=register">{t("ai.register")}</Link>
+          ) : user.canUpgrade ? (
+            <Link to="/subscription">{t("common:account.upgradePlan")}</Link>
+          ) : null}
         </div>
       ) : null}
 
       {failure ? (
         <div className="form-error" role="alert">
-          {failure.title}: {failure.description}
+          {t("form.formError", { ...toastText(failure) })}
         </div>
       ) : null}
 
-      <Form method="post" {...formProps} onSubmit={onSubmit} className="card stack" aria-label="Generate a quiz">
+      <Form method="post" {...formProps} onSubmit={onSubmit} className="card stack" aria-label={t("ai.formLabel")}>
         {/* The first submit button answers the Enter key: it must generate, not pick a topic chip. */}
         <button type="submit" name="intent" value="generate" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={cannotGenerate}>
-          Generate Quiz
+          {t("ai.generate")}
         </button>
         <TextAreaField
           id="topic"
-          label="Topic"
+          label={t("ai.topic")}
           name={fields.topic.name}
           rows={3}
           maxLength={TOPIC_MAX_LENGTH}
-          placeholder="e.g. The Roman Empire, 90s pop music, the solar system"
+          placeholder={t("ai.topicPlaceholder")}
           value={draft.topic}
           error={topicError}
           onChange={(event) => update({ topic: event.target.value })}
         />
 
         <fieldset className="topic-chips">
-          <legend className="label">Popular topics</legend>
+          <legend className="label">{t("ai.popularTopics")}</legend>
           <div className="chip-list">
-            {POPULAR_TOPICS.map((topic) => (
+            {POPULAR_TOPICS.map((english) => t(`ai.topics.${TOPIC_KEYS[english]}`)).map((topic) => (
               <button
                 key={topic}
                 type="submit"
@@ -307,18 +336,18 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
 
         <Field
           id="title"
-          label="Quiz name (optional)"
+          label={t("ai.title")}
           name={fields.title.name}
           maxLength={AI_QUIZ_TITLE_MAX_LENGTH}
-          placeholder={suggestedQuizTitle(draft.topic, draft.difficulty)}
+          placeholder={suggestedQuizTitle(draft.topic, draft.difficulty, isLanguage(draft.language) ? draft.language : pageLanguage)}
           value={draft.title}
-          error={fieldError(fields.title)}
+          error={errorText(fieldError(fields.title)) || undefined}
           onChange={(event) => update({ title: event.target.value })}
         />
 
         <div className="form-columns">
           <div className="field">
-            <label htmlFor="difficulty">Difficulty</label>
+            <label htmlFor="difficulty">{t("ai.difficulty")}</label>
             <select
               id="difficulty"
               name={fields.difficulty.name}
@@ -328,14 +357,14 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
             >
               {DIFFICULTIES.map((difficulty) => (
                 <option key={difficulty} value={difficulty}>
-                  {difficulty[0].toUpperCase() + difficulty.slice(1)}
+                  {t(`ai.difficulties.${difficulty}`)}
                 </option>
               ))}
             </select>
-            <FieldError id="difficulty-error" message={fieldError(fields.difficulty)} />
+            <FieldError id="difficulty-error" message={errorText(fieldError(fields.difficulty)) || undefined} />
           </div>
           <div className="field">
-            <label htmlFor="kinds">Question kinds</label>
+            <label htmlFor="kinds">{t("ai.kinds")}</label>
             <select
               id="kinds"
               name={fields.kinds.name}
@@ -347,39 +376,62 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
             >
               {AI_KINDS.map((kinds) => (
                 <option key={kinds} value={kinds}>
-                  {AI_KINDS_LABELS[kinds]}
+                  {kinds === "mixed" ? t("ai.mixedKinds") : t(`kinds.${kinds}`)}
                 </option>
               ))}
             </select>
             <FieldError id="kinds-error" message={kindsError} />
           </div>
+          <div className="field">
+            <label htmlFor="language">{t("ai.language")}</label>
+            <select
+              id="language"
+              name={fields.language.name}
+              className="select"
+              value={draft.language}
+              aria-invalid={languageError ? true : undefined}
+              aria-describedby={languageError ? "language-error" : "language-hint"}
+              onChange={(event) => update({ language: event.target.value })}
+            >
+              {/* Each language in its own words, as the footer's switcher names them. */}
+              {LANGUAGES.map((language) => (
+                <option key={language} value={language} lang={language}>
+                  {LANGUAGE_NAMES[language]}
+                </option>
+              ))}
+            </select>
+            <p id="language-hint" className="hint">
+              {t("ai.languageHint")}
+            </p>
+            <FieldError id="language-error" message={languageError} />
+          </div>
           <Slider
             id="questionCount"
             name={fields.questionCount.name}
-            label="Number of questions"
+            label={t("ai.questionCount")}
             range={QUESTION_COUNT}
             value={draft.questionCount}
             shown={draft.questionCount}
-            error={fieldError(fields.questionCount)}
+            error={errorText(fieldError(fields.questionCount)) || undefined}
             onChange={(questionCount) => update({ questionCount })}
           />
           <Slider
             id="timeLimit"
             name={fields.timeLimit.name}
-            label="Time per question"
+            label={t("ai.timePerQuestion")}
             range={SECONDS_PER_QUESTION}
             value={draft.timeLimit}
-            shown={`${draft.timeLimit} seconds`}
-            error={fieldError(fields.timeLimit)}
+            shown={t("form.seconds", { count: Number(draft.timeLimit) })}
+            error={errorText(fieldError(fields.timeLimit)) || undefined}
             onChange={(timeLimit) => update({ timeLimit })}
           />
         </div>
 
         <div className="row">
           <button type="submit" name="intent" value="generate" className="button button-large" disabled={cannotGenerate}>
-            {busy ? "Creating Your Quiz..." : "Generate Quiz"}
+            {busy ? t("ai.generating") : t("ai.generate")}
           </button>
-          {busy ? <span className="hint">This usually takes 5 to 30 seconds.</span> : null}
+          {busy ? <span className="hint">{t("ai.generatingHint")}</span> : null}
         </div>
       </Form>
     </div>
@@ -405,10 +457,11 @@ function Slider({
   error?: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useTranslation("quiz");
   return (
     <div className="field">
       <label htmlFor={id}>
-        {label}: <output htmlFor={id}>{shown}</output>
+        <Trans t={t} i18nKey="ai.sliderLabel" values={{ label, value: shown }} components={{ output: <output htmlFor={id} /> }} />
       </label>
       <input
         id={id}

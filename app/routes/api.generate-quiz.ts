@@ -13,10 +13,11 @@ export function loader() {
 }
 
 /**
- * POST /api/generate-quiz {title, description, topic, difficulty, kinds, questionCount, timeLimit}
+ * POST /api/generate-quiz {title, description, topic, difficulty, kinds, questionCount, timeLimit, language}
  * -> 201 {quiz, questions, gameSession: {gameCode, ...}}, the caller's browser registered as host.
  * `kinds` is "mixed" (the default: a mix suited to the topic) or one question kind ("choice",
  * "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"); anything else is a 400.
+ * `language` ("en", "de", "es" or "fr") is the one the quiz is written in; English when absent.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);

@@ -11,6 +11,7 @@ import {
 import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { DB } from "#db/connection.server";
 import { Page } from "#app/components/layout";
+import { metaT } from "#app/i18n/meta";
 import { QuizForm, type QuizFormReply } from "#app/components/quiz-form";
 import { hostNewGame } from "#app/models/game.server";
 import { MAX_UPLOAD_BYTES, storeImage, type ImageOwner } from "#app/models/image.server";
@@ -35,7 +36,7 @@ import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.editing ? "Edit Quiz - Quiz Night" : "Create Quiz - Quiz Night" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: metaT(matches, "quiz")(data?.editing ? "meta.edit" : "meta.create") }];
 
 const SAVE_QUIZ_FAILED: ToastMessage = {
   title: "Failed to save quiz",

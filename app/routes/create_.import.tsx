@@ -1,11 +1,14 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Trans, useTranslation } from "react-i18next";
 import { Page } from "#app/components/layout";
+import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { metaT } from "#app/i18n/meta";
 import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { importFromRequest } from "#app/utils/quiz-import.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "Import a Quiz - Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("meta.import") }];
 
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
@@ -30,33 +33,35 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ImportQuiz() {
+  const { t } = useTranslation("quiz");
+  const errorText = useErrorTextWithValues();
   const reply = useActionData<typeof action>();
   const importing = useNavigation().state === "submitting";
   return (
     <Page narrow>
       <div className="form-page stack">
-        <h1>Import a Quiz</h1>
+        <h1>{t("import.heading")}</h1>
         <p>
-          Bring a quiz you already have: a Quiz Night file (<code>.json</code>, pictures included), or a spreadsheet (<code>.csv</code> or <code>.xlsx</code>)
-          in our template or Kahoot&apos;s quiz spreadsheet template. Every row is checked, and nothing is saved unless the whole file is right.
+          <Trans t={t} i18nKey="import.intro" components={{ code: <code /> }} />
         </p>
         <p className="row">
           <a href="/create/template.xlsx" download>
-            Download the Excel template
+            {t("import.excelTemplate")}
           </a>
           <a href="/create/template.csv" download>
-            Download the CSV template
+            {t("import.csvTemplate")}
           </a>
-          <a href="/schema/quiz-v1.json">The quiz file&apos;s JSON Schema</a>
+          <a href="/schema/quiz-v1.json">{t("import.schema")}</a>
         </p>
         {reply ? (
           <div className="form-error" role="alert">
-            <p>{reply.error}</p>
+            <p>{errorText(reply.error)}</p>
             {reply.rows && reply.rows.length > 1 ? (
-              <ul aria-label="Problems by row">
+              <ul aria-label={t("import.problemsByRow")}>
                 {reply.rows.map((problem) => (
                   <li key={`${problem.row}-${problem.message}`}>
-                    {problem.row > 0 && !problem.message.startsWith("Row") ? `Row ${problem.row}: ${problem.message}` : problem.message}
+                    {/* The server's English "Row 3: ...", which the errors catalog reads with its row and message. */}
+                    {errorText(problem.row > 0 && !problem.message.startsWith("Row") ? `Row ${problem.row}: ${problem.message}` : problem.message)}
                   </li>
                 ))}
               </ul>
@@ -65,7 +70,7 @@ export default function ImportQuiz() {
         ) : null}
         <Form method="post" encType="multipart/form-data" className="card stack">
           <div className="field">
-            <label htmlFor="file">Quiz file or spreadsheet</label>
+            <label htmlFor="file">{t("import.file")}</label>
             <input
               id="file"
               name="file"
@@ -75,24 +80,24 @@ export default function ImportQuiz() {
               aria-describedby="file-hint"
             />
             <p id="file-hint" className="hint">
-              JSON up to 40 MB; spreadsheets up to 2 MB and 100 questions.
+              {t("import.fileHint")}
             </p>
           </div>
           <div className="field">
-            <label htmlFor="title">Title (for a spreadsheet; the file name if empty)</label>
+            <label htmlFor="title">{t("import.title")}</label>
             <input id="title" name="title" className="input" maxLength={200} />
           </div>
           <div className="field">
-            <label htmlFor="visibility">Visibility</label>
+            <label htmlFor="visibility">{t("form.visibility")}</label>
             <select id="visibility" name="visibility" className="select" defaultValue="private">
-              <option value="private">Private</option>
-              <option value="public">Public</option>
+              <option value="private">{t("visibility.private")}</option>
+              <option value="public">{t("visibility.public")}</option>
             </select>
           </div>
           <div className="form-actions">
-            <Link to="/create">Back to the editor</Link>
+            <Link to="/create">{t("import.back")}</Link>
             <button type="submit" className="button" disabled={importing}>
-              {importing ? "Importing..." : "Import Quiz"}
+              {importing ? t("import.importing") : t("import.submit")}
             </button>
           </div>
         </Form>

@@ -1,8 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { Page } from "#app/components/layout";
+import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { metaT } from "#app/i18n/meta";
 import { hostNewGame } from "#app/models/game.server";
 import { deleteQuiz, duplicateQuiz, findOwnQuizWithQuestions, listOwnQuizzes } from "#app/models/quiz.server";
 import { FormIdSchema } from "#app/utils/form-schemas";
@@ -14,7 +18,7 @@ import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 
-export const meta: MetaFunction = () => [{ title: "My Quizzes - Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("meta.myQuizzes") }];
 
 const QUIZ_NOT_DELETABLE = "Only the quiz's creator can delete it.";
 
@@ -96,27 +100,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /** `open`: games of the quiz that were waiting or running when it was deleted. */
-function deletedNotice(open: number): string {
-  if (open === 0) return "Quiz deleted.";
-  const games =
-    open === 1
-      ? "Its open game (waiting or being played) can still finish with the questions it"
-      : `Its ${open} open games (waiting or being played) can still finish with the questions they`;
-  return `Quiz deleted. ${games} started with; nobody can start a new one.`;
+function deletedNotice(t: TFunction, open: number): string {
+  if (open === 0) return t("myQuizzes.deleted");
+  // Two or more is a plural in every language we speak, so no plural forms are needed.
+  return open === 1 ? t("myQuizzes.deletedWithOpenGame") : t("myQuizzes.deletedWithOpenGames", { open });
 }
 
 /** `copyTitle`: the title of the copy the redirect names, when it is still listed. */
-function duplicatedNotice(copyTitle: string | undefined): string {
-  return copyTitle === undefined ? "Quiz duplicated." : `Quiz duplicated. “${copyTitle}” is ready to edit.`;
+function duplicatedNotice(t: TFunction, copyTitle: string | undefined): string {
+  return copyTitle === undefined ? t("myQuizzes.duplicated") : t("myQuizzes.duplicatedReady", { title: copyTitle });
 }
-
-const SPREADSHEET_HINT = "Spreadsheets hold the questions only; pictures travel only in the JSON file.";
 
 function exportHref(quizId: number, format: "json" | "csv" | "xlsx"): string {
   return `/api/quizzes/${quizId}/export?format=${format}`;
 }
 
 export default function MyQuizzes() {
+  const { t } = useTranslation("quiz");
+  const errorText = useErrorTextWithValues();
   const { quizzes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -124,12 +125,13 @@ export default function MyQuizzes() {
   const confirmingId = Number(searchParams.get("delete")) || null;
   const copyId = Number(searchParams.get("copy")) || null;
   const notice = searchParams.has("saved")
-    ? "Quiz saved."
+    ? t("myQuizzes.saved")
     : searchParams.has("deleted")
-      ? deletedNotice(Number(searchParams.get("playing")) || 0)
+      ? deletedNotice(t, Number(searchParams.get("playing")) || 0)
       : searchParams.has("duplicated")
-        ? duplicatedNotice(quizzes.find((quiz) => quiz.id === copyId)?.title)
+        ? duplicatedNotice(t, quizzes.find((quiz) => quiz.id === copyId)?.title)
         : null;
+  const spreadsheetHint = t("myQuizzes.spreadsheetHint");
   const busyId = navigation.state !== "idle" ? Number(navigation.formData?.get("quizId")) : null;
   const busyIntent = navigation.formData?.get("intent");
   const confirmHeading = useRef<HTMLHeadingElement>(null);
@@ -143,9 +145,9 @@ export default function MyQuizzes() {
     <Page>
       <div className="stack">
         <div className="row section-heading">
-          <h1>My Quizzes</h1>
+          <h1>{t("myQuizzes.heading")}</h1>
           <Link to="/create" className="button">
-            Create Quiz
+            {t("myQuizzes.create")}
           </Link>
         </div>
         {notice ? (
@@ -155,16 +157,16 @@ export default function MyQuizzes() {
         ) : null}
         {actionData?.error ? (
           <p className="form-error" role="alert">
-            {actionData.error}
+            {errorText(actionData.error)}
           </p>
         ) : null}
 
         {quizzes.length === 0 ? (
           <div className="card stack my-quizzes-empty">
-            <p>You have not made any quizzes yet.</p>
+            <p>{t("myQuizzes.empty")}</p>
             <p>
               <Link to="/create" className="button">
-                Create your first quiz
+                {t("myQuizzes.createFirst")}
               </Link>
             </p>
           </div>
@@ -177,27 +179,25 @@ export default function MyQuizzes() {
                 <li key={quiz.id} className="card stack my-quiz" aria-labelledby={`quiz-${quiz.id}-title`}>
                   <div className="my-quiz-header">
                     <h2 id={`quiz-${quiz.id}-title`}>{quiz.title}</h2>
-                    <span className={`badge${quiz.isPublic ? " badge-success" : ""}`}>{quiz.isPublic ? "Public" : "Private"}</span>
+                    <span className={`badge${quiz.isPublic ? " badge-success" : ""}`}>{quiz.isPublic ? t("visibility.public") : t("visibility.private")}</span>
                   </div>
                   {quiz.description ? <p className="muted">{quiz.description}</p> : null}
-                  <p className="hint">
-                    {quiz.questionCount} {quiz.questionCount === 1 ? "question" : "questions"} · {quiz.timeLimit} s per question
-                  </p>
+                  <p className="hint">{t("myQuizzes.summary", { count: quiz.questionCount, seconds: quiz.timeLimit })}</p>
                   {confirming ? (
                     <div className="my-quiz-confirm stack" role="group" aria-labelledby={`quiz-${quiz.id}-confirm`}>
                       <h3 id={`quiz-${quiz.id}-confirm`} tabIndex={-1} ref={confirmHeading}>
-                        Delete “{quiz.title}”?
+                        {t("myQuizzes.confirmDelete", { title: quiz.title })}
                       </h3>
-                      <p>This deletes the quiz, its questions and its games. A game being played right now finishes first. It cannot be undone.</p>
+                      <p>{t("myQuizzes.confirmDeleteText")}</p>
                       <div className="row">
                         <Form method="post" action="/my-quizzes">
                           <input type="hidden" name="quizId" value={quiz.id} />
                           <button type="submit" name="intent" value="delete" className="button button-danger" disabled={busy}>
-                            {busy && busyIntent === "delete" ? "Deleting..." : "Yes, delete quiz"}
+                            {busy && busyIntent === "delete" ? t("myQuizzes.deleting") : t("myQuizzes.confirmDeleteButton")}
                           </button>
                         </Form>
                         <Link to="/my-quizzes" className="button button-secondary" preventScrollReset>
-                          Cancel
+                          {t("myQuizzes.cancel")}
                         </Link>
                       </div>
                     </div>
@@ -206,12 +206,19 @@ export default function MyQuizzes() {
                       <div className="row my-quiz-actions">
                         <Form method="post" action="/my-quizzes">
                           <input type="hidden" name="quizId" value={quiz.id} />
-                          <button type="submit" name="intent" value="host" className="button" disabled={busy} aria-label={`Host ${quiz.title}`}>
-                            {busy && busyIntent === "host" ? "Hosting..." : "Host"}
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="host"
+                            className="button"
+                            disabled={busy}
+                            aria-label={t("myQuizzes.hostLabel", { title: quiz.title })}
+                          >
+                            {busy && busyIntent === "host" ? t("myQuizzes.hosting") : t("myQuizzes.host")}
                           </button>
                         </Form>
-                        <Link to={`/create?edit=${quiz.id}`} className="button button-secondary" aria-label={`Edit ${quiz.title}`}>
-                          Edit
+                        <Link to={`/create?edit=${quiz.id}`} className="button button-secondary" aria-label={t("myQuizzes.editLabel", { title: quiz.title })}>
+                          {t("myQuizzes.edit")}
                         </Link>
                         <Form method="post" action="/my-quizzes">
                           <input type="hidden" name="quizId" value={quiz.id} />
@@ -221,13 +228,18 @@ export default function MyQuizzes() {
                             value="duplicate"
                             className="button button-secondary"
                             disabled={busy}
-                            aria-label={`Duplicate ${quiz.title}`}
+                            aria-label={t("myQuizzes.duplicateLabel", { title: quiz.title })}
                           >
-                            {busy && busyIntent === "duplicate" ? "Duplicating..." : "Duplicate"}
+                            {busy && busyIntent === "duplicate" ? t("myQuizzes.duplicating") : t("myQuizzes.duplicate")}
                           </button>
                         </Form>
-                        <Link to={`/my-quizzes?delete=${quiz.id}`} className="button button-secondary" aria-label={`Delete ${quiz.title}`} preventScrollReset>
-                          Delete
+                        <Link
+                          to={`/my-quizzes?delete=${quiz.id}`}
+                          className="button button-secondary"
+                          aria-label={t("myQuizzes.deleteLabel", { title: quiz.title })}
+                          preventScrollReset
+                        >
+                          {t("myQuizzes.delete")}
                         </Link>
                       </div>
                       <div className="row my-quiz-export">
@@ -235,18 +247,18 @@ export default function MyQuizzes() {
                           href={exportHref(quiz.id, "json")}
                           download
                           className="button button-secondary"
-                          aria-label={`Export ${quiz.title} as JSON`}
-                          title="The whole quiz, pictures included, to import again on Create Quiz."
+                          aria-label={t("myQuizzes.exportJsonLabel", { title: quiz.title })}
+                          title={t("myQuizzes.exportJsonTitle")}
                         >
-                          Export (JSON)
+                          {t("myQuizzes.exportJson")}
                         </a>
                         <a
                           href={exportHref(quiz.id, "csv")}
                           download
                           className="button button-secondary button-small"
-                          aria-label={`Export ${quiz.title} as CSV`}
+                          aria-label={t("myQuizzes.exportCsvLabel", { title: quiz.title })}
                           aria-describedby={`quiz-${quiz.id}-export-hint`}
-                          title={SPREADSHEET_HINT}
+                          title={spreadsheetHint}
                         >
                           CSV
                         </a>
@@ -254,14 +266,14 @@ export default function MyQuizzes() {
                           href={exportHref(quiz.id, "xlsx")}
                           download
                           className="button button-secondary button-small"
-                          aria-label={`Export ${quiz.title} as Excel`}
+                          aria-label={t("myQuizzes.exportExcelLabel", { title: quiz.title })}
                           aria-describedby={`quiz-${quiz.id}-export-hint`}
-                          title={SPREADSHEET_HINT}
+                          title={spreadsheetHint}
                         >
                           Excel
                         </a>
                         <span className="hint" id={`quiz-${quiz.id}-export-hint`}>
-                          Pictures travel only in the JSON file.
+                          {t("myQuizzes.exportHint")}
                         </span>
                       </div>
                     </>

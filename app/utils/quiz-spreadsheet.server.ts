@@ -18,6 +18,8 @@ import {
   parseTypedNumber,
 } from "#app/game/question-kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
+import { DEFAULT_LANGUAGE, type Language } from "#app/i18n/languages";
+import { translator } from "#app/i18n/server-i18n.server";
 import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";
 
@@ -463,22 +465,21 @@ export function quizToCsv(questions: QuestionContent[]): string {
   return stringify(questions.map(questionRow), { header: true, columns: [...QUIZ_SPREADSHEET_COLUMNS], bom: true, escape_formulas: true });
 }
 
-const COLUMN_HELP: Record<(typeof QUIZ_SPREADSHEET_COLUMNS)[number], string> = {
-  Question: "The question, up to 500 characters. Each row is one question; blank rows are skipped.",
-  Kind: "choice, true-false, multi-select, type-answer, closest-number or poll. Empty: choice (true-false when the answers are True and False; multi-select when Correct names several).",
-  "Answer 1": `The options players pick from, 2 to ${MAX_OPTIONS}, up to 200 characters each. For type-answer: the accepted answers. Empty for closest-number.`,
-  "Answer 2": "",
-  "Answer 3": "",
-  "Answer 4": "",
-  "Answer 5": "",
-  "Answer 6": "",
-  Correct:
-    "choice: the right answer's number (1-6). multi-select: the right answers' numbers, like 1,3. true-false: true or false. type-answer: empty (or more accepted answers, like a|b). closest-number: the true number. poll: empty.",
-  "Time limit": "Seconds for this question, 5 to 240. Empty: the quiz's time limit.",
-  Points: "standard, double or none. Empty: standard.",
-};
+/**
+ * The help sheet's row for each column: the column's name as the file has it (the names, the
+ * kind names and the words of Correct and Points are the file's format, in English whatever the
+ * reader's language) and what to write, in the reader's language (the `quiz` catalog's `template`).
+ */
+const COLUMN_HELP: [column: string, key: string][] = [
+  ["Question", "question"],
+  ["Kind", "kind"],
+  [`Answer 1-${MAX_OPTIONS}`, "answers"],
+  ["Correct", "correct"],
+  ["Time limit", "timeLimit"],
+  ["Points", "points"],
+];
 
-async function workbookOf(questions: QuestionContent[], withHelp: boolean): Promise<Buffer> {
+async function workbookOf(questions: QuestionContent[], helpLanguage: Language | null): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = "Quiz Night";
   const sheet = workbook.addWorksheet("Quiz", { views: [{ state: "frozen", ySplit: 1 }] });
@@ -488,22 +489,23 @@ async function workbookOf(questions: QuestionContent[], withHelp: boolean): Prom
   }));
   sheet.getRow(1).font = { bold: true };
   for (const question of questions) sheet.addRow(questionRow(question));
-  if (withHelp) {
+  if (helpLanguage) {
+    const t = translator(helpLanguage);
     // A sheet of its own: the first sheet stays exactly what import reads.
-    const help = workbook.addWorksheet("How to fill in");
+    const help = workbook.addWorksheet(t("quiz:template.sheet"));
     help.columns = [
-      { header: "Column", width: 14 },
-      { header: "What to write", width: 120 },
+      { header: t("quiz:template.column"), width: 14 },
+      { header: t("quiz:template.whatToWrite"), width: 120 },
     ];
     help.getRow(1).font = { bold: true };
-    for (const [column, text] of Object.entries(COLUMN_HELP)) if (text) help.addRow([column === "Answer 1" ? "Answer 1-6" : column, text]);
+    for (const [column, key] of COLUMN_HELP) help.addRow([column, t(`quiz:template.help.${key}`, { max: MAX_OPTIONS })]);
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
 /** Questions as an XLSX workbook in our layout. */
 export function quizToXlsx(questions: QuestionContent[]): Promise<Buffer> {
-  return workbookOf(questions, false);
+  return workbookOf(questions, null);
 }
 
 const example = (question: Partial<QuestionContent> & Pick<QuestionContent, "kind" | "text">): QuestionContent => ({
@@ -539,7 +541,10 @@ export function quizTemplateCsv(): string {
   return quizToCsv([...TEMPLATE_QUESTIONS]);
 }
 
-/** The XLSX template: the same rows, and a second sheet explaining each column. */
-export function quizTemplateXlsx(): Promise<Buffer> {
-  return workbookOf([...TEMPLATE_QUESTIONS], true);
+/**
+ * The XLSX template: the same rows, and a second sheet explaining each column in `language`. The
+ * example questions stay as they are: they are a quiz's content, like any other.
+ */
+export function quizTemplateXlsx(language: Language = DEFAULT_LANGUAGE): Promise<Buffer> {
+  return workbookOf([...TEMPLATE_QUESTIONS], language);
 }

@@ -116,6 +116,38 @@ describe("POST /api/generate-quiz", () => {
     expect(requestsFor("Geology")[0].body.messages[1].content).toContain("medium");
   });
 
+  it("asks the model for the quiz in the chosen language, English when none is given", async () => {
+    const caller = await signIn(server, "user");
+    const topic = `Volcanes ${randomUUID()}`;
+    const response = await server.api("/api/generate-quiz", {
+      body: { topic, language: "es", kinds: "choice" },
+      clientId: caller.clientId,
+      headers: { cookie: caller.cookie },
+    });
+    expect(response.status).toBe(201);
+    const [sent] = requestsFor(topic);
+    const prompt = sent.body.messages.find((message) => message.role === "user")?.content;
+    expect(prompt).toContain("Write every question and answer in Spanish.");
+    // The suggested title and description are the quiz's words, so they are in its language too.
+    expect(response.body.quiz).toMatchObject({ title: `Cuestionario de ${topic} (nivel intermedio)`, description: `Cuestionario sobre ${topic}` });
+
+    const english = `Volcanoes ${randomUUID()}`;
+    expect((await server.api("/api/generate-quiz", { body: { topic: english }, clientId: caller.clientId, headers: { cookie: caller.cookie } })).status).toBe(
+      201,
+    );
+    expect(requestsFor(english)[0].body.messages.find((message) => message.role === "user")?.content).toContain("Write every question and answer in English.");
+  });
+
+  it("refuses a language it does not write in, naming the choices, and calls nothing", async () => {
+    const caller = await signIn(server, "user");
+    const before = fake.requests.length;
+    const response = await generate(caller, { topic: "Vulcani", language: "it" });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: "The quiz language must be en, de, es or fr.", code: "AI_LANGUAGE_CHOICE" });
+    expect(response.body.fieldErrors.language).toEqual(["The quiz language must be en, de, es or fr."]);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it("shuffles answer positions so the right answer is not always where the model put it", async () => {
     const caller = await signIn(server, "user");
     const response = await generate(caller, { topic: "Shuffle check", difficulty: "hard", kinds: "choice", questionCount: 15, timeLimit: 60 });
@@ -378,6 +410,20 @@ describe("the /ai-quiz page", () => {
     expect(game).toMatchObject({ host_client_id: caller.clientId, title: "Beginner Food & Cooking Quiz", time_limit: 30 });
     const stored = await server.db.selectFrom("questions").select("kind").where("quiz_id", "=", game.id).execute();
     expect(stored.map((row) => row.kind)).toEqual(Array(7).fill("trueFalse"));
+
+    // The form's quiz language goes into the prompt.
+    const french = `Cuisine ${randomUUID()}`;
+    const inFrench = await post({
+      intent: "generate",
+      topic: french,
+      difficulty: "easy",
+      kinds: "choice",
+      questionCount: "3",
+      timeLimit: "30",
+      language: "fr",
+    });
+    expect(inFrench.status).toBe(302);
+    expect(requestsFor(french)[0].body.messages.find((message) => message.role === "user")?.content).toContain("Write every question and answer in French.");
 
     const unknownKinds = await post({ intent: "generate", topic: "Food & Cooking", difficulty: "easy", kinds: "essay", questionCount: "3", timeLimit: "30" });
     expect(unknownKinds.status).toBe(400);

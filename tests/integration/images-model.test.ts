@@ -308,6 +308,8 @@ describe("POST /api/images and GET /images/:id", () => {
     expect(text.status).toBe(400);
     expect(await text.json()).toEqual({
       error: "Pictures must be PNG, JPEG, WebP or GIF.",
+      // The message's code in the errors catalog, for the quiz editor to show it in the reader's language.
+      code: "PICTURE_UNSUPPORTED",
       fieldErrors: { image: ["Pictures must be PNG, JPEG, WebP or GIF."] },
     });
     const none = await upload(null);

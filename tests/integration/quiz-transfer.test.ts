@@ -338,7 +338,12 @@ describe("routes", () => {
     });
     const badJson = await post('{"format": "quiz-night.quiz", "version": 1, "title": ""', { "Content-Type": "application/json" });
     expect(badJson.status).toBe(400);
-    expect(await badJson.json()).toEqual({ error: "This quiz file is not valid JSON.", fieldErrors: { file: ["This quiz file is not valid JSON."] } });
+    // `code`: the message's code in the errors catalog, for the page to show it in the reader's language.
+    expect(await badJson.json()).toEqual({
+      error: "This quiz file is not valid JSON.",
+      code: "IMPORT_NOT_JSON",
+      fieldErrors: { file: ["This quiz file is not valid JSON."] },
+    });
     const wrong = await post(JSON.stringify({ format: "quiz-night.quiz", version: 1, title: "", questions: [] }), { "Content-Type": "application/json" });
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({

@@ -2,7 +2,17 @@ import { z } from "zod";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkGeneratedQuiz, convertGeneratedQuestion, mixShortfall, modelReplySchema, shuffleAnswers } from "#app/ai/generated-quiz";
-import { AI_KINDS, AI_KINDS_LABELS, GenerateQuizSchema, POPULAR_TOPICS, suggestedQuizTitle, type AiKinds } from "#app/ai/options";
+import {
+  AI_KINDS,
+  AI_KINDS_LABELS,
+  aiQuizDescription,
+  GenerateQuizFormSchema,
+  GenerateQuizSchema,
+  POPULAR_TOPICS,
+  quizLanguageOf,
+  suggestedQuizTitle,
+  type AiKinds,
+} from "#app/ai/options";
 import { QUESTION_KINDS, type QuestionContent } from "#app/game/question-kinds";
 import { quizPrompt, retryPrompt } from "#app/ai/prompt.server";
 import { describeAiConfig, isAiConfigured, QuizGenerator } from "#app/ai/quiz-generator.server";
@@ -560,6 +570,61 @@ describe("the prompt", () => {
 
   it("tells the model what was wrong on the retry", () => {
     expect(retryPrompt("the reply was not valid JSON", 5).content).toContain("not valid JSON");
+  });
+
+  it("asks for every question and answer in the chosen language, true/false options staying English", () => {
+    const [system, user] = quizPrompt({ topic: "Volcanes", difficulty: "medium", questionCount: 5, kinds: "mixed", language: "es" });
+    expect(user.content).toContain("Write every question and answer in Spanish.");
+    expect(user.content).toContain('Only the options of a trueFalse question stay exactly "True" and "False".');
+    // The chosen language, not the topic's: the old rule would contradict it.
+    expect(`${system.content}\n${user.content}`).not.toContain("the language the topic is written in");
+    expect(quizPrompt({ topic: "Vulkane", difficulty: "easy", questionCount: 5, kinds: "choice", language: "de" })[1].content).toContain(
+      "Write every question and answer in German.",
+    );
+    expect(quizPrompt({ topic: "Volcans", difficulty: "easy", questionCount: 5, kinds: "poll", language: "fr" })[1].content).not.toContain("trueFalse");
+  });
+
+  it("writes in English when no language is given (API callers from before the option)", () => {
+    const [, user] = quizPrompt({ topic: "Space", difficulty: "medium", questionCount: 5, kinds: "mixed" });
+    expect(user.content).toContain("Write every question and answer in English.");
+    expect(user.content).not.toContain("stay exactly");
+  });
+});
+
+describe("the quiz language", () => {
+  it("is English when the request does not say, and the request reads as before", () => {
+    const parsed = GenerateQuizSchema.parse({ topic: "Volcanoes" });
+    expect(parsed).not.toHaveProperty("language");
+    expect(quizLanguageOf(parsed)).toBe("en");
+  });
+
+  it.each(["en", "de", "es", "fr"] as const)("accepts %s, and the suggested title and description are in it", (language) => {
+    const parsed = GenerateQuizSchema.parse({ topic: "Volcanes", difficulty: "hard", language });
+    expect(quizLanguageOf(parsed)).toBe(language);
+    expect(parsed.title).toBe(suggestedQuizTitle("Volcanes", "hard", language));
+    expect(parsed.description).toBe(aiQuizDescription("Volcanes", language));
+  });
+
+  it("suggests titles that read naturally in each language, within the title limit", () => {
+    expect(suggestedQuizTitle("Volcanes", "medium", "es")).toBe("Cuestionario de Volcanes (nivel intermedio)");
+    expect(suggestedQuizTitle("Vulkane", "easy", "de")).toBe("Quiz für Einsteiger: Vulkane");
+    expect(suggestedQuizTitle("Volcans", "hard", "fr")).toBe("Quiz Volcans (niveau expert)");
+    expect(suggestedQuizTitle("", "hard", "fr")).toBe("Quiz généré par IA");
+    expect(aiQuizDescription(" Vulkane ", "de")).toBe("Quiz über Vulkane");
+    for (const language of ["en", "de", "es", "fr"] as const) expect(suggestedQuizTitle("y".repeat(200), "medium", language).length).toBeLessThanOrEqual(200);
+  });
+
+  it.each(["it", "EN", "español", "", 1, null])("refuses %j with a message naming the choices", (language) => {
+    const result = GenerateQuizSchema.safeParse({ topic: "x", language });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ path: ["language"], message: "The quiz language must be en, de, es or fr." });
+  });
+
+  it("comes through the page's form as posted", () => {
+    const parsed = GenerateQuizFormSchema.parse({ topic: "Volcanes", language: "es" });
+    expect(quizLanguageOf(parsed)).toBe("es");
+    expect(quizLanguageOf(GenerateQuizFormSchema.parse({ topic: "Volcanoes", language: "" }))).toBe("en");
+    expect(GenerateQuizFormSchema.safeParse({ topic: "x", language: "xx" }).error?.issues[0].message).toBe("The quiz language must be en, de, es or fr.");
   });
 });
 

@@ -1,0 +1,124 @@
+/**
+ * Error messages with values in them ("Question 3 is empty.", "Please try again in 5 minutes."),
+ * which the server and the shared schemas build in English. An English text of the `errors`
+ * catalog with `{{placeholders}}` reads as a pattern, so such a message is still found by its
+ * words and shown in the page's language with its values (docs/decisions/0029-languages.md).
+ * A value that is itself a known message ("Row 3: {{message}}") is translated too, and a wait
+ * ("5 minutes") or a size ("5 MB") is written the reader's way; any other value stays as sent.
+ */
+import type { i18n, TFunction } from "i18next";
+import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
+import { errorCodesOf } from "./error-text";
+
+interface ErrorTemplate {
+  code: string;
+  pattern: RegExp;
+  names: string[];
+  /** The plural form the English text is (`one`, `other`), when the code has several. */
+  plural: string | null;
+}
+
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+const PLACEHOLDER = /\{\{\s*(\w+)(?:\s*,[^}]*)?\}\}/g;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The English texts with placeholders, as patterns that capture each placeholder's value. */
+export function errorTemplatesOf(englishErrors: unknown): ErrorTemplate[] {
+  const templates: ErrorTemplate[] = [];
+  for (const [key, text] of Object.entries((englishErrors ?? {}) as Record<string, unknown>)) {
+    if (typeof text !== "string" || !text.includes("{{")) continue;
+    const names: string[] = [];
+    let source = "";
+    let last = 0;
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      source += `${escapeRegExp(text.slice(last, match.index))}(.+?)`;
+      names.push(match[1]);
+      last = match.index + match[0].length;
+    }
+    source += escapeRegExp(text.slice(last));
+    const plural = PLURAL_SUFFIX.exec(key)?.[1] ?? null;
+    templates.push({ code: key.replace(PLURAL_SUFFIX, ""), pattern: new RegExp(`^${source}$`, "s"), names, plural });
+  }
+  return templates;
+}
+
+interface Lookup {
+  codes: Map<string, string>;
+  templates: ErrorTemplate[];
+}
+
+const lookups = new WeakMap<i18n, Lookup>();
+
+function lookupOf(instance: i18n): Lookup {
+  let lookup = lookups.get(instance);
+  if (!lookup) {
+    const english: unknown = instance.getResourceBundle("en", "errors");
+    lookup = { codes: errorCodesOf(english), templates: errorTemplatesOf(english) };
+    lookups.set(instance, lookup);
+  }
+  return lookup;
+}
+
+const WAIT = /^(\d+) (second|minute|hour)s?$/;
+const SIZE = /^(\d+(?:\.\d+)?) (bytes|KB|MB|GB)$/;
+const SIZE_UNITS = { bytes: "byte", KB: "kilobyte", MB: "megabyte", GB: "gigabyte" } as const;
+
+/** A captured value in the reader's language: a number as a number (the catalog formats it), a wait or a size in its words, a message translated. */
+function localValue(instance: i18n, value: string, depth: number): string | number {
+  if (/^-?\d+(?:\.\d+)?$/.test(value)) return Number(value);
+  const wait = WAIT.exec(value);
+  if (wait) return new Intl.NumberFormat(instance.language, { style: "unit", unit: wait[2], unitDisplay: "long" }).format(Number(wait[1]));
+  const size = SIZE.exec(value);
+  if (size) {
+    const unit = SIZE_UNITS[size[2] as keyof typeof SIZE_UNITS];
+    return new Intl.NumberFormat(instance.language, { style: "unit", unit, unitDisplay: unit === "byte" ? "long" : "short" }).format(Number(size[1]));
+  }
+  return depth < 3 ? (translated(instance, value, undefined, depth + 1) ?? value) : value;
+}
+
+/** The message in the instance's language, or null when the catalog does not know it. */
+function translated(instance: i18n, message: string, code: string | null | undefined, depth = 0): string | null {
+  const t: TFunction = instance.getFixedT(null, "errors");
+  const { codes, templates } = lookupOf(instance);
+  const exact = codes.get(message) ?? (code && instance.getResource("en", "errors", code) === message ? code : undefined);
+  if (exact) return t(exact);
+  for (const template of templates) {
+    const match = template.pattern.exec(message);
+    if (!match) continue;
+    const values: Record<string, string | number> = {};
+    template.names.forEach((name, i) => (values[name] = localValue(instance, match[i + 1], depth)));
+    if (template.plural && values.count === undefined) {
+      // A form without the number in its words ("Its open game ...") is the one form.
+      if (template.plural !== "one") continue;
+      values.count = 1;
+    }
+    return t(template.code, values);
+  }
+  return null;
+}
+
+/**
+ * The message in `instance`'s language when the `errors` catalog knows it, by its code, its words,
+ * or its words around values; the message as it came otherwise.
+ */
+export function errorTextIn(instance: i18n, message: string | null | undefined, code?: string | null): string {
+  if (!message) return "";
+  // The catalog's English is the message word for word.
+  if (instance.language === "en") return message;
+  return translated(instance, message, code) ?? message;
+}
+
+/** Like `useErrorText`, and for messages with values too (`errorTextIn`). */
+export function useErrorTextWithValues(): (message: string | null | undefined, code?: string | null) => string {
+  const { i18n: instance } = useTranslation("errors");
+  // The language is the page's for its whole life: a new one reloads the document.
+  return useCallback((message, code) => errorTextIn(instance, message, code), [instance]);
+}
+
+/** A toast's English title and description (docs/product.md#messages pairs them), in the page's language. */
+export function useToastText(): <T extends { title: string; description: string }>(message: T) => T {
+  const errorText = useErrorTextWithValues();
+  return useCallback((message) => ({ ...message, title: errorText(message.title), description: errorText(message.description) }), [errorText]);
+}

@@ -1,0 +1,155 @@
+/**
+ * The quiz pages' error messages in every language: the server and the shared rules speak English,
+ * numbers and all ("Question 3 is empty.", "Row 4: ..."), and the page shows each one in its own
+ * language through the `errors` catalog (app/i18n/error-templates.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { AI_LANGUAGE_MESSAGE, GenerateQuizSchema, TOPIC_REQUIRED, GENERATION_FAILED } from "#app/ai/options";
+import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
+import { QuestionInputSchema } from "#app/game/question-input";
+import { CATALOGS } from "#app/i18n/catalogs.server";
+import { errorTemplatesOf, errorTextIn } from "#app/i18n/error-templates";
+import { createI18n } from "#app/i18n/i18n";
+import { LANGUAGES, type Language } from "#app/i18n/languages";
+import { CANNOT_REMOVE_QUESTION, CREATE_QUIZ_FAILED } from "#app/utils/form-schemas";
+import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
+import { UNREADABLE_PICTURE_MESSAGE, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
+import { checkQuizDraft, emptyQuestionDraft, emptyQuizDraft, quizErrorToast, type QuizDraft } from "#app/utils/quiz-form-schema";
+import { NOT_A_QUIZ_FILE, quizFileTooLargeMessage, spreadsheetTooLargeMessage, UNKNOWN_QUIZ_FILE_VERSION } from "#app/utils/quiz-file";
+import { parseQuizSpreadsheet } from "#app/utils/quiz-spreadsheet.server";
+import { DEFAULT_LIMIT_RULES, describeWait } from "#app/utils/rate-limits.server";
+import { overStorageMessage, pictureTooLargeMessage } from "#app/utils/storage-limits";
+
+const instances = Object.fromEntries(LANGUAGES.map((language) => [language, createI18n(language, CATALOGS)])) as Record<
+  Language,
+  ReturnType<typeof createI18n>
+>;
+const text = (language: Language, message: string, code?: string) => errorTextIn(instances[language], message, code);
+
+const draft = (change: Partial<QuizDraft>): QuizDraft => ({ ...emptyQuizDraft(), title: "T", ...change });
+
+/** What the editor's rules say about drafts with one thing wrong each. */
+function editorMessages(): string[] {
+  const drafts: QuizDraft[] = [
+    draft({ title: "", questions: [emptyQuestionDraft()] }),
+    draft({ title: "x".repeat(201), description: "y".repeat(2001), timeLimit: 7, visibility: "friends" }),
+    draft({ questions: [{ ...emptyQuestionDraft(), text: "Q", answers: ["a"] }] }),
+    draft({ questions: [{ ...emptyQuestionDraft("multiSelect"), text: "Q", answers: ["a", "b"] }] }),
+    draft({ questions: [{ ...emptyQuestionDraft("typeAnswer"), text: "Q" }] }),
+    draft({ questions: [{ ...emptyQuestionDraft("closestNumber"), text: "Q", correctNumber: "lots" }] }),
+    draft({ questions: [{ ...emptyQuestionDraft(), text: "Q".repeat(501), answers: ["a".repeat(201), "b"] }] }),
+    draft({ questions: [] }),
+  ];
+  return drafts.flatMap((one) => {
+    const checked = checkQuizDraft(one);
+    if (checked.ok) throw new Error("a draft meant to be refused was accepted");
+    const toast = quizErrorToast(checked.errors);
+    return [...Object.values(checked.errors), toast.title, toast.description];
+  });
+}
+
+async function spreadsheetMessages(): Promise<string[]> {
+  const csv = [
+    "Question,Kind,Answer 1,Answer 2,Answer 3,Answer 4,Answer 5,Answer 6,Correct,Time limit,Points",
+    "Q1,essay,a,b,,,,,1,,",
+    "Q2,choice,a,b,,,,,7,,",
+    "Q3,choice,a,b,,,,,3,,",
+    "Q4,choice,a,b,,,,,1 2,,",
+    "Q5,true-false,,,,,,,maybe,,",
+    "Q6,closest-number,a,,,,,,,,",
+    "Q7,choice,a,,,,,,1,,",
+    "Q8,choice,a,b,,,,,1,999,triple",
+  ].join("\n");
+  const result = await parseQuizSpreadsheet(new TextEncoder().encode(csv), "quiz.csv");
+  if (result.status !== "invalid") throw new Error("a spreadsheet meant to be refused was accepted");
+  return result.errors.map((error) => error.message);
+}
+
+function schemaMessages(): string[] {
+  const inputs: unknown[] = [
+    { kind: "choice", text: "", answers: ["a"], correctAnswerIndex: 9 },
+    { kind: "trueFalse", text: "Q", correctAnswerIndex: 3 },
+    { kind: "multiSelect", text: "Q", answers: ["a", "b"], correctAnswerIndexes: [1, 1, 5] },
+    { kind: "typeAnswer", text: "Q", acceptedAnswers: ["", "!!!", "x".repeat(101)] },
+    { kind: "closestNumber", text: "Q", correctNumber: 1e15, timeLimit: 1000, points: "lots" },
+    { kind: "essay", text: "Q" },
+  ];
+  const questions = inputs.flatMap((input) => QuestionInputSchema.safeParse(input).error?.issues.map((issue) => issue.message) ?? []);
+  const requests: unknown[] = [
+    { topic: "" },
+    { topic: "x".repeat(201), title: "y".repeat(201), difficulty: "extreme", kinds: "essay", questionCount: 99, timeLimit: 7, language: "it" },
+  ];
+  const ai = requests.flatMap((input) => GenerateQuizSchema.safeParse(input).error?.issues.map((issue) => issue.message) ?? []);
+  return [...questions, ...ai];
+}
+
+const limitMessages = (["quiz", "question", "game", "image", "aiAddress", "aiServer"] as const).flatMap((name) =>
+  [30, 300, 3 * 3600].map((seconds) => DEFAULT_LIMIT_RULES[name].message.replace("{wait}", describeWait(seconds))),
+);
+
+const fixedMessages = [
+  QUIZ_NOT_FOUND,
+  QUIZ_NOT_HOSTABLE,
+  CANNOT_REMOVE_QUESTION.title,
+  CREATE_QUIZ_FAILED.title,
+  CREATE_QUIZ_FAILED.description,
+  TOPIC_REQUIRED.title,
+  GENERATION_FAILED.title,
+  GENERATION_FAILED.description,
+  AI_NOT_CONFIGURED,
+  AI_LANGUAGE_MESSAGE,
+  NOT_A_QUIZ_FILE,
+  UNKNOWN_QUIZ_FILE_VERSION,
+  quizFileTooLargeMessage(),
+  spreadsheetTooLargeMessage(),
+  pictureTooLargeMessage(),
+  overStorageMessage(49.8 * 1024 * 1024, 50 * 1024 * 1024),
+  UNSUPPORTED_PICTURE_MESSAGE,
+  UNREADABLE_PICTURE_MESSAGE,
+  "The AI service had a problem (HTTP 500). Please try again.",
+  "The AI service did not return a usable quiz (the reply was not valid JSON). Please try again, perhaps with a more specific topic.",
+  "Question 2: A question needs 2 to 6 answers.",
+];
+
+describe("the quiz pages' error messages", () => {
+  it("reads the catalog's English texts with values as patterns", () => {
+    const [template] = errorTemplatesOf({ X: "Row {{row}}: {{message}}" });
+    expect(template.code).toBe("X");
+    expect(template.names).toEqual(["row", "message"]);
+    expect(template.pattern.exec("Row 12: Something (odd).")?.slice(1)).toEqual(["12", "Something (odd)."]);
+  });
+
+  it("finds a message by its words, with the values it was built with", () => {
+    expect(text("de", "Quiz not found.")).toBe("Quiz nicht gefunden.");
+    expect(text("de", "Question 3 is empty.")).toBe("Frage 3 ist leer.");
+    expect(text("es", "Question 12 has an empty answer option.")).toBe("La pregunta 12 tiene una opción de respuesta vacía.");
+    expect(text("fr", "Row 4: Correct names answer 3, which is empty.")).toBe("Ligne 4 : Correct désigne la réponse 3, qui est vide.");
+  });
+
+  it("writes numbers, waits and sizes the reader's way", () => {
+    expect(text("de", "Keep the description under 2000 characters.")).toBe("Die Beschreibung darf höchstens 2.000 Zeichen lang sein.");
+    expect(text("de", "Too many quizzes were created from your network. Please try again in 5 minutes.")).toBe(
+      "Aus deinem Netzwerk wurden zu viele Quizze erstellt. Bitte versuche es in 5 Minuten noch einmal.",
+    );
+    // Intl puts a (narrow) no-break space between the number and its unit in French.
+    expect(text("fr", "Pictures can be at most 5 MB.")).toMatch(/^Les images ne doivent pas dépasser 5\sMo\.$/);
+    expect(text("de", "Your pictures use 49.8 MB of your 50 MB. Delete a quiz with pictures or upgrade your plan.")).toBe(
+      "Deine Bilder belegen 49,8 MB von 50 MB. Lösche ein Quiz mit Bildern oder upgrade deinen Tarif.",
+    );
+  });
+
+  it("leaves English, and a message it does not know, as they came", () => {
+    expect(text("en", "Question 3 is empty.")).toBe("Question 3 is empty.");
+    expect(text("de", "Something nobody wrote down.")).toBe("Something nobody wrote down.");
+    expect(text("de", "")).toBe("");
+  });
+
+  it("has every message the editor, import, My Quizzes and the AI generator can show, in every language", async () => {
+    const messages = [...new Set([...editorMessages(), ...(await spreadsheetMessages()), ...schemaMessages(), ...limitMessages, ...fixedMessages])];
+    expect(messages.length).toBeGreaterThan(60);
+    for (const language of LANGUAGES.filter((one) => one !== "en")) {
+      const untranslated = messages.filter((message) => text(language, message) === message);
+      expect(untranslated, `English left in ${language}`).toEqual([]);
+    }
+  });
+});
