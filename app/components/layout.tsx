@@ -1,6 +1,7 @@
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { FlashToasts } from "#app/components/flash-toasts";
+import { LogoutForm } from "#app/components/logout-form";
 import type { loader as rootLoader } from "#app/root";
 import { THEME_CHOICES, THEME_LABELS } from "#app/utils/theme";
 import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
@@ -67,11 +68,7 @@ export function SiteHeader() {
             Signed in as <strong>{userLabel(user)}</strong>
           </p>
           <AccountLinks user={user} linkClassName="nav-link" onNavigate={close} />
-          <Form method="post" action="/logout" className="menu-form">
-            <button type="submit" className="nav-link link-button">
-              Sign Out
-            </button>
-          </Form>
+          <LogoutForm buttonClassName="nav-link link-button">Sign Out</LogoutForm>
         </>
       ) : (
         <Link to="/auth" className="nav-link" onClick={close}>
@@ -242,11 +239,7 @@ function AccountMenuItems({ user, onNavigate }: { user: RootUser; onNavigate: ()
         </li>
       ) : null}
       <li>
-        <Form method="post" action="/logout" className="menu-form">
-          <button type="submit" className="user-menu-item link-button">
-            Log out
-          </button>
-        </Form>
+        <LogoutForm buttonClassName="user-menu-item link-button">Log out</LogoutForm>
       </li>
     </>
   );
