@@ -8,10 +8,10 @@ import { PwaSupport } from "#app/components/install-prompt";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
 import { Toaster } from "#app/components/toaster";
 import { GameProvider } from "#app/game/client/game-provider";
-import { remainingAiQuizzes } from "#app/models/user.server";
 import appStyles from "#app/styles/app.css?url";
 import { publicFirebaseConfig } from "#app/utils/env.server";
 import { useNonce } from "#app/utils/nonce";
+import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { getUser } from "#app/utils/session.server";
 import { themeOf } from "#app/utils/theme.server";
 
@@ -27,7 +27,8 @@ export const meta: MetaFunction = () => [{ title: "Quiz Night" }, { name: "descr
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
   return {
-    user: user ? { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) } : null,
+    // null when the limit could not be read: no page should fail for it.
+    user: user ? { ...user, remainingQuizzes: (await checkQuizLimit(context, user))?.remaining ?? null } : null,
     firebase: publicFirebaseConfig(),
     theme: await themeOf(request),
   };
