@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Page } from "#app/components/layout";
+import { VisibilityHint } from "#app/components/visibility-hint";
 import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { importFromRequest } from "#app/utils/quiz-import.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -84,10 +85,11 @@ export default function ImportQuiz() {
           </div>
           <div className="field">
             <label htmlFor="visibility">Visibility</label>
-            <select id="visibility" name="visibility" className="select" defaultValue="private">
+            <select id="visibility" name="visibility" className="select" defaultValue="private" aria-describedby="visibility-hint">
               <option value="private">Private</option>
               <option value="public">Public</option>
             </select>
+            <VisibilityHint id="visibility-hint" />
           </div>
           <div className="form-actions">
             <Link to="/create">Back to the editor</Link>

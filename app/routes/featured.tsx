@@ -127,7 +127,8 @@ export default function Featured() {
       {load.status === "loaded" && sessions.length === 0 ? (
         <div className="card center featured-message">
           <h2>No active quizzes right now</h2>
-          <p className="muted">Start one yourself and invite your friends.</p>
+          <p className="muted">Featured lists the live games of public quizzes, and every quiz is private until its creator makes it public.</p>
+          <p className="muted">To list yours, set its Visibility to Public when you create or edit it, then host a game.</p>
           <div className="row featured-empty-actions">
             <Link to="/create-quiz" className="button">
               Create a Quiz

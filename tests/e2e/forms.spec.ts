@@ -39,6 +39,10 @@ test.describe("with JavaScript", () => {
     await expect(question(page, 1).getByRole("textbox")).toHaveCount(5);
     await expect(page.getByLabel("Time limit")).toHaveValue("20");
     await expect(page.getByLabel("Visibility")).toHaveValue("private");
+    // What the choice means, read with the control.
+    await expect(page.getByLabel("Visibility")).toHaveAccessibleDescription(
+      "Public: anyone can find, play and host it, and its live games are listed on Featured Quizzes. Private: only you can see and host it; players join your games with the code.",
+    );
 
     await page.getByRole("button", { name: "Save Quiz" }).click();
     await expectToast(page, "Missing title", "Please give your quiz a title.");
