@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
+import { Tooltip } from "./tooltip";
 
 export const IPHONE_INSTALL_STEPS = [
   {
@@ -96,11 +97,9 @@ export function InstallIphoneDialog() {
             ))}
           </ul>
 
-          <Dialog.Close asChild>
-            <button type="button" className="dialog-close" aria-label="Close">
-              ×
-            </button>
-          </Dialog.Close>
+          <Tooltip label="Close">
+            <Dialog.Close className="dialog-close">×</Dialog.Close>
+          </Tooltip>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

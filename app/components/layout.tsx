@@ -2,6 +2,7 @@ import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { FlashToasts } from "#app/components/flash-toasts";
 import { LogoutForm } from "#app/components/logout-form";
+import { Tooltip } from "#app/components/tooltip";
 import type { loader as rootLoader } from "#app/root";
 import { THEME_CHOICES, THEME_LABELS } from "#app/utils/theme";
 import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
@@ -111,9 +112,11 @@ export function SiteHeader() {
             </Link>
           )}
           {menu.hydrated ? (
-            <button type="button" className="menu-toggle" aria-expanded={menu.open} aria-controls="mobile-menu" aria-label={toggleLabel} onClick={menu.toggle}>
-              <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
-            </button>
+            <Tooltip label={toggleLabel}>
+              <button type="button" className="menu-toggle" aria-expanded={menu.open} aria-controls="mobile-menu" onClick={menu.toggle}>
+                <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
+              </button>
+            </Tooltip>
           ) : (
             <details ref={menu.detailsRef} className="mobile-menu-details">
               <summary className="menu-toggle" aria-label={toggleLabel}>

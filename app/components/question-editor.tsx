@@ -8,6 +8,7 @@ import { KIND_LABELS, MAX_OPTIONS, MIN_OPTIONS, POINTS_LABELS, POINTS_OPTIONS, Q
 import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
 import { FieldError } from "./form-field";
 import { ANSWER_LETTERS, ANSWER_SHAPES } from "./game-ui";
+import { Tooltip } from "./tooltip";
 
 /** Field ids follow the error keys (`questions.0.answers.2` -> `questions-0-answers-2`), so a message finds its field. */
 export const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
@@ -66,26 +67,26 @@ export function QuestionEditor({
     <fieldset className="card stack question-card" data-testid={`question-${index}`}>
       <legend>Question {n}</legend>
       <div className="row question-toolbar">
-        <span
-          role="button"
-          tabIndex={0}
-          className="drag-handle"
-          aria-label={`Reorder question ${n}: drag, or use the arrow keys`}
-          title="Drag to reorder (or focus and press the arrow keys)"
-          draggable
-          onDragStart={(event) => {
-            event.dataTransfer.effectAllowed = "move";
-            event.dataTransfer.setData("application/x-quiz-night-question", String(index));
-            // The whole question is what moves.
-            const card = event.currentTarget.closest("fieldset");
-            if (card) event.dataTransfer.setDragImage(card, 24, 24);
-            dragHandlers.onDragStart();
-          }}
-          onDragEnd={dragHandlers.onDragEnd}
-          onKeyDown={onHandleKey}
-        >
-          ⠿
-        </span>
+        <Tooltip label={`Reorder question ${n}: drag, or use the arrow keys`}>
+          <span
+            role="button"
+            tabIndex={0}
+            className="drag-handle"
+            draggable
+            onDragStart={(event) => {
+              event.dataTransfer.effectAllowed = "move";
+              event.dataTransfer.setData("application/x-quiz-night-question", String(index));
+              // The whole question is what moves.
+              const card = event.currentTarget.closest("fieldset");
+              if (card) event.dataTransfer.setDragImage(card, 24, 24);
+              dragHandlers.onDragStart();
+            }}
+            onDragEnd={dragHandlers.onDragEnd}
+            onKeyDown={onHandleKey}
+          >
+            ⠿
+          </span>
+        </Tooltip>
         <div className="field kind-field">
           <label htmlFor={fieldId(key("kind"))}>Kind</label>
           <select
@@ -288,16 +289,17 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
                   onChange={setAnswer(answerIndex)}
                 />
                 {question.answers.length > MIN_OPTIONS ? (
-                  <button
-                    type="submit"
-                    name="intent"
-                    value={`remove-answer-${index}-${answerIndex}`}
-                    className="button button-secondary button-small"
-                    aria-label={`Delete option ${letter} of question ${n}`}
-                    onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
-                  >
-                    ×
-                  </button>
+                  <Tooltip label={`Delete option ${letter} of question ${n}`}>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={`remove-answer-${index}-${answerIndex}`}
+                      className="button button-secondary button-small"
+                      onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
+                    >
+                      ×
+                    </button>
+                  </Tooltip>
                 ) : null}
               </div>
               <FieldError id={fieldId(`${answerKey}-error`)} message={errors[answerKey]} />

@@ -1,5 +1,6 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { Tooltip } from "./tooltip";
 
 /** docs/product.md#messages: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the viewport. */
 export const TOAST_DURATION_MS = 5000;
@@ -65,9 +66,9 @@ export function Toaster({ children }: { children: ReactNode }) {
                 {toast.action.label}
               </ToastPrimitive.Action>
             ) : null}
-            <ToastPrimitive.Close className="toast-close" aria-label="Close">
-              ×
-            </ToastPrimitive.Close>
+            <Tooltip label="Close">
+              <ToastPrimitive.Close className="toast-close">×</ToastPrimitive.Close>
+            </Tooltip>
           </ToastPrimitive.Root>
         ) : null}
         <ToastPrimitive.Viewport className="toast-viewport" />
