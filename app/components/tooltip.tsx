@@ -54,9 +54,11 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
   }
 
   // The control is swapped for the popup's (a new element), so it opens as the first one would have.
-  const open = (how: "hover" | "focus") =>
+  // `still`: whether the pointer or the focus is still there once the chunk has arrived.
+  const open = (how: "hover" | "focus", still: () => boolean) =>
     loadPopup().then(
       (module) => {
+        if (!still()) return;
         setOpening(how);
         setPopup(module);
       },
@@ -72,7 +74,8 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
       void loadPopup().catch(() => {});
       clearTimeout(hoverTimer.current);
       const warm = popupModule?.tooltipsWarm() ?? false;
-      hoverTimer.current = setTimeout(() => target.matches(":hover") && open("hover"), warm ? 0 : TOOLTIP_DELAY_MS);
+      const hovered = () => target.matches(":hover");
+      hoverTimer.current = setTimeout(() => hovered() && open("hover", hovered), warm ? 0 : TOOLTIP_DELAY_MS);
     },
     onPointerLeave(event) {
       children.props.onPointerLeave?.(event);
@@ -86,7 +89,8 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
     onFocus(event) {
       children.props.onFocus?.(event);
       // Keyboard focus only: a tap or a click focuses a button too.
-      if (event.currentTarget.matches(":focus-visible")) void open("focus");
+      const target = event.currentTarget;
+      if (target.matches(":focus-visible")) void open("focus", () => document.activeElement === target);
     },
   });
 }
