@@ -12,10 +12,10 @@ import { GameProvider } from "#app/game/client/game-provider";
 import { languageOf } from "#app/i18n/language.server";
 import { MessagesScript } from "#app/i18n/messages-context";
 import { metaT } from "#app/i18n/meta";
-import { remainingAiQuizzes } from "#app/models/user.server";
 import appStyles from "#app/styles/app.css?url";
 import { publicFirebaseConfig } from "#app/utils/env.server";
 import { useNonce } from "#app/utils/nonce";
+import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { getUser } from "#app/utils/session.server";
 import { themeOf } from "#app/utils/theme.server";
 import { ZOD_JITLESS_SCRIPT } from "#app/utils/zod-jitless";
@@ -32,7 +32,8 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("met
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
   return {
-    user: user ? { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) } : null,
+    // null when the limit could not be read: no page should fail for it.
+    user: user ? { ...user, remainingQuizzes: (await checkQuizLimit(context, user))?.remaining ?? null } : null,
     firebase: publicFirebaseConfig(),
     theme: await themeOf(request),
     language: await languageOf(request, user),

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { PlayerRef } from "#app/game/client/game-state";
+import { Tooltip } from "./tooltip";
 
 export const ANSWER_LETTERS = ["A", "B", "C", "D", "E", "F"] as const;
 /** Colour and shape both tell the answers apart, so colour-blind players are not at a disadvantage. */
@@ -31,15 +32,11 @@ export function PlayerList({ players, highlightId, onRemove }: { players: Player
           <Avatar nickname={player.nickname} />
           <span className="player-name">{player.nickname}</span>
           {onRemove ? (
-            <button
-              type="button"
-              className="remove-player"
-              aria-label={`Remove ${player.nickname}`}
-              title={`Remove ${player.nickname}`}
-              onClick={() => onRemove(player)}
-            >
-              ×
-            </button>
+            <Tooltip label={`Remove ${player.nickname}`}>
+              <button type="button" className="remove-player" onClick={() => onRemove(player)}>
+                ×
+              </button>
+            </Tooltip>
           ) : null}
         </li>
       ))}

@@ -1,7 +1,7 @@
 /**
  * 'Continue with Google' (docs/product.md#accounts). The Firebase web SDK is loaded only when the
  * button is approached or clicked, so it stays out of the initial bundle. The popup's ID token is
- * traded for our own session: GET /api/auth/me, and on 404 POST /api/auth/register.
+ * traded for our own session (app/utils/google-session.ts).
  * Firebase keeps nothing on the device (in-memory persistence) and is signed out afterwards; the
  * app's own session cookie is what keeps the user signed in.
  */
@@ -11,7 +11,8 @@ import type { Auth } from "firebase/auth";
 import { useToast } from "#app/components/toaster";
 import type { loader as rootLoader } from "#app/root";
 import type { PublicFirebaseConfig } from "#app/utils/env.server";
-import { GOOGLE_LOGIN_FAILED_TITLE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage, googleUsername } from "#app/utils/google-errors";
+import { GOOGLE_LOGIN_FAILED_TITLE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage } from "#app/utils/google-errors";
+import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, SignInError, welcomeAfterGoogle, type GoogleAccount } from "#app/utils/google-session";
 
 export const GOOGLE_NOTICE = "Google sign-in needs this domain to be authorized in Firebase; email and password login is recommended.";
 
@@ -41,44 +42,14 @@ function loadFirebase(config: PublicFirebaseConfig): Promise<FirebaseClient> {
   return client;
 }
 
-/** An error whose message is what the user should read. */
-class SignInError extends Error {}
-
-async function serverMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => "");
-  try {
-    const body: unknown = JSON.parse(text);
-    if (body && typeof body === "object" && "error" in body && typeof body.error === "string") return body.error;
-  } catch {
-    // not JSON
-  }
-  return `${response.status}: ${text || response.statusText}`;
-}
-
-/**
- * Google popup, then our session: the existing account ("returning"), or a new one registered by
- * the username rule of docs/product.md#http-api ("new"), which is welcomed rather than welcomed back.
- */
-async function signInWithGoogle(config: PublicFirebaseConfig): Promise<"returning" | "new"> {
+/** Google popup, then our session (app/utils/google-session.ts). */
+async function signInWithGoogle(config: PublicFirebaseConfig): Promise<GoogleAccount> {
   const { auth, sdk } = await loadFirebase(config);
   const provider = new sdk.GoogleAuthProvider();
   provider.setCustomParameters({ prompt: "select_account" });
   const credential = await sdk.signInWithPopup(auth, provider);
   try {
-    const token = await credential.user.getIdToken();
-    const authorization = `Bearer ${token}`;
-    const me = await fetch("/api/auth/me", { headers: { authorization }, credentials: "same-origin" });
-    if (me.ok) return "returning";
-    if (me.status !== 404) throw new SignInError(await serverMessage(me));
-    const { displayName, email } = credential.user;
-    const registered = await fetch("/api/auth/register", {
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      credentials: "same-origin",
-      body: JSON.stringify({ username: googleUsername(displayName, email), email: email ?? "" }),
-    });
-    if (!registered.ok) throw new SignInError(await serverMessage(registered));
-    return "new";
+    return await exchangeGoogleToken(await credential.user.getIdToken(), credential.user);
   } finally {
     await sdk.signOut(auth).catch(() => {});
   }
@@ -89,7 +60,7 @@ function messageOf(error: unknown): string {
   const code = typeof error === "object" && error && "code" in error && typeof error.code === "string" ? error.code : undefined;
   if (code?.startsWith("auth/")) return googleErrorMessage(code);
   if (error instanceof TypeError) return googleErrorMessage("auth/network-request-failed"); // fetch could not reach the server
-  return error instanceof Error && error.message ? error.message : SOMETHING_WENT_WRONG;
+  return GOOGLE_LOGIN_FALLBACK;
 }
 
 function GoogleLogo() {
@@ -134,8 +105,7 @@ export function GoogleSignInButton() {
     busyRef.current = true;
     setBusy(true);
     try {
-      const account = await signInWithGoogle(config);
-      navigate(account === "new" ? "/?welcome=google-new" : "/?welcome=login");
+      navigate(welcomeAfterGoogle(await signInWithGoogle(config)));
     } catch (error) {
       toast({ title: GOOGLE_LOGIN_FAILED_TITLE, description: messageOf(error), variant: "destructive" });
     } finally {

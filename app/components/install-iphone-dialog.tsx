@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Tooltip } from "./tooltip";
 
 /** The steps' words are `install.iphone.steps.KEY.title` and `.text` in the common catalog. */
 export const IPHONE_INSTALL_STEPS = ["openSafari", "tapShare", "findAdd", "customize", "launch"] as const;
@@ -72,11 +73,9 @@ export function InstallIphoneDialog() {
             ))}
           </ul>
 
-          <Dialog.Close asChild>
-            <button type="button" className="dialog-close" aria-label={t("install.iphone.close")}>
-              ×
-            </button>
-          </Dialog.Close>
+          <Tooltip label={t("install.iphone.close")}>
+            <Dialog.Close className="dialog-close">×</Dialog.Close>
+          </Tooltip>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -2,6 +2,8 @@ import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { FlashToasts } from "#app/components/flash-toasts";
+import { LogoutForm } from "#app/components/logout-form";
+import { Tooltip } from "#app/components/tooltip";
 import type { loader as rootLoader } from "#app/root";
 import { LANGUAGE_NAMES, LANGUAGES } from "#app/i18n/languages";
 import { THEME_CHOICES } from "#app/utils/theme";
@@ -95,11 +97,7 @@ export function SiteHeader() {
             <Trans i18nKey="account.signedInAs" components={{ strong: <strong>{userLabel(user, t)}</strong> }} />
           </p>
           <AccountLinks user={user} linkClassName="nav-link" onNavigate={close} />
-          <Form method="post" action="/logout" className="menu-form">
-            <button type="submit" className="nav-link link-button">
-              {t("account.signOut")}
-            </button>
-          </Form>
+          <LogoutForm buttonClassName="nav-link link-button">{t("account.signOut")}</LogoutForm>
         </>
       ) : (
         <Link to="/auth" className="nav-link" onClick={close}>
@@ -146,17 +144,11 @@ export function SiteHeader() {
             </Link>
           )}
           {menu.hydrated ? (
-            <button
-              ref={toggleRef}
-              type="button"
-              className="menu-toggle"
-              aria-expanded={menu.open}
-              aria-controls="mobile-menu"
-              aria-label={toggleLabel}
-              onClick={menu.toggle}
-            >
-              <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
-            </button>
+            <Tooltip label={toggleLabel}>
+              <button ref={toggleRef} type="button" className="menu-toggle" aria-expanded={menu.open} aria-controls="mobile-menu" onClick={menu.toggle}>
+                <span aria-hidden="true">{menu.open ? "✕" : "☰"}</span>
+              </button>
+            </Tooltip>
           ) : (
             <details ref={menu.detailsRef} className="mobile-menu-details">
               <summary className="menu-toggle" aria-label={toggleLabel}>
@@ -267,11 +259,7 @@ function AccountMenuItems({ user, onNavigate }: { user: RootUser; onNavigate: ()
         </li>
       ) : null}
       <li>
-        <Form method="post" action="/logout" className="menu-form">
-          <button type="submit" className="user-menu-item link-button">
-            {t("account.logOut")}
-          </button>
-        </Form>
+        <LogoutForm buttonClassName="user-menu-item link-button">{t("account.logOut")}</LogoutForm>
       </li>
     </>
   );

@@ -9,6 +9,7 @@ import { MAX_OPTIONS, MIN_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "#app/g
 import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
 import { FieldError } from "./form-field";
 import { ANSWER_LETTERS, ANSWER_SHAPES } from "./game-ui";
+import { Tooltip } from "./tooltip";
 
 /** Field ids follow the error keys (`questions.0.answers.2` -> `questions-0-answers-2`), so a message finds its field. */
 export const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
@@ -68,26 +69,26 @@ export function QuestionEditor({
     <fieldset className="card stack question-card" data-testid={`question-${index}`}>
       <legend>{t("question.legend", { n })}</legend>
       <div className="row question-toolbar">
-        <span
-          role="button"
-          tabIndex={0}
-          className="drag-handle"
-          aria-label={t("question.reorder", { n })}
-          title={t("question.reorderTitle")}
-          draggable
-          onDragStart={(event) => {
-            event.dataTransfer.effectAllowed = "move";
-            event.dataTransfer.setData("application/x-quiz-night-question", String(index));
-            // The whole question is what moves.
-            const card = event.currentTarget.closest("fieldset");
-            if (card) event.dataTransfer.setDragImage(card, 24, 24);
-            dragHandlers.onDragStart();
-          }}
-          onDragEnd={dragHandlers.onDragEnd}
-          onKeyDown={onHandleKey}
-        >
-          ⠿
-        </span>
+        <Tooltip label={t("question.reorder", { n })}>
+          <span
+            role="button"
+            tabIndex={0}
+            className="drag-handle"
+            draggable
+            onDragStart={(event) => {
+              event.dataTransfer.effectAllowed = "move";
+              event.dataTransfer.setData("application/x-quiz-night-question", String(index));
+              // The whole question is what moves.
+              const card = event.currentTarget.closest("fieldset");
+              if (card) event.dataTransfer.setDragImage(card, 24, 24);
+              dragHandlers.onDragStart();
+            }}
+            onDragEnd={dragHandlers.onDragEnd}
+            onKeyDown={onHandleKey}
+          >
+            ⠿
+          </span>
+        </Tooltip>
         <div className="field kind-field">
           <label htmlFor={fieldId(key("kind"))}>{t("question.kind")}</label>
           <select
@@ -291,16 +292,17 @@ function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<Que
                   onChange={setAnswer(answerIndex)}
                 />
                 {question.answers.length > MIN_OPTIONS ? (
-                  <button
-                    type="submit"
-                    name="intent"
-                    value={`remove-answer-${index}-${answerIndex}`}
-                    className="button button-secondary button-small"
-                    aria-label={t("question.deleteOption", { letter, n })}
-                    onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
-                  >
-                    ×
-                  </button>
+                  <Tooltip label={t("question.deleteOption", { letter, n })}>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={`remove-answer-${index}-${answerIndex}`}
+                      className="button button-secondary button-small"
+                      onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
+                    >
+                      ×
+                    </button>
+                  </Tooltip>
                 ) : null}
               </div>
               <FieldError id={fieldId(`${answerKey}-error`)} message={errors[answerKey]} />

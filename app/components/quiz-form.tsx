@@ -13,6 +13,7 @@ import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, 
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { QuestionEditor, fieldId } from "./question-editor";
 import { useToast } from "./toaster";
+import { VisibilityHint } from "./visibility-hint";
 
 export interface QuizFormReply {
   draft?: QuizDraft;
@@ -239,12 +240,13 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
                 className="select"
                 value={draft.visibility}
                 aria-invalid={errors.visibility ? true : undefined}
-                aria-describedby={errors.visibility ? "visibility-error" : undefined}
+                aria-describedby={errors.visibility ? "visibility-hint visibility-error" : "visibility-hint"}
                 onChange={(event) => update({ visibility: event.target.value })}
               >
                 <option value="private">{t("visibility.private")}</option>
                 <option value="public">{t("visibility.public")}</option>
               </select>
+              <VisibilityHint id="visibility-hint" />
               <FieldError id="visibility-error" message={errors.visibility} />
             </div>
           </div>

@@ -5,6 +5,7 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { useTranslation } from "react-i18next";
 import { TOAST_DURATION_MS, type ToastViewProps } from "./toaster";
+import { Tooltip } from "./tooltip";
 
 export default function ToastView({ toast, onOpenChange }: ToastViewProps) {
   const { t } = useTranslation();
@@ -26,9 +27,9 @@ export default function ToastView({ toast, onOpenChange }: ToastViewProps) {
               {toast.action.label}
             </ToastPrimitive.Action>
           ) : null}
-          <ToastPrimitive.Close className="toast-close" aria-label={t("toast.close")}>
-            ×
-          </ToastPrimitive.Close>
+          <Tooltip label={t("toast.close")}>
+            <ToastPrimitive.Close className="toast-close">×</ToastPrimitive.Close>
+          </Tooltip>
         </ToastPrimitive.Root>
       ) : null}
       {/* Radix puts the F8 shortcut where {hotkey} stands. */}

@@ -154,6 +154,12 @@ export async function listGameSessions(db: DB): Promise<GameSession[]> {
   }));
 }
 
+/** The codes of the live games this browser is the registered host of (the Join page's Start Game goes to their lobbies). */
+export async function liveGamesHostedBy(db: DB, clientId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom("games").select("game_code").where("host_client_id", "=", clientId).where("status", "!=", "finished").execute();
+  return new Set(rows.map((row) => row.game_code));
+}
+
 export interface Standing {
   rank: number;
   id: number;

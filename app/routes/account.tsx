@@ -4,11 +4,12 @@ import { useMemo } from "react";
 import { z } from "zod";
 import { Field, FieldError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
-import { changePassword, deleteAccount, findUserRowByEmail, remainingAiQuizzes, verifyPassword, type User } from "#app/models/user.server";
+import { changePassword, deleteAccount, findUserRowByEmail, verifyPassword, type User } from "#app/models/user.server";
 import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
 import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
 import { endSession, requireUser, startSession } from "#app/utils/session.server";
-import { planName } from "#app/utils/plans";
+import { planName, QUIZ_LIMIT_CHECK_FAILED } from "#app/utils/plans";
+import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { PasswordSchema } from "#app/utils/validation";
 
@@ -52,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       hasPassword: user.hasPassword,
       hasBillingAccount: user.hasBillingAccount,
     },
-    remainingQuizzes: await remainingAiQuizzes(context.db, user),
+    remainingQuizzes: (await checkQuizLimit(context, user))?.remaining ?? null,
   };
 }
 
@@ -147,7 +148,7 @@ export default function Account() {
             </div>
             <div>
               <dt>AI quizzes left today</dt>
-              <dd>{remainingQuizzes}</dd>
+              <dd>{remainingQuizzes ?? QUIZ_LIMIT_CHECK_FAILED}</dd>
             </div>
           </dl>
           <div className="row">

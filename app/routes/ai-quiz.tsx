@@ -31,11 +31,12 @@ import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { getClientId } from "#app/game/client/storage";
 import { generateAndHostQuiz, quotaExhaustedMessage } from "#app/models/ai-quiz.server";
 import { dailyAiQuizLimit } from "#app/models/plan.server";
-import { aiQuizQuota } from "#app/models/user.server";
 import { AI_QUIZ_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { type ToastMessage } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
+import { QUIZ_LIMIT_CHECK_FAILED } from "#app/utils/plans";
+import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -45,14 +46,14 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "qui
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(context, request);
   if (!user) return { user: null };
-  const quota = await aiQuizQuota(context.db, user);
+  // null when it cannot be read: the page says so, and generating checks it again.
+  const quota = await checkQuizLimit(context, user);
   return {
     user: {
       isGuest: user.isGuest,
-      quotaLimit: quota.limit,
-      remainingQuizzes: quota.remaining,
+      quota: quota && { limit: quota.limit, remaining: quota.remaining },
       freeDailyLimit: await dailyAiQuizLimit(context.db, "free"),
-      quotaMessage: quota.remaining > 0 ? null : await quotaExhaustedMessage(context.db, user, quota.limit),
+      quotaMessage: !quota || quota.remaining > 0 ? null : await quotaExhaustedMessage(context.db, user, quota.limit),
       canUpgrade: !user.isGuest && user.subscriptionTier.toLowerCase() !== "premium",
     },
     notConfigured: context.quizGenerator ? null : AI_NOT_CONFIGURED,
@@ -158,8 +159,8 @@ function LoginRequired() {
 
 interface QuotaView {
   isGuest: boolean;
-  quotaLimit: number;
-  remainingQuizzes: number;
+  /** null when it could not be read. */
+  quota: { limit: number; remaining: number } | null;
   quotaMessage: string | null;
   canUpgrade: boolean;
   freeDailyLimit: number;
@@ -202,7 +203,7 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
   }, [actionData, pageLanguage]);
 
   const busy = generating || (navigation.state === "submitting" && navigation.formData?.get("intent") === "generate");
-  const outOfQuizzes = user.remainingQuizzes <= 0;
+  const outOfQuizzes = user.quota !== null && user.quota.remaining <= 0;
   const cannotGenerate = busy || outOfQuizzes || notConfigured !== null;
   const update = (change: Partial<AiQuizValues>) => setDraft((current) => ({ ...current, ...change }));
 
@@ -269,14 +270,20 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
         </div>
       ) : null}
 
-      <p className="ai-quota" data-testid="ai-quota">
-        <Trans
-          t={t}
-          i18nKey={user.isGuest ? "ai.quotaGuest" : "ai.quota"}
-          values={{ remaining: user.remainingQuizzes, limit: user.quotaLimit, daily: user.freeDailyLimit }}
-          components={{ strong: <strong />, register: <Link to="/auth?tab=register" /> }}
-        />
-      </p>
+      {user.quota ? (
+        <p className="ai-quota" data-testid="ai-quota">
+          <Trans
+            t={t}
+            i18nKey={user.isGuest ? "ai.quotaGuest" : "ai.quota"}
+            values={{ remaining: user.quota.remaining, limit: user.quota.limit, daily: user.freeDailyLimit }}
+            components={{ strong: <strong />, register: <Link to="/auth?tab=register" /> }}
+          />
+        </p>
+      ) : (
+        <p className="ai-quota form-error" data-testid="ai-quota" role="status">
+          {t("ai.quotaCheckFailed")}
+        </p>
+      )}
       {user.quotaMessage ? (
         <div className="card ai-notice" role="status">
           {errorText(user.quotaMessage)}{" "}

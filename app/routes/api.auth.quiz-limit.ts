@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { remainingAiQuizzes } from "#app/models/user.server";
 import { ApiError, handleApi } from "#app/utils/api.server";
+import { QUIZ_LIMIT_CHECK_FAILED } from "#app/utils/plans";
+import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { getUser } from "#app/utils/session.server";
 
 /** GET /api/auth/quiz-limit -> {remainingQuizzes} for the signed-in user or guest. */
@@ -8,6 +9,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return handleApi(context.logger, async () => {
     const user = await getUser(context, request);
     if (!user) throw new ApiError(401, "Sign in or continue as a guest to use AI quizzes.");
-    return Response.json({ remainingQuizzes: await remainingAiQuizzes(context.db, user) });
+    const quota = await checkQuizLimit(context, user);
+    if (!quota) throw new ApiError(500, QUIZ_LIMIT_CHECK_FAILED);
+    return Response.json({ remainingQuizzes: quota.remaining });
   });
 }

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import { GoogleSignInButton } from "#app/components/google-sign-in";
 import { Field } from "#app/components/form-field";
@@ -8,6 +8,7 @@ import { useToast } from "#app/components/toaster";
 import { AUTH_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { AuthError, continueAsGuest, login, register } from "#app/utils/auth.server";
 import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/utils/forms";
+import { SOMETHING_WENT_WRONG } from "#app/utils/google-errors";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 import { LoginSchema, RegisterSchema } from "#app/utils/validation";
@@ -62,12 +63,26 @@ const PASSWORD_FIELDS = ["password", "confirmPassword"];
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  // The login strategy reads the body itself, so this reads a copy.
-  const form = await request.clone().formData();
+/**
+ * What a failure nobody planned for says (docs/product.md#messages): the server's own error, a
+ * request that never arrived, an answer that is not ours. Refusals for a known reason keep their message.
+ */
+export const AUTH_FALLBACK: Record<Intent, string> = { login: "Failed to login", register: "Failed to register", guest: "Failed to authenticate" };
+
+const FAILURE_TITLE: Record<Intent, string> = { login: "Login failed", register: "Registration failed", guest: SOMETHING_WENT_WRONG };
+
+/** What the page shows of a form: the intent and what was typed, passwords left out. */
+function submitted(form: FormData): Pick<AuthActionData, "intent" | "values"> {
   const intent: Intent = parseIntent(form, ["login", "register", "guest"]) ?? "login";
   // login() and register() check the form with these same schemas; this is what goes back to the page.
   const { values } = parseForm(form, intent === "register" ? RegisterSchema : LoginSchema, { secret: PASSWORD_FIELDS });
+  return { intent, values };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The login strategy reads the body itself, so this reads a copy.
+  const form = await request.clone().formData();
+  const { intent, values } = submitted(form);
   const to = redirectParam(request) ?? "/";
   try {
     const { cookie } =
@@ -78,12 +93,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : await continueAsGuest(context, request);
     return redirect(withWelcome(to, intent), cookie ? { headers: { "Set-Cookie": cookie } } : undefined);
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
+    if (!(error instanceof AuthError)) {
+      context.logger.error({ event: "auth_failed", intent, err: error }, "a sign-in failed on the server");
+      return data<AuthActionData>({ intent, values, fieldErrors: {}, formError: AUTH_FALLBACK[intent] }, { status: 500 });
+    }
     const body: AuthActionData = { intent, values, fieldErrors: error.fieldErrors, formError: error.message };
     const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
     return data(body, { status: AUTH_FAILURE_STATUS[error.reason], headers });
   }
 }
+
+/** With JavaScript: a post that never reached the server, or came back as something not ours, gets the fallback too. */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs): Promise<AuthActionData> {
+  const form = await request.clone().formData();
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response) throw error; // the redirect of a success
+    const { intent, values } = submitted(form);
+    return { intent, values, fieldErrors: {}, formError: AUTH_FALLBACK[intent] };
+  }
+}
+
+/** A refused form changed nothing the loader reads; after an unreachable server, reloading would only fail too. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && typeof actionResult === "object" && "formError" in actionResult ? false : defaultShouldRevalidate;
 
 // ---------------------------------------------------------------- page
 
@@ -96,7 +130,7 @@ function useHydrated(): boolean {
 
 export default function Auth() {
   const { tab: linkedTab, redirectTo, isGuest } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AuthActionData | undefined;
+  const actionData = useActionData<typeof clientAction>();
   const hydrated = useHydrated();
   const toast = useToast();
   const failedTab = actionData && actionData.intent !== "guest" ? actionData.intent : null;
@@ -110,12 +144,8 @@ export default function Auth() {
   }
 
   useEffect(() => {
-    if (!actionData || actionData.intent === "guest") return;
-    toast({
-      title: actionData.intent === "register" ? "Registration failed" : "Login failed",
-      description: actionData.formError || "Something went wrong",
-      variant: "destructive",
-    });
+    if (!actionData) return;
+    toast({ title: FAILURE_TITLE[actionData.intent], description: actionData.formError || SOMETHING_WENT_WRONG, variant: "destructive" });
   }, [actionData, toast]);
 
   const tabRefs = useRef<Record<Tab, HTMLAnchorElement | null>>({ login: null, register: null });
@@ -186,7 +216,7 @@ export default function Auth() {
           <div className="stack auth-alternatives">
             {/* The button carries the notice that Google sign-in needs domain authorization. */}
             <GoogleSignInButton />
-            <GuestForm actionUrl={actionUrl} />
+            <GuestForm actionUrl={actionUrl} formError={actionData?.intent === "guest" ? actionData.formError : undefined} />
             <p className="hint">Guests have limited access to {GUEST_AI_QUIZ_LIMIT} AI quizzes and basic features.</p>
           </div>
         </section>
@@ -276,7 +306,7 @@ function RegisterForm({ actionUrl, result }: FormProps) {
   );
 }
 
-function GuestForm({ actionUrl }: { actionUrl: string }) {
+function GuestForm({ actionUrl, formError }: { actionUrl: string; formError?: string }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "guest";
   return (
@@ -285,6 +315,11 @@ function GuestForm({ actionUrl }: { actionUrl: string }) {
       <button type="submit" className="button button-secondary auth-wide" disabled={busy}>
         Continue as Guest
       </button>
+      {formError ? (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
+      ) : null}
     </Form>
   );
 }

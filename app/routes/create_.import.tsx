@@ -4,6 +4,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { Page } from "#app/components/layout";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
+import { VisibilityHint } from "#app/components/visibility-hint";
 import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { importFromRequest } from "#app/utils/quiz-import.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -89,10 +90,11 @@ export default function ImportQuiz() {
           </div>
           <div className="field">
             <label htmlFor="visibility">{t("form.visibility")}</label>
-            <select id="visibility" name="visibility" className="select" defaultValue="private">
+            <select id="visibility" name="visibility" className="select" defaultValue="private" aria-describedby="visibility-hint">
               <option value="private">{t("visibility.private")}</option>
               <option value="public">{t("visibility.public")}</option>
             </select>
+            <VisibilityHint id="visibility-hint" />
           </div>
           <div className="form-actions">
             <Link to="/create">{t("import.back")}</Link>

@@ -130,6 +130,8 @@ export default function Featured() {
         <div className="card center featured-message">
           <h2>{t("featured.empty.title")}</h2>
           <p className="muted">{t("featured.empty.text")}</p>
+          <p className="muted">{t("featured.empty.why")}</p>
+          <p className="muted">{t("featured.empty.howTo")}</p>
           <div className="row featured-empty-actions">
             <Link to="/create-quiz" className="button">
               {t("featured.empty.create")}

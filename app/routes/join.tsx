@@ -1,32 +1,32 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { z } from "zod";
 import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { metaT } from "#app/i18n/meta";
 import { useOnline } from "#app/pwa/online";
 import { useGame } from "#app/game/client/game-provider";
 import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
-import { findLiveGame, hostNewGame, listGameSessions, type GameSession } from "#app/models/game.server";
-import { requesterWithClientId } from "#app/utils/session.server";
-import { FormIdSchema, JoinFormSchema } from "#app/utils/form-schemas";
-import { GAME_NOT_FOUND, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
-import { parseForm, parseIntent, type FieldErrors } from "#app/utils/forms";
+import { findLiveGame, listGameSessions, liveGamesHostedBy, type GameSession } from "#app/models/game.server";
+import { clientIdOf } from "#app/utils/client-id.server";
+import { JoinFormSchema } from "#app/utils/form-schemas";
+import { GAME_NOT_FOUND } from "#app/utils/game-messages";
+import { parseForm, type FieldErrors } from "#app/utils/forms";
 import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/utils/field-rules";
-import { retryAfterHeaders } from "#app/utils/api.server";
-import { checkLimits } from "#app/utils/rate-limits.server";
-import { logGameCreated } from "#app/utils/game-log.server";
-import { retryAfterFromAction } from "#app/utils/route-headers";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("join.metaTitle") }];
 
+/** A listed game, and whether this browser is its host: the server decides who may start it. */
+type ListedSession = GameSession & { isHost: boolean };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const code = normalizeGameCode(new URL(request.url).searchParams.get("code") ?? "");
-  let sessions: GameSession[] | null;
+  const clientId = clientIdOf(request);
+  let sessions: ListedSession[] | null;
   try {
-    sessions = await listGameSessions(context.db);
+    const [listed, hosted] = await Promise.all([listGameSessions(context.db), clientId ? liveGamesHostedBy(context.db, clientId) : new Set<string>()]);
+    sessions = listed.map((session) => ({ ...session, isHost: hosted.has(session.gameCode) }));
   } catch (error) {
     // The join form works without the list, so a failed listing does not take the page down.
     context.logger.error({ event: "game_list_failed", err: error }, "could not list game sessions");
@@ -35,45 +35,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { code, sessions };
 }
 
-/** A listed game's Start Game button: the quiz to start a new game of. */
-const StartGameSchema = z.object({ quizId: FormIdSchema });
-
 interface JoinActionData {
   values?: { gameCode: string; nickname: string };
   errors?: FieldErrors;
-  /** Why Start Game failed. */
-  startError?: string;
 }
 
-function reply(body: JoinActionData, status: number, headers?: HeadersInit) {
-  return data(body, { status, headers });
+function reply(body: JoinActionData, status: number) {
+  return data(body, { status });
 }
 
-/**
- * Joining without JavaScript checks the code here and hands over to the lobby; with JavaScript
- * the page joins over the socket instead. Start Game always lands here: it starts a new game of
- * the session's quiz with this browser as host, never taking over the listed game.
- */
-/** A post refused by a limit carries Retry-After. */
-export const headers = retryAfterFromAction;
-
+/** Joining without JavaScript checks the code here and hands over to the lobby; with JavaScript the page joins over the socket instead. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  if (parseIntent(formData, ["start"]) === "start") {
-    const start = parseForm(formData, StartGameSchema);
-    if (start.status !== "success") return reply({ startError: QUIZ_NOT_FOUND }, 400);
-    const { quizId } = start.value;
-    const allowed = await checkLimits(context, [{ name: "game" }]);
-    if (!allowed.ok) return reply({ startError: allowed.message }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
-    const { requester, headers } = await requesterWithClientId(context, request);
-    const hosted = await hostNewGame(context.db, quizId, requester);
-    if (hosted.status !== "ok") {
-      return reply({ startError: hosted.status === "forbidden" ? QUIZ_NOT_HOSTABLE : QUIZ_NOT_FOUND }, hosted.status === "forbidden" ? 403 : 404);
-    }
-    logGameCreated(context.logger, hosted.value, quizId, "start game");
-    return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
-  }
-
   const submission = parseForm(formData, JoinFormSchema);
   const values = { gameCode: submission.values.gameCode, nickname: submission.values.nickname };
   if (submission.status !== "success") return reply({ values, errors: submission.errors }, 400);
@@ -81,20 +54,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await findLiveGame(context.db, gameCode))) return reply({ values, errors: { gameCode: GAME_NOT_FOUND } }, 404);
   return redirect(`/waiting/${gameCode}?${new URLSearchParams({ nickname })}`);
 }
-
-/** Start Game posts here with JavaScript too; a post that never reached the server gets the hosting message. */
-export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<JoinActionData> {
-  try {
-    return await serverAction<typeof action>();
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    return { startError: HOST_CONNECTION_FAILED };
-  }
-}
-
-/** After an unreachable server, reloading the list would only fail too and replace the page with an error. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult?.startError === HOST_CONNECTION_FAILED ? false : defaultShouldRevalidate;
 
 /** False in the server's HTML, so nothing is disabled for a browser that never runs the page's script. */
 function useHydrated(): boolean {
@@ -115,7 +74,7 @@ const INVALID_MESSAGES: Record<string, string> = { gameCode: GAME_CODE_MESSAGE, 
 export default function Join() {
   const { code, sessions } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const actionData = useActionData<typeof clientAction>();
+  const actionData = useActionData<typeof action>();
   const { state, joinGame } = useGame();
   const hydrated = useHydrated();
   const online = useOnline();
@@ -224,20 +183,22 @@ export default function Join() {
           </button>
         </Form>
 
-        <LiveSessions sessions={sessions} startError={actionData?.startError} />
+        <LiveSessions sessions={sessions} />
       </div>
     </Page>
   );
 }
 
-function LiveSessions({ sessions, startError }: { sessions: GameSession[] | null; startError?: string }) {
+/**
+ * Live public games. Start Game belongs to a game's host: for the browser that hosts it, a link to
+ * its lobby (which follows the game to its current screen); for anyone else, a note that only the
+ * host can start it. It never opens a copy of someone's game.
+ */
+function LiveSessions({ sessions }: { sessions: ListedSession[] | null }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const startingQuizId = navigation.formData?.get("intent") === "start" ? String(navigation.formData.get("quizId")) : null;
   return (
     <section className="stack" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">{t("join.sessions.title")}</h2>
-      <FormError message={startError} />
       {sessions === null ? (
         <p className="muted">{t("join.sessions.loadFailed")}</p>
       ) : sessions.length === 0 ? (
@@ -258,18 +219,13 @@ function LiveSessions({ sessions, startError }: { sessions: GameSession[] | null
                 <Link to={`/join?code=${session.gameCode}`} className="button button-small" aria-describedby={`session-${session.id}`}>
                   {t("join.joinGame")}
                 </Link>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="start" />
-                  <input type="hidden" name="quizId" value={session.quizId} />
-                  <button
-                    type="submit"
-                    className="button button-secondary button-small"
-                    aria-describedby={`session-${session.id}`}
-                    disabled={startingQuizId === String(session.quizId)}
-                  >
-                    {t("join.sessions.startGame")}
-                  </button>
-                </Form>
+                {session.isHost ? (
+                  <Link to={`/waiting/${session.gameCode}`} className="button button-secondary button-small" aria-describedby={`session-${session.id}`}>
+                    {session.status === "waiting" ? t("join.sessions.startGame") : t("join.sessions.openHostScreen")}
+                  </Link>
+                ) : (
+                  <span className="hint">{t("join.sessions.onlyHost")}</span>
+                )}
               </div>
             </li>
           ))}

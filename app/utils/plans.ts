@@ -17,6 +17,9 @@ export interface Plan {
 
 export const GUEST_AI_QUIZ_LIMIT = 5;
 
+/** What a page or the API says when the AI quiz limit cannot be read (docs/product.md#messages). */
+export const QUIZ_LIMIT_CHECK_FAILED = "Failed to check quiz limit";
+
 /** The subscription messages of docs/product.md#messages. */
 export const PLEASE_SIGN_IN = { title: "Please sign in", description: "You need to be signed in to subscribe to a plan." };
 export const SUBSCRIPTION_ERROR = { title: "Error", description: "Failed to create subscription. Please try again." };

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 /**
@@ -236,6 +236,53 @@ test.describe("with JavaScript", () => {
     await expect(registerPanel(page).getByLabel("Password", { exact: true })).toHaveValue("");
     allowStatusLogs(consoleErrors, 401, 409);
   });
+});
+
+test.describe("when the server cannot be reached or fails", () => {
+  /** Chromium logs a console error for the failed request the test itself caused, and Remix why it could not read the answer. */
+  function allowFailureLogs(consoleErrors: string[]) {
+    const expected = (error: string) => error.startsWith("Failed to load resource:") || error.startsWith("SyntaxError");
+    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
+  }
+
+  for (const [failure, fail] of [
+    ["a 500", (route: Route) => route.fulfill({ status: 500, contentType: "text/html", body: "<h1>Internal Server Error</h1>" })],
+    ["no answer", (route: Route) => route.abort("connectionrefused")],
+  ] as const) {
+    test(`a login that gets ${failure} says 'Failed to login' and keeps the email`, async ({ page, consoleErrors }) => {
+      await openHydrated(page, "/auth");
+      await fillLogin(page, "someone@example.com", "s3cret-pass");
+      await page.route(/\/auth\.data/, fail);
+      await loginPanel(page).getByRole("button", { name: "Login" }).click();
+      await expectToast(page, "Login failed", "Failed to login");
+      await expect(loginPanel(page).getByRole("alert")).toHaveText("Failed to login");
+      await expect(loginPanel(page).getByLabel("Email")).toHaveValue("someone@example.com");
+      await expect(loginPanel(page).getByRole("button", { name: "Login" })).toBeEnabled();
+      await expect(page).toHaveURL(/\/auth$/);
+      allowFailureLogs(consoleErrors);
+    });
+
+    test(`a logout that gets ${failure} says 'Failed to logout' and stays signed in`, async ({ page, consoleErrors }) => {
+      await openHydrated(page, "/auth");
+      await page.getByRole("button", { name: "Continue as Guest" }).click();
+      const userMenu = page.getByRole("button", { name: "Guest", exact: true });
+      await expect(userMenu).toBeVisible();
+      await page.route(/\/logout/, fail);
+      await userMenu.click();
+      await page.getByRole("button", { name: "Log out" }).click();
+      await expect(page.locator(".toast-title")).toHaveText("Failed to logout");
+      await expect(page.locator(".toast").last()).toHaveClass(/toast-destructive/);
+      await expect(userMenu).toBeVisible();
+      await expect(page.getByRole("link", { name: "Sign In" })).toHaveCount(0);
+
+      // Once the server answers again, Log out (its menu still open) works.
+      await page.unroute(/\/logout/);
+      await page.getByRole("button", { name: "Log out" }).click();
+      await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+      await expect(page).toHaveURL(/\/$/);
+      allowFailureLogs(consoleErrors);
+    });
+  }
 });
 
 test.describe("without JavaScript", () => {

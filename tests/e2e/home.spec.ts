@@ -174,6 +174,9 @@ test.describe("featured", () => {
     await page.goto("/featured");
     await expect(page.getByRole("heading", { name: "Featured Quizzes", level: 1 })).toBeVisible();
     await expect(page.getByText("No active quizzes right now")).toBeVisible();
+    // Why it is empty, and how to list a quiz here.
+    await expect(page.getByText("Featured lists the live games of public quizzes, and every quiz is private until its creator makes it public.")).toBeVisible();
+    await expect(page.getByText("To list yours, set its Visibility to Public when you create or edit it, then host a game.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Create a Quiz" })).toHaveAttribute("href", "/create-quiz");
     await expect(page.getByRole("link", { name: "Generate with AI" })).toHaveAttribute("href", "/ai-quiz");
     await expect(page.getByText("Live Quizzes: 0")).toBeVisible();

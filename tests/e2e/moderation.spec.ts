@@ -45,6 +45,9 @@ test("the host removes a player for good and locks the game to newcomers", async
   await expect(host.getByTestId("player-count")).toHaveText("2");
   await host.screenshot({ path: testInfo.outputPath("host-lobby.png"), fullPage: true });
 
+  // The × names its player, in a tooltip too.
+  await host.getByRole("button", { name: "Remove Bob" }).hover();
+  await expect(host.getByRole("tooltip")).toHaveText("Remove Bob");
   host.once("dialog", (dialog) => void dialog.accept());
   await host.getByRole("button", { name: "Remove Bob" }).click();
   await expect(host.getByTestId("player-count")).toHaveText("1");

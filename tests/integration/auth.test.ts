@@ -11,6 +11,7 @@ import * as logoutRoute from "#app/routes/logout";
 import { AuthError, LOGIN_FAILED, login, MAX_FAILED_LOGINS, register } from "#app/utils/auth.server";
 import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
+import { captureLogs, ERROR } from "#tests/log-capture";
 
 const SECRET = "auth-test-secret-0123456789-0123456789";
 const PASSWORD = "correct horse";
@@ -69,11 +70,11 @@ type Handler = (args: any) => Promise<unknown>;
 async function call(
   handler: Handler,
   url: string,
-  init: { form?: Record<string, string>; cookie?: string | null; clientIp?: string; headers?: Record<string, string> } = {},
+  init: { form?: Record<string, string>; cookie?: string | null; clientIp?: string; headers?: Record<string, string>; context?: object } = {},
 ): Promise<Reply> {
   let result: unknown;
   try {
-    result = await handler({ request: request(url, init), params: {}, context: contextFor(init.clientIp) });
+    result = await handler({ request: request(url, init), params: {}, context: init.context ?? contextFor(init.clientIp) });
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     result = thrown;
@@ -304,6 +305,50 @@ describe("logout", () => {
     expect(await getUser(contextFor(), request("/", { cookie }))).toBeNull();
     const loader = await call(authRoute.loader, "/auth", { cookie });
     expect(loader.status).toBe(200);
+  });
+
+  it("answers a script that asks for JSON with {ok: true} instead of a redirect, ending the session the same way", async () => {
+    const { cookie } = await registerAccount();
+    const reply = await call(logoutRoute.action, "/logout", { form: {}, cookie, headers: { accept: "application/json" } });
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toEqual({ ok: true });
+    expect(reply.setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+    expect(await getUser(contextFor(), request("/", { cookie }))).toBeNull();
+  });
+});
+
+describe("a failure the server did not expect", () => {
+  // A database that is gone: every query throws, as it would on a full disk or a corrupt file.
+  let broken: TempDatabase;
+  const logs = captureLogs();
+  const brokenContext = () => ({ db: broken.db, hub: null as any, sessionSecret: SECRET, clientIp: freshIp(), limits, logger: logs.logger });
+
+  beforeAll(async () => {
+    broken = await openTempDatabase("auth-broken");
+    await broken.db.destroy();
+  });
+
+  afterAll(() => broken.remove());
+
+  it.each([
+    ["login", { intent: "login", email: "sam@example.com", password: PASSWORD }, "Failed to login"],
+    ["register", registerForm(), "Failed to register"],
+    ["guest", { intent: "guest" }, "Failed to authenticate"],
+  ])("a %s answers 500 with the fallback message, keeps what was typed but passwords, and is logged", async (intent, form, message) => {
+    const before = logs.lines.length;
+    const reply = await call(authRoute.action, "/auth", { form, context: brokenContext() });
+    expect(reply.status).toBe(500);
+    expect(reply.body).toMatchObject({ intent, fieldErrors: {}, formError: message });
+    expect(reply.raw).not.toContain(PASSWORD);
+    expect(logs.lines.slice(before)).toEqual([expect.objectContaining({ level: ERROR, event: "auth_failed" })]);
+  });
+
+  it("a logout asked for JSON answers 500 with 'Failed to logout'", async () => {
+    const { cookie } = await registerAccount();
+    const reply = await call(logoutRoute.action, "/logout", { form: {}, cookie, headers: { accept: "application/json" }, context: brokenContext() });
+    expect(reply.status).toBe(500);
+    expect(JSON.parse(reply.body)).toEqual({ error: "Failed to logout" });
+    expect(reply.setCookie).toBeNull();
   });
 });
 

@@ -17,8 +17,6 @@ import { silentLogger } from "#server/logger";
 import { captureLogs, ERROR } from "#tests/log-capture";
 import { testLimits } from "./temp-database";
 
-const CODE = /^[A-Z0-9]{6}$/;
-
 let dir: string;
 let db: DB;
 const limits = testLimits();
@@ -376,23 +374,33 @@ describe("/join", () => {
     expect(reply.location).toBe(`/waiting/${listed.gameCode}?nickname=Sam+Smith`);
   });
 
-  it("starts a new game of a listed quiz with this browser as host, leaving the listed game alone", async () => {
-    const reply = await call(joinRoute.action, "/join", { form: { intent: "start", quizId: String(quiz.id) }, clientId: "starter-1" });
-    expect(reply.status).toBe(302);
-    expect(reply.location).toMatch(/^\/waiting\/[A-Z0-9]{6}\?hosted=1$/);
-    const code = codeFrom(reply.location);
-    expect(code).not.toBe(listed.gameCode);
-    expect(code).toMatch(CODE);
-    expect(await gameRow(code)).toMatchObject({ quiz_id: quiz.id, host_client_id: "starter-1" });
-    expect((await gameRow(listed.gameCode)).host_client_id).toBeNull();
+  it("marks the games this browser hosts, and no other, so the page links only those to their host screen", async () => {
+    const hosted = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: "host-9", hostClientId: "host-9" });
+    const sessionOf = (reply: Reply, code: string) => (reply.body.sessions as { gameCode: string; isHost: boolean }[]).find((s) => s.gameCode === code);
+
+    const asHost = await call(joinRoute.loader, "/join", { clientId: "host-9" });
+    expect(sessionOf(asHost, hosted.gameCode)).toMatchObject({ isHost: true });
+    // Someone else's game is not.
+    expect(sessionOf(asHost, listed.gameCode)).toMatchObject({ isHost: false });
+
+    for (const reply of [await call(joinRoute.loader, "/join", { clientId: "someone-else" }), await call(joinRoute.loader, "/join")]) {
+      expect(sessionOf(reply, hosted.gameCode)).toMatchObject({ isHost: false });
+    }
   });
 
-  it("will not start a game of someone's private quiz or of no quiz", async () => {
-    const secret = await seedQuiz({ title: "Secret", isPublic: false, ownerClientId: "owner-9" });
-    const refused = await call(joinRoute.action, "/join", { form: { intent: "start", quizId: String(secret.id) }, clientId: "starter-2" });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ startError: "This quiz is private. Only its creator can host it." });
-    const missing = await call(joinRoute.action, "/join", { form: { intent: "start", quizId: "nope" }, clientId: "starter-2" });
-    expect(missing.body).toEqual({ startError: "Quiz not found." });
+  it("never starts a copy of a listed game: Start Game is not a post any more", async () => {
+    const games = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("games")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await games();
+    const reply = await call(joinRoute.action, "/join", { form: { intent: "start", quizId: String(quiz.id) }, clientId: "starter-1" });
+    expect(reply.status).toBe(400);
+    expect(await games()).toBe(before);
   });
 });

@@ -9,7 +9,17 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createGuest } from "#app/models/user.server";
 import { startSession } from "#app/utils/session.server";
+import { exchangeGoogleToken, welcomeAfterGoogle } from "#app/utils/google-session";
+import { WELCOME_TOASTS } from "#app/components/flash-toasts";
 import { startTestServer, type TestServer } from "./harness";
+import englishCommon from "#app/locales/en/common.json";
+
+/** The toast `?welcome=PARAM` shows, in English, from the common catalog. */
+function englishWelcome(param: string): { title: string; description: string } {
+  const key = WELCOME_TOASTS[param as keyof typeof WELCOME_TOASTS];
+  const words = (englishCommon.flash as Record<string, { title: string; text: string }>)[key];
+  return { title: words.title, description: words.text };
+}
 
 const PROJECT_ID = "demo-quiz-night";
 const SESSION_SECRET = "integration-test-session-secret-0123456789"; // the harness's
@@ -107,6 +117,10 @@ async function call(server: TestServer, path: string, init: { token?: string; bo
   return { status: response.status, body: await response.json(), setCookie: response.headers.get("set-cookie") };
 }
 
+function welcomeParam(path: string): string {
+  return new URL(path, "http://x").searchParams.get("welcome") ?? "";
+}
+
 /** `qn_session=<value>` from a Set-Cookie header, for sending back. */
 function sessionCookie(setCookie: string | null): string {
   const match = /(?:^|,\s*)(qn_session=[^;]+)/.exec(setCookie ?? "");
@@ -190,6 +204,19 @@ describe("Google sign-in with Firebase configured", () => {
 
     // firebase-admin checked the emulator (revocation / disabled) and nothing else.
     expect(emulator.lookups).toContain(ada.uid);
+  });
+
+  it("is welcomed on a first sign-in and welcomed back on the next, as the browser's exchange sees it", async () => {
+    // The browser's own code (app/utils/google-session.ts), with its relative URLs sent to this server.
+    const request = (path: string, init?: RequestInit) => fetch(server.url + path, init);
+    const token = emulatorToken({ uid: "google-welcome", email: "welcome@example.com", name: "Wendy Welcome" });
+    const profile = { displayName: "Wendy Welcome", email: "welcome@example.com" };
+    const first = await exchangeGoogleToken(token, profile, request);
+    expect(first).toBe("new");
+    expect(englishWelcome(welcomeParam(welcomeAfterGoogle(first))).description).toBe("Welcome!");
+    const next = await exchangeGoogleToken(token, profile, request);
+    expect(next).toBe("returning");
+    expect(englishWelcome(welcomeParam(welcomeAfterGoogle(next)))).toEqual({ title: "Login successful", description: "Welcome back!" });
   });
 
   it("refuses to register the same Google account twice with 409", async () => {
