@@ -35,7 +35,6 @@ import { AI_QUIZ_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server
 import { ensureClientId } from "#app/utils/client-id.server";
 import { type ToastMessage } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
-import { QUIZ_LIMIT_CHECK_FAILED } from "#app/utils/plans";
 import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
