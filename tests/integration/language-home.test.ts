@@ -101,7 +101,7 @@ describe("the home area in German and French", () => {
 
   it("keeps English for a browser that asks for it", async () => {
     const { html } = await page("/join", "en");
-    for (const text of ["Join a Game", "Game code", "Live games", "Start Game"]) expect(html).toContain(text);
+    for (const text of ["Join a Game", "Game code", "Live games", "Only the host can start the game."]) expect(html).toContain(text);
     expect(html).toContain(`Code <strong>${gameCode}</strong> · 30 s per question`);
   });
 });

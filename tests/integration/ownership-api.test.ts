@@ -108,7 +108,7 @@ describe("a game made through POST /api/games", () => {
       { body: { clientId: stranger }, headers: { cookie: (await signInAs(server)).cookie } },
     ]) {
       const refused = await server.api(`/api/games/${gameCode}/register-host`, attempt);
-      expect(refused).toEqual({ status: 403, body: { error: "Only the browser or account that created this game can host it." } });
+      expect(refused).toEqual({ status: 403, body: { error: "Only the browser or account that created this game can host it.", code: "GAME_NOT_YOURS" } });
     }
     const impostor = await TestClient.connect(server, stranger);
     clients.push(impostor);
