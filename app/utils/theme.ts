@@ -6,4 +6,3 @@
 export const THEME_COOKIE = "qn_theme";
 export const THEME_CHOICES = ["system", "light", "dark"] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
-
