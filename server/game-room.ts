@@ -391,8 +391,8 @@ export class GameRoom {
     this.outbox.scheduleFlush();
   }
 
-  private sendError(to: Connection, message: string, code?: string): void {
-    this.outbox.sendTo(to, { type: "ERROR", payload: { message, ...(code ? { code } : {}) } });
+  private sendError(to: Connection, message: string, code: string): void {
+    this.outbox.sendTo(to, { type: "ERROR", payload: { message, code } });
     this.outbox.scheduleFlush();
   }
 

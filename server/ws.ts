@@ -223,7 +223,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
         .then(() => handle(client, text))
         .catch((error) => {
           logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
-          replyError(client, "Something went wrong handling that message.");
+          replyError(client, "Something went wrong handling that message.", "MESSAGE_FAILED");
         });
     });
     socket.on("close", () => {
@@ -245,8 +245,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     return true;
   }
 
-  function replyError(client: Client, message: string, code?: string): void {
-    client.connection.send(encodeServerMessage("ERROR", { message, ...(code ? { code } : {}) }));
+  /** Every ERROR has a code, which the browser translates its message by (docs/decisions/0029-languages.md). */
+  function replyError(client: Client, message: string, code: string): void {
+    client.connection.send(encodeServerMessage("ERROR", { message, code }));
     metrics.sent("ERROR", 1);
   }
 

@@ -1,0 +1,89 @@
+/**
+ * The game's ERROR messages in the reader's language: the engine, the transport and the protocol
+ * speak English and send a code; every fixed text among them is in the `errors` catalog, so the
+ * browser's `useErrorText` finds its translation (docs/decisions/0029-languages.md).
+ */
+import { createElement, Fragment } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "#app/game/engine/transition";
+import { parseClientMessage } from "#app/game/protocol";
+import { CATALOGS } from "#app/i18n/catalogs.server";
+import { useErrorText } from "#app/i18n/error-text";
+import { serverI18n } from "#app/i18n/server-i18n.server";
+import { LANGUAGES, type Language } from "#app/i18n/languages";
+import { GAME_NOT_FOUND } from "#app/utils/form-schemas";
+import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
+import { GAME_CLOSED_MESSAGE } from "../../server/game-room";
+import { JOIN_LIMIT_MESSAGES } from "../../server/ws";
+
+const englishTexts = new Set(Object.values(CATALOGS.en.errors as Record<string, string>));
+
+/** What `parseClientMessage` says about a frame it refuses. */
+function refusal(frame: unknown): string {
+  const parsed = parseClientMessage(typeof frame === "string" ? frame : JSON.stringify(frame));
+  if (parsed.ok) throw new Error(`accepted ${JSON.stringify(frame)}`);
+  return parsed.error;
+}
+
+/** The protocol's refusals whose words do not depend on what was sent. */
+const PROTOCOL_REFUSALS = [
+  refusal("not json"),
+  refusal([1, 2]),
+  refusal({ payload: {} }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 0, answerIndex: 1 } }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, answerIndex: 9 } }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, answerIndexes: "0" } }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, text: 5 } }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, text: "x".repeat(401) } }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, number: "5" } }),
+  refusal({ type: "SUBMIT_ANSWER", payload: { gameCode: "ABC234", playerId: 1, answerIndex: 1, text: "a" } }),
+  refusal({ type: "KICK_PLAYER", payload: { gameCode: "ABC234", playerId: -1 } }),
+  refusal({ type: "LOCK_GAME", payload: { gameCode: "ABC234", locked: "yes" } }),
+  refusal({ type: "ACCEPT_ANSWER", payload: { gameCode: "ABC234", questionNumber: "1", text: "a" } }),
+  refusal({ type: "ACCEPT_ANSWER", payload: { gameCode: "ABC234", questionNumber: 1.5, text: "a" } }),
+  refusal({ type: "ACCEPT_ANSWER", payload: { gameCode: "ABC234", questionNumber: 0, text: "a" } }),
+  refusal({ type: "ACCEPT_ANSWER", payload: { gameCode: "ABC234", questionNumber: 1, text: "" } }),
+  refusal({ type: "SET_PICTURES_ON_PLAYERS", payload: { gameCode: "ABC234", enabled: 1 } }),
+];
+
+/** `useErrorText()(message, code)` as a page in `language` renders it. */
+function shown(language: Language, message: string, code?: string): string {
+  function Probe() {
+    return createElement(Fragment, null, useErrorText()(message, code));
+  }
+  return renderToStaticMarkup(createElement(I18nextProvider, { i18n: serverI18n(language) }, createElement(Probe))).replace(/&#x27;/g, "'");
+}
+
+describe("the game's error messages", () => {
+  it("has every engine refusal, transport refusal and fixed protocol refusal in the errors catalog, word for word", () => {
+    const sent = [
+      ...Object.values(MESSAGES),
+      OFFENSIVE_NICKNAME,
+      GAME_NOT_FOUND,
+      GAME_CLOSED_MESSAGE,
+      ...Object.values(JOIN_LIMIT_MESSAGES),
+      "Join the game first.",
+      "Something went wrong handling that message.",
+      ...PROTOCOL_REFUSALS,
+    ];
+    expect(sent.filter((text) => !englishTexts.has(text))).toEqual([]);
+  });
+
+  it("shows a refusal in the page's language, found by its words when its code covers several messages", () => {
+    expect(shown("de", MESSAGES.NOT_HOST_KICK, "NOT_HOST")).toBe("Nur die Spielleitung kann Spieler entfernen.");
+    expect(shown("es", MESSAGES.NOT_HOST, "NOT_HOST")).toBe("Solo el anfitrión puede iniciar el juego.");
+    expect(shown("fr", JOIN_LIMIT_MESSAGES.game, "JOIN_RATE_LIMITED")).toBe(
+      "Trop de joueurs rejoignent cette partie en ce moment. Veuillez réessayer dans quelques secondes.",
+    );
+    expect(shown("en", MESSAGES.KICKED, "KICKED")).toBe(MESSAGES.KICKED);
+    for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, GAME_CLOSED_MESSAGE, "GAME_CLOSED")).not.toBe(GAME_CLOSED_MESSAGE);
+  });
+
+  it("shows a message with a number or a sender's words in it as sent (English), never another message", () => {
+    // "Pick one of the four answers." is fixed text; a question with another number of options names its count in English only.
+    expect(shown("de", "Pick one of the two answers.", "BAD_ANSWER")).toBe("Pick one of the two answers.");
+    expect(shown("de", "Unknown message type: FOO.", "BAD_MESSAGE")).toBe("Unknown message type: FOO.");
+  });
+});
