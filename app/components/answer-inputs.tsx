@@ -5,6 +5,7 @@
  * checkboxes; none takes focus on its own: the screen's heading has it (docs/decisions/0027-keyboard-and-focus.md).
  */
 import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import type { SubmittedAnswer } from "#app/game/client/game-provider";
 import type { PublicQuestion } from "#app/game/protocol";
 import { parseTypedNumber, TYPED_ANSWER_MAX_LENGTH } from "#app/game/question-kinds";
@@ -36,9 +37,10 @@ export function AnswerInput(props: AnswerInputProps) {
 }
 
 function PickOne({ question, disabled, selectedAnswerIndex, onAnswer }: AnswerInputProps) {
+  const { t } = useTranslation("game");
   const locked = selectedAnswerIndex !== null;
   return (
-    <div className="answers" role="group" aria-label="Answers" aria-describedby={QUESTION_TEXT_ID}>
+    <div className="answers" role="group" aria-label={t("answer.group")} aria-describedby={QUESTION_TEXT_ID}>
       {question.answers.map((answer, index) => {
         const selected = selectedAnswerIndex === index;
         return (
@@ -60,14 +62,15 @@ function PickOne({ question, disabled, selectedAnswerIndex, onAnswer }: AnswerIn
 }
 
 function PickSeveral({ question, disabled, submitted, onAnswer }: AnswerInputProps) {
+  const { t } = useTranslation("game");
   const [picks, setPicks] = useState<number[]>(() => (Array.isArray(submitted) ? (submitted as number[]) : []));
   const shown = Array.isArray(submitted) ? (submitted as number[]) : picks;
   const toggle = (index: number) =>
     setPicks((current) => (current.includes(index) ? current.filter((pick) => pick !== index) : [...current, index].sort((a, b) => a - b)));
   return (
     <div className="stack">
-      <p className="center muted">Pick every right answer, then submit.</p>
-      <div className="answers" role="group" aria-label="Answers (pick one or more)" aria-describedby={QUESTION_TEXT_ID}>
+      <p className="center muted">{t("answer.pickSeveral")}</p>
+      <div className="answers" role="group" aria-label={t("answer.groupSeveral")} aria-describedby={QUESTION_TEXT_ID}>
         {question.answers.map((answer, index) => (
           // A button in the checkbox role: Space ticks it as on a native checkbox, and the tile keeps the answers' look.
           <button
@@ -88,7 +91,7 @@ function PickSeveral({ question, disabled, submitted, onAnswer }: AnswerInputPro
       </div>
       <div className="row" style={{ justifyContent: "center" }}>
         <button type="button" className="button" disabled={disabled || picks.length === 0} onClick={() => onAnswer({ answerIndexes: picks })}>
-          Submit answer{picks.length > 1 ? `s (${picks.length})` : ""}
+          {picks.length > 1 ? t("answer.submitSeveral", { number: picks.length }) : t("answer.submit")}
         </button>
       </div>
     </div>
@@ -96,6 +99,7 @@ function PickSeveral({ question, disabled, submitted, onAnswer }: AnswerInputPro
 }
 
 function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
+  const { t } = useTranslation("game");
   const [text, setText] = useState(typeof submitted === "string" ? submitted : "");
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -104,7 +108,7 @@ function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
   return (
     <form className="typed-answer-form" onSubmit={submit}>
       <label htmlFor="typed-answer" className="visually-hidden">
-        Your answer
+        {t("answer.yourAnswer")}
       </label>
       <input
         id="typed-answer"
@@ -113,20 +117,21 @@ function TypeAnswer({ disabled, submitted, onAnswer }: AnswerInputProps) {
         autoCapitalize="none"
         spellCheck={false}
         maxLength={TYPED_ANSWER_MAX_LENGTH}
-        placeholder="Type your answer"
+        placeholder={t("answer.typePlaceholder")}
         value={typeof submitted === "string" ? submitted : text}
         disabled={disabled}
         aria-describedby={QUESTION_TEXT_ID}
         onChange={(event) => setText(event.target.value)}
       />
       <button type="submit" className="button" disabled={disabled || !text.trim()}>
-        Submit answer
+        {t("answer.submit")}
       </button>
     </form>
   );
 }
 
 function GuessNumber({ disabled, submitted, onAnswer }: AnswerInputProps) {
+  const { t } = useTranslation("game");
   const [raw, setRaw] = useState(typeof submitted === "number" ? String(submitted) : "");
   const parsed = parseTypedNumber(raw);
   const valid = parsed !== null;
@@ -137,21 +142,21 @@ function GuessNumber({ disabled, submitted, onAnswer }: AnswerInputProps) {
   return (
     <form className="typed-answer-form" onSubmit={submit}>
       <label htmlFor="number-guess" className="visually-hidden">
-        Your guess
+        {t("answer.yourGuess")}
       </label>
       <input
         id="number-guess"
         name="guess"
         inputMode="decimal"
         autoComplete="off"
-        placeholder="Your guess"
+        placeholder={t("answer.yourGuess")}
         value={typeof submitted === "number" ? String(submitted) : raw}
         disabled={disabled}
         aria-describedby={QUESTION_TEXT_ID}
         onChange={(event) => setRaw(event.target.value)}
       />
       <button type="submit" className="button" disabled={disabled || !valid}>
-        Submit guess
+        {t("answer.submitGuess")}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useGame } from "#app/game/client/game-provider";
 import { WEBSOCKET_FAILED_EVENT } from "#app/game/client/socket";
 
@@ -8,6 +9,7 @@ export const CONNECTION_POLL_INTERVAL_MS = 3000;
 /** Connected / Disconnected badge for the game socket, with a Reconnect button while it is down. */
 export function ConnectionBadge() {
   const { connection, reconnect } = useGame();
+  const { t } = useTranslation("game");
   const connectionRef = useRef(connection);
   connectionRef.current = connection;
   const [isConnected, setIsConnected] = useState(connection === "open");
@@ -32,11 +34,11 @@ export function ConnectionBadge() {
   return (
     <div className="connection">
       <span className={`badge connection-badge ${isConnected ? "badge-success" : "badge-danger"}`} role="status">
-        <span className={`dot${isConnected ? " dot-on" : ""}`} aria-hidden="true" /> {isConnected ? "Connected" : "Disconnected"}
+        <span className={`dot${isConnected ? " dot-on" : ""}`} aria-hidden="true" /> {t(isConnected ? "connection.connected" : "connection.disconnected")}
       </span>
       {canReconnect ? (
         <button type="button" className="button button-secondary button-small" onClick={reconnect}>
-          Reconnect
+          {t("connection.reconnect")}
         </button>
       ) : null}
     </div>

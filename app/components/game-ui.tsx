@@ -1,4 +1,7 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import type { TFunction } from "i18next";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { gameFormat, type GameFormat } from "#app/game/client/format";
 import type { PlayerRef } from "#app/game/client/game-state";
 import { Tooltip } from "./tooltip";
 
@@ -25,14 +28,15 @@ export function Avatar({ nickname }: { nickname: string }) {
 
 /** The lobby's players; the host also gets a Remove button on each. */
 export function PlayerList({ players, highlightId, onRemove }: { players: PlayerRef[]; highlightId?: number | null; onRemove?: (player: PlayerRef) => void }) {
+  const { t } = useTranslation("game");
   return (
-    <ul className="player-list" aria-label="Players">
+    <ul className="player-list" aria-label={t("players.label")}>
       {players.map((player) => (
         <li key={player.id} className={player.id === highlightId ? "me" : undefined}>
           <Avatar nickname={player.nickname} />
           <span className="player-name">{player.nickname}</span>
           {onRemove ? (
-            <Tooltip label={`Remove ${player.nickname}`}>
+            <Tooltip label={t("players.remove", { name: player.nickname })}>
               <button type="button" className="remove-player" onClick={() => onRemove(player)}>
                 ×
               </button>
@@ -70,13 +74,20 @@ export function useNow(intervalMs = 250): number {
   return now;
 }
 
+/** Numbers as the page's language writes them (see `gameFormat`). */
+export function useGameFormat(): GameFormat {
+  const { i18n } = useTranslation();
+  return useMemo(() => gameFormat(i18n.language), [i18n.language]);
+}
+
 export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: number; nickname: string; score: number; isMe: boolean; testId?: string }) {
+  const format = useGameFormat();
   return (
     <li className={isMe ? "me" : undefined} data-testid={testId}>
       <span className="rank">{rank}</span>
       <Avatar nickname={nickname} />
       <span>{nickname}</span>
-      <span className="score">{score}</span>
+      <span className="score">{format.score(score)}</span>
     </li>
   );
 }
@@ -86,19 +97,24 @@ export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: num
  * once at 10 seconds and once at 5. The text only changes at those two moments, so a polite live
  * region speaks it then and stays quiet otherwise.
  */
-export function countdownAnnouncement(secondsLeft: number): string {
+export function countdownAnnouncement(secondsLeft: number, t: TFunction<"game">): string {
   if (secondsLeft <= 0 || secondsLeft > 10) return "";
-  return secondsLeft <= 5 ? "5 seconds left" : "10 seconds left";
+  return t("countdown.announcement", { count: secondsLeft <= 5 ? 5 : 10 });
 }
 
-export function Countdown({ secondsLeft, label = "Time left" }: { secondsLeft: number; label?: string }) {
+export function Countdown({ secondsLeft, label }: { secondsLeft: number; label?: string }) {
+  const { t } = useTranslation("game");
   return (
     <>
-      <div className={`countdown${secondsLeft <= 5 ? " low" : ""}`} role="timer" aria-label={`${label}: ${secondsLeft} seconds`}>
+      <div
+        className={`countdown${secondsLeft <= 5 ? " low" : ""}`}
+        role="timer"
+        aria-label={t("countdown.aria", { label: label ?? t("countdown.label"), count: secondsLeft })}
+      >
         {secondsLeft}
       </div>
       <span className="visually-hidden" aria-live="polite" data-testid="countdown-announcement">
-        {countdownAnnouncement(secondsLeft)}
+        {countdownAnnouncement(secondsLeft, t)}
       </span>
     </>
   );
@@ -128,10 +144,12 @@ export function AnswerDistribution({
   /** The right option(s); none for a poll. */
   correctAnswerIndex: number | readonly number[] | null;
 }) {
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
   const total = counts.reduce((sum, count) => sum + count, 0);
   const correct: readonly number[] = correctAnswerIndex === null ? [] : typeof correctAnswerIndex === "number" ? [correctAnswerIndex] : correctAnswerIndex;
   return (
-    <div className="distribution" aria-label="Answer distribution">
+    <div className="distribution" aria-label={t("distribution.label")}>
       {answers.map((answer, index) => {
         const percent = total === 0 ? 0 : Math.round((counts[index] / total) * 100);
         return (
@@ -143,7 +161,7 @@ export function AnswerDistribution({
               <span style={{ width: `${percent}%`, background: `var(--answer-${ANSWER_COLOURS[index]})` }} />
             </div>
             <span>
-              {percent}% ({counts[index] ?? 0}){correct.includes(index) ? " ✓" : ""}
+              {format.percent(percent)} ({format.score(counts[index] ?? 0)}){correct.includes(index) ? " ✓" : ""}
               <span className="visually-hidden">
                 {" "}
                 {ANSWER_LETTERS[index]}: {answer}
@@ -162,12 +180,13 @@ export function AnswerDistribution({
  * the answer away (WCAG 1.1.1's exception for a test; docs/decisions/0027-keyboard-and-focus.md).
  */
 export function QuestionPicture({ imageId, size, questionNumber }: { imageId: string | null; size: "large" | "small"; questionNumber: number }) {
+  const { t } = useTranslation("game");
   if (!imageId) return null;
   return (
     <img
       className={`question-picture ${size}`}
       src={size === "large" ? `/images/${imageId}` : `/images/${imageId}?size=small`}
-      alt={`Shown with question ${questionNumber}`}
+      alt={t("picture", { number: questionNumber })}
       data-testid="question-picture"
       decoding="async"
     />
@@ -185,6 +204,7 @@ export function usePreloadPicture(imageId: string | null, size: "large" | "small
 
 /** The host's switch: ticks at once, and follows the game's setting as the server confirms it. */
 export function PicturesOnPlayersSwitch({ enabled, onChange }: { enabled: boolean; onChange(enabled: boolean): void }) {
+  const { t } = useTranslation("game");
   const [checked, setChecked] = useState(enabled);
   useEffect(() => setChecked(enabled), [enabled]);
   return (
@@ -197,20 +217,16 @@ export function PicturesOnPlayersSwitch({ enabled, onChange }: { enabled: boolea
           onChange(event.target.checked);
         }}
       />
-      Show pictures on players&apos; devices
+      {t("picturesOnPlayers")}
     </label>
   );
 }
 
 /** "Double points" or "No points" beside a question; standard questions say nothing. */
 export function PointsBadge({ points }: { points: "standard" | "double" | "none" }) {
+  const { t } = useTranslation("game");
   if (points === "standard") return null;
-  return <span className="points-badge">{points === "double" ? "Double points" : "No points"}</span>;
-}
-
-/** Formats a number as people read it ("1,969" in English). */
-export function formatNumber(value: number): string {
-  return value.toLocaleString(undefined, { maximumFractionDigits: 6 });
+  return <span className="points-badge">{t(points === "double" ? "pointsBadge.double" : "pointsBadge.none")}</span>;
 }
 
 /** The spread of closest-number guesses: a small bar chart with the true value marked. */
@@ -221,34 +237,46 @@ export function NumberSpreadChart({
   spread: { count: number; min: number; max: number; median: number; buckets: { from: number; to: number; count: number }[] };
   truth: number | null;
 }) {
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
   const highest = Math.max(...spread.buckets.map((bucket) => bucket.count), 1);
   return (
-    <figure className="stack" aria-label="How the guesses spread">
+    <figure className="stack" aria-label={t("spread.label")}>
       <div className="spread" aria-hidden="true">
         {spread.buckets.map((bucket, index) => (
           <div
             key={index}
             className={truth !== null && truth >= bucket.from && truth <= bucket.to ? "truth" : undefined}
             style={{ height: `${(bucket.count / highest) * 100}%` }}
-            title={`${formatNumber(bucket.from)} to ${formatNumber(bucket.to)}: ${bucket.count}`}
+            title={t("spread.bucket", { from: format.number(bucket.from), to: format.number(bucket.to), guesses: bucket.count })}
           />
         ))}
       </div>
       <figcaption className="muted" data-testid="number-spread">
-        {spread.count} {spread.count === 1 ? "guess" : "guesses"} from {formatNumber(spread.min)} to {formatNumber(spread.max)}, middle guess{" "}
-        {formatNumber(spread.median)}
+        {t("spread.caption", {
+          count: spread.count,
+          min: format.number(spread.min),
+          max: format.number(spread.max),
+          median: format.number(spread.median),
+        })}
       </figcaption>
     </figure>
   );
 }
 
 export function ConnectingNotice({ gameCode }: { gameCode: string }) {
+  const { t } = useTranslation("game");
   return (
     <div className="card center stack" role="status">
-      <p>Connecting to game {gameCode}...</p>
+      <p>{t("connecting.message", { code: gameCode })}</p>
       <p className="muted">
-        Not in this game yet? <a href={`/join?code=${gameCode}`}>Join it with a nickname</a>.
+        <Trans t={t} i18nKey="connecting.notInGame" components={{ joinLink: <JoinLink gameCode={gameCode} /> }} />
       </p>
     </div>
   );
+}
+
+/** The link in "Not in this game yet? Join it with a nickname.": its words come from the catalog, through `Trans`. */
+function JoinLink({ gameCode, children }: { gameCode: string; children?: ReactNode }) {
+  return <a href={`/join?code=${gameCode}`}>{children}</a>;
 }

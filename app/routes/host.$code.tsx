@@ -1,38 +1,42 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { Trans, useTranslation } from "react-i18next";
 import {
   AnswerDistribution,
   AnswerLabel,
   ConnectingNotice,
   Countdown,
-  formatNumber,
   NumberSpreadChart,
   PicturesOnPlayersSwitch,
   PointsBadge,
   QuestionPicture,
   ScreenHeading,
+  useGameFormat,
   useNow,
 } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
+import { metaT } from "#app/i18n/meta";
 import { requireHostScreen } from "#app/utils/game-screen.server";
 
-export const meta: MetaFunction = () => [{ title: "Hosting · Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.host") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return requireHostScreen(context.db, request, params.code);
 }
 
 const HOW_TO_ANSWER = {
-  typeAnswer: "Players type their answer on their device.",
-  closestNumber: "Players guess a number on their device: the closest guess wins.",
+  typeAnswer: "host.howToAnswer.typeAnswer",
+  closestNumber: "host.howToAnswer.closestNumber",
 } as const;
 
 export default function HostQuestion() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state, nextQuestion, acceptTypedAnswer, setPicturesOnPlayers } = useGame();
   const now = useNow();
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
   const question = state.currentQuestion;
   if (state.gameCode !== gameCode || !question) {
     return (
@@ -54,9 +58,9 @@ export default function HostQuestion() {
       <div className="stack">
         <div className="row" style={{ justifyContent: "space-between" }}>
           <ScreenHeading screenKey={`${state.questionNumber}-${revealed ? "results" : "question"}`}>
-            Question {state.questionNumber} of {state.totalQuestions}
+            {t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}
           </ScreenHeading>
-          {revealed ? <span className="badge">Time's up</span> : <Countdown secondsLeft={secondsLeft} />}
+          {revealed ? <span className="badge">{t("host.timeUp")}</span> : <Countdown secondsLeft={secondsLeft} />}
         </div>
         <p className="question-text">{question.text}</p>
         <div className="center">
@@ -75,22 +79,28 @@ export default function HostQuestion() {
             ))}
           </div>
         ) : (
-          <p className="center muted">{HOW_TO_ANSWER[question.kind as keyof typeof HOW_TO_ANSWER]}</p>
+          <p className="center muted">{t(HOW_TO_ANSWER[question.kind as keyof typeof HOW_TO_ANSWER])}</p>
         )}
         {reveal?.kind === "typeAnswer" ? <TypedReveal state={state} onAccept={(text) => acceptTypedAnswer(state.questionNumber, text)} /> : null}
         {reveal?.kind === "closestNumber" ? (
           <section className="card stack" aria-labelledby="number-heading">
             <h2 id="number-heading">
-              The answer: <span data-testid="correct-number">{reveal.correctNumber === null ? "" : formatNumber(reveal.correctNumber)}</span>
+              <Trans
+                t={t}
+                i18nKey="host.theAnswer"
+                components={{ number: <span data-testid="correct-number">{reveal.correctNumber === null ? "" : format.number(reveal.correctNumber)}</span> }}
+              />
             </h2>
-            {reveal.numberSpread ? <NumberSpreadChart spread={reveal.numberSpread} truth={reveal.correctNumber} /> : <p className="muted">Nobody guessed.</p>}
+            {reveal.numberSpread ? (
+              <NumberSpreadChart spread={reveal.numberSpread} truth={reveal.correctNumber} />
+            ) : (
+              <p className="muted">{t("host.nobodyGuessed")}</p>
+            )}
           </section>
         ) : null}
         <section className="card stack" aria-labelledby="responses-heading">
-          <h2 id="responses-heading">Live responses</h2>
-          <p data-testid="answered-count">
-            {answered} of {total} answered
-          </p>
+          <h2 id="responses-heading">{t("host.liveResponses")}</h2>
+          <p data-testid="answered-count">{t("host.answered", { count: answered, total })}</p>
           <div className="progress-bar" aria-hidden="true">
             <span style={{ width: `${total === 0 ? 0 : Math.round((answered / total) * 100)}%` }} />
           </div>
@@ -98,14 +108,14 @@ export default function HostQuestion() {
             revealed ? (
               <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={question.kind === "poll" ? null : correct} />
             ) : (
-              <p className="muted">The answer distribution shows when the question closes.</p>
+              <p className="muted">{t("host.distributionLater")}</p>
             )
           ) : null}
         </section>
         <div className="row" style={{ justifyContent: "space-between" }}>
           <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} />
           <button type="button" className="button" onClick={nextQuestion}>
-            {revealed ? "Next" : "Skip"}
+            {t(revealed ? "host.next" : "host.skip")}
           </button>
         </div>
       </div>
@@ -115,23 +125,30 @@ export default function HostQuestion() {
 
 /** The typed answers after the reveal: each distinct one with its count; the host may accept a wrong one. */
 function TypedReveal({ state, onAccept }: { state: ClientGameState; onAccept(text: string): void }) {
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
   const reveal = state.reveal!;
   return (
     <section className="card stack" aria-labelledby="typed-heading">
-      <h2 id="typed-heading">Accepted: {reveal.acceptedAnswers.join(", ")}</h2>
+      <h2 id="typed-heading">{t("host.acceptedAnswers", { answers: reveal.acceptedAnswers.join(", ") })}</h2>
       {reveal.typedAnswers.length === 0 ? (
-        <p className="muted">Nobody typed an answer.</p>
+        <p className="muted">{t("host.nobodyTyped")}</p>
       ) : (
-        <ul className="typed-answers" aria-label="What players typed" data-testid="typed-answers">
+        <ul className="typed-answers" aria-label={t("host.whatPlayersTyped")} data-testid="typed-answers">
           {reveal.typedAnswers.map((group) => (
             <li key={group.text} className={group.correct ? "correct" : undefined}>
               <span>
                 {group.correct ? "✓ " : "✗ "}
-                <strong>{group.text}</strong> <span className="muted">× {group.count}</span>
+                <strong>{group.text}</strong> <span className="muted">× {format.score(group.count)}</span>
               </span>
               {group.correct ? null : (
-                <button type="button" className="button button-secondary button-small" onClick={() => onAccept(group.text)} aria-label={`Accept ${group.text}`}>
-                  Accept
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  onClick={() => onAccept(group.text)}
+                  aria-label={t("host.acceptLabel", { text: group.text })}
+                >
+                  {t("host.accept")}
                 </button>
               )}
             </li>

@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 import { ConnectingNotice, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
+import { metaT } from "#app/i18n/meta";
 import { loadGameScreen } from "#app/utils/game-screen.server";
 
-export const meta: MetaFunction = () => [{ title: "Leaderboard · Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.leaderboard") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadGameScreen(context.db, request, params.code);
@@ -15,6 +17,7 @@ export default function Leaderboard() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state, nextQuestion } = useGame();
   const now = useNow();
+  const { t } = useTranslation("game");
   // The next question's picture loads while the standings are up, so it shows the moment it opens.
   usePreloadPicture(state.nextImage, state.isHost ? "large" : state.picturesOnPlayers ? "small" : null);
   if (state.gameCode !== gameCode || state.leaderboardShownAt === null) {
@@ -32,23 +35,23 @@ export default function Leaderboard() {
   return (
     <Page narrow>
       <div className="stack">
-        <ScreenHeading className="center">Leaderboard</ScreenHeading>
-        <ol className="leaderboard" aria-label="Leaderboard">
+        <ScreenHeading className="center">{t("leaderboard.heading")}</ScreenHeading>
+        <ol className="leaderboard" aria-label={t("leaderboard.heading")}>
           {state.leaderboard.map((entry) => (
             <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />
           ))}
-          {me && !meInTop && state.nickname ? <StandingRow rank={me.rank} nickname={`${state.nickname} (you)`} score={me.score} isMe testId="own-row" /> : null}
+          {me && !meInTop && state.nickname ? (
+            <StandingRow rank={me.rank} nickname={t("leaderboard.you", { name: state.nickname })} score={me.score} isMe testId="own-row" />
+          ) : null}
         </ol>
-        <p className="center">
-          Question {state.questionNumber} of {state.totalQuestions} completed
-        </p>
+        <p className="center">{t("leaderboard.completed", { number: state.questionNumber, total: state.totalQuestions })}</p>
         <p className="center muted" role="timer">
-          {state.isLastLeaderboard ? `Final results in ${secondsLeft} seconds...` : `Next question in ${secondsLeft} seconds...`}
+          {t(state.isLastLeaderboard ? "leaderboard.finalResultsIn" : "leaderboard.nextQuestionIn", { count: secondsLeft })}
         </p>
         {state.isHost ? (
           <div className="center">
             <button type="button" className="button" onClick={nextQuestion}>
-              {state.isLastLeaderboard ? "Show final results" : "Next question"}
+              {t(state.isLastLeaderboard ? "leaderboard.showFinalResults" : "leaderboard.nextQuestion")}
             </button>
           </div>
         ) : null}

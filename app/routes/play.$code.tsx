@@ -1,14 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { AnswerInput, QUESTION_TEXT_ID } from "#app/components/answer-inputs";
 import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, ScreenHeading, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
+import { useErrorText } from "#app/i18n/error-text";
+import { metaT } from "#app/i18n/meta";
 import { requirePlayerScreen } from "#app/utils/game-screen.server";
 
-export const meta: MetaFunction = () => [{ title: "Play · Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.play") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return requirePlayerScreen(context.db, request, params.code);
@@ -19,6 +22,8 @@ const KEY_TO_ANSWER: Record<string, number> = { "1": 0, "2": 1, "3": 2, "4": 3, 
 export default function PlayQuestion() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state, submitAnswer } = useGame();
+  const { t } = useTranslation("game");
+  const errorText = useErrorText();
   const now = useNow();
   const question = state.currentQuestion;
   const locked = state.answerStatus === "submitting" || state.answerStatus === "success";
@@ -56,9 +61,7 @@ export default function PlayQuestion() {
     <Page>
       <div className="stack" ref={screenRef}>
         <div className="row" style={{ justifyContent: "space-between" }}>
-          <ScreenHeading screenKey={state.questionNumber}>
-            Question {state.questionNumber} of {state.totalQuestions}
-          </ScreenHeading>
+          <ScreenHeading screenKey={state.questionNumber}>{t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}</ScreenHeading>
           <Countdown secondsLeft={secondsLeft} />
         </div>
         <p className="question-text" id={QUESTION_TEXT_ID}>
@@ -77,20 +80,16 @@ export default function PlayQuestion() {
           onAnswer={submitAnswer}
         />
         <div aria-live="polite">
-          {state.answerStatus === "submitting" ? <p className="status-banner">Submitting...</p> : null}
-          {state.answerStatus === "success" ? <p className="status-banner">Answer submitted! Waiting for other players...</p> : null}
+          {state.answerStatus === "submitting" ? <p className="status-banner">{t("play.submitting")}</p> : null}
+          {state.answerStatus === "success" ? <p className="status-banner">{t("play.submitted")}</p> : null}
           {state.answerStatus === "error" ? (
             <p className="status-banner form-error" role="alert">
-              {state.answerError ?? "Failed to submit your answer. Please try again."}
+              {state.answerError ? errorText(state.answerError, state.answerErrorCode) : t("play.submitFailed")}
             </p>
           ) : null}
-          {state.answerStatus === "idle" && timeUp ? <p className="status-banner">Time's up!</p> : null}
+          {state.answerStatus === "idle" && timeUp ? <p className="status-banner">{t("timeUp")}</p> : null}
         </div>
-        {pickOne ? (
-          <p className="muted center">
-            Tip: press 1-{optionCount} or A-{"ABCDEF"[optionCount - 1]} to answer.
-          </p>
-        ) : null}
+        {pickOne ? <p className="muted center">{t("play.keyTip", { lastNumber: optionCount, lastLetter: "ABCDEF"[optionCount - 1] })}</p> : null}
       </div>
     </Page>
   );

@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, formatNumber, ScreenHeading } from "#app/components/game-ui";
+import { Trans, useTranslation } from "react-i18next";
+import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, ScreenHeading, useGameFormat } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
+import { metaT } from "#app/i18n/meta";
 import { requirePlayerScreen } from "#app/utils/game-screen.server";
 
-export const meta: MetaFunction = () => [{ title: "Result · Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.result") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return requirePlayerScreen(context.db, request, params.code);
@@ -14,6 +16,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export default function PlayerResult() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state } = useGame();
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
   const mine = state.answerResults.find((result) => result.playerId === state.playerId);
   const reveal = state.reveal;
   const question = state.currentQuestion;
@@ -32,81 +36,93 @@ export default function PlayerResult() {
       : reveal.kind === "closestNumber"
         ? reveal.correctNumber === null
           ? ""
-          : formatNumber(reveal.correctNumber)
+          : format.number(reveal.correctNumber)
         : options(reveal.correctAnswerIndexes);
   const yours =
     typeof mine.value === "string"
       ? mine.value
       : typeof mine.value === "number"
-        ? formatNumber(mine.value)
+        ? format.number(mine.value)
         : Array.isArray(mine.value)
           ? options(mine.value)
           : null;
+  // Quiz content and players' words go into the sentences as elements, never as text Trans would read as markup.
+  const solutionElement = <strong data-testid="correct-answer">{solution}</strong>;
+  const points = (
+    <p className="stat-value" data-testid="points">
+      {t("points", { count: mine.points, points: format.score(mine.points) })}
+    </p>
+  );
 
   return (
     <Page narrow>
       <div className="card center stack" aria-live="polite">
         {reveal.kind === "poll" ? (
           <>
-            <ScreenHeading>{answered ? "Thanks for voting!" : "Time's up!"}</ScreenHeading>
+            <ScreenHeading>{answered ? t("result.thanksForVoting") : t("timeUp")}</ScreenHeading>
             <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={null} />
           </>
         ) : reveal.kind === "closestNumber" ? (
           <>
             <ScreenHeading className={mine.correct ? "result-correct" : undefined}>
-              {!answered ? "Time's up!" : mine.correct ? "Spot on!" : "Close?"}
+              {!answered ? t("timeUp") : mine.correct ? t("result.spotOn") : t("result.close")}
             </ScreenHeading>
             <p>
-              The answer was <strong data-testid="correct-answer">{solution}</strong>
               {yours !== null ? (
-                <>
-                  ; you guessed <strong>{yours}</strong>
-                </>
-              ) : null}
-              .
+                <Trans t={t} i18nKey="result.answerWasGuessed" components={{ answer: solutionElement, guess: <strong>{yours}</strong> }} />
+              ) : (
+                <Trans t={t} i18nKey="result.answerWas" components={{ answer: solutionElement }} />
+              )}
             </p>
-            {answered ? (
-              <p className="stat-value" data-testid="points">
-                +{mine.points} points
-              </p>
-            ) : null}
+            {answered ? points : null}
           </>
         ) : mine.correct ? (
           <>
-            <ScreenHeading className="result-correct">Correct!</ScreenHeading>
-            <p className="stat-value" data-testid="points">
-              +{mine.points} points
-            </p>
+            <ScreenHeading className="result-correct">{t("result.correct")}</ScreenHeading>
+            {points}
             <p>
-              Answered in {((mine.responseTimeMs ?? 0) / 1000).toFixed(1)} s{mine.streak > 1 ? ` · ${mine.streak} in a row` : ""}
+              {mine.streak > 1
+                ? t("result.answeredInStreak", { seconds: format.seconds(mine.responseTimeMs ?? 0), streak: mine.streak })
+                : t("result.answeredIn", { seconds: format.seconds(mine.responseTimeMs ?? 0) })}
             </p>
           </>
         ) : (
           <>
-            <ScreenHeading className="result-incorrect">{!answered ? "Time's up!" : mine.points > 0 ? "Partly right" : "Incorrect"}</ScreenHeading>
-            {mine.points > 0 ? (
-              <p className="stat-value" data-testid="points">
-                +{mine.points} points
-              </p>
-            ) : null}
+            <ScreenHeading className="result-incorrect">
+              {!answered ? t("timeUp") : mine.points > 0 ? t("result.partlyRight") : t("result.incorrect")}
+            </ScreenHeading>
+            {mine.points > 0 ? points : null}
             {yours !== null && reveal.kind === "typeAnswer" ? (
               <p>
-                You typed <strong>{yours}</strong>
+                <Trans t={t} i18nKey="result.youTyped" components={{ typed: <strong>{yours}</strong> }} />
               </p>
             ) : null}
             <p>
-              {reveal.kind === "typeAnswer" ? "Accepted: " : reveal.correctAnswerIndexes.length > 1 ? "The correct answers were " : "The correct answer was "}
-              <strong data-testid="correct-answer">{solution}</strong>
+              <Trans
+                t={t}
+                i18nKey={
+                  reveal.kind === "typeAnswer"
+                    ? "result.accepted"
+                    : reveal.correctAnswerIndexes.length > 1
+                      ? "result.correctAnswersWere"
+                      : "result.correctAnswerWas"
+                }
+                components={{ answer: solutionElement }}
+              />
             </p>
           </>
         )}
         {/* Read out after the heading (which takes focus): the rank is what a player waits to hear. */}
         <p role="status">
-          You are <strong>#{mine.rank}</strong> with <strong data-testid="score">{mine.score}</strong> points
+          <Trans
+            t={t}
+            i18nKey="result.standing"
+            count={mine.score}
+            values={{ rank: mine.rank, score: format.score(mine.score) }}
+            components={{ rank: <strong />, score: <strong data-testid="score" /> }}
+          />
         </p>
-        <p className="muted">
-          Question {state.questionNumber} of {state.totalQuestions}
-        </p>
+        <p className="muted">{t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}</p>
       </div>
     </Page>
   );

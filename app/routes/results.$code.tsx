@@ -1,16 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { Avatar, ConnectingNotice, ScreenHeading, StandingRow } from "#app/components/game-ui";
+import { useTranslation } from "react-i18next";
+import { Avatar, ConnectingNotice, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { getClientId } from "#app/game/client/storage";
+import { metaT } from "#app/i18n/meta";
 import type { GameResults } from "#app/models/game.server";
 import { loadGameScreen } from "#app/utils/game-screen.server";
 import { resultsCsv } from "#app/utils/results-csv";
 
-export const meta: MetaFunction = () => [{ title: "Final results · Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.results") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadGameScreen(context.db, request, params.code);
@@ -22,8 +24,9 @@ async function fetchResults(gameCode: string): Promise<GameResults> {
   return response.json() as Promise<GameResults>;
 }
 
-function downloadCsv(results: GameResults): void {
-  const csv = resultsCsv(results.players);
+/** The CSV is written here, in the browser, so its header speaks the page's language (`columns`). */
+function downloadCsv(results: GameResults, columns: readonly string[]): void {
+  const csv = resultsCsv(results.players, columns);
   const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = url;
@@ -37,6 +40,8 @@ export default function FinalResults() {
   const { state, playAgain, leaveGame } = useGame();
   const navigate = useNavigate();
   const toast = useToast();
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
   const [fullResults, setFullResults] = useState<GameResults | null>(null);
   const inThisGame = state.gameCode === gameCode && state.isGameOver;
 
@@ -64,17 +69,18 @@ export default function FinalResults() {
 
   async function onDownload() {
     try {
-      downloadCsv(fullResults ?? (await fetchResults(gameCode)));
+      const columns = (["rank", "nickname", "score", "correct", "answered"] as const).map((column) => t(`results.csv.${column}`));
+      downloadCsv(fullResults ?? (await fetchResults(gameCode)), columns);
     } catch {
-      toast({ title: "Error", description: "Could not download the results. Please try again.", variant: "destructive" });
+      toast({ title: t("results.downloadFailedTitle"), description: t("results.downloadFailed"), variant: "destructive" });
     }
   }
 
   return (
     <Page narrow>
       <div className="stack">
-        <ScreenHeading className="center">Game Complete</ScreenHeading>
-        <div className="podium" aria-label="Podium">
+        <ScreenHeading className="center">{t("results.heading")}</ScreenHeading>
+        <div className="podium" aria-label={t("results.podium")}>
           {[1, 0, 2].map((place) => {
             const entry = podium[place];
             if (!entry) return null;
@@ -82,7 +88,7 @@ export default function FinalResults() {
               <div key={entry.id} className={`podium-step podium-${place + 1}`}>
                 <Avatar nickname={entry.nickname} />
                 <strong>{entry.nickname}</strong>
-                <span>{entry.score} pts</span>
+                <span>{t("results.podiumScore", { score: format.score(entry.score) })}</span>
                 <div className="podium-block">{entry.rank}</div>
               </div>
             );
@@ -90,28 +96,30 @@ export default function FinalResults() {
         </div>
         {me && !state.isHost ? (
           <p className="status-banner" data-testid="own-rank">
-            You finished #{me.rank} of {state.playerCount} with {me.score} points
+            {t("results.ownRank", { rank: me.rank, total: format.score(state.playerCount), count: me.score, score: format.score(me.score) })}
           </p>
         ) : null}
-        <ol className="leaderboard" aria-label="All players">
+        <ol className="leaderboard" aria-label={t("results.allPlayers")}>
           {everyone.map((entry) => (
             <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />
           ))}
         </ol>
-        {!state.isHost && state.playerCount > everyone.length ? <p className="muted center">and {state.playerCount - everyone.length} more players</p> : null}
+        {!state.isHost && state.playerCount > everyone.length ? (
+          <p className="muted center">{t("results.andMorePlayers", { count: state.playerCount - everyone.length })}</p>
+        ) : null}
         <div className="row" style={{ justifyContent: "center" }}>
           {state.isHost ? (
             <>
               <button type="button" className="button" onClick={playAgain}>
-                Play Again
+                {t("results.playAgain")}
               </button>
               <button type="button" className="button button-secondary" onClick={onDownload}>
-                Download CSV
+                {t("results.downloadCsv")}
               </button>
             </>
           ) : null}
           <button type="button" className="button button-secondary" onClick={onHome}>
-            Home
+            {t("results.home")}
           </button>
         </div>
       </div>

@@ -2,14 +2,18 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { loadHostSession } from "#app/game/client/storage";
+import { metaT } from "#app/i18n/meta";
 import { loadGameScreen } from "#app/utils/game-screen.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Lobby ${data.gameCode} · Quiz Night` : "Quiz Night" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? metaT(matches, "game")("meta.lobby", { code: data.gameCode }) : metaT(matches)("meta.title") },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const screen = await loadGameScreen(context.db, request, params.code);
@@ -24,6 +28,7 @@ export default function Lobby() {
   const [searchParams, setSearchParams] = useSearchParams();
   const { state, hostGame, joinGame, startGame, leaveGame, kickPlayer, lockGame, setPicturesOnPlayers } = useGame();
   const toast = useToast();
+  const { t } = useTranslation("game");
   const navigate = useNavigate();
   const joinedOnce = useRef(false);
   const inThisGame = state.gameCode === gameCode;
@@ -32,8 +37,8 @@ export default function Lobby() {
   useEffect(() => {
     const created = searchParams.get("created");
     const hosted = searchParams.get("hosted");
-    if (created) toast({ title: "Quiz created!", description: `Share the code ${gameCode} with your players.` });
-    else if (hosted) toast({ title: "Success!", description: "You're now hosting the game..." });
+    if (created) toast({ title: t("lobby.quizCreated"), description: t("lobby.shareCode", { code: gameCode }) });
+    else if (hosted) toast({ title: t("lobby.hostingTitle"), description: t("lobby.hosting") });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- one toast on arrival, not on every change of the search params
   }, []);
 
@@ -59,11 +64,11 @@ export default function Lobby() {
 
   function onStart() {
     if (!isHost) {
-      toast({ title: "Not authorized", description: "Only the host can start the game.", variant: "destructive" });
+      toast({ title: t("lobby.notAuthorized"), description: t("NOT_HOST", { ns: "errors" }), variant: "destructive" });
       return;
     }
     if (playerCount === 0) {
-      toast({ title: "No players", description: "Wait for players to join before starting the game.", variant: "destructive" });
+      toast({ title: t("lobby.noPlayers"), description: t("NO_PLAYERS", { ns: "errors" }), variant: "destructive" });
       return;
     }
     startGame();
@@ -79,14 +84,14 @@ export default function Lobby() {
       <div className="stack">
         <div className="card center stack">
           <p className="muted">{title}</p>
-          <ScreenHeading>Game code</ScreenHeading>
-          <div className="game-code" aria-label={`Game code ${gameCode.split("").join(" ")}`}>
+          <ScreenHeading>{t("lobby.gameCode")}</ScreenHeading>
+          <div className="game-code" aria-label={t("lobby.gameCodeLabel", { spelled: gameCode.split("").join(" ") })}>
             {gameCode}
           </div>
           <div className="row" style={{ justifyContent: "center", alignItems: "center" }}>
-            <div className="qr" role="img" aria-label={`QR code to join game ${gameCode}: opens ${joinUrl}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+            <div className="qr" role="img" aria-label={t("lobby.qrCode", { code: gameCode, url: joinUrl })} dangerouslySetInnerHTML={{ __html: qrSvg }} />
             <div className="stack" style={{ textAlign: "left" }}>
-              <span>Join at</span>
+              <span>{t("lobby.joinAt")}</span>
               <a href={joinUrl} data-testid="join-link">
                 {joinUrl}
               </a>
@@ -97,7 +102,7 @@ export default function Lobby() {
         <div className="card stack">
           <div className="row" style={{ justifyContent: "space-between" }}>
             <h2>
-              Players{" "}
+              {t("lobby.players")}{" "}
               <span className="badge" data-testid="player-count">
                 {playerCount}
               </span>
@@ -105,10 +110,10 @@ export default function Lobby() {
             {isHost ? (
               <div className="row">
                 <button type="button" className="button button-secondary" aria-pressed={state.locked} onClick={() => lockGame(!state.locked)}>
-                  {state.locked ? "Unlock Game" : "Lock Game"}
+                  {t(state.locked ? "lobby.unlock" : "lobby.lock")}
                 </button>
                 <button type="button" className="button button-large" onClick={onStart}>
-                  Start Game
+                  {t("lobby.start")}
                 </button>
               </div>
             ) : null}
@@ -116,11 +121,11 @@ export default function Lobby() {
           {isHost ? <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} /> : null}
           {state.locked && inThisGame ? (
             <p className="hint" role="status">
-              {isHost ? "The game is locked: no new players can join. Players already in can still rejoin." : "The host has locked the game."}
+              {t(isHost ? "lobby.lockedForHost" : "lobby.lockedForPlayer")}
             </p>
           ) : null}
           {players.length === 0 ? (
-            <p className="muted">No players yet. Share the code!</p>
+            <p className="muted">{t("lobby.noPlayersYet")}</p>
           ) : (
             <PlayerList
               players={players}
@@ -128,23 +133,23 @@ export default function Lobby() {
               onRemove={
                 isHost
                   ? (player) => {
-                      if (window.confirm(`Remove ${player.nickname} from the game? They will not be able to join it again.`)) kickPlayer(player.id);
+                      if (window.confirm(t("lobby.confirmRemove", { name: player.nickname }))) kickPlayer(player.id);
                     }
                   : undefined
               }
             />
           )}
-          {playerCount > players.length ? <p className="muted">and {playerCount - players.length} more</p> : null}
-          {!isHost && inThisGame && state.playerId !== null ? <p className="status-banner">Waiting for host to start the game...</p> : null}
+          {playerCount > players.length ? <p className="muted">{t("lobby.andMore", { count: playerCount - players.length })}</p> : null}
+          {!isHost && inThisGame && state.playerId !== null ? <p className="status-banner">{t("lobby.waitingForHost")}</p> : null}
           {!inThisGame || state.joining ? (
             <p className="muted" role="status">
-              {state.joining ? "Joining..." : <a href={`/join?code=${gameCode}`}>Join this game</a>}
+              {state.joining ? t("lobby.joining") : <a href={`/join?code=${gameCode}`}>{t("lobby.joinThisGame")}</a>}
             </p>
           ) : null}
         </div>
         <div>
           <button type="button" className="button button-secondary" onClick={onLeave}>
-            Leave
+            {t("lobby.leave")}
           </button>
         </div>
       </div>

@@ -25,4 +25,9 @@ describe("the results CSV", () => {
         .slice(1, 3),
     ).toEqual(["1,Ann,1200,2,2", "2,Player 455,0,0,1"]);
   });
+
+  it("writes the header the host's page gives it, in the page's language", () => {
+    const csv = resultsCsv([row("Zoë")], ["Platz", "Spitzname", "Punkte", "Richtige Antworten", "Beantwortet"]);
+    expect(csv).toBe("\uFEFFPlatz,Spitzname,Punkte,Richtige Antworten,Beantwortet\n1,Zoë,1200,2,2\n");
+  });
 });

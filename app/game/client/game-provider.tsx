@@ -1,6 +1,8 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { useToast } from "#app/components/toaster";
+import { useErrorText } from "#app/i18n/error-text";
 import type { ServerMessage } from "../protocol";
 import { WS_PATH } from "../protocol-constants";
 
@@ -59,6 +61,11 @@ export function GameProvider({ children }: { children: ReactNode }) {
   const toast = useToast();
   const toastRef = useRef(toast);
   toastRef.current = toast;
+  // The socket's handlers outlive renders: they read the words through refs, as they do the toaster.
+  const { t } = useTranslation("game");
+  const errorText = useErrorText();
+  const wordsRef = useRef({ t, errorText });
+  wordsRef.current = { t, errorText };
   const navigate = useNavigate();
   const location = useLocation();
   const pathnameRef = useRef(location.pathname);
@@ -69,24 +76,22 @@ export function GameProvider({ children }: { children: ReactNode }) {
     let warnedOnce = false;
     const onMessage = (message: ServerMessage) => {
       dispatch({ type: "server", message, receivedAt: Date.now() });
+      const { t, errorText } = wordsRef.current;
       // Removed while in the game, or the game is gone: out, and home. (A removed browser trying to join again just sees the refusal.)
       if (message.type === "ERROR" && isFinalError(message.payload.code) && !stateRef.current.joining) {
-        toastRef.current({ title: FINAL_ERROR_TITLES[message.payload.code!], description: message.payload.message, variant: "destructive" });
+        const { message: text, code } = message.payload;
+        toastRef.current({ title: t(FINAL_ERROR_TITLES[code!]), description: errorText(text, code), variant: "destructive" });
         targetRef.current = null;
         clearGameSessions();
         navigate("/");
       } else if (message.type === "ERROR") {
-        toastRef.current({ title: "Game Error", description: message.payload.message, variant: "destructive" });
+        toastRef.current({ title: t("toasts.gameError"), description: errorText(message.payload.message, message.payload.code), variant: "destructive" });
         if (stateRef.current.joining) {
           targetRef.current = null;
           clearGameSessions();
         }
       } else if (message.type === "GAME_STARTED" && message.payload.questionCount === 0) {
-        toastRef.current({
-          title: "Quiz Error",
-          description: "This quiz doesn't have any questions yet. Please choose another quiz.",
-          variant: "destructive",
-        });
+        toastRef.current({ title: t("toasts.quizError"), description: t("toasts.noQuestions"), variant: "destructive" });
       }
     };
     const socket = new GameSocket(socketUrl(getClientId()), {
@@ -95,11 +100,8 @@ export function GameProvider({ children }: { children: ReactNode }) {
         setConnection(next);
         if (next === "closed" && !everOpened && !warnedOnce) {
           warnedOnce = true;
-          toastRef.current({
-            title: "Connection Error",
-            description: "Failed to connect to game server. Please try again.",
-            variant: "destructive",
-          });
+          const { t } = wordsRef.current;
+          toastRef.current({ title: t("toasts.connectionError"), description: t("toasts.connectFailedTryAgain"), variant: "destructive" });
         }
       },
       onOpen: () => {
@@ -121,13 +123,10 @@ export function GameProvider({ children }: { children: ReactNode }) {
         }
         if (target) socket.send({ type: "JOIN_GAME", payload: { gameCode: target.gameCode, nickname: target.nickname } });
       },
-      onReconnected: () => toastRef.current({ title: "Connected!", description: "You're back in the game." }),
+      onReconnected: () => toastRef.current({ title: wordsRef.current.t("toasts.reconnected"), description: wordsRef.current.t("toasts.backInGame") }),
       onGiveUp: () => {
-        toastRef.current({
-          title: "Reconnection Failed",
-          description: "Could not reconnect to game server. Please try again later.",
-          variant: "destructive",
-        });
+        const { t } = wordsRef.current;
+        toastRef.current({ title: t("toasts.reconnectionFailed"), description: t("toasts.reconnectFailed"), variant: "destructive" });
         if (pathnameRef.current.startsWith("/waiting/")) navigate("/");
       },
     });

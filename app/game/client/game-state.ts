@@ -29,8 +29,10 @@ export interface ClientGameState {
   playerId: number | null;
   /** Set while a JOIN_GAME waits for its answer. */
   joining: boolean;
-  /** Why the last join was refused (unknown code, nickname taken, ...). */
+  /** Why the last join was refused (unknown code, nickname taken, ...), in the server's English. */
   joinError: string | null;
+  /** The refusal's code, for `useErrorText` to say it in the page's language. */
+  joinErrorCode: string | null;
   title: string;
   phase: Phase | null;
   players: PlayerRef[];
@@ -50,6 +52,7 @@ export interface ClientGameState {
   submittedValue: AnswerValueView;
   answerStatus: AnswerStatus;
   answerError: string | null;
+  answerErrorCode: string | null;
   isQuestionActive: boolean;
   isShowingResults: boolean;
   isGameOver: boolean;
@@ -87,6 +90,7 @@ export const initialGameState: ClientGameState = {
   playerId: null,
   joining: false,
   joinError: null,
+  joinErrorCode: null,
   title: "",
   phase: null,
   players: [],
@@ -103,6 +107,7 @@ export const initialGameState: ClientGameState = {
   submittedValue: null,
   answerStatus: "idle",
   answerError: null,
+  answerErrorCode: null,
   isQuestionActive: false,
   isShowingResults: false,
   isGameOver: false,
@@ -125,10 +130,10 @@ export type GameAction =
   | { type: "answerSubmitting"; answerIndex: number | null; value?: AnswerValueView }
   | { type: "reset" };
 
-/** Errors that end this browser's part in the game, with the toast title each shows. */
+/** Errors that end this browser's part in the game, with the key (in the `game` catalog) of the toast title each shows. */
 export const FINAL_ERROR_TITLES: Record<string, string> = {
-  KICKED: "Removed from the game",
-  GAME_CLOSED: "Game closed",
+  KICKED: "toasts.kicked",
+  GAME_CLOSED: "toasts.gameClosed",
 };
 
 export function isFinalError(code: string | undefined): boolean {
@@ -157,7 +162,14 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
         clockOffsetMs: state.clockOffsetMs,
       };
     case "answerSubmitting":
-      return { ...state, selectedAnswerIndex: action.answerIndex, submittedValue: action.value ?? null, answerStatus: "submitting", answerError: null };
+      return {
+        ...state,
+        selectedAnswerIndex: action.answerIndex,
+        submittedValue: action.value ?? null,
+        answerStatus: "submitting",
+        answerError: null,
+        answerErrorCode: null,
+      };
     case "server":
       return onServerMessage(state, action.message, action.receivedAt);
   }
@@ -166,10 +178,11 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
 function onServerMessage(state: ClientGameState, message: ServerMessage, receivedAt: number): ClientGameState {
   switch (message.type) {
     case "ERROR": {
+      const { message: text, code = null } = message.payload;
       // Removed by the host, or the game is gone: out of it for good.
-      if (isFinalError(message.payload.code)) return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
-      if (state.joining) return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: message.payload.message };
-      if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: message.payload.message };
+      if (isFinalError(message.payload.code) || state.joining)
+        return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: text, joinErrorCode: code };
+      if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: text, answerErrorCode: code };
       return state;
     }
     case "PLAYER_JOINED": {
@@ -247,6 +260,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         submittedValue: null,
         answerStatus: "idle",
         answerError: null,
+        answerErrorCode: null,
         isQuestionActive: true,
         isShowingResults: false,
         isGameOver: false,
@@ -264,6 +278,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         submittedValue: message.payload.value ?? null,
         answerStatus: "success",
         answerError: null,
+        answerErrorCode: null,
       };
     case "ANSWER_PROGRESS":
       if (message.payload.questionNumber !== state.questionNumber) return state;
