@@ -13,7 +13,7 @@ import { CATALOGS } from "#app/i18n/catalogs.server";
 import { useErrorText } from "#app/i18n/error-text";
 import { serverI18n } from "#app/i18n/server-i18n.server";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
-import { GAME_NOT_FOUND } from "#app/utils/form-schemas";
+import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
 import { GAME_CLOSED_MESSAGE } from "../../server/game-room";
 import { JOIN_LIMIT_MESSAGES } from "../../server/ws";
