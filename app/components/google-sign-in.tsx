@@ -7,14 +7,24 @@
  */
 import { useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Auth } from "firebase/auth";
 import { useToast } from "#app/components/toaster";
+import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import type { loader as rootLoader } from "#app/root";
 import type { PublicFirebaseConfig } from "#app/utils/env.server";
-import { GOOGLE_LOGIN_FAILED_TITLE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage } from "#app/utils/google-errors";
+import { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage } from "#app/utils/google-errors";
 import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, SignInError, welcomeAfterGoogle, type GoogleAccount } from "#app/utils/google-session";
 
-export const GOOGLE_NOTICE = "Google sign-in needs this domain to be authorized in Firebase; email and password login is recommended.";
+/**
+ * The API's refusals of a Google token, which it sends with no code (its callers read them word for
+ * word), and where their words are in the `account` catalog.
+ */
+const GOOGLE_REFUSAL_KEYS: Record<string, string> = {
+  [GOOGLE_NOT_CONFIGURED]: "google.notConfigured",
+  [FAILED_TO_AUTHENTICATE]: "fallback.authenticate",
+  [AUTH_UNAVAILABLE]: "google.unavailable",
+};
 
 type FirebaseAuthModule = typeof import("firebase/auth");
 interface FirebaseClient {
@@ -88,6 +98,8 @@ export function GoogleSignInButton() {
   const config = useRouteLoaderData<typeof rootLoader>("root")?.firebase ?? null;
   const toast = useToast();
   const navigate = useNavigate();
+  const { t } = useTranslation("account");
+  const errorText = useErrorTextWithValues();
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
 
@@ -98,7 +110,7 @@ export function GoogleSignInButton() {
 
   const onClick = useCallback(async () => {
     if (!config) {
-      toast({ title: GOOGLE_LOGIN_FAILED_TITLE, description: GOOGLE_NOT_CONFIGURED, variant: "destructive" });
+      toast({ title: t("google.failed"), description: t("google.notConfigured"), variant: "destructive" });
       return;
     }
     if (busyRef.current) return;
@@ -107,12 +119,14 @@ export function GoogleSignInButton() {
     try {
       navigate(welcomeAfterGoogle(await signInWithGoogle(config)));
     } catch (error) {
-      toast({ title: GOOGLE_LOGIN_FAILED_TITLE, description: messageOf(error), variant: "destructive" });
+      const message = messageOf(error);
+      const description = Object.hasOwn(GOOGLE_REFUSAL_KEYS, message) ? t(GOOGLE_REFUSAL_KEYS[message]) : errorText(message);
+      toast({ title: t("google.failed"), description, variant: "destructive" });
     } finally {
       busyRef.current = false;
       setBusy(false);
     }
-  }, [config, navigate, toast]);
+  }, [config, navigate, toast, t, errorText]);
 
   return (
     <div className="google-sign-in">
@@ -127,10 +141,10 @@ export function GoogleSignInButton() {
         aria-busy={busy}
       >
         <GoogleLogo />
-        Continue with Google
+        {t("google.continue")}
       </button>
-      <p className="hint">{GOOGLE_NOTICE}</p>
-      {config ? null : <p className="hint">{GOOGLE_NOT_CONFIGURED}</p>}
+      <p className="hint">{t("google.notice")}</p>
+      {config ? null : <p className="hint">{t("google.notConfigured")}</p>}
     </div>
   );
 }

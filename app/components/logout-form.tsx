@@ -1,8 +1,12 @@
 import { Form, useNavigate, useRevalidator } from "@remix-run/react";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { useToast } from "#app/components/toaster";
 
-/** What a logout says when it did not happen (docs/product.md#messages). */
+/**
+ * What a logout says when it did not happen (docs/product.md#messages); the page says it from the
+ * `account` catalog (`fallback.logout`), since the JSON answer of /logout keeps it with no code.
+ */
 export const LOGOUT_FAILED = "Failed to logout";
 
 /**
@@ -12,6 +16,7 @@ export const LOGOUT_FAILED = "Failed to logout";
  */
 export function LogoutForm({ buttonClassName, children }: { buttonClassName: string; children: ReactNode }) {
   const toast = useToast();
+  const { t } = useTranslation("account");
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
@@ -30,7 +35,7 @@ export function LogoutForm({ buttonClassName, children }: { buttonClassName: str
       // The root loader says who is signed in; home may be the page already shown.
       revalidator.revalidate();
     } catch {
-      toast({ title: LOGOUT_FAILED, description: "Please try again.", variant: "destructive" });
+      toast({ title: t("fallback.logout"), description: t("fallback.tryAgain"), variant: "destructive" });
     } finally {
       busyRef.current = false;
       setBusy(false);

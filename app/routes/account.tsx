@@ -1,26 +1,27 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { z } from "zod";
-import { Field, FieldError } from "#app/components/form-field";
+import { Field, FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
+import { metaT } from "#app/i18n/meta";
 import { changePassword, deleteAccount, findUserRowByEmail, verifyPassword, type User } from "#app/models/user.server";
 import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
 import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
 import { endSession, requireUser, startSession } from "#app/utils/session.server";
-import { planName, QUIZ_LIMIT_CHECK_FAILED } from "#app/utils/plans";
+import { planName } from "#app/utils/plans";
 import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { PasswordSchema } from "#app/utils/validation";
 
-export const meta: MetaFunction = () => [{ title: "My Account - Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("account.title") }];
 
 const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 const CURRENT_PASSWORD_REQUIRED = "Enter your current password";
 const PASSWORDS_DONT_MATCH = "Passwords don't match";
-const DELETE_CONFIRMATION = "I understand this deletes my account and my quizzes";
 const DELETE_NOT_CONFIRMED = "Tick the box to confirm that you want to delete your account.";
-const PASSWORD_CHANGED = "Password changed.";
 
 /**
  * The change-password form; an account with a password must give it (the server checks it
@@ -52,6 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       isFree: user.subscriptionTier.toLowerCase() === "free",
       hasPassword: user.hasPassword,
       hasBillingAccount: user.hasBillingAccount,
+      language: user.language,
     },
     remainingQuizzes: (await checkQuizLimit(context, user))?.remaining ?? null,
   };
@@ -109,70 +111,69 @@ export default function Account() {
   const { account, remainingQuizzes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
+  const { t, i18n } = useTranslation("account");
   const passwordChanged = searchParams.get("password") === "changed";
 
   return (
     <Page narrow>
       <div className="stack account">
-        <h1>My Account</h1>
-        {actionData?.errors._form ? (
-          <p className="form-error" role="alert">
-            {actionData.errors._form}
-          </p>
-        ) : null}
+        <h1>{t("account.heading")}</h1>
+        <FormError message={actionData?.errors._form} />
 
         <section className="card stack" aria-labelledby="profile-heading">
-          <h2 id="profile-heading">Profile</h2>
+          <h2 id="profile-heading">{t("account.profile.heading")}</h2>
           <dl className="account-details">
             <div>
-              <dt>Username</dt>
+              <dt>{t("account.profile.username")}</dt>
               <dd>{account.username}</dd>
             </div>
             <div>
-              <dt>Display name</dt>
-              <dd>{account.displayName || <span className="muted">Not set</span>}</dd>
+              <dt>{t("account.profile.displayName")}</dt>
+              <dd>{account.displayName || <span className="muted">{t("account.profile.notSet")}</span>}</dd>
             </div>
             <div>
-              <dt>Email</dt>
-              <dd>{account.email || <span className="muted">Not set</span>}</dd>
+              <dt>{t("account.profile.email")}</dt>
+              <dd>{account.email || <span className="muted">{t("account.profile.notSet")}</span>}</dd>
             </div>
           </dl>
         </section>
 
         <section className="card stack" aria-labelledby="plan-heading">
-          <h2 id="plan-heading">Plan</h2>
+          <h2 id="plan-heading">{t("account.plan.heading")}</h2>
           <dl className="account-details">
             <div>
-              <dt>Current plan</dt>
+              <dt>{t("account.plan.current")}</dt>
               <dd>{account.plan}</dd>
             </div>
             <div>
-              <dt>AI quizzes left today</dt>
-              <dd>{remainingQuizzes ?? QUIZ_LIMIT_CHECK_FAILED}</dd>
+              <dt>{t("account.plan.aiQuizzesLeft")}</dt>
+              <dd>{remainingQuizzes === null ? t("fallback.quizLimit") : new Intl.NumberFormat(i18n.language).format(remainingQuizzes)}</dd>
             </div>
           </dl>
           <div className="row">
             {account.isFree ? (
               <Link to="/subscription" className="button">
-                Upgrade Plan
+                {t("account.plan.upgrade")}
               </Link>
             ) : (
               <Link to="/subscription" className="button button-secondary">
-                Change Plan
+                {t("account.plan.change")}
               </Link>
             )}
             <Link to="/my-quizzes" className="button button-secondary">
-              My Quizzes
+              {t("account.plan.myQuizzes")}
             </Link>
           </div>
           {account.hasBillingAccount ? (
             <Form method="post" action="/subscription">
               <button type="submit" name="intent" value="portal" className="button button-secondary">
-                Manage billing
+                {t("account.plan.manageBilling")}
               </button>
             </Form>
           ) : null}
         </section>
+
+        <LanguageSection saved={account.language} />
 
         <ChangePasswordForm
           username={account.email ?? account.username}
@@ -187,7 +188,38 @@ export default function Account() {
   );
 }
 
+/**
+ * The interface's language, the same choice as the footer's switcher (POST /language, which
+ * reloads the page in it), and whether it is saved on the account, where the user's other
+ * browsers find it (docs/decisions/0029-languages.md).
+ */
+function LanguageSection({ saved }: { saved: Language | null }) {
+  const { t, i18n } = useTranslation("account");
+  return (
+    <section className="card stack" aria-labelledby="language-heading">
+      <h2 id="language-heading">{t("account.language.heading")}</h2>
+      <p className="hint">{t("account.language.intro")}</p>
+      <Form method="post" action="/language" reloadDocument className="theme-switch language-switch">
+        <input type="hidden" name="redirectTo" value="/account" />
+        {LANGUAGES.map((language) => (
+          <button key={language} type="submit" name="language" value={language} className="chip" lang={language} aria-pressed={i18n.language === language}>
+            {LANGUAGE_NAMES[language]}
+          </button>
+        ))}
+      </Form>
+      <p className="hint">
+        {saved ? (
+          <Trans t={t} i18nKey="account.language.saved" values={{ language: LANGUAGE_NAMES[saved] }} components={{ strong: <strong lang={saved} /> }} />
+        ) : (
+          t("account.language.notSaved")
+        )}
+      </p>
+    </section>
+  );
+}
+
 function ChangePasswordForm(props: { username: string; hasPassword: boolean; serverErrors?: FieldErrors; changed: boolean }) {
+  const { t } = useTranslation("account");
   const navigation = useNavigation();
   const location = useLocation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "change-password";
@@ -196,25 +228,31 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
 
   return (
     <section className="card stack" aria-labelledby="password-heading">
-      <h2 id="password-heading">{props.hasPassword ? "Change password" : "Set a password"}</h2>
+      <h2 id="password-heading">{props.hasPassword ? t("account.password.changeHeading") : t("account.password.setHeading")}</h2>
       {props.changed ? (
         <p className="status-notice" role="status">
-          {PASSWORD_CHANGED}
+          {t("account.password.changed")}
         </p>
       ) : null}
-      {props.hasPassword ? null : <p className="hint">Your account has no password yet. Set one to also log in with your email.</p>}
+      {props.hasPassword ? null : <p className="hint">{t("account.password.noPassword")}</p>}
       {/* Keyed by location: after each post the password fields start empty, as they do without JavaScript. */}
       <Form key={location.key} method="post" action="/account" {...getFormProps(form)} className="stack" aria-labelledby="password-heading">
         {/* Lets password managers file the new password under the right account. */}
         <input type="text" name="username" autoComplete="username" value={props.username} readOnly hidden />
         {props.hasPassword ? (
-          <Field id="currentPassword" type="password" label="Current password" autoComplete="current-password" {...fieldProps(fields.currentPassword)} />
+          <Field
+            id="currentPassword"
+            type="password"
+            label={t("account.password.current")}
+            autoComplete="current-password"
+            {...fieldProps(fields.currentPassword)}
+          />
         ) : null}
-        <Field id="newPassword" type="password" label="New password" autoComplete="new-password" {...fieldProps(fields.newPassword)} />
-        <Field id="confirmPassword" type="password" label="Confirm new password" autoComplete="new-password" {...fieldProps(fields.confirmPassword)} />
+        <Field id="newPassword" type="password" label={t("account.password.new")} autoComplete="new-password" {...fieldProps(fields.newPassword)} />
+        <Field id="confirmPassword" type="password" label={t("account.password.confirm")} autoComplete="new-password" {...fieldProps(fields.confirmPassword)} />
         <div>
           <button type="submit" name="intent" value="change-password" className="button" disabled={busy}>
-            {busy ? "Changing password..." : props.hasPassword ? "Change Password" : "Set Password"}
+            {busy ? t("account.password.busy") : props.hasPassword ? t("account.password.change") : t("account.password.set")}
           </button>
         </div>
       </Form>
@@ -223,6 +261,7 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
 }
 
 function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
+  const { t } = useTranslation("account");
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete-account";
   const reply = useServerErrors(serverErrors);
@@ -231,8 +270,8 @@ function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
 
   return (
     <section className="card stack account-danger" aria-labelledby="delete-heading">
-      <h2 id="delete-heading">Delete account</h2>
-      <p>Deleting your account also deletes every quiz you have made and their games. This cannot be undone.</p>
+      <h2 id="delete-heading">{t("account.delete.heading")}</h2>
+      <p>{t("account.delete.warning")}</p>
       <Form method="post" action="/account" {...getFormProps(form)} className="stack" aria-labelledby="delete-heading">
         <div className="field">
           <label className="choice">
@@ -243,13 +282,13 @@ function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? "confirm-error" : undefined}
             />
-            {DELETE_CONFIRMATION}
+            {t("account.delete.confirm")}
           </label>
           <FieldError id="confirm-error" message={error} />
         </div>
         <div>
           <button type="submit" name="intent" value="delete-account" className="button button-danger" disabled={busy}>
-            {busy ? "Deleting account..." : "Delete Account"}
+            {busy ? t("account.delete.busy") : t("account.delete.submit")}
           </button>
         </div>
       </Form>

@@ -1,29 +1,29 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { GoogleSignInButton } from "#app/components/google-sign-in";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
+import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { metaT } from "#app/i18n/meta";
 import { AUTH_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
 import { AuthError, continueAsGuest, login, register } from "#app/utils/auth.server";
 import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/utils/forms";
-import { SOMETHING_WENT_WRONG } from "#app/utils/google-errors";
+import { FAILED_TO_AUTHENTICATE, SOMETHING_WENT_WRONG } from "#app/utils/google-errors";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 import { LoginSchema, RegisterSchema } from "#app/utils/validation";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 import { safeRedirect } from "#app/utils/safe-redirect";
 
-export const meta: MetaFunction = () => [{ title: "Sign In - Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("auth.title") }];
 
 type Tab = "login" | "register";
 type Intent = Tab | "guest";
 
-const TABS: { id: Tab; label: string }[] = [
-  { id: "login", label: "Login" },
-  { id: "register", label: "Register" },
-];
+const TABS: Tab[] = ["login", "register"];
 
 /** Where the auth action's redirect tells FlashToasts which success toast to show. */
 const WELCOME_PARAM = "welcome";
@@ -67,9 +67,10 @@ export const headers = retryAfterFromAction;
  * What a failure nobody planned for says (docs/product.md#messages): the server's own error, a
  * request that never arrived, an answer that is not ours. Refusals for a known reason keep their message.
  */
-export const AUTH_FALLBACK: Record<Intent, string> = { login: "Failed to login", register: "Failed to register", guest: "Failed to authenticate" };
+export const AUTH_FALLBACK: Record<Intent, string> = { login: "Failed to login", register: "Failed to register", guest: FAILED_TO_AUTHENTICATE };
 
-const FAILURE_TITLE: Record<Intent, string> = { login: "Login failed", register: "Registration failed", guest: SOMETHING_WENT_WRONG };
+/** The refused form's toast title, in the `account` catalog. */
+const FAILURE_TITLE: Record<Intent, string> = { login: "auth.login.failed", register: "auth.register.failed", guest: "auth.guest.failed" };
 
 /** What the page shows of a form: the intent and what was typed, passwords left out. */
 function submitted(form: FormData): Pick<AuthActionData, "intent" | "values"> {
@@ -133,6 +134,8 @@ export default function Auth() {
   const actionData = useActionData<typeof clientAction>();
   const hydrated = useHydrated();
   const toast = useToast();
+  const { t } = useTranslation("account");
+  const errorText = useAuthErrorText();
   const failedTab = actionData && actionData.intent !== "guest" ? actionData.intent : null;
 
   // The tab shown: the one the last refused form was on, else the URL's ?tab=, else what was clicked.
@@ -145,8 +148,8 @@ export default function Auth() {
 
   useEffect(() => {
     if (!actionData) return;
-    toast({ title: FAILURE_TITLE[actionData.intent], description: actionData.formError || SOMETHING_WENT_WRONG, variant: "destructive" });
-  }, [actionData, toast]);
+    toast({ title: t(FAILURE_TITLE[actionData.intent]), description: errorText(actionData.formError || SOMETHING_WENT_WRONG), variant: "destructive" });
+  }, [actionData, toast, t, errorText]);
 
   const tabRefs = useRef<Record<Tab, HTMLAnchorElement | null>>({ login: null, register: null });
   const query = (extra: Record<string, string>) => `?${new URLSearchParams({ ...extra, ...(redirectTo ? { redirectTo } : {}) })}`;
@@ -159,11 +162,11 @@ export default function Auth() {
   }
 
   function onTabKeyDown(event: KeyboardEvent<HTMLAnchorElement>) {
-    const index = TABS.findIndex((entry) => entry.id === tab);
+    const index = TABS.indexOf(tab);
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
-    const next = TABS[(moves[event.key] + TABS.length) % TABS.length].id;
+    const next = TABS[(moves[event.key] + TABS.length) % TABS.length];
     setTab(next);
     tabRefs.current[next]?.focus();
   }
@@ -173,31 +176,31 @@ export default function Auth() {
       <div className="auth-layout">
         <section className="card stack auth-card" aria-labelledby="auth-heading">
           <div>
-            <h1 id="auth-heading">Welcome to Quiz Night</h1>
-            <p className="muted">Log in or create an account to save your quizzes and track your progress.</p>
-            {isGuest ? <p className="muted">You are browsing as a guest. Register to keep the quizzes you have made.</p> : null}
+            <h1 id="auth-heading">{t("auth.heading")}</h1>
+            <p className="muted">{t("auth.intro")}</p>
+            {isGuest ? <p className="muted">{t("auth.guestNote")}</p> : null}
           </div>
 
-          <div role="tablist" aria-label="Login or register" className="auth-tabs">
-            {TABS.map((entry) => (
+          <div role="tablist" aria-label={t("auth.tabsLabel")} className="auth-tabs">
+            {TABS.map((id) => (
               <Link
-                key={entry.id}
+                key={id}
                 ref={(element) => {
-                  tabRefs.current[entry.id] = element;
+                  tabRefs.current[id] = element;
                 }}
-                to={query({ tab: entry.id })}
+                to={query({ tab: id })}
                 role="tab"
-                id={`auth-tab-${entry.id}`}
-                aria-selected={tab === entry.id}
-                aria-controls={`auth-panel-${entry.id}`}
-                tabIndex={hydrated && tab !== entry.id ? -1 : undefined}
+                id={`auth-tab-${id}`}
+                aria-selected={tab === id}
+                aria-controls={`auth-panel-${id}`}
+                tabIndex={hydrated && tab !== id ? -1 : undefined}
                 className="auth-tab"
                 preventScrollReset
                 replace
-                onClick={(event) => onTabClick(event, entry.id)}
+                onClick={(event) => onTabClick(event, id)}
                 onKeyDown={onTabKeyDown}
               >
-                {entry.label}
+                {t(`auth.tabs.${id}`)}
               </Link>
             ))}
           </div>
@@ -210,33 +213,44 @@ export default function Auth() {
           </div>
 
           <div className="auth-divider" role="presentation">
-            <span>or</span>
+            <span>{t("auth.or")}</span>
           </div>
 
           <div className="stack auth-alternatives">
             {/* The button carries the notice that Google sign-in needs domain authorization. */}
             <GoogleSignInButton />
             <GuestForm actionUrl={actionUrl} formError={actionData?.intent === "guest" ? actionData.formError : undefined} />
-            <p className="hint">Guests have limited access to {GUEST_AI_QUIZ_LIMIT} AI quizzes and basic features.</p>
+            <p className="hint">{t("auth.guestLimit", { count: GUEST_AI_QUIZ_LIMIT })}</p>
           </div>
         </section>
 
         <aside className="card stack auth-benefits" aria-labelledby="benefits-heading">
-          <h2 id="benefits-heading">Premium benefits</h2>
-          <p className="muted">Create an account and upgrade your plan to get:</p>
+          <h2 id="benefits-heading">{t("auth.benefits.heading")}</h2>
+          <p className="muted">{t("auth.benefits.intro")}</p>
           <ul className="auth-benefit-list">
-            <li>Unlimited AI quizzes</li>
-            <li>Save and share your quizzes</li>
-            <li>Track your progress</li>
-            <li>Real-time multiplayer challenges</li>
+            <li>{t("auth.benefits.unlimited")}</li>
+            <li>{t("auth.benefits.save")}</li>
+            <li>{t("auth.benefits.track")}</li>
+            <li>{t("auth.benefits.multiplayer")}</li>
           </ul>
           <Link to="/subscription" className="button button-secondary">
-            View plans
+            {t("auth.benefits.viewPlans")}
           </Link>
         </aside>
       </div>
     </Page>
   );
+}
+
+/**
+ * A refusal of these forms in the page's language: by its words in the `errors` catalog (a wait in
+ * it said the reader's way), or the guest fallback, which the Google API also sends and so has its
+ * words in the `account` catalog (API errors whose text is in `errors` carry a code).
+ */
+function useAuthErrorText(): (message: string) => string {
+  const { t } = useTranslation("account");
+  const errorText = useErrorTextWithValues();
+  return useCallback((message) => (message === FAILED_TO_AUTHENTICATE ? t("fallback.authenticate") : errorText(message)), [t, errorText]);
 }
 
 interface FormProps {
@@ -262,62 +276,73 @@ function useAuthForm<Schema extends FormSchema>(tab: Tab, schema: Schema, result
       if (busy) event.preventDefault();
     },
   });
-  const formError = result && Object.keys(result.fieldErrors).length === 0 ? result.formError : null;
+  const errorText = useAuthErrorText();
+  const formError = result && Object.keys(result.fieldErrors).length === 0 ? errorText(result.formError) : null;
   return { form, fields, formError, busy };
 }
 
 function LoginForm({ actionUrl, result }: FormProps) {
+  const { t } = useTranslation("account");
   const { form, fields, formError, busy } = useAuthForm("login", LoginSchema, result);
   return (
-    <Form method="post" action={actionUrl} {...getFormProps(form)} className="stack" aria-label="Login">
+    <Form method="post" action={actionUrl} {...getFormProps(form)} className="stack" aria-label={t("auth.login.label")}>
       <input type="hidden" name="intent" value="login" />
-      <Field id="login-email" label="Email" type="email" autoComplete="email" {...fieldProps(fields.email)} />
-      <Field id="login-password" label="Password" type="password" autoComplete="current-password" {...fieldProps(fields.password)} />
+      <Field id="login-email" label={t("auth.fields.email")} type="email" autoComplete="email" {...fieldProps(fields.email)} />
+      <Field id="login-password" label={t("auth.fields.password")} type="password" autoComplete="current-password" {...fieldProps(fields.password)} />
       {formError ? (
         <p className="form-error" role="alert">
           {formError}
         </p>
       ) : null}
       <button type="submit" className="button" disabled={busy}>
-        {busy ? "Logging in..." : "Login"}
+        {busy ? t("auth.login.busy") : t("auth.login.submit")}
       </button>
     </Form>
   );
 }
 
 function RegisterForm({ actionUrl, result }: FormProps) {
+  const { t } = useTranslation("account");
   const { form, fields, formError, busy } = useAuthForm("register", RegisterSchema, result);
   return (
-    <Form method="post" action={actionUrl} {...getFormProps(form)} className="stack" aria-label="Register">
+    <Form method="post" action={actionUrl} {...getFormProps(form)} className="stack" aria-label={t("auth.register.label")}>
       <input type="hidden" name="intent" value="register" />
-      <Field id="register-username" label="Username" autoComplete="username" {...fieldProps(fields.username)} />
-      <Field id="register-email" label="Email" type="email" autoComplete="email" {...fieldProps(fields.email)} />
-      <Field id="register-password" label="Password" type="password" autoComplete="new-password" {...fieldProps(fields.password)} />
-      <Field id="register-confirm-password" label="Confirm Password" type="password" autoComplete="new-password" {...fieldProps(fields.confirmPassword)} />
+      <Field id="register-username" label={t("auth.fields.username")} autoComplete="username" {...fieldProps(fields.username)} />
+      <Field id="register-email" label={t("auth.fields.email")} type="email" autoComplete="email" {...fieldProps(fields.email)} />
+      <Field id="register-password" label={t("auth.fields.password")} type="password" autoComplete="new-password" {...fieldProps(fields.password)} />
+      <Field
+        id="register-confirm-password"
+        label={t("auth.fields.confirmPassword")}
+        type="password"
+        autoComplete="new-password"
+        {...fieldProps(fields.confirmPassword)}
+      />
       {formError ? (
         <p className="form-error" role="alert">
           {formError}
         </p>
       ) : null}
       <button type="submit" className="button" disabled={busy}>
-        {busy ? "Creating account..." : "Register"}
+        {busy ? t("auth.register.busy") : t("auth.register.submit")}
       </button>
     </Form>
   );
 }
 
 function GuestForm({ actionUrl, formError }: { actionUrl: string; formError?: string }) {
+  const { t } = useTranslation("account");
+  const errorText = useAuthErrorText();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "guest";
   return (
     <Form method="post" action={actionUrl}>
       <input type="hidden" name="intent" value="guest" />
       <button type="submit" className="button button-secondary auth-wide" disabled={busy}>
-        Continue as Guest
+        {t("auth.guest.submit")}
       </button>
       {formError ? (
         <p className="form-error" role="alert">
-          {formError}
+          {errorText(formError)}
         </p>
       ) : null}
     </Form>

@@ -1,24 +1,35 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { z } from "zod";
 import { useToast } from "#app/components/toaster";
 import { Page } from "#app/components/layout";
+import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { metaT } from "#app/i18n/meta";
 import { listPlans } from "#app/models/plan.server";
 import { findBillingState, openBillingPortal, startSubscription } from "#app/models/subscription.server";
-import { DEFAULT_PLANS, formatPrice, PLEASE_SIGN_IN, planName, SUBSCRIPTION_ERROR, tierOf, type Plan } from "#app/utils/plans";
+import {
+  DEFAULT_PLAN_TEXT_KEYS,
+  DEFAULT_PLANS,
+  formatPrice,
+  FREE_TIER,
+  planName,
+  PLEASE_SIGN_IN,
+  SUBSCRIPTION_ERROR,
+  tierOf,
+  type Plan,
+} from "#app/utils/plans";
 import { getUser } from "#app/utils/session.server";
 import { FormIdSchema } from "#app/utils/form-schemas";
 import { parseForm, parseIntent } from "#app/utils/forms";
 import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
 import type { Logger } from "#server/logger";
 
-export const meta: MetaFunction = () => [{ title: "Plans | Quiz Night" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("subscription.title") }];
 
-const CHECKOUT_TOASTS = {
-  success: { title: "Subscription started", description: "Thank you! Your plan changes as soon as Stripe confirms the payment." },
-  cancelled: { title: "Checkout cancelled", description: "Nothing was charged. You can subscribe any time." },
-} as const;
+/** Where the words of the notice after Stripe Checkout are (`account` catalog), by its `?checkout=`. */
+const CHECKOUT_NOTICES = { success: "subscription.checkout.success", cancelled: "subscription.checkout.cancelled" } as const;
 
 /** The plans from the database, or the built-in defaults when they cannot be read or there are none. */
 async function plansOrDefaults(logger: Logger, load: () => Promise<Plan[]>): Promise<Plan[]> {
@@ -49,7 +60,8 @@ const PlanChoiceSchema = z.object({ planId: FormIdSchema });
 const NO_PLAN = 0;
 
 interface SubscriptionActionData {
-  error: { title: string; description: string };
+  /** Why the post was refused, in English (the page says it in its language); `signedOut` asks the visitor to sign in. */
+  error: { signedOut: boolean; description: string };
 }
 
 /** Without JavaScript: Subscribe and Manage billing post here and are sent on to Stripe. */
@@ -63,8 +75,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? await openBillingPortal(context.db, context.billing, user, origin, context.logger)
       : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin, context.logger);
   if (session.ok) return redirect(session.value.url);
-  const title = session.reason === "signed-out" ? PLEASE_SIGN_IN.title : SUBSCRIPTION_ERROR.title;
-  return data<SubscriptionActionData>({ error: { title, description: session.message } }, { status: BILLING_FAILURE_STATUS[session.reason] });
+  const error = { signedOut: session.reason === "signed-out", description: session.message };
+  return data<SubscriptionActionData>({ error }, { status: BILLING_FAILURE_STATUS[session.reason] });
+}
+
+/** A refusal of the billing endpoints, its message in English as the API sent it. */
+class BillingRefusal extends Error {}
+
+/** The day a paid plan ends, in the page's language ("1 March 2027": the interface's English is British). */
+function formatDate(at: number, language: string): string {
+  return new Intl.DateTimeFormat(language === "en" ? "en-GB" : language, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(at);
 }
 
 /** Posts to one of the billing endpoints and sends the browser to the url it returns. */
@@ -76,7 +96,7 @@ async function goToStripe(endpoint: string, body: unknown): Promise<void> {
     body: JSON.stringify(body),
   });
   const answer = (await response.json().catch(() => null)) as { url?: string; error?: string } | null;
-  if (!response.ok || !answer?.url) throw new Error(answer?.error || SUBSCRIPTION_ERROR.description);
+  if (!response.ok || !answer?.url) throw new BillingRefusal(answer?.error || SUBSCRIPTION_ERROR.description);
   window.location.assign(answer.url);
 }
 
@@ -87,13 +107,20 @@ export default function Subscription() {
   const toast = useToast();
   const [searchParams, setSearchParams] = useSearchParams();
   const [pending, setPending] = useState<string | null>(null);
+  const { t, i18n } = useTranslation("account");
+  const errorText = useErrorTextWithValues();
+  /** A default plan's text in the page's language; an operator's own as written. */
+  const planText = (text: string) => {
+    const key = DEFAULT_PLAN_TEXT_KEYS.get(text);
+    return key ? t(key) : text;
+  };
   const signedIn = user !== null && !user.isGuest;
   const checkout = searchParams.get("checkout");
-  const [checkoutNotice] = useState(() => (checkout === "success" || checkout === "cancelled" ? CHECKOUT_TOASTS[checkout] : null));
+  const [checkoutNotice] = useState(() => (checkout === "success" || checkout === "cancelled" ? CHECKOUT_NOTICES[checkout] : null));
 
   useEffect(() => {
     if (!checkoutNotice) return;
-    toast(checkoutNotice);
+    toast({ title: t(`${checkoutNotice}.title`), description: t(`${checkoutNotice}.description`) });
     setSearchParams({}, { replace: true, preventScrollReset: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival from checkout: clearing the search params must not toast again
   }, []);
@@ -104,14 +131,15 @@ export default function Subscription() {
   async function send(event: FormEvent<HTMLFormElement>, key: string, endpoint: string, body: unknown) {
     event.preventDefault();
     if (!signedIn) {
-      toast({ ...PLEASE_SIGN_IN, variant: "destructive" });
+      toast({ title: t("subscription.pleaseSignIn"), description: errorText(PLEASE_SIGN_IN.description), variant: "destructive" });
       return;
     }
     setPending(key);
     try {
       await goToStripe(endpoint, body);
     } catch (error) {
-      toast({ title: SUBSCRIPTION_ERROR.title, description: error instanceof Error ? error.message : SUBSCRIPTION_ERROR.description, variant: "destructive" });
+      const description = errorText(error instanceof BillingRefusal ? error.message : SUBSCRIPTION_ERROR.description);
+      toast({ title: t("subscription.error"), description, variant: "destructive" });
       setPending(null);
     }
   }
@@ -120,40 +148,42 @@ export default function Subscription() {
     <Page>
       <div className="stack">
         <div className="center stack subscription-intro">
-          <h1>Choose your plan</h1>
-          <p className="muted">Every plan hosts live games for as many players as your room holds. Plans differ in AI quizzes per day.</p>
+          <h1>{t("subscription.heading")}</h1>
+          <p className="muted">{t("subscription.intro")}</p>
         </div>
 
         {checkoutNotice ? (
           <p className="status-notice" role="status">
-            {checkoutNotice.title}. {checkoutNotice.description}
+            {t(`${checkoutNotice}.notice`)}
           </p>
         ) : null}
         {actionData?.error ? (
           <p className="form-error" role="alert">
-            {actionData.error.title}: {actionData.error.description}
-            {actionData.error.title === PLEASE_SIGN_IN.title ? (
+            {t("subscription.refusal", {
+              title: actionData.error.signedOut ? t("subscription.pleaseSignIn") : t("subscription.error"),
+              description: errorText(actionData.error.description),
+            })}
+            {actionData.error.signedOut ? (
               <>
                 {" "}
-                <Link to="/auth?redirectTo=%2Fsubscription">Sign in</Link>
+                <Link to="/auth?redirectTo=%2Fsubscription">{t("subscription.signIn")}</Link>
               </>
             ) : null}
           </p>
         ) : null}
         {paymentFailed ? (
           <p className="form-error" role="alert">
-            Your last payment failed. Update your card under Manage billing to keep your plan.
+            {t("subscription.paymentFailed")}
           </p>
         ) : null}
         {endsAt && user ? (
           <p className="status-notice" role="status">
-            Your {planName(user.tier)} plan ends on{" "}
-            {new Date(endsAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}; you will be on Free from then.
+            {t("subscription.endsOn", { plan: planName(user.tier), date: formatDate(endsAt, i18n.language), free: planName(FREE_TIER) })}
           </p>
         ) : null}
-        {!billingConfigured ? <p className="hint center">Billing is not configured on this server, so plans cannot be bought here.</p> : null}
+        {!billingConfigured ? <p className="hint center">{t("subscription.notConfigured")}</p> : null}
 
-        <ul className="plan-grid" aria-label="Plans">
+        <ul className="plan-grid" aria-label={t("subscription.plans")}>
           {plans.map((plan) => {
             const current = user !== null && tierOf(plan) === user.tier;
             const headingId = `plan-${plan.id}`;
@@ -161,18 +191,23 @@ export default function Subscription() {
               <li key={plan.id} className={`card stack plan-card${current ? " plan-current" : ""}`} aria-labelledby={headingId}>
                 <div className="plan-header">
                   <h2 id={headingId}>{plan.name}</h2>
-                  {current ? <span className="badge badge-success">Current</span> : null}
+                  {current ? <span className="badge badge-success">{t("subscription.current")}</span> : null}
                 </div>
-                <p className="muted">{plan.description}</p>
+                <p className="muted">{planText(plan.description)}</p>
                 <p className="plan-price">
-                  <strong>{formatPrice(plan)}</strong> <span className="muted">/ month</span>
+                  <Trans
+                    t={t}
+                    i18nKey="subscription.price"
+                    values={{ price: formatPrice(plan, i18n.language) }}
+                    components={{ strong: <strong />, muted: <span className="muted" /> }}
+                  />
                 </p>
                 <p>
-                  <strong>{plan.aiQuizLimit}</strong> AI quizzes per day
+                  <Trans t={t} i18nKey="subscription.aiQuizzesPerDay" count={plan.aiQuizLimit} components={{ strong: <strong /> }} />
                 </p>
                 <ul className="plan-features">
                   {plan.features.map((feature) => (
-                    <li key={feature}>{feature}</li>
+                    <li key={feature}>{planText(feature)}</li>
                   ))}
                 </ul>
                 <Form
@@ -188,7 +223,11 @@ export default function Subscription() {
                     className={`button auth-wide${current ? " button-secondary" : ""}`}
                     disabled={current || busy !== null}
                   >
-                    {current ? "Current Plan" : busy === String(plan.id) ? "Processing..." : `Subscribe to ${plan.name}`}
+                    {current
+                      ? t("subscription.currentPlan")
+                      : busy === String(plan.id)
+                        ? t("subscription.processing")
+                        : t("subscription.subscribe", { plan: plan.name })}
                   </button>
                 </Form>
               </li>
@@ -199,14 +238,14 @@ export default function Subscription() {
         {user?.hasBillingAccount ? (
           <Form method="post" className="center" onSubmit={(event) => send(event, "portal", "/api/subscription/portal", {})}>
             <button type="submit" name="intent" value="portal" className="button button-secondary" disabled={busy !== null}>
-              {busy === "portal" ? "Opening billing..." : "Manage billing"}
+              {busy === "portal" ? t("subscription.openingBilling") : t("subscription.manageBilling")}
             </button>
           </Form>
         ) : null}
 
         <div className="card billing-info" role="note">
-          <strong>Billing</strong>
-          <p>Plans are billed monthly and can be cancelled at any time.</p>
+          <strong>{t("subscription.billing.heading")}</strong>
+          <p>{t("subscription.billing.text")}</p>
         </div>
       </div>
     </Page>

@@ -10,10 +10,9 @@
 import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
 import type { Logger } from "#server/logger";
-import { GOOGLE_NOT_CONFIGURED } from "./google-errors";
+import { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE, GOOGLE_NOT_CONFIGURED } from "./google-errors";
 
-export const FAILED_TO_AUTHENTICATE = "Failed to authenticate";
-export const AUTH_UNAVAILABLE = "Authentication system unavailable";
+export { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE };
 
 /**
  * Why no identity: Google sign-in is off here, Google (or the emulator) could not be asked, or the

@@ -3,8 +3,10 @@
  * import here, so the unit tests and the initial bundle stay free of the SDK).
  */
 
-export const GOOGLE_LOGIN_FAILED_TITLE = "Google login failed";
 export const GOOGLE_NOT_CONFIGURED = "Google login requires Firebase configuration. Please use email/password login or contact support.";
+/** The server's refusals of a Google ID token (app/utils/firebase.server.ts); also what a failed guest session says (app/routes/auth.tsx). */
+export const FAILED_TO_AUTHENTICATE = "Failed to authenticate";
+export const AUTH_UNAVAILABLE = "Authentication system unavailable";
 export const GOOGLE_UNAUTHORIZED_DOMAIN = "This domain is not authorized for Google login. Please use email/password login instead.";
 export const GOOGLE_POPUP_BLOCKED = "Popup was blocked. Please allow popups and try again.";
 export const GOOGLE_CANCELLED = "Login was cancelled. Please try again.";

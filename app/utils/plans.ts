@@ -67,9 +67,29 @@ export function planName(tier: string): string {
   return lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
-/** "$4.99", "€0" ... in the plan's currency. */
-export function formatPrice(plan: Pick<Plan, "price" | "currency">): string {
-  return new Intl.NumberFormat("en-US", {
+/**
+ * The default plans' texts, word for word as the migration seeds them, and their keys in the
+ * `account` catalog: the page says them in its language. An operator's own texts have no key and
+ * are shown as written; a plan's name is a product name, never translated.
+ */
+export const DEFAULT_PLAN_TEXT_KEYS: ReadonlyMap<string, string> = new Map([
+  ["For trying Quiz Night out and the occasional quiz night.", "plans.free.description"],
+  ["10 AI quizzes per day", "plans.free.aiQuizzes"],
+  ["Create and host your own quizzes", "plans.free.create"],
+  ["Live games with players on any device", "plans.free.live"],
+  ["For hosts who run a quiz night every week.", "plans.standard.description"],
+  ["50 AI quizzes per day", "plans.standard.aiQuizzes"],
+  ["Everything in Free", "plans.standard.everything"],
+  ["Supports the project's development", "plans.standard.support"],
+  ["For clubs, schools and pubs that quiz every day.", "plans.premium.description"],
+  ["Unlimited AI quizzes (fair use: 100 per day)", "plans.premium.aiQuizzes"],
+  ["Everything in Standard", "plans.premium.everything"],
+  ["First in line for new features", "plans.premium.first"],
+]);
+
+/** "$4.99", "4,99 $", "4,99 $US" ... in the plan's currency, written the way `locale` writes prices. */
+export function formatPrice(plan: Pick<Plan, "price" | "currency">, locale: string): string {
+  return new Intl.NumberFormat(locale, {
     style: "currency",
     currency: plan.currency.toUpperCase(),
     minimumFractionDigits: Number.isInteger(plan.price) ? 0 : 2,
