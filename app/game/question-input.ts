@@ -59,7 +59,8 @@ export const NumberValueSchema = z
   .refine((value) => Number.isFinite(value) && Math.abs(value) <= MAX_NUMBER, `Enter a number between -${MAX_NUMBER} and ${MAX_NUMBER}.`);
 
 const indexMessage = "Choose which answer is correct.";
-const IndexSchema = z
+/** A right answer's position among the options, counted from 0. */
+export const IndexSchema = z
   .number({ error: indexMessage })
   .int(indexMessage)
   .min(0, indexMessage)

@@ -19,6 +19,7 @@ import {
 } from "#app/game/question-kinds";
 import {
   AnswerTextSchema,
+  IndexSchema,
   NumberValueSchema,
   OptionsSchema,
   PointsSchema,
@@ -72,13 +73,6 @@ export const FilePictureSchema = z
   })
   .describe("A picture shown with the question.");
 export type FilePicture = z.output<typeof FilePictureSchema>;
-
-const indexMessage = "Choose which answer is correct.";
-const IndexSchema = z
-  .number({ error: indexMessage })
-  .int(indexMessage)
-  .min(0, indexMessage)
-  .max(MAX_OPTIONS - 1, indexMessage);
 
 const common = {
   text: QuestionTextSchema.describe("The question, up to 500 characters."),

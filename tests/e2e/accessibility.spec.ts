@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import sharp from "sharp";
-import { contextWithClientId, expect, test } from "./fixtures";
+import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -19,19 +19,6 @@ const QUESTIONS = [
 const AXE_CONTEXT = { bypassCSP: true };
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
-
-async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
-  const headers = { "x-client-id": hostClientId };
-  const quiz = await (
-    await page.request.post("/api/quizzes", { data: { title: "Accessible Night", description: "", timeLimit: 30, isPublic: true }, headers })
-  ).json();
-  for (const [order, question] of QUESTIONS.entries()) {
-    await page.request.post("/api/questions", { data: { quizId: quiz.id, order, ...question }, headers });
-  }
-  const game = await (await page.request.post("/api/games", { data: { quizId: quiz.id }, headers })).json();
-  await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
-  return game.gameCode as string;
-}
 
 /** Runs axe on the page as it is now; returns one readable line per violating node. */
 async function axeViolations(page: Page, screen: string): Promise<string[]> {
@@ -64,7 +51,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     const check = async (target: Page, screen: string) => found.push(...(await axeViolations(target, screen)));
 
     const hostId = `host-${randomUUID()}`;
-    const gameCode = await createHostedGame(page, hostId);
+    const gameCode = await createHostedGame(page, hostId, { title: "Accessible Night", timeLimit: 30, questions: QUESTIONS });
     const host = await (await contextWithClientId(browser, hostId, { ...AXE_CONTEXT, colorScheme })).newPage();
     await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
     await host.goto(`/waiting/${gameCode}`);

@@ -1,4 +1,4 @@
-import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
 
 /** Every page fails its test on an uncaught exception or a console error. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -26,4 +26,28 @@ export async function contextWithClientId(browser: Browser, clientId: string, op
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
   return context;
+}
+
+export interface ChoiceQuestion {
+  text: string;
+  answers: string[];
+  correctAnswerIndex: number;
+}
+
+/** A public quiz of `questions` made through the API as `hostClientId`, and a game of it with that browser as host: its code. */
+export async function createHostedGame(
+  page: Page,
+  hostClientId: string,
+  quiz: { title: string; timeLimit: number; questions: readonly ChoiceQuestion[] },
+): Promise<string> {
+  const headers = { "x-client-id": hostClientId };
+  const created = await (
+    await page.request.post("/api/quizzes", { data: { title: quiz.title, description: "", timeLimit: quiz.timeLimit, isPublic: true }, headers })
+  ).json();
+  for (const [order, question] of quiz.questions.entries()) {
+    await page.request.post("/api/questions", { data: { quizId: created.id, order, ...question }, headers });
+  }
+  const game = await (await page.request.post("/api/games", { data: { quizId: created.id }, headers })).json();
+  await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
+  return game.gameCode as string;
 }

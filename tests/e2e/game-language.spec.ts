@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
-import { contextWithClientId, expect, test } from "./fixtures";
+import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 /**
  * Issue 16 in a live game: browsers that ask for German (Accept-Language de, from the context's
@@ -14,19 +14,6 @@ const QUESTIONS = [
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
 
-async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
-  const headers = { "x-client-id": hostClientId };
-  const quiz = await (
-    await page.request.post("/api/quizzes", { data: { title: "Quizabend", description: "", timeLimit: 20, isPublic: true }, headers })
-  ).json();
-  for (const [order, question] of QUESTIONS.entries()) {
-    await page.request.post("/api/questions", { data: { quizId: quiz.id, order, ...question }, headers });
-  }
-  const game = await (await page.request.post("/api/games", { data: { quizId: quiz.id }, headers })).json();
-  await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
-  return game.gameCode as string;
-}
-
 /** A player's phone in German, in the lobby through the join link's no-JavaScript path (`?nickname=`). */
 async function germanPlayer(browser: Browser, gameCode: string, nickname: string): Promise<Page> {
   const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, { ...GERMAN, viewport: { width: 390, height: 844 } })).newPage();
@@ -37,7 +24,7 @@ async function germanPlayer(browser: Browser, gameCode: string, nickname: string
 test("a game in German: lobby, question, reveal, leaderboard and podium on the host's and the players' screens", async ({ browser, page }, testInfo) => {
   test.setTimeout(120_000);
   const hostId = `host-${randomUUID()}`;
-  const gameCode = await createHostedGame(page, hostId);
+  const gameCode = await createHostedGame(page, hostId, { title: "Quizabend", timeLimit: 20, questions: QUESTIONS });
   const host = await (await contextWithClientId(browser, hostId, GERMAN)).newPage();
   await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
 

@@ -1,25 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { contextWithClientId, expect, test } from "./fixtures";
+import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const QUESTIONS = [
   { text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 },
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
-
-async function createHostedGame(page: Page, hostClientId: string): Promise<string> {
-  const headers = { "x-client-id": hostClientId };
-  const quiz = await (
-    await page.request.post("/api/quizzes", { data: { title: "E2E Night", description: "", timeLimit: 20, isPublic: true }, headers })
-  ).json();
-  for (const [order, question] of QUESTIONS.entries()) {
-    await page.request.post("/api/questions", { data: { quizId: quiz.id, order, ...question }, headers });
-  }
-  const game = await (await page.request.post("/api/games", { data: { quizId: quiz.id }, headers })).json();
-  await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
-  return game.gameCode as string;
-}
 
 test("a host creates a quiz in the UI, three players join with the code, play to the podium, and play again", async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
@@ -128,7 +115,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
 
 test("host screens send non-hosts home and player screens send the host home", async ({ browser, page }, testInfo) => {
   const hostId = `host-${randomUUID()}`;
-  const gameCode = await createHostedGame(page, hostId);
+  const gameCode = await createHostedGame(page, hostId, { title: "E2E Night", timeLimit: 20, questions: QUESTIONS });
   const stranger = await (await browser.newContext()).newPage();
   await stranger.goto(`/host/${gameCode}`);
   await expect(stranger).toHaveURL("/");
@@ -140,7 +127,7 @@ test("host screens send non-hosts home and player screens send the host home", a
 
 test("the host cannot start an empty lobby, and a host refresh mid-question keeps the game", async ({ browser, page }, testInfo) => {
   const hostId = `host-${randomUUID()}`;
-  const gameCode = await createHostedGame(page, hostId);
+  const gameCode = await createHostedGame(page, hostId, { title: "E2E Night", timeLimit: 20, questions: QUESTIONS });
   const host = await (await contextWithClientId(browser, hostId)).newPage();
   await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
   await host.goto(`/waiting/${gameCode}`);

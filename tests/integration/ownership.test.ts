@@ -425,6 +425,7 @@ describe("/account", () => {
         isFree: true,
         hasPassword: true,
         hasBillingAccount: false,
+        language: null,
       },
       remainingQuizzes: 10,
     });
