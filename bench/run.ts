@@ -28,7 +28,7 @@ import { measureHttp, type HttpFigure } from "./http";
 import { startGameServer, type GameServer } from "./game-server";
 import { measureLighthouse } from "./lighthouse";
 import { lighthouseRows, type LighthouseSummary } from "./lighthouse-scores";
-import { medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
+import { api, medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
 import { benchPng } from "./png";
 import { KINDS_SETTINGS, benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
@@ -242,16 +242,6 @@ async function measureBaseline(workers: Worker[]): Promise<{ delivery: LatencySu
 }
 
 // ------------------------------------------------------------------ the game
-
-async function api(url: string, pathname: string, body: unknown, clientId: string) {
-  const response = await fetch(url + pathname, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-client-id": clientId },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 interface Picture {
   id: string;
