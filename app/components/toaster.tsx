@@ -1,5 +1,6 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "@remix-run/react";
 
 /** docs/product.md#messages: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the viewport. */
 export const TOAST_DURATION_MS = 5000;
@@ -14,10 +15,17 @@ export interface ToastInput {
   /** A button in the toast, e.g. Reload; `duration` keeps such a toast up longer (ms, Infinity for until acted on). */
   action?: { label: string; onClick: () => void };
   duration?: number;
+  /**
+   * The toast is about this page and closes when the user leaves it: the lobby's toasts must not
+   * outlive it over the host's game controls (Radix holds a toast open while the window is in the background).
+   */
+  closesWithPage?: boolean;
 }
 export interface ToastEntry extends ToastInput {
   id: number;
   open: boolean;
+  /** The page it was shown on. */
+  pathname: string;
 }
 export interface ToastViewProps {
   toast: ToastEntry | null;
@@ -74,10 +82,13 @@ export function Toaster({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<ToastEntry | null>(null);
   const nextId = useRef(1);
   const removeTimer = useRef<ReturnType<typeof setTimeout>>();
+  const { pathname } = useLocation();
+  const currentPathname = useRef(pathname);
+  currentPathname.current = pathname;
 
   const show = useCallback<ToastFn>((input) => {
     clearTimeout(removeTimer.current);
-    setToast({ ...input, id: nextId.current++, open: true });
+    setToast({ ...input, id: nextId.current++, open: true, pathname: currentPathname.current });
   }, []);
 
   const onOpenChange = useCallback((open: boolean) => {
@@ -86,6 +97,10 @@ export function Toaster({ children }: { children: ReactNode }) {
     clearTimeout(removeTimer.current);
     removeTimer.current = setTimeout(() => setToast((current) => (current?.open ? current : null)), TOAST_REMOVE_DELAY_MS);
   }, []);
+
+  useEffect(() => {
+    if (toast?.open && toast.closesWithPage && toast.pathname !== pathname) onOpenChange(false);
+  }, [pathname, toast, onOpenChange]);
 
   // Once a page has shown a toast, the view stays, as Radix's viewport (and its F8) did from the start.
   const [shown, setShown] = useState(false);

@@ -37,8 +37,8 @@ export default function Lobby() {
   useEffect(() => {
     const created = searchParams.get("created");
     const hosted = searchParams.get("hosted");
-    if (created) toast({ title: t("lobby.quizCreated"), description: t("lobby.shareCode", { code: gameCode }) });
-    else if (hosted) toast({ title: t("lobby.hostingTitle"), description: t("lobby.hosting") });
+    if (created) toast({ title: t("lobby.quizCreated"), description: t("lobby.shareCode", { code: gameCode }), closesWithPage: true });
+    else if (hosted) toast({ title: t("lobby.hostingTitle"), description: t("lobby.hosting"), closesWithPage: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- one toast on arrival, not on every change of the search params
   }, []);
 
@@ -64,11 +64,11 @@ export default function Lobby() {
 
   function onStart() {
     if (!isHost) {
-      toast({ title: t("lobby.notAuthorized"), description: t("NOT_HOST", { ns: "errors" }), variant: "destructive" });
+      toast({ title: t("lobby.notAuthorized"), description: t("NOT_HOST", { ns: "errors" }), variant: "destructive", closesWithPage: true });
       return;
     }
     if (playerCount === 0) {
-      toast({ title: t("lobby.noPlayers"), description: t("NO_PLAYERS", { ns: "errors" }), variant: "destructive" });
+      toast({ title: t("lobby.noPlayers"), description: t("NO_PLAYERS", { ns: "errors" }), variant: "destructive", closesWithPage: true });
       return;
     }
     startGame();

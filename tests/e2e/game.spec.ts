@@ -147,3 +147,24 @@ test("the host cannot start an empty lobby, and a host refresh mid-question keep
   await expect(player.getByRole("heading", { name: "Incorrect" })).toBeVisible();
   await expect(host.getByLabel("Answer distribution")).toContainText("100% (1)");
 });
+
+test("the lobby's toast closes when the game starts, even while the host's window is in the background", async ({ browser, page }, testInfo) => {
+  const hostId = `host-${randomUUID()}`;
+  const gameCode = await createHostedGame(page, hostId, { title: "E2E Night", timeLimit: 20, questions: QUESTIONS });
+  const host = await (await contextWithClientId(browser, hostId)).newPage();
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.goto(`/waiting/${gameCode}?hosted=1`);
+  // Radix's toast (an li), not the plain one that stands in while it loads, is the one that pauses.
+  await expect(host.locator("li.toast .toast-title")).toHaveText("Success!");
+  // A host who clicks into another window (the projector's, say) pauses the toast's timer.
+  await host.evaluate(() => window.dispatchEvent(new Event("blur")));
+  await host.waitForTimeout(6_000);
+  await expect(host.locator(".toast-title"), "a paused toast outlives its 5 s").toHaveText("Success!");
+
+  const player = await (await contextWithClientId(browser, `player-${randomUUID()}`)).newPage();
+  await player.goto(`/waiting/${gameCode}?nickname=Dee`);
+  await expect(host.getByTestId("player-count")).toHaveText("1");
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(host.getByText("What is 2 + 2?")).toBeVisible();
+  await expect(host.locator(".toast")).toHaveCount(0);
+});
