@@ -24,6 +24,7 @@ const PLAYER_PATH = new RegExp(
       "components/(layout|flash-toasts|toaster|install-prompt|error-boundary|connection-failure-toast|game-ui|answer-inputs|form-field)\\.tsx",
       "utils/(user|theme|field-rules|game-messages|nonce)\\.ts",
       "pwa/(install|platform|service-worker-client|online)\\.ts",
+      "i18n/(translator|use-translation|error-text|i18n|languages|meta|messages-context)\\.tsx?",
     ].join("|") +
     ")",
 );

@@ -8,18 +8,18 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { isLanguage } from "#app/i18n/languages";
 import { languageOf } from "#app/i18n/language.server";
 import { provideTranslators } from "#app/i18n/meta";
 import { MessagesContext } from "#app/i18n/messages-context";
 import { pageMessages, serializeMessages } from "#app/i18n/page-messages.server";
-import { serverI18n } from "#app/i18n/server-i18n.server";
+import { serverTranslator } from "#app/i18n/server-i18n.server";
+import { TranslatorProvider } from "#app/i18n/use-translation";
 import { NonceContext } from "#app/utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
-provideTranslators(serverI18n);
+provideTranslators(serverTranslator);
 
 /**
  * What Remix would print with console.error (a loader, an action or a render that threw), logged
@@ -53,7 +53,7 @@ export default async function handleRequest(
   // The root loader chose the language (it knows the account); an error page whose root loader failed asks the request.
   const rootLanguage = (remixContext.staticHandlerContext.loaderData?.root as { language?: unknown } | undefined)?.language;
   const language = isLanguage(rootLanguage) ? rootLanguage : await languageOf(request);
-  const i18n = serverI18n(language);
+  const translator = serverTranslator(language);
   const messages = serializeMessages(pageMessages(language));
   responseHeaders.set("Content-Language", language);
   return new Promise<Response>((resolve, reject) => {
@@ -67,11 +67,11 @@ export default async function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <TranslatorProvider translator={translator}>
           <MessagesContext.Provider value={messages}>
             <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
           </MessagesContext.Provider>
-        </I18nextProvider>
+        </TranslatorProvider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectionFailureToast } from "#app/components/connection-failure-toast";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { PwaSupport } from "#app/components/install-prompt";
@@ -48,9 +48,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Absent when the root loader itself failed: the error page follows the system's theme.
   const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   return (
-    <html lang={i18n.language} data-theme={theme}>
+    <html lang={language} data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

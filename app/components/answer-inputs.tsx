@@ -5,7 +5,7 @@
  * checkboxes; none takes focus on its own: the screen's heading has it (docs/decisions/0027-keyboard-and-focus.md).
  */
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import type { SubmittedAnswer } from "#app/game/client/game-provider";
 import type { PublicQuestion } from "#app/game/protocol";
 import { parseTypedNumber, TYPED_ANSWER_MAX_LENGTH } from "#app/game/question-kinds";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { useGame } from "#app/game/client/game-provider";
 import { WEBSOCKET_FAILED_EVENT } from "#app/game/client/socket";
 

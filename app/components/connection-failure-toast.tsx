@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
 import { WEBSOCKET_FAILED_EVENT } from "#app/game/client/socket";
 

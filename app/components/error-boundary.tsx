@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { MAIN_ID } from "#app/components/layout";
 
 /** The one error screen every route reuses: the not-found text of docs/product.md#screens for 404, a plain apology otherwise. */

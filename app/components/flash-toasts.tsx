@@ -1,6 +1,6 @@
 import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
 
 /**

@@ -1,6 +1,6 @@
-import type { TFunction } from "i18next";
+import type { Translate } from "#app/i18n/translator";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { gameFormat, type GameFormat } from "#app/game/client/format";
 import type { PlayerRef } from "#app/game/client/game-state";
 import { Tooltip } from "./tooltip";
@@ -76,8 +76,8 @@ export function useNow(intervalMs = 250): number {
 
 /** Numbers as the page's language writes them (see `gameFormat`). */
 export function useGameFormat(): GameFormat {
-  const { i18n } = useTranslation();
-  return useMemo(() => gameFormat(i18n.language), [i18n.language]);
+  const { language } = useTranslation();
+  return useMemo(() => gameFormat(language), [language]);
 }
 
 export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: number; nickname: string; score: number; isMe: boolean; testId?: string }) {
@@ -97,7 +97,7 @@ export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: num
  * once at 10 seconds and once at 5. The text only changes at those two moments, so a polite live
  * region speaks it then and stays quiet otherwise.
  */
-export function countdownAnnouncement(secondsLeft: number, t: TFunction<"game">): string {
+export function countdownAnnouncement(secondsLeft: number, t: Translate): string {
   if (secondsLeft <= 0 || secondsLeft > 10) return "";
   return t("countdown.announcement", { count: secondsLeft <= 5 ? 5 : 10 });
 }

@@ -7,7 +7,7 @@
  */
 import { useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import type { Auth } from "firebase/auth";
 import { useToast } from "#app/components/toaster";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";

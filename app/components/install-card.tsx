@@ -2,7 +2,7 @@
  * The install card's faces (docs/product.md#pwa), loaded by PwaSupport only when one shows: most
  * visits, and every game screen, show none (docs/decisions/0025-player-download.md).
  */
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { dismissInstall, promptInstall } from "#app/pwa/install";
 
 /** The iOS steps (docs/product.md#pwa): Safari has no install prompt, so the card says how. */

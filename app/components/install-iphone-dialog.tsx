@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { Tooltip } from "./tooltip";
 
 /** The steps' words are `install.iphone.steps.KEY.title` and `.text` in the common catalog. */

@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
 import { isIosInstallDismissed, dismissIosInstall } from "#app/game/client/storage";
 import { listenForInstallPrompt, useInstallState } from "#app/pwa/install";

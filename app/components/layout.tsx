@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { FlashToasts } from "#app/components/flash-toasts";
 import { LogoutForm } from "#app/components/logout-form";
 import { Tooltip } from "#app/components/tooltip";
@@ -326,7 +326,7 @@ function ThemeSwitch() {
  * words, and it works before any script has loaded.
  */
 function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
+  const { t, language: pageLanguage } = useTranslation();
   const location = useLocation();
   return (
     <Form method="post" action="/language" reloadDocument className="theme-switch language-switch" aria-label={t("language.label")}>
@@ -335,7 +335,7 @@ function LanguageSwitch() {
         {t("language.title")}
       </span>
       {LANGUAGES.map((language) => (
-        <button key={language} type="submit" name="language" value={language} className="chip" lang={language} aria-pressed={i18n.language === language}>
+        <button key={language} type="submit" name="language" value={language} className="chip" lang={language} aria-pressed={pageLanguage === language}>
           {LANGUAGE_NAMES[language]}
         </button>
       ))}

@@ -1,6 +1,6 @@
 import { Form, useNavigate, useRevalidator } from "@remix-run/react";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
 
 /**

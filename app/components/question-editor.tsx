@@ -4,7 +4,7 @@
  * and without JavaScript, and switching back loses nothing typed.
  */
 import { type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { MAX_OPTIONS, MIN_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "#app/game/question-kinds";
 import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
 import { FieldError } from "./form-field";

@@ -6,7 +6,7 @@
  */
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
 import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/utils/quiz-form-schema";

@@ -3,7 +3,7 @@
  * announced to screen readers), loaded by the Toaster with the first toast a page shows.
  */
 import * as ToastPrimitive from "@radix-ui/react-toast";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { TOAST_DURATION_MS, type ToastViewProps } from "./toaster";
 import { Tooltip } from "./tooltip";
 

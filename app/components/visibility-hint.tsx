@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 
 /**
  * What a quiz's visibility means (docs/product.md#screens), beside every control that sets it:

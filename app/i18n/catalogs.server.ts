@@ -3,8 +3,8 @@
  * hands the browser only the one its page needs (see `pageMessages`).
  */
 import { LANGUAGES, NAMESPACES, type Language, type Namespace } from "./languages";
+import type { Catalog } from "./translator";
 
-export type Catalog = Record<string, unknown>;
 export type Catalogs = Record<Language, Record<Namespace, Catalog>>;
 
 const files = import.meta.glob<Catalog>("../locales/*/*.json", { eager: true, import: "default" });

@@ -6,10 +6,10 @@
  * A value that is itself a known message ("Row 3: {{message}}") is translated too, and a wait
  * ("5 minutes") or a size ("5 MB") is written the reader's way; any other value stays as sent.
  */
-import type { i18n, TFunction } from "i18next";
 import { useCallback } from "react";
-import { useTranslation } from "react-i18next";
 import { errorCodesOf } from "./error-text";
+import type { Translator } from "./translator";
+import { useTranslator } from "./use-translation";
 
 interface ErrorTemplate {
   code: string;
@@ -49,14 +49,14 @@ interface Lookup {
   templates: ErrorTemplate[];
 }
 
-const lookups = new WeakMap<i18n, Lookup>();
+const lookups = new WeakMap<Translator, Lookup>();
 
-function lookupOf(instance: i18n): Lookup {
-  let lookup = lookups.get(instance);
+function lookupOf(translator: Translator): Lookup {
+  let lookup = lookups.get(translator);
   if (!lookup) {
-    const english: unknown = instance.getResourceBundle("en", "errors");
+    const english = translator.catalog("en", "errors");
     lookup = { codes: errorCodesOf(english), templates: errorTemplatesOf(english) };
-    lookups.set(instance, lookup);
+    lookups.set(translator, lookup);
   }
   return lookup;
 }
@@ -66,29 +66,29 @@ const SIZE = /^(\d+(?:\.\d+)?) (bytes|KB|MB|GB)$/;
 const SIZE_UNITS = { bytes: "byte", KB: "kilobyte", MB: "megabyte", GB: "gigabyte" } as const;
 
 /** A captured value in the reader's language: a number as a number (the catalog formats it), a wait or a size in its words, a message translated. */
-function localValue(instance: i18n, value: string, depth: number): string | number {
+function localValue(translator: Translator, value: string, depth: number): string | number {
   if (/^-?\d+(?:\.\d+)?$/.test(value)) return Number(value);
   const wait = WAIT.exec(value);
-  if (wait) return new Intl.NumberFormat(instance.language, { style: "unit", unit: wait[2], unitDisplay: "long" }).format(Number(wait[1]));
+  if (wait) return new Intl.NumberFormat(translator.language, { style: "unit", unit: wait[2], unitDisplay: "long" }).format(Number(wait[1]));
   const size = SIZE.exec(value);
   if (size) {
     const unit = SIZE_UNITS[size[2] as keyof typeof SIZE_UNITS];
-    return new Intl.NumberFormat(instance.language, { style: "unit", unit, unitDisplay: unit === "byte" ? "long" : "short" }).format(Number(size[1]));
+    return new Intl.NumberFormat(translator.language, { style: "unit", unit, unitDisplay: unit === "byte" ? "long" : "short" }).format(Number(size[1]));
   }
-  return depth < 3 ? (translated(instance, value, undefined, depth + 1) ?? value) : value;
+  return depth < 3 ? (translated(translator, value, undefined, depth + 1) ?? value) : value;
 }
 
-/** The message in the instance's language, or null when the catalog does not know it. */
-function translated(instance: i18n, message: string, code: string | null | undefined, depth = 0): string | null {
-  const t: TFunction = instance.getFixedT(null, "errors");
-  const { codes, templates } = lookupOf(instance);
-  const exact = codes.get(message) ?? (code && instance.getResource("en", "errors", code) === message ? code : undefined);
+/** The message in the translator's language, or null when the catalog does not know it. */
+function translated(translator: Translator, message: string, code: string | null | undefined, depth = 0): string | null {
+  const t = translator.fixedT("errors");
+  const { codes, templates } = lookupOf(translator);
+  const exact = codes.get(message) ?? (code && translator.resource("en", "errors", code) === message ? code : undefined);
   if (exact) return t(exact);
   for (const template of templates) {
     const match = template.pattern.exec(message);
     if (!match) continue;
     const values: Record<string, string | number> = {};
-    template.names.forEach((name, i) => (values[name] = localValue(instance, match[i + 1], depth)));
+    template.names.forEach((name, i) => (values[name] = localValue(translator, match[i + 1], depth)));
     if (template.plural && values.count === undefined) {
       // A form without the number in its words ("Its open game ...") is the one form.
       if (template.plural !== "one") continue;
@@ -100,21 +100,21 @@ function translated(instance: i18n, message: string, code: string | null | undef
 }
 
 /**
- * The message in `instance`'s language when the `errors` catalog knows it, by its code, its words,
- * or its words around values; the message as it came otherwise.
+ * The message in `translator`'s language when the `errors` catalog knows it, by its code, its
+ * words, or its words around values; the message as it came otherwise.
  */
-export function errorTextIn(instance: i18n, message: string | null | undefined, code?: string | null): string {
+export function errorTextIn(translator: Translator, message: string | null | undefined, code?: string | null): string {
   if (!message) return "";
   // The catalog's English is the message word for word.
-  if (instance.language === "en") return message;
-  return translated(instance, message, code) ?? message;
+  if (translator.language === "en") return message;
+  return translated(translator, message, code) ?? message;
 }
 
 /** Like `useErrorText`, and for messages with values too (`errorTextIn`). */
 export function useErrorTextWithValues(): (message: string | null | undefined, code?: string | null) => string {
-  const { i18n: instance } = useTranslation("errors");
+  const translator = useTranslator();
   // The language is the page's for its whole life: a new one reloads the document.
-  return useCallback((message, code) => errorTextIn(instance, message, code), [instance]);
+  return useCallback((message, code) => errorTextIn(translator, message, code), [translator]);
 }
 
 /** A toast's English title and description (docs/product.md#messages pairs them), in the page's language. */

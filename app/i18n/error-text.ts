@@ -5,9 +5,9 @@
  * the message (API errors, the game's ERROR), and the browser translates by the code or, for the
  * messages its own form checks produce, by finding the code of the English words.
  */
-import type { i18n } from "i18next";
 import { useCallback } from "react";
-import { useTranslation } from "react-i18next";
+import type { Translator } from "./translator";
+import { useTranslator } from "./use-translation";
 
 /** English text to code, from the English `errors` catalog (flat: code to text). */
 export function errorCodesOf(englishErrors: unknown): Map<string, string> {
@@ -16,13 +16,13 @@ export function errorCodesOf(englishErrors: unknown): Map<string, string> {
   return codes;
 }
 
-const codesByInstance = new WeakMap<i18n, Map<string, string>>();
+const codesByTranslator = new WeakMap<Translator, Map<string, string>>();
 
-function codesOf(instance: i18n): Map<string, string> {
-  let codes = codesByInstance.get(instance);
+function codesOf(translator: Translator): Map<string, string> {
+  let codes = codesByTranslator.get(translator);
   if (!codes) {
-    codes = errorCodesOf(instance.getResourceBundle("en", "errors"));
-    codesByInstance.set(instance, codes);
+    codes = errorCodesOf(translator.catalog("en", "errors"));
+    codesByTranslator.set(translator, codes);
   }
   return codes;
 }
@@ -34,14 +34,13 @@ function codesOf(instance: i18n): Map<string, string> {
  * sees a different message than the one sent.
  */
 export function useErrorText(): (message: string | null | undefined, code?: string | null) => string {
-  const { t, i18n: instance } = useTranslation("errors");
+  const translator = useTranslator();
   return useCallback(
     (message, code) => {
       if (!message) return "";
-      const codes = codesOf(instance);
-      const known = codes.get(message) ?? (code && instance.getResource("en", "errors", code) === message ? code : undefined);
-      return known ? t(known) : message;
+      const known = codesOf(translator).get(message) ?? (code && translator.resource("en", "errors", code) === message ? code : undefined);
+      return known ? translator.fixedT("errors")(known) : message;
     },
-    [t, instance],
+    [translator],
   );
 }

@@ -1,15 +1,15 @@
 /**
  * Words for route `meta` functions, which run outside React (no hooks): each side registers how to
- * get an instance for a language once, at start (`provideTranslators`); the page's language is the
- * root loader's.
+ * get the translator for a language once, at start (`provideTranslators`); the page's language is
+ * the root loader's.
  */
-import type { i18n, TFunction } from "i18next";
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from "./languages";
+import { DEFAULT_LANGUAGE, isLanguage, type Language, type Namespace } from "./languages";
+import type { Translate, Translator } from "./translator";
 
-let instanceFor: ((language: Language) => i18n) | null = null;
+let translatorFor: ((language: Language) => Translator) | null = null;
 
-export function provideTranslators(resolve: (language: Language) => i18n): void {
-  instanceFor = resolve;
+export function provideTranslators(resolve: (language: Language) => Translator): void {
+  translatorFor = resolve;
 }
 
 interface MatchWithData {
@@ -17,8 +17,8 @@ interface MatchWithData {
   data?: unknown;
 }
 
-export function metaT(matches: readonly MatchWithData[], namespace = "common"): TFunction {
+export function metaT(matches: readonly MatchWithData[], namespace: Namespace = "common"): Translate {
   const language = (matches.find((match) => match.id === "root")?.data as { language?: unknown } | undefined)?.language;
-  if (!instanceFor) throw new Error("metaT before provideTranslators: the entry modules register it at start");
-  return instanceFor(isLanguage(language) ? language : DEFAULT_LANGUAGE).getFixedT(null, namespace);
+  if (!translatorFor) throw new Error("metaT before provideTranslators: the entry modules register it at start");
+  return translatorFor(isLanguage(language) ? language : DEFAULT_LANGUAGE).fixedT(namespace);
 }

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { ConnectionBadge } from "#app/components/connection-badge";
 import { InstallIphoneDialog } from "#app/components/install-iphone-dialog";
 import { listShowcaseQuizzes } from "#app/models/quiz.server";

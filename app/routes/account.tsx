@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
 import { Field, FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
@@ -111,7 +111,7 @@ export default function Account() {
   const { account, remainingQuizzes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
-  const { t, i18n } = useTranslation("account");
+  const { t, language: pageLanguage } = useTranslation("account");
   const passwordChanged = searchParams.get("password") === "changed";
 
   return (
@@ -147,7 +147,7 @@ export default function Account() {
             </div>
             <div>
               <dt>{t("account.plan.aiQuizzesLeft")}</dt>
-              <dd>{remainingQuizzes === null ? t("fallback.quizLimit") : new Intl.NumberFormat(i18n.language).format(remainingQuizzes)}</dd>
+              <dd>{remainingQuizzes === null ? t("fallback.quizLimit") : new Intl.NumberFormat(pageLanguage).format(remainingQuizzes)}</dd>
             </div>
           </dl>
           <div className="row">
@@ -194,7 +194,7 @@ export default function Account() {
  * browsers find it (docs/decisions/0029-languages.md).
  */
 function LanguageSection({ saved }: { saved: Language | null }) {
-  const { t, i18n } = useTranslation("account");
+  const { t, language: pageLanguage } = useTranslation("account");
   return (
     <section className="card stack" aria-labelledby="language-heading">
       <h2 id="language-heading">{t("account.language.heading")}</h2>
@@ -202,7 +202,7 @@ function LanguageSection({ saved }: { saved: Language | null }) {
       <Form method="post" action="/language" reloadDocument className="theme-switch language-switch">
         <input type="hidden" name="redirectTo" value="/account" />
         {LANGUAGES.map((language) => (
-          <button key={language} type="submit" name="language" value={language} className="chip" lang={language} aria-pressed={i18n.language === language}>
+          <button key={language} type="submit" name="language" value={language} className="chip" lang={language} aria-pressed={pageLanguage === language}>
             {LANGUAGE_NAMES[language]}
           </button>
         ))}

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
 import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
@@ -166,8 +166,8 @@ interface QuotaView {
 }
 
 function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: string | null }) {
-  const { t, i18n } = useTranslation("quiz");
-  const pageLanguage = isLanguage(i18n.language) ? i18n.language : "en";
+  const { t, language } = useTranslation("quiz");
+  const pageLanguage = isLanguage(language) ? language : "en";
   const errorText = useErrorTextWithValues();
   const toastText = useToastText();
   const actionData = useActionData<typeof action>();

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { Page } from "#app/components/layout";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
@@ -51,8 +51,8 @@ async function fetchGameSessions(signal: AbortSignal): Promise<FeaturedSession[]
 type LoadState = { status: "loading" } | { status: "error" } | { status: "loaded"; sessions: FeaturedSession[] };
 
 export default function Featured() {
-  const { t, i18n } = useTranslation();
-  const formatNumber = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const { t, language } = useTranslation();
+  const formatNumber = (value: number) => new Intl.NumberFormat(language).format(value);
   const toast = useToast();
   const { state: game, joinGame } = useGame();
   const [load, setLoad] = useState<LoadState>({ status: "loading" });

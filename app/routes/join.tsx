@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { metaT } from "#app/i18n/meta";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectingNotice, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";

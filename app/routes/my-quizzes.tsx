@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import type { Translate } from "#app/i18n/translator";
+import { useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
 import { Page } from "#app/components/layout";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
@@ -100,14 +100,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /** `open`: games of the quiz that were waiting or running when it was deleted. */
-function deletedNotice(t: TFunction, open: number): string {
+function deletedNotice(t: Translate, open: number): string {
   if (open === 0) return t("myQuizzes.deleted");
   // Two or more is a plural in every language we speak, so no plural forms are needed.
   return open === 1 ? t("myQuizzes.deletedWithOpenGame") : t("myQuizzes.deletedWithOpenGames", { open });
 }
 
 /** `copyTitle`: the title of the copy the redirect names, when it is still listed. */
-function duplicatedNotice(t: TFunction, copyTitle: string | undefined): string {
+function duplicatedNotice(t: Translate, copyTitle: string | undefined): string {
   return copyTitle === undefined ? t("myQuizzes.duplicated") : t("myQuizzes.duplicatedReady", { title: copyTitle });
 }
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { AnswerInput, QUESTION_TEXT_ID } from "#app/components/answer-inputs";
 import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, ScreenHeading, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";

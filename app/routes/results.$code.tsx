@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { Avatar, ConnectingNotice, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";

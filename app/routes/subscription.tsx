@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
 import { useToast } from "#app/components/toaster";
 import { Page } from "#app/components/layout";
@@ -107,7 +107,7 @@ export default function Subscription() {
   const toast = useToast();
   const [searchParams, setSearchParams] = useSearchParams();
   const [pending, setPending] = useState<string | null>(null);
-  const { t, i18n } = useTranslation("account");
+  const { t, language } = useTranslation("account");
   const errorText = useErrorTextWithValues();
   /** A default plan's text in the page's language; an operator's own as written. */
   const planText = (text: string) => {
@@ -178,7 +178,7 @@ export default function Subscription() {
         ) : null}
         {endsAt && user ? (
           <p className="status-notice" role="status">
-            {t("subscription.endsOn", { plan: planName(user.tier), date: formatDate(endsAt, i18n.language), free: planName(FREE_TIER) })}
+            {t("subscription.endsOn", { plan: planName(user.tier), date: formatDate(endsAt, language), free: planName(FREE_TIER) })}
           </p>
         ) : null}
         {!billingConfigured ? <p className="hint center">{t("subscription.notConfigured")}</p> : null}
@@ -198,7 +198,7 @@ export default function Subscription() {
                   <Trans
                     t={t}
                     i18nKey="subscription.price"
-                    values={{ price: formatPrice(plan, i18n.language) }}
+                    values={{ price: formatPrice(plan, language) }}
                     components={{ strong: <strong />, muted: <span className="muted" /> }}
                   />
                 </p>

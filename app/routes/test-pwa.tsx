@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { IosInstallSteps } from "#app/components/install-card";
 import { Page } from "#app/components/layout";
 import { metaT } from "#app/i18n/meta";

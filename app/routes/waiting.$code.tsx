@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/i18n/use-translation";
 import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import type { TFunction } from "i18next";
+import type { Translate } from "#app/i18n/translator";
 import type { loader as rootLoader } from "#app/root";
 
 export type RootUser = NonNullable<Awaited<ReturnType<typeof rootLoader>>["user"]>;
@@ -10,7 +10,7 @@ export function useOptionalUser(): RootUser | null {
 }
 
 /** The name the user menu shows: the display name, else the username. */
-export function userLabel(user: Pick<RootUser, "displayName" | "username" | "isGuest">, t: TFunction): string {
+export function userLabel(user: Pick<RootUser, "displayName" | "username" | "isGuest">, t: Translate): string {
   if (user.isGuest) return t("account.guest", { ns: "common" });
   return user.displayName || user.username;
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { errorTextIn } from "#app/i18n/error-templates";
-import { serverI18n } from "#app/i18n/server-i18n.server";
+import { serverTranslator } from "#app/i18n/server-i18n.server";
 import en from "#app/locales/en/account.json";
 import { DEFAULT_LIMIT_RULES, describeWait } from "#app/utils/rate-limits.server";
 import { DEFAULT_PLAN_TEXT_KEYS, DEFAULT_PLANS } from "#app/utils/plans";
@@ -15,23 +15,23 @@ const refusal = (name: keyof typeof DEFAULT_LIMIT_RULES, seconds: number) => DEF
 
 describe("the sign-in pages' refusals with values in them", () => {
   it("say a limit's wait in the reader's words", () => {
-    expect(errorTextIn(serverI18n("de"), refusal("login", 900))).toBe("Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann noch einmal.");
-    expect(errorTextIn(serverI18n("es"), refusal("loginAddress", 1))).toBe("Demasiados intentos. Espera 1 segundo y vuelve a intentarlo.");
+    expect(errorTextIn(serverTranslator("de"), refusal("login", 900))).toBe("Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann noch einmal.");
+    expect(errorTextIn(serverTranslator("es"), refusal("loginAddress", 1))).toBe("Demasiados intentos. Espera 1 segundo y vuelve a intentarlo.");
     // French puts a no-break space between a number and its unit.
-    expect(errorTextIn(serverI18n("fr"), refusal("guest", 2 * 3600))).toBe(
+    expect(errorTextIn(serverTranslator("fr"), refusal("guest", 2 * 3600))).toBe(
       "Trop de sessions invité ont été ouvertes depuis votre réseau. Veuillez réessayer dans 2\u00a0heures.",
     );
-    expect(errorTextIn(serverI18n("de"), refusal("register", 3600))).toBe(
+    expect(errorTextIn(serverTranslator("de"), refusal("register", 3600))).toBe(
       "Aus deinem Netzwerk wurden zu viele Konten registriert. Bitte versuche es in 60 Minuten noch einmal.",
     );
   });
 
   it("keep a plan's name as the plans table has it", () => {
-    expect(errorTextIn(serverI18n("es"), "You are already on the Premium plan.")).toBe("Ya tienes el plan Premium.");
+    expect(errorTextIn(serverTranslator("es"), "You are already on the Premium plan.")).toBe("Ya tienes el plan Premium.");
   });
 
   it("stay word for word in English", () => {
-    expect(errorTextIn(serverI18n("en"), refusal("login", 900))).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    expect(errorTextIn(serverTranslator("en"), refusal("login", 900))).toBe("Too many attempts. Please wait 15 minutes and try again.");
   });
 });
 

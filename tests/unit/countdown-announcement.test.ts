@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { countdownAnnouncement } from "#app/components/game-ui";
-import { serverI18n } from "#app/i18n/server-i18n.server";
+import { translator } from "#app/i18n/server-i18n.server";
 
-const english = serverI18n("en").getFixedT("en", "game");
-const german = serverI18n("de").getFixedT("de", "game");
+const english = translator("en", "game");
+const german = translator("de", "game");
 
 describe("countdownAnnouncement", () => {
   it("says nothing while more than 10 seconds are left, then changes only at 10 and at 5", () => {

@@ -4,10 +4,10 @@
  */
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { FieldError, FormError } from "#app/components/form-field";
-import { createI18n } from "#app/i18n/i18n";
+import { createCatalogTranslator } from "#app/i18n/translator";
+import { TranslatorProvider } from "#app/i18n/use-translation";
 
 const resources = {
   en: { errors: { NICKNAME_REQUIRED: "Enter a nickname.", GAME_NOT_FOUND: "Game not found. Check the code and try again." } },
@@ -15,7 +15,7 @@ const resources = {
 };
 
 function render(language: "en" | "de", element: ReactElement): string {
-  return renderToStaticMarkup(createElement(I18nextProvider, { i18n: createI18n(language, resources) }, element));
+  return renderToStaticMarkup(createElement(TranslatorProvider, { translator: createCatalogTranslator(language, resources) }, element));
 }
 
 describe("FieldError", () => {

@@ -5,13 +5,14 @@
  */
 import { createElement, Fragment } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "#app/game/engine/transition";
 import { parseClientMessage } from "#app/game/protocol";
 import { CATALOGS } from "#app/i18n/catalogs.server";
 import { useErrorText } from "#app/i18n/error-text";
-import { serverI18n } from "#app/i18n/server-i18n.server";
+import { pageMessages } from "#app/i18n/page-messages.server";
+import { createCatalogTranslator } from "#app/i18n/translator";
+import { TranslatorProvider } from "#app/i18n/use-translation";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
@@ -53,7 +54,9 @@ function shown(language: Language, message: string, code?: string): string {
   function Probe() {
     return createElement(Fragment, null, useErrorText()(message, code));
   }
-  return renderToStaticMarkup(createElement(I18nextProvider, { i18n: serverI18n(language) }, createElement(Probe))).replace(/&#x27;/g, "'");
+  return renderToStaticMarkup(
+    createElement(TranslatorProvider, { translator: createCatalogTranslator(language, pageMessages(language).resources) }, createElement(Probe)),
+  ).replace(/&#x27;/g, "'");
 }
 
 describe("the game's error messages", () => {

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { AI_LANGUAGE_MESSAGE, GenerateQuizSchema, TOPIC_REQUIRED, GENERATION_FAILED } from "#app/ai/options";
 import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { QuestionInputSchema } from "#app/game/question-input";
-import { CATALOGS } from "#app/i18n/catalogs.server";
 import { errorTemplatesOf, errorTextIn } from "#app/i18n/error-templates";
-import { createI18n } from "#app/i18n/i18n";
+import { pageMessages } from "#app/i18n/page-messages.server";
+import { createCatalogTranslator, type Translator } from "#app/i18n/translator";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { CANNOT_REMOVE_QUESTION, CREATE_QUIZ_FAILED } from "#app/utils/form-schemas";
 import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
@@ -20,11 +20,12 @@ import { parseQuizSpreadsheet } from "#app/utils/quiz-spreadsheet.server";
 import { DEFAULT_LIMIT_RULES, describeWait } from "#app/utils/rate-limits.server";
 import { overStorageMessage, pictureTooLargeMessage } from "#app/utils/storage-limits";
 
-const instances = Object.fromEntries(LANGUAGES.map((language) => [language, createI18n(language, CATALOGS)])) as Record<
+/** As in the browser: the page's catalogs. */
+const translators = Object.fromEntries(LANGUAGES.map((language) => [language, createCatalogTranslator(language, pageMessages(language).resources)])) as Record<
   Language,
-  ReturnType<typeof createI18n>
+  Translator
 >;
-const text = (language: Language, message: string, code?: string) => errorTextIn(instances[language], message, code);
+const text = (language: Language, message: string, code?: string) => errorTextIn(translators[language], message, code);
 
 const draft = (change: Partial<QuizDraft>): QuizDraft => ({ ...emptyQuizDraft(), title: "T", ...change });
 
