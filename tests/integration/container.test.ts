@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "#tests/free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dockerfile = fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
@@ -86,7 +87,7 @@ describe("Dockerfile", () => {
 
   it("starts the way the image does, passes its HEALTHCHECK and stops on SIGTERM within Docker's grace period", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-container-"));
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const port = String(await freePort());
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...imageEnv(),

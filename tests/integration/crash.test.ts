@@ -5,12 +5,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SQLite } from "#db/sqlite.server";
 import WebSocket from "ws";
+import { freePort } from "#tests/free-port";
 import { describe, expect, it } from "vitest";
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from "#app/game/client/socket";
 import { CloseCode, ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
@@ -303,14 +303,6 @@ class ServerProcess {
       await this.exit;
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function post(url: string, pathname: string, body: unknown, clientId?: string): Promise<{ status: number; body: any }> {

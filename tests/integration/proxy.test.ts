@@ -14,11 +14,11 @@ import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "#tests/free-port";
 import { parseEnv } from "#app/utils/env.server";
 import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
@@ -65,14 +65,6 @@ function findProgram(name: string): string | null {
     }
   }
   return null;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 interface Reply {
