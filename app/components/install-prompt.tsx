@@ -6,10 +6,9 @@ import { isIosInstallDismissed, dismissIosInstall } from "#app/game/client/stora
 import { listenForInstallPrompt, useInstallState } from "#app/pwa/install";
 import { currentPlatform, isStandalone, type PlatformInfo } from "#app/pwa/platform";
 import { applyUpdate, registerServiceWorker, useServiceWorker } from "#app/pwa/service-worker-client";
+import { isOnTheWayIntoAGame } from "#app/utils/game-screens";
 import type { InstallCardFace } from "./install-card";
 
-/** Screens of a game in progress, where a card would cover the answers. */
-const GAME_SCREENS = /^\/(waiting|host|play|result|leaderboard|results)\//;
 const INSTALLED_NOTICE_MS = 5000;
 
 listenForInstallPrompt();
@@ -57,7 +56,8 @@ export function PwaSupport() {
     });
   }, [updateReady, toast, t]);
 
-  if (!platform || GAME_SCREENS.test(pathname)) return null;
+  // On a game's screens the card would cover the answers; on the join form it would stand between a guest and the game.
+  if (!platform || isOnTheWayIntoAGame(pathname)) return null;
   const card: InstallCardFace | null = standalone
     ? installedNotice
       ? { face: "installed" }

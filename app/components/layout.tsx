@@ -6,6 +6,7 @@ import { LogoutForm } from "#app/components/logout-form";
 import { Tooltip } from "#app/components/tooltip";
 import type { loader as rootLoader } from "#app/root";
 import { LANGUAGE_NAMES, LANGUAGES } from "#app/i18n/languages";
+import { isGameScreen } from "#app/utils/game-screens";
 import { THEME_CHOICES } from "#app/utils/theme";
 import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
 
@@ -292,8 +293,10 @@ export function SiteFooter() {
 export const MAIN_ID = "main";
 
 export function Page({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
+  // A game's screens fill the view, so the footer waits below it and never moves in sight as a screen grows or shrinks.
+  const game = isGameScreen(useLocation().pathname);
   return (
-    <main id={MAIN_ID} className={`page${narrow ? " narrow" : ""}`}>
+    <main id={MAIN_ID} className={`page${narrow ? " narrow" : ""}${game ? " page-game" : ""}`}>
       {children}
     </main>
   );

@@ -1,4 +1,6 @@
-import { expect, test } from "./fixtures";
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 declare global {
   interface Window {
@@ -10,7 +12,8 @@ declare global {
 // (cumulative-layout-shift), and a player reaching for a button hits the wrong one.
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
 
-test("nothing on the home page moves when the connection badge turns Connected", async ({ page }) => {
+/** Records every layout shift of the page's life, with the elements that moved, in `window.layoutShifts`. */
+async function recordLayoutShifts(page: Page) {
   await page.addInitScript(() => {
     window.layoutShifts = [];
     new PerformanceObserver((list) => {
@@ -22,11 +25,44 @@ test("nothing on the home page moves when the connection badge turns Connected",
       }
     }).observe({ type: "layout-shift", buffered: true });
   });
+}
+
+/** The layout shifts so far, once the last frame's have been reported. */
+async function layoutShifts(page: Page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(() => window.layoutShifts!);
+}
+
+test("nothing on the home page moves when the connection badge turns Connected", async ({ page }) => {
+  await recordLayoutShifts(page);
   await page.goto("/");
   await expect(page.getByRole("main").getByRole("status").filter({ hasText: "Connected" })).toHaveText(/^\s*Connected$/, { timeout: 5_000 });
-  // Layout shifts are reported after the frame that made them.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const shifts = await page.evaluate(() => window.layoutShifts!);
+  const shifts = await layoutShifts(page);
   // The badge's own row may change width as its text and Reconnect change; nothing else may move.
   expect(shifts.flatMap((shift) => shift.nodes).filter((node) => node !== "div.connection")).toEqual([]);
+});
+
+test("nothing in view moves when a player's open question replaces the connecting notice", async ({ browser, page }, testInfo) => {
+  const hostId = `host-${randomUUID()}`;
+  const gameCode = await createHostedGame(page, hostId, {
+    title: "Shifts",
+    timeLimit: 60,
+    questions: [{ text: "What is 2 + 2?", answers: ["3", "4"], correctAnswerIndex: 1 }],
+  });
+  const host = await (await contextWithClientId(browser, hostId)).newPage();
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.goto(`/waiting/${gameCode}`);
+  const player = await (
+    await contextWithClientId(browser, `player-${randomUUID()}`, { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true })
+  ).newPage();
+  await player.goto(`/waiting/${gameCode}?nickname=Kim`);
+  await expect(host.getByTestId("player-count")).toHaveText("1");
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(player.getByText("What is 2 + 2?")).toBeVisible();
+
+  // A fresh load of the question, as a phone that rejoins: the server's page says it is connecting, then the question comes.
+  await recordLayoutShifts(player);
+  await player.reload();
+  await expect(player.getByText("What is 2 + 2?")).toBeVisible();
+  expect(await layoutShifts(player)).toEqual([]);
 });

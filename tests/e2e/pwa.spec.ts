@@ -153,14 +153,20 @@ test("/test-pwa shows the platform, the statuses and passes the offline test", a
   allowOfflineErrors(consoleErrors);
 });
 
-test("an iPhone sees the three install steps until it says Not Now, which is remembered", async ({ browser }) => {
+test("an iPhone sees the three install steps until it says Not Now, which is remembered, but never on its way into a game", async ({ browser }) => {
   const context: BrowserContext = await browser.newContext({
     userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
     viewport: { width: 390, height: 844 },
   });
   const page = await context.newPage();
-  await page.goto("/");
   const card = page.getByRole("complementary", { name: "Install Quiz Night" });
+  // A join link (the lobby's QR code) leads to the join form alone.
+  await page.goto("/join?code=ABC123");
+  await page.waitForLoadState("networkidle");
+  await expect(page.getByRole("button", { name: "Join Game" })).toBeVisible();
+  await expect(card).toHaveCount(0);
+
+  await page.goto("/");
   await expect(card.getByRole("listitem")).toHaveText(["Tap the Share button ⎋", "Choose Add to Home Screen", "Tap Add"]);
   await card.getByRole("button", { name: "Not Now" }).click();
   await expect(card).toHaveCount(0);
