@@ -74,24 +74,24 @@ export const CROSS_SITE_REFUSED = "Cross-site requests are not allowed.";
 export function requireAllowedOrigin(allowedOrigins: string[]): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method) || isAllowedOrigin(req, allowedOrigins)) return next();
-    res.status(403).json({ error: CROSS_SITE_REFUSED });
+    res.status(403).json({ error: CROSS_SITE_REFUSED, code: "CROSS_SITE_REFUSED" });
   };
 }
 
 /**
  * Bodies beyond `maxBytes` are refused before anything reads them (413), as are bodies of unknown
- * length (411). `largerFor` gives the few endpoints that take files (by exact path) their own cap.
+ * length (411); each refusal has its code in the errors catalog, as the app's own do. `largerFor` gives the few endpoints that take files (by exact path) their own cap.
  */
 export function limitRequestBodies(maxBytes: number, largerFor: Record<string, number> = {}): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const declared = req.headers["content-length"];
     if (declared === undefined && req.headers["transfer-encoding"]) {
-      res.status(411).json({ error: "Send the request with a Content-Length." });
+      res.status(411).json({ error: "Send the request with a Content-Length.", code: "CONTENT_LENGTH_REQUIRED" });
       return;
     }
     if (Number(declared ?? 0) > (Object.hasOwn(largerFor, req.path) ? largerFor[req.path] : maxBytes)) {
-      res.status(413).json({ error: "Request body is too large." });
+      res.status(413).json({ error: "Request body is too large.", code: "BODY_TOO_LARGE" });
       return;
     }
     next();

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { WebSocketServer, type WebSocket } from "ws";
-import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage } from "#app/game/protocol";
+import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { ClientIdSchema } from "#app/utils/validation";
 import type { GameHub } from "./game-hub";
@@ -245,9 +245,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     return true;
   }
 
-  /** Every ERROR has a code, which the browser translates its message by (docs/decisions/0029-languages.md). */
-  function replyError(client: Client, message: string, code: string): void {
-    client.connection.send(encodeServerMessage("ERROR", { message, code }));
+  /**
+   * Every ERROR has a code, and the values of a message that has them, which the browser translates
+   * its message by (docs/decisions/0029-languages.md).
+   */
+  function replyError(client: Client, message: string, code: string, values?: ErrorValues): void {
+    client.connection.send(encodeServerMessage("ERROR", values ? { message, code, values } : { message, code }));
     metrics.sent("ERROR", 1);
   }
 
@@ -255,7 +258,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const parsed = parseClientMessage(text);
     metrics.received(parsed.ok ? parsed.message.type : "invalid");
     if (!parsed.ok) {
-      replyError(client, parsed.error, "BAD_MESSAGE");
+      replyError(client, parsed.error, "BAD_MESSAGE", parsed.values);
       return;
     }
     const message = parsed.message;

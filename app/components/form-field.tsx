@@ -1,5 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
-import { useErrorText } from "#app/i18n/error-text";
+import { useErrorText, type ErrorValues } from "#app/i18n/error-text";
 
 /** A labelled input with its error beside it, tied together for screen readers. */
 export function Field({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -42,11 +42,23 @@ export function FieldError({ id, message, code }: { id: string; message?: string
 }
 
 /** A message about the whole form (a refusal from the server, a lost connection), announced and in the page's language. */
-export function FormError({ id, message, code, className = "form-error" }: { id?: string; message?: string | null; code?: string | null; className?: string }) {
+export function FormError({
+  id,
+  message,
+  code,
+  values,
+  className = "form-error",
+}: {
+  id?: string;
+  message?: string | null;
+  code?: string | null;
+  values?: ErrorValues | null;
+  className?: string;
+}) {
   const errorText = useErrorText();
   return message ? (
     <p id={id} className={className} role="alert">
-      {errorText(message, code)}
+      {errorText(message, code, values)}
     </p>
   ) : null;
 }

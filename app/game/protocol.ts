@@ -81,7 +81,14 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type ClientMessageType = ClientMessage["type"];
 
-export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string };
+/**
+ * The values in an error message that has them ("Unknown message type: {{type}}."): the errors
+ * catalog's English text of the message, given these, is the message word for word, so the
+ * browser says it in its language without reading the message (docs/decisions/0029-languages.md).
+ */
+export type ErrorValues = Record<string, string | number>;
+
+export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string; values?: ErrorValues };
 
 /** Decodes one frame; never throws, so a malformed frame can only ever produce an ERROR reply. */
 export function parseClientMessage(raw: string): ParsedClientMessage {
@@ -101,10 +108,16 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
   const rawType: unknown = "type" in data ? data.type : undefined;
   const type = typeof rawType === "string" || typeof rawType === "number" ? String(rawType) : undefined;
   if (issue.path.length === 1 && issue.path[0] === "type") {
-    return { ok: false, error: type ? `Unknown message type: ${type.slice(0, 40)}.` : "Message needs a type." };
+    if (!type) return { ok: false, error: "Message needs a type." };
+    const quoted = type.slice(0, 40);
+    return { ok: false, error: `Unknown message type: ${quoted}.`, values: { type: quoted } };
   }
-  if (issue.path.length <= 1) return { ok: false, error: `${type ?? "Message"} needs a payload object.` };
-  return { ok: false, error: issue.message.startsWith("Invalid input") ? `Invalid ${type}: ${issue.path.slice(1).join(".")}.` : issue.message };
+  if (issue.path.length <= 1) {
+    return type ? { ok: false, error: `${type} needs a payload object.`, values: { type } } : { ok: false, error: "Message needs a payload object." };
+  }
+  if (!issue.message.startsWith("Invalid input")) return { ok: false, error: issue.message };
+  const field = issue.path.slice(1).join(".");
+  return { ok: false, error: `Invalid ${type}: ${field}.`, values: { type: String(type), field } };
 }
 
 // ---------------------------------------------------------------- server -> client
@@ -152,7 +165,10 @@ export const PlayerResultSchema = z.object({
 });
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("ERROR"), payload: z.object({ message: z.string(), code: z.string().optional() }) }),
+  z.object({
+    type: z.literal("ERROR"),
+    payload: z.object({ message: z.string(), code: z.string().optional(), values: z.record(z.string(), z.union([z.string(), z.number()])).optional() }),
+  }),
   z.object({ type: z.literal("PLAYER_JOINED"), payload: z.object({ player: PlayerRefSchema }) }),
   z.object({ type: z.literal("PLAYER_LEFT"), payload: z.object({ playerId: z.number().int() }) }),
   z.object({

@@ -7,7 +7,7 @@
  * ("5 minutes") or a size ("5 MB") is written the reader's way; any other value stays as sent.
  */
 import { useCallback } from "react";
-import { errorCodesOf } from "./error-text";
+import { errorCodesOf, errorKeyOfValues, type ErrorValues } from "./error-text";
 import type { Translator } from "./translator";
 import { useTranslator } from "./use-translation";
 
@@ -78,12 +78,20 @@ function localValue(translator: Translator, value: string, depth: number): strin
   return depth < 3 ? (translated(translator, value, undefined, depth + 1) ?? value) : value;
 }
 
+/** Values as they were sent, each in the reader's language (`localValue`); numbers stay numbers. */
+function localValues(translator: Translator, values: ErrorValues, depth: number): ErrorValues {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, typeof value === "number" ? value : localValue(translator, value, depth)]));
+}
+
 /** The message in the translator's language, or null when the catalog does not know it. */
-function translated(translator: Translator, message: string, code: string | null | undefined, depth = 0): string | null {
+function translated(translator: Translator, message: string, code: string | null | undefined, depth = 0, values?: ErrorValues | null): string | null {
   const t = translator.fixedT("errors");
   const { codes, templates } = lookupOf(translator);
   const exact = codes.get(message) ?? (code && translator.resource("en", "errors", code) === message ? code : undefined);
   if (exact) return t(exact);
+  // Values sent beside the message say which text it is without reading them out of it.
+  const withValues = values ? errorKeyOfValues(translator, message, code, values) : undefined;
+  if (withValues) return t(withValues, localValues(translator, values!, depth));
   for (const template of templates) {
     const match = template.pattern.exec(message);
     if (!match) continue;
@@ -101,20 +109,20 @@ function translated(translator: Translator, message: string, code: string | null
 
 /**
  * The message in `translator`'s language when the `errors` catalog knows it, by its code, its
- * words, or its words around values; the message as it came otherwise.
+ * words, its code and the values sent with it, or its words around values; the message as it came otherwise.
  */
-export function errorTextIn(translator: Translator, message: string | null | undefined, code?: string | null): string {
+export function errorTextIn(translator: Translator, message: string | null | undefined, code?: string | null, values?: ErrorValues | null): string {
   if (!message) return "";
   // The catalog's English is the message word for word.
   if (translator.language === "en") return message;
-  return translated(translator, message, code) ?? message;
+  return translated(translator, message, code, 0, values) ?? message;
 }
 
 /** Like `useErrorText`, and for messages with values too (`errorTextIn`). */
-export function useErrorTextWithValues(): (message: string | null | undefined, code?: string | null) => string {
+export function useErrorTextWithValues(): (message: string | null | undefined, code?: string | null, values?: ErrorValues | null) => string {
   const translator = useTranslator();
   // The language is the page's for its whole life: a new one reloads the document.
-  return useCallback((message, code) => errorTextIn(translator, message, code), [translator]);
+  return useCallback((message, code, values) => errorTextIn(translator, message, code, values), [translator]);
 }
 
 /** A toast's English title and description (docs/product.md#messages pairs them), in the page's language. */

@@ -16,6 +16,27 @@ export function errorCodesOf(englishErrors: unknown): Map<string, string> {
   return codes;
 }
 
+/** The values of a message that has them, sent beside it (a game's ERROR, an API error): `{ type: "FOO" }`. */
+export type ErrorValues = Record<string, string | number>;
+
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+const PLACEHOLDER = /\{\{\s*(\w+)(?:\s*,[^}]*)?\}\}/g;
+
+/**
+ * The `errors` key whose English text, given `values`, is `message` word for word: `code` when it
+ * is, else the one of its family that is (BAD_MESSAGE, NOT_HOST cover several); undefined when none is.
+ */
+export function errorKeyOfValues(translator: Translator, message: string, code: string | null | undefined, values: ErrorValues): string | undefined {
+  const english = Object.entries((translator.catalog("en", "errors") ?? {}) as Record<string, unknown>);
+  const own = english.filter(([key]) => key.replace(PLURAL_SUFFIX, "") === code);
+  for (const [key, text] of [...own, ...english]) {
+    if (typeof text !== "string" || !text.includes("{{")) continue;
+    const filled = text.replace(PLACEHOLDER, (placeholder, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : placeholder));
+    if (filled === message) return key.replace(PLURAL_SUFFIX, "");
+  }
+  return undefined;
+}
+
 const codesByTranslator = new WeakMap<Translator, Map<string, string>>();
 
 function codesOf(translator: Translator): Map<string, string> {
@@ -28,18 +49,20 @@ function codesOf(translator: Translator): Map<string, string> {
 }
 
 /**
- * `errorText(message, code?)`: the message in the page's language when its code (given, or found
- * from its English words) has a translation; the message as it came otherwise. A code whose English
- * text differs from the message (a message with numbers in it) is not used, so the reader never
- * sees a different message than the one sent.
+ * `errorText(message, code?, values?)`: the message in the page's language when its code (given, or
+ * found from its English words, or from the values sent with it) has a translation; the message as
+ * it came otherwise. A code whose English text differs from the message (a message with numbers in
+ * it) is not used, so the reader never sees a different message than the one sent.
  */
-export function useErrorText(): (message: string | null | undefined, code?: string | null) => string {
+export function useErrorText(): (message: string | null | undefined, code?: string | null, values?: ErrorValues | null) => string {
   const translator = useTranslator();
   return useCallback(
-    (message, code) => {
+    (message, code, values) => {
       if (!message) return "";
       const known = codesOf(translator).get(message) ?? (code && translator.resource("en", "errors", code) === message ? code : undefined);
-      return known ? translator.fixedT("errors")(known) : message;
+      if (known) return translator.fixedT("errors")(known);
+      const withValues = values ? errorKeyOfValues(translator, message, code, values) : undefined;
+      return withValues ? translator.fixedT("errors")(withValues, values!) : message;
     },
     [translator],
   );

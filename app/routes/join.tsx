@@ -172,7 +172,7 @@ export default function Join() {
             />
             <FieldError id="nickname-error" message={nicknameError} />
           </div>
-          <FormError message={joinError} />
+          <FormError message={joinError} code={state.joinErrorCode} values={state.joinErrorValues} />
           {!online ? (
             <p className="offline-notice" role="status">
               {t("join.offline")}

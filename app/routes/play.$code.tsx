@@ -84,7 +84,7 @@ export default function PlayQuestion() {
           {state.answerStatus === "success" ? <p className="status-banner">{t("play.submitted")}</p> : null}
           {state.answerStatus === "error" ? (
             <p className="status-banner form-error" role="alert">
-              {state.answerError ? errorText(state.answerError, state.answerErrorCode) : t("play.submitFailed")}
+              {state.answerError ? errorText(state.answerError, state.answerErrorCode, state.answerErrorValues) : t("play.submitFailed")}
             </p>
           ) : null}
           {state.answerStatus === "idle" && timeUp ? <p className="status-banner">{t("timeUp")}</p> : null}

@@ -717,4 +717,15 @@ describe("frames whose type cannot be turned into text", () => {
     expect(log.errors.splice(0), "errors the server logged").toEqual([]);
     expect(error).toMatchObject({ code: "BAD_MESSAGE" });
   });
+
+  it("quotes a type it does not know with the quoted value beside the message, for the browser to translate", async () => {
+    const client = await openSocket(server);
+    client.sendRaw('{"type":"FOO","payload":{}}');
+    expect(await client.next("ERROR")).toEqual({ message: "Unknown message type: FOO.", code: "BAD_MESSAGE", values: { type: "FOO" } });
+    client.sendRaw('{"type":"JOIN_GAME"}');
+    expect(await client.next("ERROR")).toEqual({ message: "JOIN_GAME needs a payload object.", code: "BAD_MESSAGE", values: { type: "JOIN_GAME" } });
+    client.sendRaw('{"type":"JOIN_GAME","payload":{"gameCode":"AB2","nickname":"Bo"}}');
+    expect(await client.next("ERROR")).toEqual({ message: "Quiz code must be 6 characters", code: "BAD_MESSAGE" });
+    await client.close();
+  });
 });

@@ -96,4 +96,26 @@ describe("language", () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ error: "Request body is too large.", code: "BODY_TOO_LARGE" });
   });
+
+  it("gives the server's own refusals in front of the app (another site, no length, too large) their codes too", async () => {
+    const post = (headers: Record<string, string>, body: BodyInit) =>
+      fetch(`${server.url}/api/quizzes`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit);
+    const crossSite = await post({ origin: "https://evil.example" }, "{}");
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.json()).toEqual({ error: "Cross-site requests are not allowed.", code: "CROSS_SITE_REFUSED" });
+    const streamed = await post(
+      {},
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("{}"));
+          controller.close();
+        },
+      }),
+    );
+    expect(streamed.status).toBe(411);
+    expect(await streamed.json()).toEqual({ error: "Send the request with a Content-Length.", code: "CONTENT_LENGTH_REQUIRED" });
+    const huge = await post({}, JSON.stringify({ padding: "x".repeat(1024 * 1024) }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ error: "Request body is too large.", code: "BODY_TOO_LARGE" });
+  });
 });

@@ -52,6 +52,7 @@ describe("client game state (docs/product.md#client-state)", () => {
     ]);
     expect(state.gameCode).toBeNull();
     expect(state.joinError).toBe("Nickname already taken");
+    expect(state.joinErrorValues).toBeNull();
     expect(screenFor(state)).toBeNull();
   });
 
@@ -77,6 +78,14 @@ describe("client game state (docs/product.md#client-state)", () => {
     expect(accepted.answerStatus).toBe("success");
     const refused = gameReducer(submitting, server({ type: "ERROR", payload: { message: "This question is closed." } }));
     expect(refused).toMatchObject({ answerStatus: "error", answerError: "This question is closed." });
+    // A refusal with values keeps them, for the screen to say it in the page's language.
+    const quoted = { message: "Unknown message type: FOO.", code: "BAD_MESSAGE", values: { type: "FOO" } };
+    expect(gameReducer(submitting, server({ type: "ERROR", payload: quoted }))).toMatchObject({
+      answerStatus: "error",
+      answerError: quoted.message,
+      answerErrorCode: "BAD_MESSAGE",
+      answerErrorValues: { type: "FOO" },
+    });
   });
 
   it("shows results on /result for players, then the leaderboard, then the podium", () => {

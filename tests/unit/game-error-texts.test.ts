@@ -6,8 +6,9 @@
 import { createElement, Fragment } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { MESSAGES } from "#app/game/engine/transition";
+import { badAnswerMessage, MESSAGES } from "#app/game/engine/transition";
 import { parseClientMessage } from "#app/game/protocol";
+import { MAX_OPTIONS, MIN_OPTIONS } from "#app/game/question-kinds";
 import { CATALOGS } from "#app/i18n/catalogs.server";
 import { useErrorText } from "#app/i18n/error-text";
 import { pageMessages } from "#app/i18n/page-messages.server";
@@ -59,6 +60,16 @@ function shown(language: Language, message: string, code?: string): string {
   ).replace(/&#x27;/g, "'");
 }
 
+/** `useErrorText()(message, code, values)`, as the game's toasts and screens show an ERROR. */
+function shownWithValues(language: Language, message: string, code: string, values: Record<string, string | number>): string {
+  function Probe() {
+    return createElement(Fragment, null, useErrorText()(message, code, values));
+  }
+  return renderToStaticMarkup(
+    createElement(TranslatorProvider, { translator: createCatalogTranslator(language, pageMessages(language).resources) }, createElement(Probe)),
+  ).replace(/&#x27;/g, "'");
+}
+
 describe("the game's error messages", () => {
   it("has every engine refusal, transport refusal and fixed protocol refusal in the errors catalog, word for word", () => {
     const sent = [
@@ -84,9 +95,37 @@ describe("the game's error messages", () => {
     for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, GAME_CLOSED_MESSAGE, "GAME_CLOSED")).not.toBe(GAME_CLOSED_MESSAGE);
   });
 
-  it("shows a message with a number or a sender's words in it as sent (English), never another message", () => {
-    // "Pick one of the four answers." is fixed text; a question with another number of options names its count in English only.
-    expect(shown("de", "Pick one of the two answers.", "BAD_ANSWER")).toBe("Pick one of the two answers.");
-    expect(shown("de", "Unknown message type: FOO.", "BAD_MESSAGE")).toBe("Unknown message type: FOO.");
+  it("has the refusal of a question with each number of options (2 to 6) in every language", () => {
+    for (let count = MIN_OPTIONS; count <= MAX_OPTIONS; count++) {
+      const message = badAnswerMessage(count);
+      expect(englishTexts.has(message), message).toBe(true);
+      for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, message, "BAD_ANSWER"), `${message} in ${language}`).not.toBe(message);
+    }
+    // A true-or-false question has two answers.
+    expect(shown("de", "Pick one of the two answers.", "BAD_ANSWER")).toBe("Wähle eine der beiden Antworten.");
+  });
+
+  it("gives a refusal that quotes what was sent its values, and shows it in the page's language with them as sent", () => {
+    const frames: Array<[unknown, string, Record<string, string>]> = [
+      [{ type: "FOO", payload: {} }, "Unknown message type: FOO.", { type: "FOO" }],
+      [{ type: 5, payload: {} }, "Unknown message type: 5.", { type: "5" }],
+      [{ type: "JOIN_GAME" }, "JOIN_GAME needs a payload object.", { type: "JOIN_GAME" }],
+      [{ type: "START_GAME", payload: null }, "START_GAME needs a payload object.", { type: "START_GAME" }],
+    ];
+    for (const [frame, message, values] of frames) {
+      const parsed = parseClientMessage(JSON.stringify(frame));
+      expect(parsed).toEqual({ ok: false, error: message, values });
+      // A client with the catalog finds the text by the code's family and the values, without reading the message.
+      expect(shownWithValues("en", message, "BAD_MESSAGE", values)).toBe(message);
+      for (const language of LANGUAGES.filter((l) => l !== "en")) {
+        const text = shownWithValues(language, message, "BAD_MESSAGE", values);
+        expect(text, `${message} in ${language}`).not.toBe(message);
+        expect(text).toContain(values.type);
+      }
+    }
+    expect(shownWithValues("de", "Unknown message type: FOO.", "BAD_MESSAGE", { type: "FOO" })).toBe("Unbekannter Nachrichtentyp: FOO.");
+    // Values that do not give the message are not used: the reader never sees another message than the one sent.
+    expect(shownWithValues("de", "Unknown message type: FOO.", "BAD_MESSAGE", { type: "BAR" })).toBe("Unknown message type: FOO.");
+    expect(shownWithValues("de", "Something nobody wrote down.", "BAD_MESSAGE", { type: "BAR" })).toBe("Something nobody wrote down.");
   });
 });

@@ -10,12 +10,18 @@ describe("parseClientMessage rejects malformed frames without throwing", () => {
     { name: "an empty frame", raw: "", error: "Message is not valid JSON." },
     { name: "JSON without a type", raw: frame({ payload: { gameCode: "ABC234" } }), error: "Message needs a type." },
     { name: "an empty object", raw: frame({}), error: "Message needs a type." },
-    { name: "an unknown type", raw: frame({ type: "FOO", payload: {} }), error: "Unknown message type: FOO." },
-    { name: "a lower-case type", raw: frame({ type: "join_game", payload: {} }), error: "Unknown message type: join_game." },
+    { name: "an unknown type", raw: frame({ type: "FOO", payload: {} }), error: "Unknown message type: FOO.", values: { type: "FOO" } },
+    {
+      name: "a lower-case type",
+      raw: frame({ type: "join_game", payload: {} }),
+      error: "Unknown message type: join_game.",
+      values: { type: "join_game" },
+    },
     {
       name: "a very long unknown type (echo is cut to 40 characters)",
       raw: frame({ type: "X".repeat(500) }),
       error: `Unknown message type: ${"X".repeat(40)}.`,
+      values: { type: "X".repeat(40) },
     },
     {
       name: "JOIN_GAME with a missing nickname",
@@ -116,15 +122,22 @@ describe("parseClientMessage rejects malformed frames without throwing", () => {
     { name: "a number", raw: "42", error: "A message must be a JSON object with a type and a payload." },
     { name: "a string", raw: '"JOIN_GAME"', error: "A message must be a JSON object with a type and a payload." },
     { name: "true", raw: "true", error: "A message must be a JSON object with a type and a payload." },
-    { name: "JOIN_GAME without a payload", raw: frame({ type: "JOIN_GAME" }), error: "JOIN_GAME needs a payload object." },
+    {
+      name: "JOIN_GAME without a payload",
+      raw: frame({ type: "JOIN_GAME" }),
+      error: "JOIN_GAME needs a payload object.",
+      values: { type: "JOIN_GAME" },
+    },
     {
       name: "START_GAME with a null payload",
       raw: frame({ type: "START_GAME", payload: null }),
       error: "START_GAME needs a payload object.",
+      values: { type: "START_GAME" },
     },
-  ])("$name -> $error", ({ raw, error }) => {
+  ] as Array<{ name: string; raw: string; error: string; values?: Record<string, string> }>)("$name -> $error", ({ raw, error, values }) => {
     expect(() => parseClientMessage(raw)).not.toThrow();
-    expect(parseClientMessage(raw)).toEqual({ ok: false, error });
+    // A refusal that quotes what was sent carries the quoted values, for the browser to say it in its language.
+    expect(parseClientMessage(raw)).toEqual({ ok: false, error, ...(values ? { values } : {}) });
   });
 
   it("never throws on a batch of hostile inputs", () => {

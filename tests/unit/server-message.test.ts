@@ -68,6 +68,7 @@ const MESSAGES: ServerMessage[] = [
     },
   },
   { type: "GAME_OVER", payload: { players: [standing], playerCount: 1 } },
+  { type: "ERROR", payload: { message: "Unknown message type: FOO.", code: "BAD_MESSAGE", values: { type: "FOO" } } },
 ];
 
 describe("readServerMessage (the browser's check, without zod)", () => {
@@ -106,6 +107,7 @@ describe("readServerMessage (the browser's check, without zod)", () => {
       "QUESTION_STARTED has an unexpected payload.",
     ],
     ["an optional field of the wrong kind", { type: "ERROR", payload: { message: "No", code: 404 } }, "ERROR has an unexpected payload."],
+    ["values that are not text or numbers", { type: "ERROR", payload: { message: "No", values: { type: {} } } }, "ERROR has an unexpected payload."],
     [
       "a standing in a game over without a score",
       { type: "GAME_OVER", payload: { players: [{ rank: 1, id: 7, nickname: "Ann" }], playerCount: 1 } },

@@ -79,13 +79,14 @@ export function GameProvider({ children }: { children: ReactNode }) {
       const { t, errorText } = wordsRef.current;
       // Removed while in the game, or the game is gone: out, and home. (A removed browser trying to join again just sees the refusal.)
       if (message.type === "ERROR" && isFinalError(message.payload.code) && !stateRef.current.joining) {
-        const { message: text, code } = message.payload;
-        toastRef.current({ title: t(FINAL_ERROR_TITLES[code!]), description: errorText(text, code), variant: "destructive" });
+        const { message: text, code, values } = message.payload;
+        toastRef.current({ title: t(FINAL_ERROR_TITLES[code!]), description: errorText(text, code, values), variant: "destructive" });
         targetRef.current = null;
         clearGameSessions();
         navigate("/");
       } else if (message.type === "ERROR") {
-        toastRef.current({ title: t("toasts.gameError"), description: errorText(message.payload.message, message.payload.code), variant: "destructive" });
+        const { message: text, code, values } = message.payload;
+        toastRef.current({ title: t("toasts.gameError"), description: errorText(text, code, values), variant: "destructive" });
         if (stateRef.current.joining) {
           targetRef.current = null;
           clearGameSessions();

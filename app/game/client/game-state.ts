@@ -5,6 +5,7 @@
 import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
 import type {
   AnswerValueView,
+  ErrorValues,
   NumberSpreadView,
   OwnStanding,
   PlayerResult,
@@ -31,8 +32,9 @@ export interface ClientGameState {
   joining: boolean;
   /** Why the last join was refused (unknown code, nickname taken, ...), in the server's English. */
   joinError: string | null;
-  /** The refusal's code, for `useErrorText` to say it in the page's language. */
+  /** The refusal's code and values, for `useErrorTextWithValues` to say it in the page's language. */
   joinErrorCode: string | null;
+  joinErrorValues: ErrorValues | null;
   title: string;
   phase: Phase | null;
   players: PlayerRef[];
@@ -53,6 +55,7 @@ export interface ClientGameState {
   answerStatus: AnswerStatus;
   answerError: string | null;
   answerErrorCode: string | null;
+  answerErrorValues: ErrorValues | null;
   isQuestionActive: boolean;
   isShowingResults: boolean;
   isGameOver: boolean;
@@ -91,6 +94,7 @@ export const initialGameState: ClientGameState = {
   joining: false,
   joinError: null,
   joinErrorCode: null,
+  joinErrorValues: null,
   title: "",
   phase: null,
   players: [],
@@ -108,6 +112,7 @@ export const initialGameState: ClientGameState = {
   answerStatus: "idle",
   answerError: null,
   answerErrorCode: null,
+  answerErrorValues: null,
   isQuestionActive: false,
   isShowingResults: false,
   isGameOver: false,
@@ -169,6 +174,7 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
         answerStatus: "submitting",
         answerError: null,
         answerErrorCode: null,
+        answerErrorValues: null,
       };
     case "server":
       return onServerMessage(state, action.message, action.receivedAt);
@@ -178,11 +184,11 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
 function onServerMessage(state: ClientGameState, message: ServerMessage, receivedAt: number): ClientGameState {
   switch (message.type) {
     case "ERROR": {
-      const { message: text, code = null } = message.payload;
+      const { message: text, code = null, values = null } = message.payload;
       // Removed by the host, or the game is gone: out of it for good.
       if (isFinalError(message.payload.code) || state.joining)
-        return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: text, joinErrorCode: code };
-      if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: text, answerErrorCode: code };
+        return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: text, joinErrorCode: code, joinErrorValues: values };
+      if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: text, answerErrorCode: code, answerErrorValues: values };
       return state;
     }
     case "PLAYER_JOINED": {
@@ -261,6 +267,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         answerStatus: "idle",
         answerError: null,
         answerErrorCode: null,
+        answerErrorValues: null,
         isQuestionActive: true,
         isShowingResults: false,
         isGameOver: false,
@@ -279,6 +286,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         answerStatus: "success",
         answerError: null,
         answerErrorCode: null,
+        answerErrorValues: null,
       };
     case "ANSWER_PROGRESS":
       if (message.payload.questionNumber !== state.questionNumber) return state;

@@ -43,6 +43,11 @@ const optional =
   (check: Check): Check =>
   (value) =>
     value === undefined || check(value);
+/** An object whose every value passes `value` (an ERROR's values). */
+const record =
+  (value: Check): Check =>
+  (data) =>
+    isRecord(data) && Object.values(data).every(value);
 function object<T>(shape: Shape<T>): Check {
   const fields = Object.entries(shape) as Array<[string, Check]>;
   return (value) => isRecord(value) && fields.every(([name, check]) => check(value[name]));
@@ -84,7 +89,7 @@ const playerResult = object<PlayerResult>({
 });
 
 const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
-  ERROR: { message: string, code: optional(string) },
+  ERROR: { message: string, code: optional(string), values: optional(record((value) => string(value) || number(value))) },
   PLAYER_JOINED: { player: playerRef },
   PLAYER_LEFT: { playerId: number },
   LOBBY_UPDATE: { playerCount: number, players: list(playerRef) },

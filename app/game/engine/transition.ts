@@ -129,6 +129,19 @@ export const MESSAGES = {
   PLAYER_GONE: "That player is no longer in the game.",
 } as const;
 
+/** "Pick one of the four answers." for a question of `count` options (2 to 6), each a fixed text of the errors catalog. */
+const BAD_ANSWER_BY_COUNT: Record<number, string> = {
+  2: "Pick one of the two answers.",
+  3: "Pick one of the three answers.",
+  4: MESSAGES.BAD_ANSWER,
+  5: "Pick one of the five answers.",
+  6: "Pick one of the six answers.",
+};
+
+export function badAnswerMessage(count: number): string {
+  return BAD_ANSWER_BY_COUNT[count] ?? MESSAGES.BAD_ANSWER;
+}
+
 function reject(code: ErrorCode, message: string): Rejection {
   return { error: { code, message } };
 }
@@ -271,8 +284,6 @@ function startQuestion(state: GameState, index: number, now: number): Effect[] {
 /** A player's answer as the question's kind reads it, or why it is not one. */
 type ReadAnswer = { answerIndex: number; value: AnswerValue; key?: string } | { error: Rejection };
 
-const COUNT_WORDS = ["", "", "two", "three", "four", "five", "six"];
-
 function readAnswer(question: EngineQuestion, command: Extract<Command, { type: "answer" }>): ReadAnswer {
   switch (question.kind) {
     case "choice":
@@ -280,8 +291,7 @@ function readAnswer(question: EngineQuestion, command: Extract<Command, { type: 
     case "poll": {
       const index = command.answerIndex;
       if (index === undefined || !Number.isInteger(index) || index < 0 || index >= question.answers.length) {
-        const count = question.answers.length;
-        return { error: reject("BAD_ANSWER", count === 4 ? MESSAGES.BAD_ANSWER : `Pick one of the ${COUNT_WORDS[count] ?? count} answers.`) };
+        return { error: reject("BAD_ANSWER", badAnswerMessage(question.answers.length)) };
       }
       return { answerIndex: index, value: null };
     }
