@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent }
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
+import type { ErrorValues } from "#app/i18n/error-text";
 import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/utils/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { QuestionEditor, fieldId } from "./question-editor";
@@ -128,9 +129,9 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
       const body = new FormData();
       body.append("image", file);
       const response = await fetch("/api/images", { method: "POST", body });
-      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string; code?: string };
+      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string; code?: string; values?: ErrorValues };
       if (response.ok && result.id) updateQuestion(index, { imageId: result.id });
-      else setUploadErrors((current) => ({ ...current, [key]: result.error ? errorText(result.error, result.code) : t("form.uploadFailed") }));
+      else setUploadErrors((current) => ({ ...current, [key]: result.error ? errorText(result.error, result.code, result.values) : t("form.uploadFailed") }));
     } catch {
       setUploadErrors((current) => ({ ...current, [key]: t("form.uploadOffline") }));
     } finally {

@@ -8,6 +8,7 @@ import { Field, FieldError, TextAreaField } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
+import type { ErrorValues } from "#app/i18n/error-text";
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import { metaT } from "#app/i18n/meta";
 import {
@@ -232,11 +233,12 @@ function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: s
       const body = (await response.json().catch(() => null)) as {
         error?: string;
         code?: string;
+        values?: ErrorValues;
         quiz?: { title: string };
         questions?: unknown[];
         gameSession?: { gameCode: string };
       } | null;
-      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? errorText(body.error, body.code) : GENERATION_FAILED.description);
+      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? errorText(body.error, body.code, body.values) : GENERATION_FAILED.description);
       toast({
         title: t("ai.generated.title"),
         description: t("ai.generated.description", { title: body.quiz?.title, count: body.questions?.length ?? 0 }),

@@ -10,7 +10,7 @@ import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./fi
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
 import type { AuthFailureReason } from "./auth.server";
 import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
-import { errorCodeOf } from "#app/i18n/error-codes.server";
+import { errorTextOf } from "#app/i18n/error-codes.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
 
 const SERVER_FAILURE = "Something went wrong on the server. Please try again.";
@@ -72,16 +72,18 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
 };
 
 /**
- * An import's refusal as JSON: `{ error, fieldErrors? }` with Retry-After for a limit; a file that
- * cannot be imported gives every problem by field in `fieldErrors`, and a spreadsheet's by row in `rows`.
+ * An import's refusal as JSON: `{ error, code?, values?, fieldErrors? }` with Retry-After for a
+ * limit; a file that cannot be imported gives every problem by field in `fieldErrors`, and a
+ * spreadsheet's by row in `rows`, each with its code and values.
  */
 export function importRefusalResponse(refusal: ImportRefusal): Response {
   if (refusal.reason !== "invalid-file")
     return jsonError(IMPORT_FAILURE_STATUS[refusal.reason], refusal.message, refusal.fieldErrors, refusal.retryAfterSeconds);
   const body = {
     error: refusal.message,
+    ...errorTextOf(refusal.message),
     fieldErrors: refusal.fieldErrors,
-    ...(refusal.rows ? { rows: refusal.rows } : {}),
+    ...(refusal.rows ? { rows: refusal.rows.map((row) => ({ ...row, ...errorTextOf(row.message) })) } : {}),
   };
   return Response.json(body, { status: IMPORT_FAILURE_STATUS[refusal.reason] });
 }
@@ -107,14 +109,14 @@ export function billingError(failure: { reason: BillingFailure; message: string 
 }
 
 /**
- * `{ error, code?, fieldErrors? }`: the message in English, as the API's callers read it, and its
- * code when the interface has it in the `errors` catalog, for the browser to show it in the page's
- * language (app/i18n/error-text.ts).
+ * `{ error, code?, values?, fieldErrors? }`: the message in English, as the API's callers read it,
+ * and its code when the interface has it in the `errors` catalog, with the values of a message that
+ * has them (a limit's wait, a plan's allowance), for the browser or any client to show it in its
+ * language (app/i18n/error-text.ts, error-codes.server.ts).
  */
 export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>, retryAfterSeconds?: number): Response {
   const headers = retryAfterSeconds === undefined ? undefined : retryAfterHeaders(retryAfterSeconds);
-  const code = errorCodeOf(error);
-  return Response.json({ error, ...(code ? { code } : {}), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
+  return Response.json({ error, ...errorTextOf(error), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
 }
 
 export function retryAfterHeaders(retryAfterSeconds: number): Record<string, string> {

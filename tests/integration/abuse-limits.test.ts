@@ -106,12 +106,14 @@ describe("AI generation", () => {
     const refused = await generateAs(await signInAs(server, "guest"), "Limit topic 4", "203.0.113.7");
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatch(/^Too many AI quizzes were requested from your network\. Please try again in \d+ minutes?\.$/);
+    expect(refused.body).toMatchObject({ code: "LIMIT_AI_ADDRESS", values: { wait: expect.stringMatching(/^\d+ minutes?$/) } });
     expect(calls()).toBe(4);
 
     for (let i = 5; i < 7; i++) expect((await generateAs(await signInAs(server, "guest"), `Limit topic ${i}`, `198.51.100.${i}`)).status).toBe(201);
     const overall = await generateAs(await signInAs(server, "guest"), "Limit topic 7", "198.51.100.99");
     expect(overall.status).toBe(429);
     expect(overall.body.error).toMatch(/^This server has generated all the AI quizzes its operator allows today\./);
+    expect(overall.body).toMatchObject({ code: "LIMIT_AI_SERVER", values: { wait: expect.stringMatching(/^\d+ (minutes?|hours?)$/) } });
     expect(calls()).toBe(6);
   });
 
@@ -156,9 +158,14 @@ describe("quizzes, questions and games", () => {
     });
     expect(sixth.status).toBe(429);
     expectRetryAfter(sixth.headers.get("retry-after"), 3600);
-    expect(await sixth.json()).toEqual({
+    // The wait is a value of its own, for any client to say the refusal in its language.
+    const refusal = await sixth.json();
+    expect(refusal).toEqual({
       error: expect.stringMatching(/^Too many quizzes were created from your network\. Please try again in \d+ minutes?\.$/),
+      code: "LIMIT_QUIZZES",
+      values: { wait: expect.stringMatching(/^\d+ minutes?$/) },
     });
+    expect(refusal.error).toBe(`Too many quizzes were created from your network. Please try again in ${refusal.values.wait}.`);
 
     for (const [order, question] of [...SAMPLE_QUESTIONS, ...SAMPLE_QUESTIONS, ...SAMPLE_QUESTIONS].slice(0, 8).entries()) {
       expect((await server.api("/api/questions", { body: { ...question, quizId: quizzes[0], order }, clientId: owner })).status).toBe(201);
@@ -166,11 +173,13 @@ describe("quizzes, questions and games", () => {
     const ninth = await server.api("/api/questions", { body: { ...SAMPLE_QUESTIONS[0], quizId: quizzes[0], order: 8 }, clientId: owner });
     expect(ninth.status).toBe(429);
     expect(ninth.body.error).toMatch(/^Too many questions were added from your network\./);
+    expect(ninth.body).toMatchObject({ code: "LIMIT_QUESTIONS", values: { wait: expect.stringMatching(/^\d+ minutes?$/) } });
 
     for (let i = 0; i < 4; i++) expect((await server.api("/api/games", { body: { quizId: quizzes[0] }, clientId: owner })).status).toBe(201);
     const fifth = await server.api("/api/games", { body: { quizId: quizzes[0] }, clientId: owner });
     expect(fifth.status).toBe(429);
     expect(fifth.body.error).toMatch(/^Too many games were opened from your network\./);
+    expect(fifth.body).toMatchObject({ code: "LIMIT_GAMES", values: { wait: expect.stringMatching(/^\d+ minutes?$/) } });
     // The host form opens games too: the same limit.
     const hosted = await postForm(server, "/host?index", { quizId: String(quizzes[1]), hostName: "Sam" }, `quiz_client_id=${owner}`);
     expect(hosted.status).toBe(429);

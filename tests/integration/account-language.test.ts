@@ -169,14 +169,14 @@ describe("when the server fails", () => {
 });
 
 describe("the API", () => {
-  it("answers in English, with the code of a message the catalog knows word for word, whatever the browser's language", async () => {
+  it("answers in English, with the code of a message the catalog knows, and the values of one built with them, whatever the browser's language", async () => {
     const headers = { "accept-language": "de" };
     const signedOut = await server.api("/api/subscription/create-session", { body: { planId: 2 }, headers });
     expect(signedOut).toEqual({ status: 401, body: { error: "You need to be signed in to subscribe to a plan.", code: "SIGN_IN_TO_SUBSCRIBE" } });
 
     const user = await signInAs(server);
     const already = await server.api("/api/subscription/create-session", { body: { planId: 1 }, headers: { ...headers, cookie: user.cookie } });
-    expect(already).toEqual({ status: 409, body: { error: "You are already on the Free plan." } });
+    expect(already).toEqual({ status: 409, body: { error: "You are already on the Free plan.", code: "ALREADY_ON_PLAN", values: { plan: "Free" } } });
   });
 
   it("and the plans page says the same refusals in the page's language when posted without JavaScript, a plan's name kept", async () => {

@@ -306,6 +306,7 @@ describe("AI quiz quotas", () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error).toContain("Guests can generate 5 AI quizzes");
     expect(refused.body.error).toContain("Upgrade Plan (/subscription)");
+    expect(refused.body).toMatchObject({ code: "AI_QUOTA_GUEST", values: { limit: 5, daily: 10 } });
     expect(fake.requests.length).toBe(before);
 
     // A guest's allowance is for all time, not per day.
@@ -336,6 +337,7 @@ describe("AI quiz quotas", () => {
     expect(refused.body.error).toBe(
       "You have used all 10 AI quizzes of your Free plan for today; more arrive at midnight UTC. For more each day, choose Upgrade Plan (/subscription).",
     );
+    expect(refused.body).toMatchObject({ code: "AI_QUOTA_USED_UPGRADE", values: { limit: 10, plan: "Free" } });
   });
 
   it.each([

@@ -334,10 +334,11 @@ describe("POST /api/images and GET /images/:id", () => {
       context: context(),
     } as any);
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toEqual({ error: "Pictures can be at most 5 MB." });
+    // A refusal with values carries its code and them, for any client to say it in its language.
+    expect(await declared.json()).toEqual({ error: "Pictures can be at most 5 MB.", code: "PICTURE_TOO_LARGE", values: { size: "5 MB" } });
     const streamed = await upload(new Blob([new Uint8Array(MAX_UPLOAD_BYTES + 1)]));
     expect(streamed.status).toBe(413);
-    expect(await streamed.json()).toEqual({ error: "Pictures can be at most 5 MB." });
+    expect(await streamed.json()).toEqual({ error: "Pictures can be at most 5 MB.", code: "PICTURE_TOO_LARGE", values: { size: "5 MB" } });
   });
 
   it("answers 409 with the storage used and allowed when the uploader's storage is full", async () => {
@@ -353,7 +354,11 @@ describe("POST /api/images and GET /images/:id", () => {
       .toBuffer();
     const response = await upload(new Blob([new Uint8Array(noisy)]), { cookie: "quiz_client_id=browser-quota" });
     expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ error: "Your pictures use 19.8 MB of your 20 MB. Delete a quiz with pictures or upgrade your plan." });
+    expect(await response.json()).toEqual({
+      error: "Your pictures use 19.8 MB of your 20 MB. Delete a quiz with pictures or upgrade your plan.",
+      code: "STORAGE_FULL",
+      values: { used: "19.8 MB", limit: "20 MB" },
+    });
     expect(await storageUsed(db, { userId: null, clientId: "browser-quota" })).toBe(nearlyFull);
   });
 

@@ -83,7 +83,10 @@ describe("questions per quiz", () => {
       expect((await server.api("/api/questions", { body: { ...QUESTION, quizId: quiz.body.id, order }, clientId: owner })).status).toBe(201);
     }
     const extra = await server.api("/api/questions", { body: { ...QUESTION, quizId: quiz.body.id, order: MAX_QUESTIONS }, clientId: owner });
-    expect(extra).toEqual({ status: 409, body: { error: `A quiz can have at most ${MAX_QUESTIONS} questions.` } });
+    expect(extra).toEqual({
+      status: 409,
+      body: { error: `A quiz can have at most ${MAX_QUESTIONS} questions.`, code: "QUIZ_TOO_MANY_QUESTIONS", values: { max: MAX_QUESTIONS } },
+    });
   });
 });
 

@@ -328,12 +328,20 @@ describe("routes", () => {
     form.set("file", new Blob(["Question,Answer 1,Answer 2,Correct\nOne,A,,1\nTwo,A,B,3\n"]), "bad.csv");
     const response = await post(form);
     expect(response.status).toBe(400);
+    // Each problem with its code and values (a value may itself be a message of the catalog), for any client to say it in its language.
+    const rowTwo = { code: "IMPORT_ROW_PROBLEM", values: { row: 2, message: "A question needs 2 to 6 answers." } };
     expect(await response.json()).toEqual({
       error: "Row 2: A question needs 2 to 6 answers.",
+      ...rowTwo,
       fieldErrors: { file: ["Row 2: A question needs 2 to 6 answers.", "Row 3: Correct names answer 3, which is empty."] },
       rows: [
-        { row: 2, message: "Row 2: A question needs 2 to 6 answers." },
-        { row: 3, message: "Row 3: Correct names answer 3, which is empty." },
+        { row: 2, message: "Row 2: A question needs 2 to 6 answers.", ...rowTwo },
+        {
+          row: 3,
+          message: "Row 3: Correct names answer 3, which is empty.",
+          code: "IMPORT_ROW_PROBLEM",
+          values: { row: 3, message: "Correct names answer 3, which is empty." },
+        },
       ],
     });
     const badJson = await post('{"format": "quiz-night.quiz", "version": 1, "title": ""', { "Content-Type": "application/json" });
@@ -348,6 +356,7 @@ describe("routes", () => {
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({
       error: "Please give your quiz a title.",
+      code: "QUIZ_TITLE_REQUIRED",
       fieldErrors: { title: ["Please give your quiz a title."], questions: ["A quiz must have at least one question."] },
     });
     expect((await post(new FormData())).status).toBe(400);
@@ -358,7 +367,7 @@ describe("routes", () => {
   it("refuses a body past the limit before reading it", async () => {
     const response = await post("{}", { "Content-Type": "application/json", "Content-Length": String(100 * 1024 * 1024) });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: "Quiz files can be at most 40 MB." });
+    expect(await response.json()).toEqual({ error: "Quiz files can be at most 40 MB.", code: "IMPORT_QUIZ_FILE_TOO_LARGE", values: { size: "40 MB" } });
   });
 
   it("exports CSV and XLSX that import again, to the owner only", async () => {

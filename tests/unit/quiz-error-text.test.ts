@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { AI_LANGUAGE_MESSAGE, GenerateQuizSchema, TOPIC_REQUIRED, GENERATION_FAILED } from "#app/ai/options";
 import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { QuestionInputSchema } from "#app/game/question-input";
+import { errorTextOf } from "#app/i18n/error-codes.server";
 import { errorTemplatesOf, errorTextIn } from "#app/i18n/error-templates";
 import { pageMessages } from "#app/i18n/page-messages.server";
 import { createCatalogTranslator, type Translator } from "#app/i18n/translator";
@@ -152,5 +153,27 @@ describe("the quiz pages' error messages", () => {
       const untranslated = messages.filter((message) => text(language, message) === message);
       expect(untranslated, `English left in ${language}`).toEqual([]);
     }
+  });
+
+  it("gives the server every such message's code and values, which say it again in English and in every language", async () => {
+    const messages = [...new Set([...editorMessages(), ...(await spreadsheetMessages()), ...schemaMessages(), ...limitMessages, ...fixedMessages])];
+    const english = translators.en.fixedT("errors");
+    for (const message of messages) {
+      const found = errorTextOf(message);
+      expect(found, message).toBeDefined();
+      expect(english(found!.code, found!.values), message).toBe(message);
+      for (const language of LANGUAGES.filter((one) => one !== "en"))
+        expect(errorTextIn(translators[language], message, found!.code, found!.values)).toBe(text(language, message));
+    }
+    expect(errorTextOf("Too many quizzes were created from your network. Please try again in 5 minutes.")).toEqual({
+      code: "LIMIT_QUIZZES",
+      values: { wait: "5 minutes" },
+    });
+    expect(errorTextOf("Row 4: Correct must be true or false.")).toEqual({
+      code: "IMPORT_ROW_PROBLEM",
+      values: { row: 4, message: "Correct must be true or false." },
+    });
+    expect(errorTextOf("Quiz not found.")).toEqual({ code: "QUIZ_NOT_FOUND" });
+    expect(errorTextOf("Something nobody wrote down.")).toBeUndefined();
   });
 });
