@@ -104,7 +104,12 @@ type ModelQuestion = z.output<typeof LooseQuestionSchema>;
 
 export type GeneratedQuestion = QuestionContent;
 
-export type CheckResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string };
+/**
+ * A refused reply's `reason` tells the model (on the retry) and the operator's log what to fix, down
+ * to each question dropped; its `summary` is what the host is told, a text of the errors catalog
+ * (AI_REASON_*), so the host reads it in the page's language.
+ */
+export type CheckResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; summary: string };
 
 export interface CheckRequest {
   questionCount: number;
@@ -182,6 +187,12 @@ export function convertGeneratedQuestion(value: unknown, kinds: AiKinds): Genera
   return question;
 }
 
+export const REPLY_NOT_JSON = "the reply was not valid JSON";
+export const REPLY_NOT_IN_SCHEMA = "the reply did not follow the requested JSON schema";
+
+/** A reply refused for a reason that is its own summary. */
+const refused = (reason: string): CheckResult => ({ ok: false, reason, summary: reason });
+
 /**
  * Parses and checks a reply. Unusable questions (broken rules, a kind not asked for, repeated
  * answers) and repeats of an earlier question are dropped; the reply is usable when at least
@@ -192,10 +203,10 @@ export function checkGeneratedQuiz(content: string, { questionCount, kinds }: Ch
   try {
     data = JSON.parse(content);
   } catch {
-    return { ok: false, reason: "the reply was not valid JSON" };
+    return refused(REPLY_NOT_JSON);
   }
   const parsed = ReplyShapeSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, reason: "the reply did not follow the requested JSON schema" };
+  if (!parsed.success) return refused(REPLY_NOT_IN_SCHEMA);
 
   const questions: GeneratedQuestion[] = [];
   const seen = new Set<string>();
@@ -215,8 +226,8 @@ export function checkGeneratedQuiz(content: string, { questionCount, kinds }: Ch
     questions.push(checked);
   }
   if (questions.length < questionCount) {
-    const why = problems.length ? ` (dropped ${[...new Set(problems)].join(", ")})` : "";
-    return { ok: false, reason: `it had ${questions.length} usable questions instead of ${questionCount}${why}` };
+    const summary = `it had ${questions.length} usable ${questions.length === 1 ? "question" : "questions"} instead of ${questionCount}`;
+    return { ok: false, reason: problems.length ? `${summary} (dropped ${[...new Set(problems)].join(", ")})` : summary, summary };
   }
   return { ok: true, questions: questions.slice(0, questionCount) };
 }

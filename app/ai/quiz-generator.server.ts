@@ -40,9 +40,12 @@ export function describeAiConfig(config: AiConfig | null | undefined): string {
   return `AI quiz generation is on: model ${config.model}${config.baseURL ? ` at ${config.baseURL}` : ""}.`;
 }
 
+const REPLY_CUT_OFF = "the reply was cut off before it ended";
+const REPLY_EMPTY = "the reply was empty";
+
 const cryptoRandom = () => randomInt(2 ** 47) / 2 ** 47;
 
-type Attempt = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; reply: string };
+type Attempt = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; summary: string; reply: string };
 
 /** Why no quiz came back. */
 export type GenerationFailureReason =
@@ -114,7 +117,8 @@ export class QuizGenerator {
         return {
           ok: false,
           reason: "unusable",
-          message: `The AI service did not return a usable quiz (${attempt.reason}). Please try again, perhaps with a more specific topic.`,
+          // The summary, which the errors catalog has: what was dropped, question by question, is for the log.
+          message: `The AI service did not return a usable quiz (${attempt.summary}). Please try again, perhaps with a more specific topic.`,
         };
       }
       // A mix of one kind is still a usable quiz: noted for the operator, not refused.
@@ -143,8 +147,8 @@ export class QuizGenerator {
       throw new GenerationFailure("declined", "The AI declined to write a quiz about this topic. Please try a different topic.");
     }
     const reply = choice?.message.content ?? "";
-    if (choice?.finish_reason === "length") return { ok: false, reason: "the reply was cut off before it ended", reply };
-    if (!reply) return { ok: false, reason: "the reply was empty", reply };
+    if (choice?.finish_reason === "length") return { ok: false, reason: REPLY_CUT_OFF, summary: REPLY_CUT_OFF, reply };
+    if (!reply) return { ok: false, reason: REPLY_EMPTY, summary: REPLY_EMPTY, reply };
     const checked = checkGeneratedQuiz(reply, { questionCount, kinds });
     return checked.ok ? checked : { ...checked, reply };
   }

@@ -51,6 +51,7 @@ export const quizFileTooLargeMessage = () => `Quiz files can be at most ${descri
 export const spreadsheetTooLargeMessage = () => `Spreadsheets can be at most ${describeBytes(MAX_SPREADSHEET_BYTES)}.`;
 
 export const NOT_A_QUIZ_FILE = `This is not a Quiz Night quiz file (its "format" must be "${QUIZ_FILE_FORMAT}").`;
+export const QUESTION_NOT_AN_OBJECT = "A question must be an object with a kind and that kind's fields.";
 export const UNKNOWN_QUIZ_FILE_VERSION = `This quiz file is of a version this server does not read (it reads version ${QUIZ_FILE_VERSION}).`;
 
 // ------------------------------------------------------------------------------ the file's shape
@@ -162,7 +163,8 @@ const PollQuestion = z
  */
 const FileQuestionSchema = z
   .discriminatedUnion("kind", [ChoiceQuestion, TrueFalseQuestion, MultiSelectQuestion, TypeAnswerQuestion, ClosestNumberQuestion, PollQuestion], {
-    error: `kind must be one of ${QUESTION_KINDS.join(", ")}.`,
+    // A question that is not even an object says so, in words the errors catalog has (zod's own are English).
+    error: (issue) => ((issue.code as string) === "invalid_type" ? QUESTION_NOT_AN_OBJECT : `kind must be one of ${QUESTION_KINDS.join(", ")}.`),
   })
   .transform((question, ctx) => {
     const { image, ...rest } = question;
@@ -173,19 +175,23 @@ const FileQuestionSchema = z
   });
 
 export const QuizFileSchema = z
-  .object({
-    $schema: z.string().optional().describe(`Where this schema is published (${QUIZ_SCHEMA_PATH}); ignored on import.`),
-    format: z.literal(QUIZ_FILE_FORMAT, { error: NOT_A_QUIZ_FILE }).describe("Always quiz-night.quiz."),
-    version: z.literal(QUIZ_FILE_VERSION, { error: UNKNOWN_QUIZ_FILE_VERSION }).describe("The format's version: 1."),
-    title: QuizTitleSchema.describe("The quiz's title, up to 200 characters."),
-    description: QuizDescriptionSchema.default("").describe("Up to 2000 characters."),
-    timeLimit: TimeLimitSchema.describe("Seconds per question unless a question says otherwise, 5 to 120; 20 when absent."),
-    questions: z
-      .array(FileQuestionSchema, { error: CANNOT_REMOVE_QUESTION.description })
-      .min(1, CANNOT_REMOVE_QUESTION.description)
-      .max(MAX_QUESTIONS, tooManyQuestionsMessage(MAX_QUESTIONS))
-      .describe(`The questions in the order they are played, 1 to ${MAX_QUESTIONS}.`),
-  })
+  .object(
+    {
+      $schema: z.string().optional().describe(`Where this schema is published (${QUIZ_SCHEMA_PATH}); ignored on import.`),
+      format: z.literal(QUIZ_FILE_FORMAT, { error: NOT_A_QUIZ_FILE }).describe("Always quiz-night.quiz."),
+      version: z.literal(QUIZ_FILE_VERSION, { error: UNKNOWN_QUIZ_FILE_VERSION }).describe("The format's version: 1."),
+      title: QuizTitleSchema.describe("The quiz's title, up to 200 characters."),
+      description: QuizDescriptionSchema.default("").describe("Up to 2000 characters."),
+      timeLimit: TimeLimitSchema.describe("Seconds per question unless a question says otherwise, 5 to 120; 20 when absent."),
+      questions: z
+        .array(FileQuestionSchema, { error: CANNOT_REMOVE_QUESTION.description })
+        .min(1, CANNOT_REMOVE_QUESTION.description)
+        .max(MAX_QUESTIONS, tooManyQuestionsMessage(MAX_QUESTIONS))
+        .describe(`The questions in the order they are played, 1 to ${MAX_QUESTIONS}.`),
+    },
+    // A file that is not an object (a list, a string) is not a quiz file.
+    { error: NOT_A_QUIZ_FILE },
+  )
   .describe("A Quiz Night quiz: its details and questions, pictures embedded.");
 
 /** A quiz file as written (what export produces and a script may send). */

@@ -145,6 +145,9 @@ const NO_HEADER =
   "No header row found. Start from the template on the create page (columns Question, Kind, Answer 1 to 6, Correct, Time limit, Points), or Kahoot's quiz spreadsheet template.";
 const NO_QUESTIONS = "The spreadsheet has no questions below its header row.";
 const UNREADABLE_XLSX = "This .xlsx file could not be read. Save it again from your spreadsheet program and retry.";
+const UNREADABLE_CSV = "This CSV file could not be read. Save it again from your spreadsheet program as CSV and retry.";
+const unclosedQuoteMessage = (line: number) =>
+  `This CSV file could not be read: a quotation mark is opened and never closed (the file ends inside it, at line ${line}).`;
 
 const isZip = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 /** The old binary Excel format (an OLE compound file). */
@@ -209,7 +212,11 @@ function readCsv(bytes: Uint8Array): SheetRow[][] | string {
     // Empty lines are kept as records, so a record's place is its row number in a spreadsheet.
     records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
   } catch (error) {
-    return `This CSV file could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    // csv-parse's own words are English and name its internals: the one problem a relaxed parse
+    // still meets is an unclosed quote, said with the line the file ended on.
+    const { code, lines } = error as { code?: unknown; lines?: unknown };
+    if (code === "CSV_QUOTE_NOT_CLOSED" && typeof lines === "number") return unclosedQuoteMessage(lines);
+    return UNREADABLE_CSV;
   }
   return [records.map((cells, i) => ({ number: i + 1, cells: cells.map((cell) => unguard(cell.replace(/\r$/, ""))) }))];
 }

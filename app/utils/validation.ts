@@ -45,7 +45,7 @@ export const QuizTitleSchema = z
   .min(1, "Please give your quiz a title.")
   .max(200, "Keep the title under 200 characters.");
 
-export const QuizDescriptionSchema = z.string().trim().max(2000, "Keep the description under 2000 characters.");
+export const QuizDescriptionSchema = z.string({ error: "The description must be text." }).trim().max(2000, "Keep the description under 2000 characters.");
 
 export const TimeLimitSchema = z
   .number({ error: "Time limit must be a number of seconds." })

@@ -209,8 +209,13 @@ describe("POST /api/generate-quiz", () => {
     const topic = `Statements [wrong-kind] ${randomUUID()}`;
     const refused = await generate(caller, { topic, kinds: "trueFalse", questionCount: 3 });
     expect(refused.status).toBe(502);
-    expect(refused.body.error).toContain("dropped a multiple choice question where only true or false questions were asked for");
+    // The host is told how many were usable, in words the errors catalog has; the model's retry is told which were dropped and why.
+    expect(refused.body.error).toContain("(it had 0 usable questions instead of 3)");
+    expect(refused.body).toMatchObject({ code: "AI_UNUSABLE", values: { reason: "it had 0 usable questions instead of 3" } });
     expect(requestsFor(topic)).toHaveLength(2);
+    expect(requestsFor(topic)[1].body.messages.at(-1)?.content).toContain(
+      "dropped a multiple choice question where only true or false questions were asked for",
+    );
     expect(await remaining(caller)).toBe(9);
   });
 
@@ -260,7 +265,7 @@ describe("POST /api/generate-quiz", () => {
 
   it.each([
     ["[malformed]", 502, /did not return a usable quiz \(the reply was not valid JSON\)/, 2],
-    ["[duplicates]", 502, /did not return a usable quiz \(it had 1 usable questions instead of 5 \(dropped a repeated question\)\)/, 2],
+    ["[duplicates]", 502, /did not return a usable quiz \(it had 1 usable question instead of 5\)\./, 2],
     ["[error-500]", 502, /The AI service had a problem \(HTTP 500\)/, 2],
     ["[refuse]", 422, /declined to write a quiz about this topic/, 1],
   ])("fails clearly on %s (HTTP %i), spending nothing and storing nothing", async (marker, status, message, calls) => {
@@ -269,6 +274,9 @@ describe("POST /api/generate-quiz", () => {
     const response = await generate(caller, { topic });
     expect(response.status).toBe(status);
     expect(response.body.error).toMatch(message);
+    // The host's page says it in its language: the code, and the reason as a value that is itself a text of the catalog.
+    if (marker === "[malformed]") expect(response.body).toMatchObject({ code: "AI_UNUSABLE", values: { reason: "the reply was not valid JSON" } });
+    if (marker === "[duplicates]") expect(response.body).toMatchObject({ code: "AI_UNUSABLE", values: { reason: "it had 1 usable question instead of 5" } });
     // [error-500]: the SDK's one retry of a 5xx; the others: our retry of an unusable reply (none after a refusal).
     expect(requestsFor(topic)).toHaveLength(calls);
     expect(await remaining(caller)).toBe(10);

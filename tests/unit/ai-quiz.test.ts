@@ -251,23 +251,38 @@ describe("checkGeneratedQuiz", () => {
   });
 
   it.each([
-    ["not JSON", "{ nope", mixed(1), "the reply was not valid JSON"],
-    ["the wrong shape", JSON.stringify({ items: [] }), mixed(1), "the reply did not follow the requested JSON schema"],
-    ["too few questions", reply(modelQuestion(1), modelQuestion(2)), mixed(3), "it had 2 usable questions instead of 3"],
+    ["not JSON", "{ nope", mixed(1), "the reply was not valid JSON", "the reply was not valid JSON"],
+    [
+      "the wrong shape",
+      JSON.stringify({ items: [] }),
+      mixed(1),
+      "the reply did not follow the requested JSON schema",
+      "the reply did not follow the requested JSON schema",
+    ],
+    [
+      "too few questions",
+      reply(modelQuestion(1), modelQuestion(2)),
+      mixed(3),
+      "it had 2 usable questions instead of 3",
+      "it had 2 usable questions instead of 3",
+    ],
     [
       "a question of another kind than the one asked for",
       reply(modelQuestion(1, { kind: "poll", correctAnswerIndexes: [] })),
       { questionCount: 1, kinds: "choice" as const },
       "it had 0 usable questions instead of 1 (dropped a poll question where only multiple choice questions were asked for)",
+      "it had 0 usable questions instead of 1",
     ],
     [
       "an index out of range",
       reply(modelQuestion(1, { correctAnswerIndexes: [4], answers: ["a", "b", "c", "d"] })),
       mixed(1),
       "it had 0 usable questions instead of 1 (dropped a multiple choice question that breaks a rule (The correct answer must be one of the answers.))",
+      "it had 0 usable questions instead of 1",
     ],
-  ])("refuses %s", (_, text, request, reason) => {
-    expect(checkGeneratedQuiz(text, request)).toEqual({ ok: false, reason });
+  ])("refuses %s", (_, text, request, reason, summary) => {
+    // `reason` tells the model (and the log) what to fix; `summary` is what the host is told, a text of the errors catalog.
+    expect(checkGeneratedQuiz(text, request)).toEqual({ ok: false, reason, summary });
   });
 
   it("drops repeated questions (ignoring case and punctuation), answers that repeat, and blank ones, and says so", () => {
@@ -281,7 +296,8 @@ describe("checkGeneratedQuiz", () => {
     expect(checkGeneratedQuiz(text, mixed(2))).toEqual({
       ok: false,
       reason:
-        "it had 1 usable questions instead of 2 (dropped a repeated question, a question whose answers are not all different, an empty or overlong answer, a question with empty or overlong text)",
+        "it had 1 usable question instead of 2 (dropped a repeated question, a question whose answers are not all different, an empty or overlong answer, a question with empty or overlong text)",
+      summary: "it had 1 usable question instead of 2",
     });
   });
 
@@ -455,7 +471,7 @@ describe("QuizGenerator through the real SDK against the fake OpenAI server", ()
     expect(result).toEqual({
       ok: false,
       reason: "unusable",
-      message: `The AI service did not return a usable quiz (it had 0 usable questions instead of 3 (${reason})). Please try again, perhaps with a more specific topic.`,
+      message: "The AI service did not return a usable quiz (it had 0 usable questions instead of 3). Please try again, perhaps with a more specific topic.",
     });
     const sent = sentFor(topic);
     expect(sent).toHaveLength(2);

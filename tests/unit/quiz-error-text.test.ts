@@ -17,6 +17,7 @@ import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
 import { UNREADABLE_PICTURE_MESSAGE, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
 import { checkQuizDraft, emptyQuestionDraft, emptyQuizDraft, quizErrorToast, type QuizDraft } from "#app/utils/quiz-form-schema";
 import { NOT_A_QUIZ_FILE, quizFileTooLargeMessage, spreadsheetTooLargeMessage, UNKNOWN_QUIZ_FILE_VERSION } from "#app/utils/quiz-file";
+import { prepareImport } from "#app/models/quiz-transfer.server";
 import { parseQuizSpreadsheet } from "#app/utils/quiz-spreadsheet.server";
 import { DEFAULT_LIMIT_RULES, describeWait } from "#app/utils/rate-limits.server";
 import { overStorageMessage, pictureTooLargeMessage } from "#app/utils/storage-limits";
@@ -67,6 +68,33 @@ async function spreadsheetMessages(): Promise<string[]> {
   return result.errors.map((error) => error.message);
 }
 
+/** What a spreadsheet that cannot be read as one says. */
+async function unreadableSpreadsheetMessages(): Promise<string[]> {
+  const header = "Question,Kind,Answer 1,Answer 2,Correct";
+  const unclosed = await parseQuizSpreadsheet(new TextEncoder().encode(`${header}\nQ1,choice,a,b,1\n"Q2,choice,a,b,1\n`), "quiz.csv");
+  if (unclosed.status !== "invalid") throw new Error("a spreadsheet meant to be refused was accepted");
+  return unclosed.errors.map((error) => error.message);
+}
+
+/** What a quiz file of the wrong shapes says: none of zod's own English. */
+async function quizFileMessages(): Promise<string[]> {
+  const base = { format: "quiz-night.quiz", version: 1, title: "T" };
+  const files: unknown[] = [
+    "a string",
+    [base],
+    { ...base, questions: ["not a question"] },
+    { ...base, questions: [null] },
+    { ...base, description: 7, questions: [{ kind: "poll", text: "Q", answers: ["a", "b"] }] },
+  ];
+  const messages: string[] = [];
+  for (const file of files) {
+    const result = await prepareImport({ file, isPublic: false });
+    if (result.status !== "invalid") throw new Error(`a quiz file meant to be refused was accepted: ${JSON.stringify(file)}`);
+    messages.push(result.message, ...Object.values(result.fieldErrors ?? {}).flat());
+  }
+  return messages;
+}
+
 function schemaMessages(): string[] {
   const inputs: unknown[] = [
     { kind: "choice", text: "", answers: ["a"], correctAnswerIndex: 9 },
@@ -110,6 +138,11 @@ const fixedMessages = [
   UNREADABLE_PICTURE_MESSAGE,
   "The AI service had a problem (HTTP 500). Please try again.",
   "The AI service did not return a usable quiz (the reply was not valid JSON). Please try again, perhaps with a more specific topic.",
+  "The AI service did not return a usable quiz (the reply did not follow the requested JSON schema). Please try again, perhaps with a more specific topic.",
+  "The AI service did not return a usable quiz (the reply was cut off before it ended). Please try again, perhaps with a more specific topic.",
+  "The AI service did not return a usable quiz (the reply was empty). Please try again, perhaps with a more specific topic.",
+  "The AI service did not return a usable quiz (it had 1 usable question instead of 5). Please try again, perhaps with a more specific topic.",
+  "The AI service did not return a usable quiz (it had 3 usable questions instead of 10). Please try again, perhaps with a more specific topic.",
   "Question 2: A question needs 2 to 6 answers.",
 ];
 
@@ -126,6 +159,23 @@ describe("the quiz pages' error messages", () => {
     expect(text("de", "Question 3 is empty.")).toBe("Frage 3 ist leer.");
     expect(text("es", "Question 12 has an empty answer option.")).toBe("La pregunta 12 tiene una opción de respuesta vacía.");
     expect(text("fr", "Row 4: Correct names answer 3, which is empty.")).toBe("Ligne 4 : Correct désigne la réponse 3, qui est vide.");
+  });
+
+  it("says the reasons inside a message in the reader's language too: an AI reply's, a CSV file's", async () => {
+    expect(
+      text("de", "The AI service did not return a usable quiz (it had 1 usable question instead of 5). Please try again, perhaps with a more specific topic."),
+    ).toBe(
+      "Der KI-Dienst hat kein brauchbares Quiz geliefert (die Antwort enthielt 1 brauchbare Frage statt 5). Bitte versuche es noch einmal, vielleicht mit einem genaueren Thema.",
+    );
+    expect(
+      text("es", "The AI service did not return a usable quiz (the reply was not valid JSON). Please try again, perhaps with a more specific topic."),
+    ).toBe("El servicio de IA no devolvió un cuestionario utilizable (la respuesta no era JSON válido). Inténtalo de nuevo, quizá con un tema más concreto.");
+    const [unclosed] = await unreadableSpreadsheetMessages();
+    expect(unclosed).toBe("This CSV file could not be read: a quotation mark is opened and never closed (the file ends inside it, at line 3).");
+    expect(text("fr", unclosed)).toBe(
+      "Impossible de lire ce fichier CSV : un guillemet est ouvert et jamais fermé (le fichier se termine à l’intérieur, à la ligne 3).",
+    );
+    for (const message of await quizFileMessages()) expect(message).not.toMatch(/^Invalid input|: Invalid input/);
   });
 
   it("writes numbers, waits and sizes the reader's way", () => {
@@ -147,7 +197,17 @@ describe("the quiz pages' error messages", () => {
   });
 
   it("has every message the editor, import, My Quizzes and the AI generator can show, in every language", async () => {
-    const messages = [...new Set([...editorMessages(), ...(await spreadsheetMessages()), ...schemaMessages(), ...limitMessages, ...fixedMessages])];
+    const messages = [
+      ...new Set([
+        ...editorMessages(),
+        ...(await spreadsheetMessages()),
+        ...(await unreadableSpreadsheetMessages()),
+        ...(await quizFileMessages()),
+        ...schemaMessages(),
+        ...limitMessages,
+        ...fixedMessages,
+      ]),
+    ];
     expect(messages.length).toBeGreaterThan(60);
     for (const language of LANGUAGES.filter((one) => one !== "en")) {
       const untranslated = messages.filter((message) => text(language, message) === message);
