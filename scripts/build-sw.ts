@@ -1,14 +1,23 @@
 /**
- * Second step of `npm run build`: bundles the TypeScript service worker (app/sw) with Vite and
- * injects the list of built files to precache (Workbox injectManifest) into build/client/sw.js.
+ * Second step of `npm run build`: writes the offline page's words (build/client/offline.js, from the
+ * catalogs), bundles the TypeScript service worker (app/sw) with Vite and injects the list of built
+ * files to precache (Workbox injectManifest) into build/client/sw.js.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "vite";
 import { injectManifest } from "workbox-build";
+import { LANGUAGES } from "#app/i18n/languages";
+import { offlinePageScript } from "#app/pwa/offline-page";
 
 const OUT_DIR = path.resolve("build/sw");
 const CLIENT_DIR = path.resolve("build/client");
+
+// The offline page (public/offline.html) says its words in the reader's language with this script.
+const catalogs = Object.fromEntries(
+  LANGUAGES.map((language) => [language, { common: JSON.parse(fs.readFileSync(path.resolve(`app/locales/${language}/common.json`), "utf8")) as unknown }]),
+) as Parameters<typeof offlinePageScript>[0];
+fs.writeFileSync(path.join(CLIENT_DIR, "offline.js"), offlinePageScript(catalogs));
 
 await build({
   configFile: false,
@@ -27,7 +36,7 @@ const { count, size, warnings } = await injectManifest({
   swSrc: path.join(OUT_DIR, "sw.js"),
   swDest: path.join(CLIENT_DIR, "sw.js"),
   globDirectory: CLIENT_DIR,
-  globPatterns: ["assets/**/*.{js,css}", "offline.html", "favicon.svg", "manifest.webmanifest", "icons/*.png"],
+  globPatterns: ["assets/**/*.{js,css}", "offline.html", "offline.js", "favicon.svg", "manifest.webmanifest", "icons/*.png"],
   // Hashed file names change with their content; no revision needed.
   dontCacheBustURLsMatching: /^assets\//,
 });

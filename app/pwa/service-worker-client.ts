@@ -3,6 +3,7 @@
  * waiting to take over, which takes over only when the page asks (no stale mix of assets).
  */
 import { useSyncExternalStore } from "react";
+import { rememberPageLanguage } from "./offline-page";
 
 export type WorkerStatus = "unsupported" | "off" | "registering" | "active" | "failed";
 
@@ -43,6 +44,8 @@ export function registerServiceWorker(): void {
     status = "off";
     return notify();
   }
+  // The worker's offline page speaks the language this page speaks.
+  rememberPageLanguage();
   const register = () =>
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(
       async (registration) => {

@@ -62,7 +62,7 @@ export default function TestPwa() {
     try {
       const response = await fetch(CACHED_RESOURCE, { cache: "no-store" });
       const text = await response.text();
-      // offline.html is static and always English (see its head), so its English title is what proves it loaded.
+      // offline.html is static and written in English (its script translates it when it runs), so its English title is what proves it loaded.
       if (!response.ok || !text.includes("You're offline")) {
         setOfflineTest({ state: "failed", status: response.status, workerActive: worker === "active" });
         return;

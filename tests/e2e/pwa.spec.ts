@@ -103,6 +103,34 @@ test("with the network gone, /, /join and the offline page open from the cache, 
   allowOfflineErrors(consoleErrors);
 });
 
+test("the offline page speaks the language the app last spoke in this browser", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ locale: "de-DE", baseURL });
+  try {
+    const page = await context.newPage();
+    await openControlled(page, "/");
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await context.setOffline(true);
+    await page.goto("/featured");
+    await expect(page.getByRole("heading", { name: "Du bist offline" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page).toHaveTitle("Du bist offline · Quiz Night");
+    await expect(page.getByRole("link", { name: "Spiel beitreten" })).toHaveAttribute("href", "/join");
+
+    // Back online, the footer's switcher says Español: the offline page follows.
+    await context.setOffline(false);
+    await page.goto("/");
+    await page.getByRole("form", { name: "Sprache" }).getByRole("button", { name: "Español" }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await page.waitForLoadState("networkidle");
+    await context.setOffline(true);
+    await page.goto("/featured");
+    await expect(page.getByRole("heading", { name: "Estás sin conexión" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  } finally {
+    await context.close();
+  }
+});
+
 test("live, private and state-changing traffic is never cached", async ({ page }) => {
   await openControlled(page, "/");
   // Sign in (as a guest) and visit pages that carry the user, call the API and post a form.
