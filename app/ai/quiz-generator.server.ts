@@ -178,7 +178,8 @@ export class QuizGenerator {
         );
       }
       if (error.status === 429) return new GenerationFailure("service-busy", "The AI service is busy right now. Please try again in a minute.");
-      return new GenerationFailure("service-failed", `The AI service had a problem (HTTP ${error.status ?? "error"}). Please try again.`);
+      // An error with no status (the connection broke) has no number to show: the general message below says it.
+      if (error.status !== undefined) return new GenerationFailure("service-failed", `The AI service had a problem (HTTP ${error.status}). Please try again.`);
     }
     log.warn({ event: "ai_failed", err: error }, "AI generation failed");
     return new GenerationFailure("service-failed", "The AI service could not generate the quiz. Please try again.");

@@ -19,6 +19,7 @@
  *   "[duplicates]"      every reply repeats one question
  *   "[refuse]"          the model refuses
  *   "[error-500]"       HTTP 500 with OpenAI's error envelope
+ *   "[hang-up]"         closes the connection without an answer
  *   "[slow]"            answers after 30 s (longer than any test's generation timeout)
  *   "[delay]"           a valid quiz after 1.5 s, long enough to see the page wait for it
  *   "[one-kind]"        every question is multiple choice, even when a mix was asked for
@@ -147,6 +148,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
       if (topic.includes("[error-500]")) {
         return send(500, { error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } });
       }
+      if (topic.includes("[hang-up]")) return void res.socket?.destroy();
       if (topic.includes("[refuse]")) {
         return send(200, completion(body.model, { content: null, refusal: "I'm sorry, I can't help with that." }));
       }

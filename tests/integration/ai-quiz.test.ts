@@ -267,6 +267,7 @@ describe("POST /api/generate-quiz", () => {
     ["[malformed]", 502, /did not return a usable quiz \(the reply was not valid JSON\)/, 2],
     ["[duplicates]", 502, /did not return a usable quiz \(it had 1 usable question instead of 5\)\./, 2],
     ["[error-500]", 502, /The AI service had a problem \(HTTP 500\)/, 2],
+    ["[hang-up]", 502, /^Could not reach the AI service\. Please try again later\.$/, 2],
     ["[refuse]", 422, /declined to write a quiz about this topic/, 1],
   ])("fails clearly on %s (HTTP %i), spending nothing and storing nothing", async (marker, status, message, calls) => {
     const caller = await signIn(server, "user");
@@ -277,7 +278,8 @@ describe("POST /api/generate-quiz", () => {
     // The host's page says it in its language: the code, and the reason as a value that is itself a text of the catalog.
     if (marker === "[malformed]") expect(response.body).toMatchObject({ code: "AI_UNUSABLE", values: { reason: "the reply was not valid JSON" } });
     if (marker === "[duplicates]") expect(response.body).toMatchObject({ code: "AI_UNUSABLE", values: { reason: "it had 1 usable question instead of 5" } });
-    // [error-500]: the SDK's one retry of a 5xx; the others: our retry of an unusable reply (none after a refusal).
+    if (marker === "[hang-up]") expect(response.body).toMatchObject({ code: "AI_UNREACHABLE" });
+    // [error-500] and [hang-up]: the SDK's one retry; the others: our retry of an unusable reply (none after a refusal).
     expect(requestsFor(topic)).toHaveLength(calls);
     expect(await remaining(caller)).toBe(10);
     expect(await quizCount(caller)).toBe(0);
