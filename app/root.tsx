@@ -8,6 +8,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { PwaSupport } from "#app/components/install-prompt";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
 import { Toaster } from "#app/components/toaster";
+import { ProjectorSoundProvider } from "#app/components/projector/projector-controls";
 import { GameProvider } from "#app/game/client/game-provider";
 import { languageOf } from "#app/i18n/language.server";
 import { MessagesScript } from "#app/i18n/messages-context";
@@ -87,7 +88,10 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   return (
     <GameProvider>
-      <Outlet />
+      {/* Above the routes: the page's one AudioContext, allowed by a click, lives across the host's screens. */}
+      <ProjectorSoundProvider>
+        <Outlet />
+      </ProjectorSoundProvider>
     </GameProvider>
   );
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import {
   AnswerDistribution,
@@ -15,6 +16,8 @@ import {
   useNow,
 } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
+import { ProjectorControls, useProjectorSound } from "#app/components/projector/projector-controls";
+import { countdownCue } from "#app/components/projector/sound";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
@@ -37,8 +40,21 @@ export default function HostQuestion() {
   const now = useNow();
   const { t } = useTranslation("game");
   const format = useGameFormat();
+  const { play } = useProjectorSound();
   const question = state.currentQuestion;
-  if (state.gameCode !== gameCode || !question) {
+  const inGame = state.gameCode === gameCode && question !== null;
+  const revealing = inGame && state.phase === "results";
+  const ticking = inGame && state.phase === "question" ? Math.ceil(timeLeftMs(state, now) / 1000) : 0;
+  // One tick per second of the running question, then the reveal's sting (app/components/projector/sound.ts).
+  useEffect(() => {
+    const cue = countdownCue(ticking);
+    if (cue) play(cue);
+  }, [ticking, play]);
+  useEffect(() => {
+    if (revealing) play("reveal");
+  }, [revealing, play]);
+
+  if (!inGame || !question) {
     return (
       <Page narrow>
         <ConnectingNotice gameCode={gameCode} />
@@ -62,6 +78,7 @@ export default function HostQuestion() {
           </ScreenHeading>
           {revealed ? <span className="badge">{t("host.timeUp")}</span> : <Countdown secondsLeft={secondsLeft} />}
         </div>
+        <ProjectorControls />
         <p className="question-text">{question.text}</p>
         <div className="center">
           <PointsBadge points={question.points} />

@@ -4,6 +4,7 @@ import QRCode from "qrcode";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
+import { ProjectorControls } from "#app/components/projector/projector-controls";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -119,6 +120,7 @@ export default function Lobby() {
             ) : null}
           </div>
           {isHost ? <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} /> : null}
+          {isHost ? <ProjectorControls /> : null}
           {state.locked && inThisGame ? (
             <p className="hint" role="status">
               {t(isHost ? "lobby.lockedForHost" : "lobby.lockedForPlayer")}

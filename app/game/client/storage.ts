@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   iosInstallDismissed: "iosInstallDismissed",
   /** The game this browser plays in as a player, so a refresh rejoins it: {gameCode, nickname}. */
   playerGame: "quizPlayerGame",
+  /** "on" when this browser, the screen the room watches, plays the game's sounds. */
+  projectorSound: "projectorSound",
 } as const;
 
 /** The same id travels in a cookie so server actions (and browsers without JavaScript) know it too. */
@@ -102,4 +104,12 @@ export function isIosInstallDismissed(): boolean {
 
 export function dismissIosInstall(): void {
   write(STORAGE_KEYS.iosInstallDismissed, "true");
+}
+
+export function isProjectorSoundOn(): boolean {
+  return read(STORAGE_KEYS.projectorSound) === "on";
+}
+
+export function rememberProjectorSound(on: boolean): void {
+  write(STORAGE_KEYS.projectorSound, on ? "on" : null);
 }
