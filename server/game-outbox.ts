@@ -249,9 +249,9 @@ export class GameOutbox {
       case "questionStarted":
         this.recordProgress(state, { opensGame: state.questionIndex === 0 });
         return;
+      // A pause too is stored before anyone is told, so a restart finds the question as its players last saw it.
       case "leaderboardShown":
       case "gameOver":
-      // Stored before anyone is told, so a restart finds the question as its players last saw it.
       case "questionPaused":
       case "questionResumed":
         this.recordProgress(state);
