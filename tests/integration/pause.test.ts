@@ -58,7 +58,7 @@ describe("pausing a question", () => {
     expect(await ann.next("ERROR")).toEqual({ code: "PAUSED", message: "The host has paused the question. Answer when it resumes." });
     await ann.expectNone("ANSWER_ACCEPTED");
 
-    // A second pause, and a Next sent by a player, change nothing.
+    // A second pause is refused: a paused question is not running.
     host.send("PAUSE_QUESTION", { gameCode });
     expect((await host.next("ERROR")).code).toBe("NOTHING_TO_PAUSE");
 
