@@ -168,6 +168,8 @@ export interface GamesTable {
   phase: Generated<string>;
   question_index: Generated<number>;
   question_started_at: number | null;
+  /** The open question's pauses as JSON `[[from, to], ...]`; `to` is null while the host keeps it paused. */
+  question_pauses: Generated<string>;
   round: Generated<number>;
   /** Closed to new players by the host. */
   locked: Generated<number>;

@@ -3,7 +3,7 @@
  * is stored, then delivered in order. A client is never told of something the database does not
  * hold, however often the commit fails first.
  */
-import type { Addressed, AnswerRecord, Effect, GameState, Message } from "#app/game/engine/index";
+import { pausesToStored, type Addressed, type AnswerRecord, type Effect, type GameState, type Message } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game.server";
 import type { Logger } from "./logger";
@@ -247,23 +247,29 @@ export class GameOutbox {
         this.recordProgress(state);
         return;
       case "questionStarted":
+        this.recordProgress(state, { opensGame: state.questionIndex === 0 });
+        return;
+      // A pause too is stored before anyone is told, so a restart finds the question as its players last saw it.
       case "leaderboardShown":
       case "gameOver":
+      case "questionPaused":
+      case "questionResumed":
         this.recordProgress(state);
         return;
     }
   }
 
-  private recordProgress(state: GameState): void {
+  private recordProgress(state: GameState, { opensGame = false } = {}): void {
     this.phaseChanged = true;
     const now = this.options.now();
-    const started = state.phase === "question" && state.questionIndex === 0;
+    const started = opensGame && state.phase === "question";
     this.batch.progress = {
       ...this.batch.progress,
       phase: state.phase,
       round: state.round,
       questionIndex: state.questionIndex,
       questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
+      questionPauses: state.phase === "question" ? pausesToStored(state.questionPauses) : [],
       status: state.phase === "finished" ? "finished" : state.phase === "lobby" ? "waiting" : "active",
       ...(started ? { startedAt: now } : {}),
       ...(state.phase === "finished" ? { endedAt: now } : {}),

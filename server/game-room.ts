@@ -109,6 +109,7 @@ export class GameRoom {
         locked: loaded.game.locked === 1,
         picturesOnPlayers: loaded.game.pictures_on_players === 1,
         kickedClientIds: loaded.kickedClientIds,
+        questionPauses: loaded.questionPauses,
       },
       loaded.players,
       loaded.answers,
@@ -236,6 +237,14 @@ export class GameRoom {
     this.apply({ type: "picturesOnPlayers", actor: this.actorOf(connection), enabled }, connection);
   }
 
+  pause(connection: Connection): void {
+    this.apply({ type: "pause", actor: this.actorOf(connection) }, connection);
+  }
+
+  resume(connection: Connection): void {
+    this.apply({ type: "resume", actor: this.actorOf(connection) }, connection);
+  }
+
   kick(connection: Connection, playerId: number): void {
     this.apply({ type: "kick", actor: this.actorOf(connection), playerId }, connection);
   }
@@ -358,6 +367,14 @@ export class GameRoom {
       }
       case "questionClosed": {
         this.progressThrottle.cancel();
+        return;
+      }
+      case "questionPaused":
+      case "questionResumed": {
+        this.logger.info(
+          { event: effect.type === "questionPaused" ? "question_paused" : "question_resumed", question: state.questionIndex + 1 },
+          effect.type === "questionPaused" ? "question paused" : "question resumed",
+        );
         return;
       }
       case "typedAnswerAccepted": {

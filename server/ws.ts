@@ -296,6 +296,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       case "ACCEPT_ANSWER":
         room.acceptTypedAnswer(client.connection, message.payload.questionNumber, message.payload.text);
         return;
+      case "PAUSE_QUESTION":
+        room.pause(client.connection);
+        return;
+      case "RESUME_QUESTION":
+        room.resume(client.connection);
+        return;
       case "SET_PICTURES_ON_PLAYERS":
         room.setPicturesOnPlayers(client.connection, message.payload.enabled);
         return;

@@ -102,19 +102,30 @@ export function countdownAnnouncement(secondsLeft: number, t: Translate): string
   return t("countdown.announcement", { count: secondsLeft <= 5 ? 5 : 10 });
 }
 
-export function Countdown({ secondsLeft, label }: { secondsLeft: number; label?: string }) {
+/**
+ * The question's countdown; "Paused" in its place while the host holds the question. The live
+ * region says a pause once (its words do not change while it lasts) and stays quiet on the resume
+ * unless the last seconds are near.
+ */
+export function Countdown({ secondsLeft, label, paused = false }: { secondsLeft: number; label?: string; paused?: boolean }) {
   const { t } = useTranslation("game");
   return (
     <>
-      <div
-        className={`countdown${secondsLeft <= 5 ? " low" : ""}`}
-        role="timer"
-        aria-label={t("countdown.aria", { label: label ?? t("countdown.label"), count: secondsLeft })}
-      >
-        {secondsLeft}
-      </div>
+      {paused ? (
+        <div className="countdown countdown-paused" role="timer" aria-label={t("countdown.pausedAria", { count: secondsLeft })} data-testid="countdown-paused">
+          {t("countdown.paused")}
+        </div>
+      ) : (
+        <div
+          className={`countdown${secondsLeft <= 5 ? " low" : ""}`}
+          role="timer"
+          aria-label={t("countdown.aria", { label: label ?? t("countdown.label"), count: secondsLeft })}
+        >
+          {secondsLeft}
+        </div>
+      )}
       <span className="visually-hidden" aria-live="polite" data-testid="countdown-announcement">
-        {countdownAnnouncement(secondsLeft, t)}
+        {paused ? t("countdown.pausedAnnouncement", { count: secondsLeft }) : countdownAnnouncement(secondsLeft, t)}
       </span>
     </>
   );

@@ -71,6 +71,10 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
       text: z.string({ error: "text must be a string." }).min(1, "Choose an answer to accept.").max(400, "Choose an answer to accept."),
     }),
   }),
+  /** Host only: stops the open question's countdown; answers wait until RESUME_QUESTION. */
+  z.object({ type: z.literal("PAUSE_QUESTION"), payload: GameCodePayload }),
+  /** Host only: the paused question runs again with the time it had left. */
+  z.object({ type: z.literal("RESUME_QUESTION"), payload: GameCodePayload }),
   /** Host only: show questions' pictures on players' devices too (off by default, for slow connections). */
   z.object({
     type: z.literal("SET_PICTURES_ON_PLAYERS"),
@@ -206,7 +210,18 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       timeLimit: z.number().int(),
       endsAt: z.number(),
       serverNow: z.number(),
+      /** Only while the host has paused the question: the time it has left, kept until it resumes. */
+      pausedRemainingMs: z.number().optional(),
     }),
+  }),
+  z.object({
+    type: z.literal("QUESTION_PAUSED"),
+    payload: z.object({ questionNumber: z.number().int(), remainingMs: z.number() }),
+  }),
+  z.object({
+    type: z.literal("QUESTION_RESUMED"),
+    /** `endsAt` has moved by the pause; `serverNow` lets the browser correct its clock again. */
+    payload: z.object({ questionNumber: z.number().int(), remainingMs: z.number(), endsAt: z.number(), serverNow: z.number() }),
   }),
   z.object({
     type: z.literal("ANSWER_ACCEPTED"),

@@ -4,7 +4,7 @@ import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
 import type { AnswerRecord, AnswerValue, Phase } from "#app/game/engine/state";
-import type { StoredPlayer } from "#app/game/engine/restore";
+import type { StoredPause, StoredPlayer } from "#app/game/engine/restore";
 import { findHostableQuiz, toQuestion, type Question, type QuizAccess, type Requester } from "./quiz.server";
 
 export interface GameSummary {
@@ -236,6 +236,22 @@ export interface LoadedGame {
   answers: AnswerRecord[];
   /** Browsers the host removed from this game. */
   kickedClientIds: string[];
+  /** The open question's pauses, the last one still on if the host had it paused. */
+  questionPauses: StoredPause[];
+}
+
+/** The stored pauses of the open question; anything unreadable counts as none. */
+export function readQuestionPauses(stored: string): StoredPause[] {
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (!Array.isArray(value)) return [];
+    return value.filter(
+      (pause): pause is StoredPause =>
+        Array.isArray(pause) && pause.length === 2 && Number.isFinite(pause[0]) && (pause[1] === null || Number.isFinite(pause[1])),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Everything needed to run (or resume, after a restart) a live game. */
@@ -267,6 +283,7 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
       answeredAt: row.answered_at,
     })),
     kickedClientIds: kicks.map((row) => row.client_id),
+    questionPauses: readQuestionPauses(game.question_pauses),
   };
 }
 
@@ -329,6 +346,8 @@ export interface ProgressWrite {
   round: number;
   questionIndex: number;
   questionStartedAt: number | null;
+  /** The open question's pauses; empty outside a question. */
+  questionPauses: StoredPause[];
   status: GameStatus;
   startedAt?: number;
   endedAt?: number;
@@ -442,6 +461,7 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
           round: progress.round,
           question_index: progress.questionIndex,
           question_started_at: progress.questionStartedAt,
+          question_pauses: JSON.stringify(progress.questionPauses),
           status: progress.status,
           ...(progress.startedAt !== undefined ? { started_at: progress.startedAt } : {}),
           ...(progress.endedAt !== undefined ? { ended_at: progress.endedAt } : {}),

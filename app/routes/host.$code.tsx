@@ -36,7 +36,7 @@ const HOW_TO_ANSWER = {
 
 export default function HostQuestion() {
   const { gameCode } = useLoaderData<typeof loader>();
-  const { state, nextQuestion, acceptTypedAnswer, setPicturesOnPlayers } = useGame();
+  const { state, nextQuestion, pauseQuestion, resumeQuestion, acceptTypedAnswer, setPicturesOnPlayers } = useGame();
   const now = useNow();
   const { t } = useTranslation("game");
   const format = useGameFormat();
@@ -65,6 +65,7 @@ export default function HostQuestion() {
   const revealed = reveal !== null;
   const correct = reveal?.correctAnswerIndexes ?? [];
   const secondsLeft = Math.ceil(timeLeftMs(state, now) / 1000);
+  const paused = state.phase === "question" && state.pausedRemainingMs !== null;
   const answered = state.answeredCount;
   const total = Math.max(state.playerCount, answered);
   const hasOptions = question.answers.length > 0;
@@ -76,7 +77,7 @@ export default function HostQuestion() {
           <ScreenHeading screenKey={`${state.questionNumber}-${revealed ? "results" : "question"}`}>
             {t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}
           </ScreenHeading>
-          {revealed ? <span className="badge">{t("host.timeUp")}</span> : <Countdown secondsLeft={secondsLeft} />}
+          {revealed ? <span className="badge">{t("host.timeUp")}</span> : <Countdown secondsLeft={secondsLeft} paused={paused} />}
         </div>
         <ProjectorControls />
         <p className="question-text">{question.text}</p>
@@ -131,9 +132,20 @@ export default function HostQuestion() {
         </section>
         <div className="row" style={{ justifyContent: "space-between" }}>
           <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} />
-          <button type="button" className="button" onClick={nextQuestion}>
-            {t(revealed ? "host.next" : "host.skip")}
-          </button>
+          <div className="row">
+            {revealed ? null : paused ? (
+              <button type="button" className="button button-secondary" onClick={resumeQuestion}>
+                <span aria-hidden="true">▶</span> {t("host.resume")}
+              </button>
+            ) : (
+              <button type="button" className="button button-secondary" onClick={pauseQuestion} disabled={secondsLeft === 0}>
+                <span aria-hidden="true">⏸</span> {t("host.pause")}
+              </button>
+            )}
+            <button type="button" className="button" onClick={nextQuestion}>
+              {t(revealed ? "host.next" : "host.skip")}
+            </button>
+          </div>
         </div>
       </div>
     </Page>

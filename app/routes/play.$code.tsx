@@ -28,7 +28,8 @@ export default function PlayQuestion() {
   const question = state.currentQuestion;
   const locked = state.answerStatus === "submitting" || state.answerStatus === "success";
   const secondsLeft = Math.ceil(timeLeftMs(state, now) / 1000);
-  const timeUp = state.isQuestionActive && secondsLeft === 0;
+  const paused = state.isQuestionActive && state.pausedRemainingMs !== null;
+  const timeUp = state.isQuestionActive && !paused && secondsLeft === 0;
 
   const pickOne = question?.kind === "choice" || question?.kind === "trueFalse" || question?.kind === "poll";
   const optionCount = question?.answers.length ?? 0;
@@ -59,10 +60,10 @@ export default function PlayQuestion() {
 
   return (
     <Page>
-      <div className="stack" ref={screenRef}>
+      <div className={paused ? "stack question-paused" : "stack"} ref={screenRef}>
         <div className="row" style={{ justifyContent: "space-between" }}>
           <ScreenHeading screenKey={state.questionNumber}>{t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}</ScreenHeading>
-          <Countdown secondsLeft={secondsLeft} />
+          <Countdown secondsLeft={secondsLeft} paused={paused} />
         </div>
         <p className="question-text" id={QUESTION_TEXT_ID}>
           {question.text}
@@ -74,11 +75,17 @@ export default function PlayQuestion() {
         <AnswerInput
           key={`${state.questionNumber}-${question.id}`}
           question={question}
-          disabled={locked || !state.isQuestionActive || timeUp}
+          disabled={locked || !state.isQuestionActive || timeUp || paused}
           selectedAnswerIndex={locked ? state.selectedAnswerIndex : null}
           submitted={locked ? state.submittedValue : null}
           onAnswer={submitAnswer}
         />
+        {/* Seen, not announced: the countdown's live region says the pause once. */}
+        {paused ? (
+          <p className="status-banner" data-testid="paused-notice">
+            {t("play.paused")}
+          </p>
+        ) : null}
         <div aria-live="polite">
           {state.answerStatus === "submitting" ? <p className="status-banner">{t("play.submitting")}</p> : null}
           {state.answerStatus === "success" ? <p className="status-banner">{t("play.submitted")}</p> : null}

@@ -330,6 +330,25 @@ async function createGame(url: string, timeLimit: number): Promise<{ gameCode: s
   return { gameCode: game.body.gameCode, hostClientId };
 }
 
+/** The environment of a crash test's server process. */
+function serverEnv(dir: string, port: number): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? dir,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_PATH: path.join(dir, "quiz.sqlite"),
+    SESSION_SECRET: "crash-test-session-secret-0123456789abcd",
+    SEED_DEMO: "false",
+    RESULTS_DELAY_MS: "300",
+    NEXT_QUESTION_SECONDS: "1",
+    JOIN_LIMIT_PER_IP: "100000",
+    JOIN_LIMIT_PER_IP_ALL_GAMES: "100000",
+    JOIN_LIMIT_PER_GAME: "100000",
+  };
+}
+
 /** Spreads players over right and wrong answers, so scores differ. */
 const answerFor = (player: number, questionNumber: number) => (player + questionNumber) % 4;
 
@@ -338,22 +357,7 @@ const answerFor = (player: number, questionNumber: number) => (player + question
 describe("a server process killed mid-question", () => {
   it("keeps every acknowledged answer, and the game carries on after a restart", { timeout: 120_000 }, async ({ onTestFailed }) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-crash-"));
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? dir,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_PATH: path.join(dir, "quiz.sqlite"),
-      SESSION_SECRET: "crash-test-session-secret-0123456789abcd",
-      SEED_DEMO: "false",
-      RESULTS_DELAY_MS: "300",
-      NEXT_QUESTION_SECONDS: "1",
-      JOIN_LIMIT_PER_IP: "100000",
-      JOIN_LIMIT_PER_IP_ALL_GAMES: "100000",
-      JOIN_LIMIT_PER_GAME: "100000",
-    };
+    const env = serverEnv(dir, await freePort());
     const output: string[] = [];
     onTestFailed(() => console.log(`server output:\n${output.join("")}`));
     // Back as soon as the server is: 200-500 ms apart, for about 30 s.
@@ -468,6 +472,86 @@ describe("a server process killed mid-question", () => {
         for (const row of stored) expect(row.score, `score of player ${row.id}`).toBe(points.get(row.id) ?? 0);
         const storedScore = new Map(stored.map((row) => [row.id, row.score]));
         for (const [i, over] of gameOver.entries()) expect(over.you?.score, players[i].nickname).toBe(storedScore.get(ids[i]));
+      } finally {
+        db.close();
+      }
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await server?.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a server process killed during a paused question", () => {
+  it("comes back paused with the time it had left, and times answers without the pause and the downtime", { timeout: 90_000 }, async ({ onTestFailed }) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-crash-pause-"));
+    const env = serverEnv(dir, await freePort());
+    const output: string[] = [];
+    onTestFailed(() => console.log(`server output:\n${output.join("")}`));
+    const retryQuickly: ReconnectPolicy = { delayMs: (attempt) => (attempt < 85 ? 200 + Math.random() * 300 : null) };
+    const clients: ReconnectingClient[] = [];
+    let server: ServerProcess | null = null;
+    try {
+      server = await ServerProcess.start(env, output);
+      const url = server.url;
+      const { gameCode, hostClientId } = await createGame(url, 20);
+      const host = new ReconnectingClient(() => url, hostClientId, gameCode, HOST_NICKNAME, retryQuickly);
+      const ann = new ReconnectingClient(() => url, "pause-ann", gameCode, "Ann", retryQuickly);
+      const bob = new ReconnectingClient(() => url, "pause-bob", gameCode, "Bob", retryQuickly);
+      clients.push(host, ann, bob);
+      host.connect();
+      await host.hostJoined();
+      ann.connect();
+      bob.connect();
+      const [{ id: annId }, { id: bobId }] = await Promise.all([ann.joined(), bob.joined()]);
+      host.send("START_GAME", { gameCode });
+      await Promise.all([ann.next("QUESTION_STARTED"), bob.next("QUESTION_STARTED")]);
+      const questionOpenedAt = Date.now();
+      expect(await ann.answer(1, SAMPLE_QUESTIONS[0].correctAnswerIndex)).toBe("accepted");
+
+      await sleep(500);
+      host.send("PAUSE_QUESTION", { gameCode });
+      // Told only once it is stored: the kill that follows cannot lose it.
+      const paused = await bob.next("QUESTION_PAUSED");
+      const pausedAt = Date.now();
+      for (const client of clients) client.expectNewConnection();
+      await server.crash();
+      await Promise.all(clients.map((client) => client.dropped()));
+      await sleep(1000);
+      server = await ServerProcess.start(env, output);
+
+      const [annBack, bobBack] = await Promise.all([ann.joined(30_000), bob.joined(30_000)]);
+      expect([annBack.id, bobBack.id]).toEqual([annId, bobId]);
+      expect(bobBack.snapshot).toMatchObject({ phase: "question", questionNumber: 1 });
+      expect((await bob.next("QUESTION_STARTED")).pausedRemainingMs).toBe(paused.remainingMs);
+      await host.hostJoined(30_000);
+      expect((await host.next("QUESTION_STARTED")).pausedRemainingMs).toBe(paused.remainingMs);
+
+      // Still paused: the answer waits for the resume.
+      bob.sendAnswer(SAMPLE_QUESTIONS[0].correctAnswerIndex);
+      expect((await bob.nextMatching((message) => message.type === "ERROR", "ERROR")).payload).toMatchObject({ code: "PAUSED" });
+
+      const resumedAt = Date.now();
+      host.send("RESUME_QUESTION", { gameCode });
+      const resumed = await bob.next("QUESTION_RESUMED");
+      expect(resumed.remainingMs).toBe(paused.remainingMs);
+      expect(resumed.endsAt).toBe(resumed.serverNow + paused.remainingMs);
+      await sleep(300);
+      expect(await bob.answer(1, SAMPLE_QUESTIONS[0].correctAnswerIndex)).toBe("accepted");
+      const answeredAt = Date.now();
+      await bob.next("ANSWER_RESULTS");
+
+      const db = new SQLite(env.DATABASE_PATH, { readonly: true, fileMustExist: true });
+      try {
+        const row = db
+          .prepare("select response_ms from answers where player_id = ? and game_id = (select id from games where game_code = ?)")
+          .get(bobId, gameCode) as { response_ms: number };
+        // Bob's time is the question's running time: before the pause, and after the resume.
+        const running = pausedAt - questionOpenedAt + (answeredAt - resumedAt);
+        expect(row.response_ms).toBeGreaterThanOrEqual(20_000 - paused.remainingMs + 300 - 50);
+        expect(row.response_ms).toBeLessThanOrEqual(running + 200);
+        expect(row.response_ms).toBeLessThan(answeredAt - questionOpenedAt - 1000);
       } finally {
         db.close();
       }

@@ -71,6 +71,32 @@ describe("client game state (docs/product.md#client-state)", () => {
     expect(timeLeftMs(state, 30_000)).toBe(0);
   });
 
+  it("holds the countdown while the host pauses, and runs it again from the kept time on resume", () => {
+    const started = run([...joinAsPlayer, server(question, 5_000)]);
+    const paused = gameReducer(started, server({ type: "QUESTION_PAUSED", payload: { questionNumber: 1, remainingMs: 16_000 } }, 9_000));
+    expect(paused.pausedRemainingMs).toBe(16_000);
+    expect(timeLeftMs(paused, 9_000)).toBe(16_000);
+    expect(timeLeftMs(paused, 60_000)).toBe(16_000);
+    // A pause of another question (a late message) changes nothing.
+    expect(gameReducer(started, server({ type: "QUESTION_PAUSED", payload: { questionNumber: 2, remainingMs: 1 } })).pausedRemainingMs).toBeNull();
+    // An answer refused because of the pause can be given again once it is over.
+    const refused = run([{ type: "answerSubmitting", answerIndex: 1 }, server({ type: "ERROR", payload: { message: "paused", code: "PAUSED" } })], paused);
+    expect(refused.answerStatus).toBe("error");
+    const resumed = gameReducer(
+      refused,
+      server({ type: "QUESTION_RESUMED", payload: { questionNumber: 1, remainingMs: 16_000, endsAt: 61_000, serverNow: 45_000 } }, 44_000),
+    );
+    expect(resumed).toMatchObject({ pausedRemainingMs: null, endsAt: 61_000, clockOffsetMs: 1_000, answerStatus: "idle", answerErrorCode: null });
+    expect(timeLeftMs(resumed, 44_000)).toBe(16_000);
+  });
+
+  it("opens a question that was paused when this client (re)joined as paused", () => {
+    const state = run([...joinAsPlayer, server({ ...question, payload: { ...question.payload, pausedRemainingMs: 7_000 } } as ServerMessage)]);
+    expect(state).toMatchObject({ isQuestionActive: true, pausedRemainingMs: 7_000 });
+    expect(timeLeftMs(state, 99_000)).toBe(7_000);
+    expect(run([server(question)], state).pausedRemainingMs).toBeNull();
+  });
+
   it("tracks submitting, success and error for an answer", () => {
     const submitting = run([...joinAsPlayer, server(question), { type: "answerSubmitting", answerIndex: 1 }]);
     expect(submitting).toMatchObject({ answerStatus: "submitting", selectedAnswerIndex: 1 });

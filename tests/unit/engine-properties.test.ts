@@ -11,6 +11,7 @@ import {
   answerToCurrentQuestion,
   createGameState,
   gameOverView,
+  isPaused,
   isRejection,
   leaderboardView,
   lobbyView,
@@ -19,6 +20,7 @@ import {
   playerResultView,
   questionView,
   recentPlayers,
+  remainingMsOf,
   restoreGameState,
   resultsHeaderView,
   scoreAnswer,
@@ -128,6 +130,8 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ actor: commanderArb, locked: fc.boolean() }).map(({ actor, locked }): Command => ({ type: "lock", actor, locked })),
   },
+  { weight: 3, arbitrary: commanderArb.map((actor): Command => ({ type: "pause", actor })) },
+  { weight: 3, arbitrary: commanderArb.map((actor): Command => ({ type: "resume", actor })) },
 );
 
 const aimArb = fc.oneof({ weight: 3, arbitrary: fc.nat(7) }, { weight: 1, arbitrary: fc.constant(null) });
@@ -341,8 +345,26 @@ function violations(state: GameState): string[] {
       break;
     case "question": {
       check(state.questionIndex >= 0 && state.questionIndex <= lastIndex, () => `questionIndex ${state.questionIndex} out of range`);
-      check(state.questionEndsAt === state.questionStartedAt + state.timeLimitMs, () => "questionEndsAt is not start + time limit");
-      check(state.deadline === state.questionEndsAt, () => `the deadline ${state.deadline} is not the question's end ${state.questionEndsAt}`);
+      // Its end moves by each finished pause; while a pause lasts, nothing can close it by time.
+      const pauses = state.questionPauses;
+      const pausedMs = pauses.reduce((total, pause) => total + (pause.to === null ? 0 : pause.to - pause.from), 0);
+      check(state.questionEndsAt === state.questionStartedAt + state.timeLimitMs + pausedMs, () => "questionEndsAt is not start + time limit + paused time");
+      check(
+        pauses.every(
+          (pause, i) => pause.from >= state.questionStartedAt && (pause.to ?? pause.from) >= pause.from && (i === 0 || pause.from >= pauses[i - 1].to!),
+        ),
+        () => `the pauses overlap or run backwards: ${JSON.stringify(pauses)}`,
+      );
+      check(
+        pauses.slice(0, -1).every((pause) => pause.to !== null),
+        () => "a pause other than the last is still on",
+      );
+      const paused = pauses.length > 0 && pauses[pauses.length - 1].to === null;
+      check(isPaused(state) === paused, () => "isPaused disagrees with the pauses");
+      check(
+        state.deadline === (paused ? null : state.questionEndsAt),
+        () => `the deadline ${state.deadline} is not the question's end ${state.questionEndsAt} (paused: ${paused})`,
+      );
       const pending = players.filter((p) => p.connected && !answerToCurrentQuestion(state, p)).length;
       check(state.pendingAnswers === pending, () => `pendingAnswers is ${state.pendingAnswers} but ${pending} connected players have not answered`);
       check(state.answeredCount === answered.length, () => `answeredCount is ${state.answeredCount} but ${answered.length} players answered`);
@@ -356,6 +378,7 @@ function violations(state: GameState): string[] {
     }
     case "results":
     case "leaderboard":
+      check(!isPaused(state), () => `${state.phase} is paused`);
       check(state.questionIndex >= 0 && state.questionIndex <= lastIndex, () => `questionIndex ${state.questionIndex} out of range`);
       check(state.deadline !== null, () => `${state.phase} has no deadline`);
       break;
@@ -391,6 +414,14 @@ class RoundModel {
   readonly scores = new Map<number, number>();
   /** `round:player:question` of every accepted answer, to catch a second answer to one question. */
   readonly seen = new Set<string>();
+  /** The open question's pauses as the effects announced them: [from, to], `to` null while on. */
+  pauses: [number, number | null][] = [];
+  /** Time paused between `from` and `to`, counted the plain way, one pause at a time. */
+  pausedBetween(from: number, to: number): number {
+    let total = 0;
+    for (const [start, end] of this.pauses) total += Math.max(0, Math.min(end ?? to, to) - Math.max(start, from));
+    return total;
+  }
 
   /** Applies one accepted command's effects; returns what contradicts the engine's rules. */
   apply(state: GameState, effects: Effect[], now: number): string[] {
@@ -404,7 +435,9 @@ class RoundModel {
           this.seen.add(key);
           const question = state.questions[answer.questionIndex];
           const sentAt = Math.max(state.questionStartedAt, player.joinedAt);
-          const responseTimeMs = Math.min(Math.max(now - sentAt, 0), state.timeLimitMs);
+          if (this.pauses.some(([, end]) => end === null)) problems.push(`an answer at ${now} was accepted while the question was paused`);
+          // Nobody gains or loses by a pause: only the question's running time counts.
+          const responseTimeMs = Math.min(Math.max(now - sentAt - this.pausedBetween(sentAt, now), 0), state.timeLimitMs);
           const correct = answer.answerIndex === question?.correctAnswerIndex;
           const streak = correct ? (this.streaks.get(player.id) ?? 0) + 1 : 0;
           const expected: AnswerRecord = {
@@ -433,6 +466,19 @@ class RoundModel {
           if (JSON.stringify(changed) !== JSON.stringify(expected))
             problems.push(`questionClosed changed ${changed.join(",")}, expected ${expected.join(",")}`);
           for (const player of state.players.values()) if (!answerToCurrentQuestion(state, player)) this.streaks.set(player.id, 0);
+          break;
+        }
+        case "questionStarted":
+          this.pauses = [];
+          break;
+        case "questionPaused":
+          if (this.pauses.some(([, end]) => end === null)) problems.push(`paused twice at ${now}`);
+          this.pauses.push([now, null]);
+          break;
+        case "questionResumed": {
+          const last = this.pauses[this.pauses.length - 1];
+          if (!last || last[1] !== null) problems.push(`resumed at ${now} without a pause`);
+          else last[1] = now;
           break;
         }
         case "gameReset":
@@ -709,6 +755,7 @@ describe("engine properties over random command sequences", () => {
               round: state.round,
               questionIndex: state.questionIndex,
               questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
+              questionPauses: state.questionPauses.map((pause): [number, number | null] => [pause.from, pause.to]),
             },
             [...state.players.values()].map(({ id, nickname, clientId, joinedAt }) => ({ id, nickname, clientId, joinedAt })),
             [...model.answers.values()].flat(),
@@ -732,10 +779,23 @@ describe("engine properties over random command sequences", () => {
             }));
           expect(standing(restored), label).toEqual(standing(state));
           if (state.phase === "question") {
-            expect({ answeredCount: restored.answeredCount, answerCounts: restored.answerCounts, deadline: restored.deadline }, label).toEqual({
+            expect(
+              {
+                answeredCount: restored.answeredCount,
+                answerCounts: restored.answerCounts,
+                deadline: restored.deadline,
+                questionEndsAt: restored.questionEndsAt,
+                questionPauses: restored.questionPauses,
+                remainingMs: remainingMsOf(restored, now),
+              },
+              label,
+            ).toEqual({
               answeredCount: state.answeredCount,
               answerCounts: state.answerCounts,
               deadline: state.deadline,
+              questionEndsAt: state.questionEndsAt,
+              questionPauses: state.questionPauses,
+              remainingMs: remainingMsOf(state, now),
             });
           }
         }
@@ -775,6 +835,11 @@ describe("engine properties over random command sequences", () => {
       QUESTION_CLOSED: 50,
       NOT_YOUR_PLAYER: 20,
       HOST_CANNOT_ANSWER: 10,
+      questionPaused: 35,
+      questionResumed: 15,
+      PAUSED: 20,
+      NOTHING_TO_PAUSE: 20,
+      NOT_PAUSED: 20,
     };
     for (const [key, minimum] of Object.entries(atLeast)) expect(seen.get(key) ?? 0, key).toBeGreaterThanOrEqual(minimum);
   });

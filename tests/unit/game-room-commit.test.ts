@@ -21,6 +21,7 @@ function loadedGame(): LoadedGame {
     phase: "lobby",
     question_index: -1,
     question_started_at: null,
+    question_pauses: "[]",
     round: 0,
     locked: 0,
     pictures_on_players: 0,
@@ -36,6 +37,7 @@ function loadedGame(): LoadedGame {
     players: [],
     answers: [],
     kickedClientIds: [],
+    questionPauses: [],
   };
 }
 
@@ -119,6 +121,35 @@ describe("group commits", () => {
     expect(stored.length).toBe(commitsBefore);
     expect(ann.received.some((message) => message.type === "ANSWER_ACCEPTED")).toBe(false);
     await expect.poll(() => ann.received.some((message) => message.type === "ANSWER_ACCEPTED"), { timeout: 2000 }).toBe(true);
+    await room.dispose();
+  });
+
+  it("store a pause and a resume at once, before anyone hears of them, without moving the game's start", async () => {
+    let clock = 1_000_000;
+    const { room, stored } = recordingRoom({ commitIntervalMs: 400, now: () => clock });
+    const host = connection("host");
+    const ann = connection("ann");
+    await room.joinAsHost(host);
+    room.joinAsPlayer(ann, "Ann");
+    await expect.poll(() => ann.received.some((message) => message.type === "PLAYER_JOINED"), { timeout: 2000 }).toBe(true);
+    room.start(host);
+    await expect.poll(() => ann.received.some((message) => message.type === "QUESTION_STARTED"), { timeout: 2000 }).toBe(true);
+    const startedAt = stored.find((batch) => batch.progress?.startedAt !== undefined)!.progress!.startedAt;
+
+    clock += 4000;
+    room.pause(host);
+    await settle(50);
+    const paused = stored.at(-1)!.progress!;
+    expect(paused).toMatchObject({ phase: "question", questionPauses: [[1_004_000, null]] });
+    expect(paused.startedAt).toBeUndefined();
+    expect(startedAt).toBe(1_000_000);
+    expect(ann.received.at(-1)).toEqual({ type: "QUESTION_PAUSED", payload: { questionNumber: 1, remainingMs: 16_000 } });
+
+    clock += 10_000;
+    room.resume(host);
+    await settle(50);
+    expect(stored.at(-1)!.progress).toMatchObject({ questionPauses: [[1_004_000, 1_014_000]] });
+    expect(ann.received.at(-1)).toMatchObject({ type: "QUESTION_RESUMED", payload: { remainingMs: 16_000, endsAt: 1_030_000 } });
     await room.dispose();
   });
 

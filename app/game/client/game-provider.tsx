@@ -20,6 +20,9 @@ export interface GameContextValue {
   hostGame(gameCode: string, title: string, hostName: string): void;
   startGame(): void;
   nextQuestion(): void;
+  /** Host: stops the open question's countdown, or runs it again with the time it had left. */
+  pauseQuestion(): void;
+  resumeQuestion(): void;
   /** An option's index, or for the other kinds the picks, the text or the number. */
   submitAnswer(answer: number | SubmittedAnswer): void;
   /** Host, after a typed question closed: count a typed answer as right. */
@@ -182,10 +185,18 @@ export function GameProvider({ children }: { children: ReactNode }) {
         const { gameCode, isHost } = stateRef.current;
         if (gameCode && isHost) send({ type: "NEXT_QUESTION", payload: { gameCode } });
       },
+      pauseQuestion() {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "PAUSE_QUESTION", payload: { gameCode } });
+      },
+      resumeQuestion() {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "RESUME_QUESTION", payload: { gameCode } });
+      },
       submitAnswer(answer) {
-        const { gameCode, playerId, isHost, isQuestionActive, answerStatus } = stateRef.current;
-        // docs/product.md#client-state: silently refused without a code, a player id, as host, or with no open question.
-        if (!gameCode || playerId === null || isHost || !isQuestionActive) return;
+        const { gameCode, playerId, isHost, isQuestionActive, answerStatus, pausedRemainingMs } = stateRef.current;
+        // docs/product.md#client-state: silently refused without a code, a player id, as host, with no open question, or while it is paused.
+        if (!gameCode || playerId === null || isHost || !isQuestionActive || pausedRemainingMs !== null) return;
         if (answerStatus === "submitting" || answerStatus === "success") return;
         const parts = typeof answer === "number" ? { answerIndex: answer } : answer;
         const value = parts.answerIndexes ?? parts.text ?? parts.number ?? null;

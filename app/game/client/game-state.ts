@@ -46,6 +46,8 @@ export interface ClientGameState {
   /** Server epoch ms when the question closes, and serverNow minus the local clock. */
   endsAt: number | null;
   clockOffsetMs: number;
+  /** While the host has paused the question: the time it has left, which holds until it resumes. */
+  pausedRemainingMs: number | null;
   correctAnswerIndex: number | null;
   /** The reveal, as the question's kind has it. */
   reveal: Reveal | null;
@@ -105,6 +107,7 @@ export const initialGameState: ClientGameState = {
   timeLimit: DEFAULT_TIME_LIMIT_SECONDS,
   endsAt: null,
   clockOffsetMs: 0,
+  pausedRemainingMs: null,
   correctAnswerIndex: null,
   reveal: null,
   selectedAnswerIndex: null,
@@ -260,6 +263,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         timeLimit: payload.timeLimit,
         endsAt: payload.endsAt,
         clockOffsetMs: payload.serverNow - receivedAt,
+        pausedRemainingMs: payload.pausedRemainingMs ?? null,
         correctAnswerIndex: null,
         reveal: null,
         selectedAnswerIndex: null,
@@ -275,6 +279,22 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         answerCounts: new Array<number>(payload.question.answers.length).fill(0),
         answerResults: [],
         picturesOnPlayers: payload.question.imageOnPlayers,
+      };
+    }
+    case "QUESTION_PAUSED":
+      if (message.payload.questionNumber !== state.questionNumber) return state;
+      return { ...state, pausedRemainingMs: message.payload.remainingMs };
+    case "QUESTION_RESUMED": {
+      const payload = message.payload;
+      if (payload.questionNumber !== state.questionNumber) return state;
+      // An answer the pause refused may be given again now.
+      const refusedByPause = state.answerStatus === "error" && state.answerErrorCode === "PAUSED";
+      return {
+        ...state,
+        pausedRemainingMs: null,
+        endsAt: payload.endsAt,
+        clockOffsetMs: payload.serverNow - receivedAt,
+        ...(refusedByPause ? { answerStatus: "idle", answerError: null, answerErrorCode: null, selectedAnswerIndex: null, submittedValue: null } : {}),
       };
     }
     case "ANSWER_ACCEPTED":
@@ -320,6 +340,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         submittedValue: mine ? (mine.value ?? null) : state.submittedValue,
         isQuestionActive: false,
         isShowingResults: true,
+        pausedRemainingMs: null,
       };
     }
     case "LEADERBOARD_UPDATE": {
@@ -372,8 +393,9 @@ export function screenFor(state: ClientGameState): string | null {
   }
 }
 
-/** Milliseconds left until the server's `endsAt`, on the server's clock. */
-export function timeLeftMs(state: Pick<ClientGameState, "endsAt" | "clockOffsetMs">, localNow: number): number {
+/** Milliseconds left until the server's `endsAt`, on the server's clock; the kept time while paused. */
+export function timeLeftMs(state: Pick<ClientGameState, "endsAt" | "clockOffsetMs" | "pausedRemainingMs">, localNow: number): number {
+  if (state.pausedRemainingMs !== null) return state.pausedRemainingMs;
   if (state.endsAt === null) return 0;
   return Math.max(0, state.endsAt - (localNow + state.clockOffsetMs));
 }

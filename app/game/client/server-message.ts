@@ -110,7 +110,17 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
   LOBBY_LOCKED: { locked: boolean },
   PICTURES_ON_PLAYERS: { enabled: boolean },
   GAME_STARTED: { questionCount: number },
-  QUESTION_STARTED: { question, questionNumber: number, totalQuestions: number, timeLimit: number, endsAt: number, serverNow: number },
+  QUESTION_STARTED: {
+    question,
+    questionNumber: number,
+    totalQuestions: number,
+    timeLimit: number,
+    endsAt: number,
+    serverNow: number,
+    pausedRemainingMs: optional(number),
+  },
+  QUESTION_PAUSED: { questionNumber: number, remainingMs: number },
+  QUESTION_RESUMED: { questionNumber: number, remainingMs: number, endsAt: number, serverNow: number },
   ANSWER_ACCEPTED: { questionNumber: number, answerIndex: optional(number), value: optional(answerValue) },
   ANSWER_PROGRESS: { questionNumber: number, answeredCount: number, playerCount: number, answerCounts: list(number) },
   ANSWER_RESULTS: {

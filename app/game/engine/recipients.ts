@@ -15,6 +15,8 @@ import {
   ownStanding,
   playerRef,
   playerResultView,
+  questionPausedView,
+  questionResumedView,
   questionView,
   resultsHeaderView,
   snapshotView,
@@ -74,6 +76,10 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
       return [{ to: "everyone", ...message("GAME_STARTED", { questionCount: effect.questionCount }) }];
     case "questionStarted":
       return [{ to: "everyone", ...message("QUESTION_STARTED", questionView(state, audience.now)), opensQuestion: true }];
+    case "questionPaused":
+      return [{ to: "everyone", ...message("QUESTION_PAUSED", questionPausedView(state)) }];
+    case "questionResumed":
+      return [{ to: "everyone", ...message("QUESTION_RESUMED", questionResumedView(state, audience.now)) }];
     case "answerAccepted":
       return [{ to: "player", playerId: effect.player.id, ...message("ANSWER_ACCEPTED", acceptedPayload(effect.answer)) }];
     case "questionClosed":

@@ -15,6 +15,7 @@ import {
   type NewGameInput,
   type Phase,
   type PlayerState,
+  type QuestionPause,
 } from "./state";
 import { countAnswer, keepsStreak, rank } from "./transition";
 
@@ -25,11 +26,29 @@ export interface StoredPlayer {
   joinedAt: number;
 }
 
+export type StoredPause = [from: number, to: number | null];
+
+/** Pauses as stored, with how long the question had been paused before each. */
+export function pausesFromStored(stored: StoredPause[]): QuestionPause[] {
+  let pausedBefore = 0;
+  return stored.map(([from, to]) => {
+    const pause = { from, to, pausedBefore };
+    if (to !== null) pausedBefore += to - from;
+    return pause;
+  });
+}
+
+export function pausesToStored(pauses: QuestionPause[]): StoredPause[] {
+  return pauses.map((pause) => [pause.from, pause.to]);
+}
+
 export interface StoredProgress {
   phase: Phase;
   round: number;
   questionIndex: number;
   questionStartedAt: number | null;
+  /** The open question's pauses as [from, to], oldest first; `to` is null for a pause still on. */
+  questionPauses?: StoredPause[];
   locked?: boolean;
   picturesOnPlayers?: boolean;
   /** Browsers the host removed from this game. */
@@ -107,10 +126,16 @@ export function restoreGameState(
   state.questionStartedAt = progress.questionStartedAt ?? now;
   state.questionEndsAt = state.questionStartedAt + timeLimitMsOf(state, state.questionIndex);
   switch (phase) {
-    case "question":
-      // Continues with the time it had left; the room's tick closes it at once if none is left.
-      state.deadline = state.questionEndsAt;
+    case "question": {
+      // A paused question stays paused with the time it had left, however long the server was down
+      // (the host resumes it); a running one continues with the time it had left, and the room's
+      // tick closes it at once if none is left.
+      state.questionPauses = pausesFromStored(progress.questionPauses ?? []);
+      const last = state.questionPauses[state.questionPauses.length - 1];
+      if (last) state.questionEndsAt += last.pausedBefore + (last.to === null ? 0 : last.to - last.from);
+      state.deadline = last && last.to === null ? null : state.questionEndsAt;
       break;
+    }
     case "results":
       state.deadline = now + resultsDelayMsOf(state);
       break;

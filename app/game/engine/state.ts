@@ -91,8 +91,11 @@ export interface GameState {
   /** -1 until the first question starts. */
   questionIndex: number;
   questionStartedAt: number;
+  /** When the open question closes: its start plus its time limit plus the time it spent paused. */
   questionEndsAt: number;
-  /** When the current phase ends by itself; the room runs a `tick` then. */
+  /** The host's pauses of the open question, oldest first; the last one lasts while its `to` is null. */
+  questionPauses: QuestionPause[];
+  /** When the current phase ends by itself; the room runs a `tick` then. None while a question is paused. */
   deadline: number | null;
   players: Map<number, PlayerState>;
   playersByClientId: Map<string, PlayerState>;
@@ -122,6 +125,13 @@ export interface GameState {
   locked: boolean;
   /** Browsers the host removed; they cannot join this game again. */
   kickedClientIds: Set<string>;
+}
+
+/** One pause of an open question; `pausedBefore` is how long the question had been paused before it began. */
+export interface QuestionPause {
+  from: number;
+  to: number | null;
+  pausedBefore: number;
 }
 
 export interface NumberSpread {
@@ -159,6 +169,7 @@ export function createGameState(input: NewGameInput): GameState {
     questionIndex: -1,
     questionStartedAt: 0,
     questionEndsAt: 0,
+    questionPauses: [],
     deadline: null,
     players: new Map(),
     playersByClientId: new Map(),
@@ -214,6 +225,37 @@ export function optionCount(question: EngineQuestion): number {
 
 export function isLastQuestion(state: GameState): boolean {
   return state.questionIndex >= state.questions.length - 1;
+}
+
+/** The pause the open question is in, if the host has paused it. */
+export function currentPause(state: GameState): QuestionPause | null {
+  const last = state.questionPauses[state.questionPauses.length - 1];
+  return state.phase === "question" && last && last.to === null ? last : null;
+}
+
+export function isPaused(state: GameState): boolean {
+  return currentPause(state) !== null;
+}
+
+/** How long the open question was paused before `time`; a pause still on counts up to `time`. O(log pauses). */
+export function pausedMsBefore(state: GameState, time: number): number {
+  const pauses = state.questionPauses;
+  let low = 0;
+  let high = pauses.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (pauses[middle].from < time) low = middle + 1;
+    else high = middle;
+  }
+  const pause = pauses[low - 1];
+  if (!pause) return 0;
+  return pause.pausedBefore + Math.min(time, pause.to ?? time) - pause.from;
+}
+
+/** The open question's time left at `now`: kept as it was when paused, while it is. */
+export function remainingMsOf(state: GameState, now: number): number {
+  const pause = currentPause(state);
+  return Math.max(0, state.questionEndsAt - (pause ? pause.from : now));
 }
 
 /** Adds a player to the game's indexes and to the tail of the join order. */

@@ -5,11 +5,13 @@ import { MAX_NUMBER, normalizeTypedAnswer, typedAnswerMatches, TYPED_ANSWER_MAX_
 import { closenessFraction, closenessScale, MAX_POINTS, multiSelectFraction, scoreJudged } from "./scoring";
 import {
   answerToCurrentQuestion,
+  currentPause,
   currentQuestion,
   isLastQuestion,
   addPlayer,
   nicknameKey,
   optionCount,
+  pausedMsBefore,
   removePlayer,
   resultsDelayMsOf,
   spreadOf,
@@ -50,6 +52,9 @@ export type Command =
   /** Host, after a typed question closed: a typed answer marked wrong counts after all. */
   | { type: "acceptTypedAnswer"; actor: Actor; questionNumber: number; text: string }
   | { type: "picturesOnPlayers"; actor: Actor; enabled: boolean }
+  /** Host: stops the open question's clock (the projector cable fell out); answers wait for the resume. */
+  | { type: "pause"; actor: Actor }
+  | { type: "resume"; actor: Actor }
   | { type: "tick" };
 
 export type Effect =
@@ -66,7 +71,9 @@ export type Effect =
   | { type: "playerKicked"; player: PlayerState }
   | { type: "lobbyLocked"; locked: boolean }
   | { type: "typedAnswerAccepted"; questionIndex: number; changedPlayers: PlayerState[]; answers: AnswerRecord[] }
-  | { type: "picturesOnPlayersChanged"; enabled: boolean };
+  | { type: "picturesOnPlayersChanged"; enabled: boolean }
+  | { type: "questionPaused" }
+  | { type: "questionResumed" };
 
 export type ErrorCode =
   | "NICKNAME_TAKEN"
@@ -88,7 +95,10 @@ export type ErrorCode =
   | "LOBBY_LOCKED"
   | "GAME_FULL"
   | "NICKNAME_NOT_ALLOWED"
-  | "NOTHING_TO_ACCEPT";
+  | "NOTHING_TO_ACCEPT"
+  | "PAUSED"
+  | "NOTHING_TO_PAUSE"
+  | "NOT_PAUSED";
 
 export interface Rejection {
   error: { code: ErrorCode; message: string };
@@ -127,6 +137,10 @@ export const MESSAGES = {
   NOT_HOST_KICK: "Only the host can remove players.",
   NOT_HOST_LOCK: "Only the host can lock or unlock the game.",
   PLAYER_GONE: "That player is no longer in the game.",
+  NOT_HOST_PAUSE: "Only the host can pause or resume the question.",
+  PAUSED: "The host has paused the question. Answer when it resumes.",
+  NOTHING_TO_PAUSE: "There is no running question to pause.",
+  NOT_PAUSED: "The question is not paused.",
 } as const;
 
 /** "Pick one of the four answers." for a question of `count` options (2 to 6), each a fixed text of the errors catalog. */
@@ -178,6 +192,10 @@ export function transition(state: GameState, command: Command, now: number): Tra
       return acceptTypedAnswer(state, command);
     case "picturesOnPlayers":
       return picturesOnPlayers(state, command.actor, command.enabled);
+    case "pause":
+      return pause(state, command.actor, now);
+    case "resume":
+      return resume(state, command.actor, now);
     case "tick":
       return tick(state, now);
   }
@@ -272,6 +290,7 @@ function startQuestion(state: GameState, index: number, now: number): Effect[] {
   state.questionIndex = index;
   state.questionStartedAt = now;
   state.questionEndsAt = now + timeLimitMsOf(state, index);
+  state.questionPauses = [];
   state.deadline = state.questionEndsAt;
   state.answeredCount = 0;
   state.answerCounts = new Array<number>(optionCount(state.questions[index])).fill(0);
@@ -360,18 +379,20 @@ function answer(state: GameState, command: Extract<Command, { type: "answer" }>,
   if (actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
   const player = state.players.get(playerId);
   if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
-  if (state.phase !== "question" || now >= state.questionEndsAt) {
-    return reject("QUESTION_CLOSED", MESSAGES.QUESTION_CLOSED);
-  }
+  if (state.phase !== "question") return reject("QUESTION_CLOSED", MESSAGES.QUESTION_CLOSED);
+  if (currentPause(state)) return reject("PAUSED", MESSAGES.PAUSED);
+  if (now >= state.questionEndsAt) return reject("QUESTION_CLOSED", MESSAGES.QUESTION_CLOSED);
   if (answerToCurrentQuestion(state, player)) return reject("ALREADY_ANSWERED", MESSAGES.ALREADY_ANSWERED);
   const question = currentQuestion(state)!;
   const read = readAnswer(question, command);
   if ("error" in read) return read.error;
 
-  // A player who joined after the question went out, or whom the broadcast reached late, is timed from then.
+  // A player who joined after the question went out, or whom the broadcast reached late, is timed from
+  // then; the time the host kept the question paused since then does not count.
   const timeLimitMs = timeLimitMsOf(state, state.questionIndex);
   const sentAt = Math.max(state.questionStartedAt, player.joinedAt, Math.min(command.questionDeliveredAt ?? 0, now));
-  const responseTimeMs = Math.min(Math.max(now - sentAt, 0), timeLimitMs);
+  const pausedSinceSent = pausedMsBefore(state, now) - pausedMsBefore(state, sentAt);
+  const responseTimeMs = Math.min(Math.max(now - sentAt - pausedSinceSent, 0), timeLimitMs);
   const fraction = judge(state, question, read);
   const correct = fraction >= 1;
   const streak = keepsStreak(question) ? player.streak : correct ? player.streak + 1 : 0;
@@ -420,6 +441,8 @@ function closeIfEveryoneAnswered(state: GameState, now: number): Effect[] {
 }
 
 function closeQuestion(state: GameState, now: number): Effect[] {
+  // Skipped, or nobody left to wait for, while paused: the pause ends with the question.
+  if (currentPause(state)) endPause(state, now);
   const question = currentQuestion(state)!;
   const scoredAnswers = question.kind === "closestNumber" ? scoreGuesses(state, question) : [];
   const keepStreaks = keepsStreak(question);
@@ -570,6 +593,7 @@ function playAgain(state: GameState, actor: Actor): TransitionResult {
   state.questionIndex = -1;
   state.questionStartedAt = 0;
   state.questionEndsAt = 0;
+  state.questionPauses = [];
   state.deadline = null;
   state.answeredCount = 0;
   state.answerCounts = [];
@@ -620,6 +644,33 @@ function acceptTypedAnswer(state: GameState, command: Extract<Command, { type: "
   }
   rank(state);
   return { effects: [{ type: "typedAnswerAccepted", questionIndex: state.questionIndex, changedPlayers, answers }] };
+}
+
+/**
+ * The host stops the open question's clock: its deadline is gone until the resume, so its timer
+ * cannot close it, and answers are refused meanwhile (nobody answers a question the room cannot see).
+ */
+function pause(state: GameState, actor: Actor, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PAUSE);
+  if (state.phase !== "question" || currentPause(state) || now >= state.questionEndsAt) return reject("NOTHING_TO_PAUSE", MESSAGES.NOTHING_TO_PAUSE);
+  state.questionPauses.push({ from: now, to: null, pausedBefore: pausedMsBefore(state, now) });
+  state.deadline = null;
+  return { effects: [{ type: "questionPaused" }] };
+}
+
+/** The question runs again with the time it had left: its end moves by the pause. */
+function resume(state: GameState, actor: Actor, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PAUSE);
+  if (!currentPause(state)) return reject("NOT_PAUSED", MESSAGES.NOT_PAUSED);
+  endPause(state, now);
+  state.deadline = state.questionEndsAt;
+  return { effects: [{ type: "questionResumed" }] };
+}
+
+function endPause(state: GameState, now: number): void {
+  const pause = currentPause(state)!;
+  pause.to = Math.max(now, pause.from);
+  state.questionEndsAt += pause.to - pause.from;
 }
 
 function picturesOnPlayers(state: GameState, actor: Actor, enabled: boolean): TransitionResult {

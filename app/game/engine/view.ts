@@ -4,7 +4,17 @@
  */
 import { LEADERBOARD_SIZE } from "../rules";
 import type { OwnStanding, PlayerResult, ServerPayload, Standing, TypedAnswerSummary } from "../protocol";
-import { answerToCurrentQuestion, currentQuestion, isLastQuestion, recentPlayers, timeLimitMsOf, type GameState, type PlayerState } from "./state";
+import {
+  answerToCurrentQuestion,
+  currentPause,
+  currentQuestion,
+  isLastQuestion,
+  recentPlayers,
+  remainingMsOf,
+  timeLimitMsOf,
+  type GameState,
+  type PlayerState,
+} from "./state";
 
 export function playerRef(player: PlayerState) {
   return { id: player.id, nickname: player.nickname };
@@ -54,7 +64,17 @@ export function questionView(state: GameState, serverNow: number): ServerPayload
     timeLimit: timeLimitMsOf(state, state.questionIndex) / 1000,
     endsAt: state.questionEndsAt,
     serverNow,
+    ...(currentPause(state) ? { pausedRemainingMs: remainingMsOf(state, serverNow) } : {}),
   };
+}
+
+export function questionPausedView(state: GameState): ServerPayload<"QUESTION_PAUSED"> {
+  const pause = currentPause(state)!;
+  return { questionNumber: state.questionIndex + 1, remainingMs: remainingMsOf(state, pause.from) };
+}
+
+export function questionResumedView(state: GameState, serverNow: number): ServerPayload<"QUESTION_RESUMED"> {
+  return { questionNumber: state.questionIndex + 1, remainingMs: remainingMsOf(state, serverNow), endsAt: state.questionEndsAt, serverNow };
 }
 
 export function answerProgressView(state: GameState): ServerPayload<"ANSWER_PROGRESS"> {
