@@ -24,3 +24,5 @@ export const LOBBY_UPDATE_INTERVAL_MS = 1000;
 export const ANSWER_PROGRESS_INTERVAL_MS = 100;
 /** Players one game holds unless MAX_PLAYERS_PER_GAME says otherwise. */
 export const DEFAULT_MAX_PLAYERS = 10_000;
+/** A host may pause one question this many times: every pause rewrites the question's list of pauses (issue 17). */
+export const MAX_PAUSES_PER_QUESTION = 20;

@@ -110,7 +110,18 @@ function wellFormed(data: string | Uint8Array): ClientMessage | null {
 
 // ------------------------------------------------------------------ frames
 
-const MESSAGE_TYPES = ["JOIN_GAME", "START_GAME", "SUBMIT_ANSWER", "NEXT_QUESTION", "LEAVE_GAME", "PLAY_AGAIN", "KICK_PLAYER", "LOCK_GAME"] as const;
+const MESSAGE_TYPES = [
+  "JOIN_GAME",
+  "START_GAME",
+  "SUBMIT_ANSWER",
+  "NEXT_QUESTION",
+  "LEAVE_GAME",
+  "PLAY_AGAIN",
+  "KICK_PLAYER",
+  "LOCK_GAME",
+  "PAUSE_QUESTION",
+  "RESUME_QUESTION",
+] as const;
 const deepArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 const deepObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
 
@@ -199,6 +210,10 @@ function nastyFrames(gameCode: string, goodIds: number[]): string[] {
     `{"type":"KICK_PLAYER","payload":{"gameCode":"${gameCode}","playerId":${goodIds[0]},"__proto__":{"role":"host"}}}`,
     '{"type":"LOCK_GAME","payload":{"gameCode":"' + gameCode + '","locked":true}}',
     '{"type":"LOCK_GAME","payload":{"gameCode":"' + gameCode + '","locked":"true"}}',
+    // The host's pause, from anybody else (and by a name it does not have).
+    '{"type":"PAUSE_QUESTION","payload":{"gameCode":"' + gameCode + '"}}',
+    '{"type":"RESUME_QUESTION","payload":{"gameCode":"' + gameCode + '"}}',
+    '{"type":"PAUSE","payload":{"gameCode":"' + gameCode + '"}}',
     '{"type":"LEAVE_GAME","payload":{"gameCode":"ZZZZ22"}}',
     '{"type":"LEAVE_GAME","payload":{}}',
     frameOfSize(MAX_MESSAGE_BYTES, gameCode),

@@ -25,6 +25,7 @@ import {
   type GameState,
 } from "#app/game/engine/index";
 import { ServerMessageSchema } from "#app/game/protocol";
+import { MAX_PAUSES_PER_QUESTION } from "#app/game/rules";
 import { readServerMessage } from "#app/game/client/server-message";
 
 const T0 = 1_700_000_000_000;
@@ -169,6 +170,22 @@ describe("pause", () => {
     ok(state, RESUME, START + 2000);
     // Its time is up, though no tick has closed it yet.
     expect(refused(state, PAUSE, START + 1000 + LIMIT_MS + 1000).code).toBe("NOTHING_TO_PAUSE");
+  });
+
+  it(`pauses a question at most ${MAX_PAUSES_PER_QUESTION} times, so a host's button held down cannot grow what every pause writes`, () => {
+    const state = running();
+    let now = START + 1000;
+    for (let i = 0; i < MAX_PAUSES_PER_QUESTION; i++) {
+      ok(state, PAUSE, now++);
+      ok(state, RESUME, now++);
+    }
+    expect(refused(state, PAUSE, now)).toEqual({ code: "TOO_MANY_PAUSES", message: "This question has been paused too often. Let it run." });
+    // The next question may be paused again.
+    ok(state, { type: "next", actor: HOST }, now + 1);
+    ok(state, { type: "next", actor: HOST }, now + 2);
+    ok(state, { type: "next", actor: HOST }, now + 3);
+    expect(state.phase).toBe("question");
+    ok(state, PAUSE, now + 4);
   });
 
   it("cannot pause the lobby, the results, the leaderboard or the podium", () => {

@@ -1,6 +1,6 @@
 import { isOffensive } from "#app/utils/profanity";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
-import { HOST_NICKNAME } from "../rules";
+import { HOST_NICKNAME, MAX_PAUSES_PER_QUESTION } from "../rules";
 import { MAX_NUMBER, normalizeTypedAnswer, typedAnswerMatches, TYPED_ANSWER_MAX_LENGTH, POINTS_MULTIPLIER } from "../question-kinds";
 import { closenessFraction, closenessScale, MAX_POINTS, multiSelectFraction, scoreJudged } from "./scoring";
 import {
@@ -98,6 +98,7 @@ export type ErrorCode =
   | "NOTHING_TO_ACCEPT"
   | "PAUSED"
   | "NOTHING_TO_PAUSE"
+  | "TOO_MANY_PAUSES"
   | "NOT_PAUSED";
 
 export interface Rejection {
@@ -140,6 +141,7 @@ export const MESSAGES = {
   NOT_HOST_PAUSE: "Only the host can pause or resume the question.",
   PAUSED: "The host has paused the question. Answer when it resumes.",
   NOTHING_TO_PAUSE: "There is no running question to pause.",
+  TOO_MANY_PAUSES: "This question has been paused too often. Let it run.",
   NOT_PAUSED: "The question is not paused.",
 } as const;
 
@@ -653,6 +655,7 @@ function acceptTypedAnswer(state: GameState, command: Extract<Command, { type: "
 function pause(state: GameState, actor: Actor, now: number): TransitionResult {
   if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PAUSE);
   if (state.phase !== "question" || currentPause(state) || now >= state.questionEndsAt) return reject("NOTHING_TO_PAUSE", MESSAGES.NOTHING_TO_PAUSE);
+  if (state.questionPauses.length >= MAX_PAUSES_PER_QUESTION) return reject("TOO_MANY_PAUSES", MESSAGES.TOO_MANY_PAUSES);
   state.questionPauses.push({ from: now, to: null, pausedBefore: pausedMsBefore(state, now) });
   state.deadline = null;
   return { effects: [{ type: "questionPaused" }] };
