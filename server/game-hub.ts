@@ -187,7 +187,10 @@ export class GameHub {
       const retentionMs = this.reportRetentionMs;
       const reports = await purgeExpiredGames(this.db, now - retentionMs);
       if (reports > 0) {
-        logger.info({ event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) }, "finished games past the report retention were removed");
+        logger.info(
+          { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
+          "finished games past the report retention were removed",
+        );
       }
       const purged = await purgeDeletedQuizzes(this.db, finishedTtl, now);
       if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose games are over were removed");

@@ -67,17 +67,15 @@ export async function listHostedGames(db: DB, requester: Requester, page = 1): P
     .limit(HOSTED_GAMES_PAGE_SIZE + 1)
     .offset((Math.max(1, page) - 1) * HOSTED_GAMES_PAGE_SIZE)
     .execute();
-  const games = rows.slice(0, HOSTED_GAMES_PAGE_SIZE).map(
-    (row): HostedGame => ({
-      id: row.id,
-      gameCode: row.game_code,
-      title: row.title,
-      status: row.status,
-      playedAt: row.started_at ?? row.created_at,
-      players: Number(row.players),
-      winners: row.winners ? (JSON.parse(row.winners) as string[]).sort((a, b) => a.localeCompare(b)) : [],
-    }),
-  );
+  const games = rows.slice(0, HOSTED_GAMES_PAGE_SIZE).map((row): HostedGame => ({
+    id: row.id,
+    gameCode: row.game_code,
+    title: row.title,
+    status: row.status,
+    playedAt: row.started_at ?? row.created_at,
+    players: Number(row.players),
+    winners: row.winners ? (JSON.parse(row.winners) as string[]).sort((a, b) => a.localeCompare(b)) : [],
+  }));
   return { games, hasMore: rows.length > HOSTED_GAMES_PAGE_SIZE };
 }
 
@@ -287,12 +285,7 @@ async function questionFigures(db: DB, gameId: number, round: number, questions:
   const [totals, picks, multiPicks, values] = await Promise.all([
     db
       .selectFrom("answers")
-      .select([
-        "question_index",
-        sql<number>`count(*)`.as("answered"),
-        sql<number>`sum(correct)`.as("correct"),
-        sql<number>`avg(response_ms)`.as("average_ms"),
-      ])
+      .select(["question_index", sql<number>`count(*)`.as("answered"), sql<number>`sum(correct)`.as("correct"), sql<number>`avg(response_ms)`.as("average_ms")])
       .where("game_id", "=", gameId)
       .where("round", "=", round)
       .groupBy("question_index")
@@ -534,13 +527,7 @@ const PURGE_CHUNK = 200;
 export async function purgeExpiredGames(db: DB, endedBefore: number): Promise<number> {
   let purged = 0;
   for (;;) {
-    const chunk = await db
-      .selectFrom("games")
-      .select("id")
-      .where("status", "=", "finished")
-      .where("ended_at", "<", endedBefore)
-      .limit(PURGE_CHUNK)
-      .execute();
+    const chunk = await db.selectFrom("games").select("id").where("status", "=", "finished").where("ended_at", "<", endedBefore).limit(PURGE_CHUNK).execute();
     if (chunk.length === 0) break;
     await inTransaction(db, async (trx) => {
       await trx

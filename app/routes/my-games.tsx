@@ -86,7 +86,11 @@ export default function MyGames() {
                       <span className={`badge${game.status === "finished" ? " badge-success" : ""}`}>{t(`status.${game.status}`)}</span>
                     </td>
                     <td>
-                      <Link to={`/my-games/${game.id}`} className="button button-secondary button-small" aria-label={t("myGames.openReport", { title: game.title, date: dateText(language, game.playedAt) })}>
+                      <Link
+                        to={`/my-games/${game.id}`}
+                        className="button button-secondary button-small"
+                        aria-label={t("myGames.openReport", { title: game.title, date: dateText(language, game.playedAt) })}
+                      >
                         {t("myGames.report")}
                       </Link>
                     </td>

@@ -123,7 +123,12 @@ export default function GameReportPage() {
         {report.rounds.length > 1 ? (
           <nav aria-label={t("report.rounds")} className="row">
             {report.rounds.map((round) => (
-              <Link key={round} to={`${here}?round=${round + 1}`} className={`chip${round === report.round ? " chip-active" : ""}`} aria-current={round === report.round ? "page" : undefined}>
+              <Link
+                key={round}
+                to={`${here}?round=${round + 1}`}
+                className={`chip${round === report.round ? " chip-active" : ""}`}
+                aria-current={round === report.round ? "page" : undefined}
+              >
                 {t("report.round", { round: round + 1 })}
               </Link>
             ))}
@@ -163,7 +168,8 @@ export default function GameReportPage() {
                   <div key={which}>
                     <dt>{t(`report.${which}`)}</dt>
                     <dd>
-                      <a href={`#question-${index + 1}`}>{t("report.questionNumber", { number: index + 1 })}</a>: {question.text} ({format.percent.format(question.correctRate ?? 0)})
+                      <a href={`#question-${index + 1}`}>{t("report.questionNumber", { number: index + 1 })}</a>: {question.text} (
+                      {format.percent.format(question.correctRate ?? 0)})
                     </dd>
                   </div>
                 );
@@ -284,7 +290,17 @@ function TextWithDate({ i18nKey, values = {}, at, dateOnly = false }: { i18nKey:
 
 type Formats = ReturnType<typeof useFormats>;
 
-function QuestionCard({ question, players, seconds, format }: { question: QuestionFigures; players: number; seconds: (ms: number | null) => string; format: Formats }) {
+function QuestionCard({
+  question,
+  players,
+  seconds,
+  format,
+}: {
+  question: QuestionFigures;
+  players: number;
+  seconds: (ms: number | null) => string;
+  format: Formats;
+}) {
   const { t } = useTranslation("reports");
   const number = question.index + 1;
   const headingId = `question-${number}-heading`;
@@ -335,7 +351,11 @@ function QuestionCard({ question, players, seconds, format }: { question: Questi
                 </th>
                 <td className="numeric">{format.number.format(option.count)}</td>
                 <td className="numeric">
-                  <span className="report-bar" aria-hidden="true" style={{ inlineSize: `${question.answered > 0 ? (option.count / question.answered) * 100 : 0}%` }} />
+                  <span
+                    className="report-bar"
+                    aria-hidden="true"
+                    style={{ inlineSize: `${question.answered > 0 ? (option.count / question.answered) * 100 : 0}%` }}
+                  />
                   {share(option.count, question.answered)}
                 </td>
               </tr>
@@ -400,7 +420,9 @@ function TallyTable({
                 {row.right ? <span className="badge badge-success report-mark">{t("report.rightMark")}</span> : null}
               </th>
               <td className="numeric">{format.number.format(row.count)}</td>
-              <td className="numeric">{row.points !== undefined ? format.number.format(row.points) : answered > 0 ? format.percent.format(row.count / answered) : "–"}</td>
+              <td className="numeric">
+                {row.points !== undefined ? format.number.format(row.points) : answered > 0 ? format.percent.format(row.count / answered) : "–"}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -225,7 +225,11 @@ const VISITS: Visit[] = [
   { name: "AI quiz (signed in)", path: "/ai-quiz", signedIn: true, ready: async (page) => expect(page.getByLabel("Topic")).toBeVisible() },
   { name: "account", path: "/account", signedIn: true, ready: heading("My Account") },
   { name: "subscription (signed in)", path: "/subscription", signedIn: true, ready: heading("Choose your plan") },
-  { name: "my games (empty)", path: "/my-games", ready: async (page) => expect(page.getByText("You have not hosted a game yet.", { exact: false })).toBeVisible() },
+  {
+    name: "my games (empty)",
+    path: "/my-games",
+    ready: async (page) => expect(page.getByText("You have not hosted a game yet.", { exact: false })).toBeVisible(),
+  },
   { name: "my games", path: "/my-games", signedIn: true, ready: async (page) => expect(page.getByRole("rowheader", { name: "Every Kind" })).toBeVisible() },
   {
     name: "game report (every kind)",

@@ -13,7 +13,7 @@ import { captureLogs } from "../log-capture";
 import { TestClient, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
 
 const QUESTIONS = [
-  { kind: "choice", text: "Capital of France?", answers: ["Paris", "Rome", "=HYPERLINK(\"x\")", "Berlin"], correctAnswerIndex: 0 },
+  { kind: "choice", text: "Capital of France?", answers: ["Paris", "Rome", '=HYPERLINK("x")', "Berlin"], correctAnswerIndex: 0 },
   { kind: "multiSelect", text: "Which are primes?", answers: ["2", "9", "11", "15"], correctAnswerIndexes: [0, 2] },
   { kind: "typeAnswer", text: "Closest planet to the Sun?", acceptedAnswers: ["Mercury"] },
   { kind: "closestNumber", text: "Moon landing year?", correctNumber: 1969 },
@@ -73,7 +73,11 @@ async function playGame(gameCode: string, hostClientId: string): Promise<number>
 }
 
 async function page(pathname: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
-  const response = await fetch(server.url + pathname, { redirect: "manual", ...init, headers: { "accept-language": "en", ...headers, ...(init.headers as Record<string, string>) } });
+  const response = await fetch(server.url + pathname, {
+    redirect: "manual",
+    ...init,
+    headers: { "accept-language": "en", ...headers, ...(init.headers as Record<string, string>) },
+  });
   return { status: response.status, response };
 }
 
@@ -166,7 +170,7 @@ describe("a guest's game: My Games, the report, the files", () => {
     expect(rows).toHaveLength(1 + 3 * QUESTIONS.length);
     expect(rows.some((row) => row[2] === "Zoë")).toBe(true);
     expect(rows.some((row) => row[2] === "'=cmd")).toBe(true);
-    expect(rows.find((row) => row[2] === "Ann" && row[4] === "1")![8]).toBe("'=HYPERLINK(\"x\")");
+    expect(rows.find((row) => row[2] === "Ann" && row[4] === "1")![8]).toBe('\'=HYPERLINK("x")');
   });
 
   it("downloads the report as an XLSX workbook that reads back", async () => {
@@ -175,7 +179,18 @@ describe("a guest's game: My Games, the report, the files", () => {
     const workbook = await workbookOf(response);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["Questions", "Players", "Answers"]);
     const questions = workbook.getWorksheet("Questions")!;
-    expect(questions.getRow(2).values).toEqual([undefined, 1, "Capital of France?", "Multiple choice", "Paris", 3, 2, 66.7, expect.any(Number), 'Paris: 2; Rome: 0; =HYPERLINK("x"): 1; Berlin: 0']);
+    expect(questions.getRow(2).values).toEqual([
+      undefined,
+      1,
+      "Capital of France?",
+      "Multiple choice",
+      "Paris",
+      3,
+      2,
+      66.7,
+      expect.any(Number),
+      'Paris: 2; Rome: 0; =HYPERLINK("x"): 1; Berlin: 0',
+    ]);
     const players = workbook.getWorksheet("Players")!;
     expect(players.getRow(2).getCell(2).value).toBe("Zoë");
     expect(players.rowCount).toBe(4);
@@ -194,10 +209,14 @@ describe("a guest's game: My Games, the report, the files", () => {
     expect((await page(`/my-games/${gameId}/export?format=xlsx`, stranger)).status).toBe(404);
     expect((await page(`/my-games/${gameId}`, { "x-client-id": `stranger-${randomUUID()}` })).status).toBe(404);
     expect((await page(`/my-games/999999`, asBrowser(hostClientId))).status).toBe(404);
-    const deleted = await page(`/my-games/${gameId}`, { ...stranger, "content-type": "application/x-www-form-urlencoded", origin: server.url }, {
-      method: "POST",
-      body: "intent=delete",
-    });
+    const deleted = await page(
+      `/my-games/${gameId}`,
+      { ...stranger, "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      {
+        method: "POST",
+        body: "intent=delete",
+      },
+    );
     expect(deleted.status).toBe(404);
     expect(await server.db.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst()).toBeDefined();
   });
@@ -205,10 +224,14 @@ describe("a guest's game: My Games, the report, the files", () => {
   it("deletes the report, its players and answers, by a plain form post of its host", async () => {
     const asked = await page(`/my-games/${gameId}?delete=1`, asBrowser(hostClientId));
     expect(await asked.response.text()).toContain("Delete for good");
-    const deleted = await page(`/my-games/${gameId}`, { ...asBrowser(hostClientId), "content-type": "application/x-www-form-urlencoded", origin: server.url }, {
-      method: "POST",
-      body: "intent=delete",
-    });
+    const deleted = await page(
+      `/my-games/${gameId}`,
+      { ...asBrowser(hostClientId), "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      {
+        method: "POST",
+        body: "intent=delete",
+      },
+    );
     expect(deleted.status).toBe(302);
     expect(deleted.response.headers.get("location")).toBe("/my-games?deleted=1");
     expect(await server.db.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst()).toBeUndefined();
@@ -221,8 +244,16 @@ describe("a guest's game: My Games, the report, the files", () => {
 describe("a signed-in host's game", () => {
   it("is the account's: the same account sees it anywhere, another account or the browser signed out gets 404", async () => {
     const host = await signInAs(server);
-    const quiz = await server.api("/api/quizzes", { body: { title: "Account quiz", description: "", timeLimit: 30, isPublic: false }, headers: { cookie: host.cookie }, clientId: host.clientId });
-    await server.api("/api/questions", { body: { quizId: quiz.body.id, order: 0, ...QUESTIONS[0] }, headers: { cookie: host.cookie }, clientId: host.clientId });
+    const quiz = await server.api("/api/quizzes", {
+      body: { title: "Account quiz", description: "", timeLimit: 30, isPublic: false },
+      headers: { cookie: host.cookie },
+      clientId: host.clientId,
+    });
+    await server.api("/api/questions", {
+      body: { quizId: quiz.body.id, order: 0, ...QUESTIONS[0] },
+      headers: { cookie: host.cookie },
+      clientId: host.clientId,
+    });
     const game = await server.api("/api/games", { body: { quizId: quiz.body.id }, headers: { cookie: host.cookie }, clientId: host.clientId });
     expect(game.status).toBe(201);
     const gameId = game.body.id as number;
@@ -234,7 +265,11 @@ describe("a signed-in host's game", () => {
     expect((await page(`/my-games/${gameId}`, asBrowser(host.clientId))).status).toBe(404);
     // A game still open is listed, and its report cannot be deleted yet.
     expect(await (await page("/my-games", { cookie: host.cookie })).response.text()).toContain("Account quiz");
-    const refused = await page(`/my-games/${gameId}`, { cookie: host.cookie, "content-type": "application/x-www-form-urlencoded", origin: server.url }, { method: "POST", body: "intent=delete" });
+    const refused = await page(
+      `/my-games/${gameId}`,
+      { cookie: host.cookie, "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      { method: "POST", body: "intent=delete" },
+    );
     expect(refused.status).toBe(409);
   });
 });
