@@ -173,6 +173,13 @@ describe("a guest's game: My Games, the report, the files", () => {
     expect(rows.find((row) => row[2] === "Ann" && row[4] === "1")![8]).toBe('\'=HYPERLINK("x")');
   });
 
+  it("writes the files' headers in the reader's language", async () => {
+    const { response } = await page(`/my-games/${gameId}/export?format=csv`, { ...asBrowser(hostClientId), "accept-language": "de" });
+    const rows: string[][] = parse((await response.text()).replace(/^\uFEFF/, ""));
+    expect(rows[0].slice(0, 4)).toEqual(["Runde", "Platz", "Spieler", "Punktzahl"]);
+    expect(rows[1][6]).toBe("Multiple Choice");
+  });
+
   it("downloads the report as an XLSX workbook that reads back", async () => {
     const { status, response } = await page(`/my-games/${gameId}/export?format=xlsx`, asBrowser(hostClientId));
     expect(status).toBe(200);
