@@ -8,7 +8,7 @@ import * as ownership from "./2026-11-24T0100-ownership";
 import * as loginLimits from "./2026-11-24T0200-login-limits";
 import * as questionKinds from "./2026-11-25T0000-question-kinds";
 import * as userLanguage from "./2026-11-26T0000-user-language";
-import * as gameHistory from "./2026-11-27T0000-game-history";
+import * as gameHistory from "./2026-11-27T0100-game-history";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -24,7 +24,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-24T0200-login-limits": loginLimits,
   "2026-11-25T0000-question-kinds": questionKinds,
   "2026-11-26T0000-user-language": userLanguage,
-  "2026-11-27T0000-game-history": gameHistory,
+  "2026-11-27T0100-game-history": gameHistory,
 };
 
 export const migrationProvider: MigrationProvider = {
