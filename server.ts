@@ -297,6 +297,7 @@ async function main(): Promise<void> {
         lobbyGraceMs: env.LOBBY_GRACE_SECONDS * 1000,
       },
       idleLobbyTtlMs: env.LOBBY_IDLE_MINUTES === undefined ? undefined : env.LOBBY_IDLE_MINUTES * 60_000,
+      reportRetentionMs: env.REPORT_RETENTION_DAYS * 24 * 60 * 60_000,
     },
   });
   logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);

@@ -9,6 +9,7 @@ import * as loginLimits from "./2026-11-24T0200-login-limits";
 import * as questionKinds from "./2026-11-25T0000-question-kinds";
 import * as userLanguage from "./2026-11-26T0000-user-language";
 import * as questionPauses from "./2026-11-27T0000-question-pauses";
+import * as gameHistory from "./2026-11-27T0100-game-history";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-25T0000-question-kinds": questionKinds,
   "2026-11-26T0000-user-language": userLanguage,
   "2026-11-27T0000-question-pauses": questionPauses,
+  "2026-11-27T0100-game-history": gameHistory,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,7 @@ import {
   loadGameForPlay,
   type GameWriteBatch,
 } from "#app/models/game.server";
+import { purgeExpiredGames } from "#app/models/game-report.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";
@@ -27,6 +28,8 @@ export interface HubOptions {
    * opened closes this long after it was created.
    */
   idleLobbyTtlMs?: number;
+  /** How long a finished game's report (its players and answers) is kept after it ended (REPORT_RETENTION_DAYS). */
+  reportRetentionMs?: number;
   /** How often rooms and stale games are looked over. */
   sweepIntervalMs?: number;
   now?: () => number;
@@ -37,6 +40,8 @@ export interface HubOptions {
 
 const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
 const DEFAULT_FINISHED_ROOM_TTL_MS = 10 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+const DEFAULT_REPORT_RETENTION_MS = 365 * DAY_MS;
 
 /** The live games of this process, loaded from the database on first use. */
 export class GameHub {
@@ -50,6 +55,11 @@ export class GameHub {
   ) {
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
+  }
+
+  /** How long a finished game's report is kept (the report page says until when). */
+  get reportRetentionMs(): number {
+    return this.options.reportRetentionMs ?? DEFAULT_REPORT_RETENTION_MS;
   }
 
   get roomCount(): number {
@@ -136,7 +146,7 @@ export class GameHub {
   /**
    * Forgets finished games nobody is watching any more (their results stay in the database),
    * closes lobbies nobody has been in for the idle time and waiting games nobody ever opened, and
-   * removes deleted quizzes whose games are all over.
+   * removes deleted quizzes whose games are all over and finished games past the report retention.
    */
   async sweep(): Promise<void> {
     if (this.sweeping) return;
@@ -173,6 +183,15 @@ export class GameHub {
       const open = new Set([...this.rooms.values()].map((room) => room.gameId));
       const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
       if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
+      // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
+      const retentionMs = this.reportRetentionMs;
+      const reports = await purgeExpiredGames(this.db, now - retentionMs);
+      if (reports > 0) {
+        logger.info(
+          { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
+          "finished games past the report retention were removed",
+        );
+      }
       const purged = await purgeDeletedQuizzes(this.db, finishedTtl, now);
       if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose games are over were removed");
       const pictures = await purgeUnusedImages(this.db, now);

@@ -101,9 +101,15 @@ export function SiteHeader() {
           <LogoutForm buttonClassName="nav-link link-button">{t("account.signOut")}</LogoutForm>
         </>
       ) : (
-        <Link to="/auth" className="nav-link" onClick={close}>
-          {t("account.signIn")}
-        </Link>
+        <>
+          {/* Without an account, the games hosted from this browser. */}
+          <Link to="/my-games" className="nav-link" onClick={close}>
+            {t("account.myGames")}
+          </Link>
+          <Link to="/auth" className="nav-link" onClick={close}>
+            {t("account.signIn")}
+          </Link>
+        </>
       )}
     </nav>
   );
@@ -165,7 +171,7 @@ export function SiteHeader() {
   );
 }
 
-/** The account links both menus share: My Account, My Quizzes, Upgrade Plan (free tier), and for a guest a way to register. */
+/** The account links both menus share: My Account, My Quizzes, My Games, Upgrade Plan (free tier), and for a guest a way to register. */
 function AccountLinks({ user, linkClassName, onNavigate }: { user: RootUser; linkClassName: string; onNavigate: () => void }) {
   const { t } = useTranslation();
   return (
@@ -175,6 +181,9 @@ function AccountLinks({ user, linkClassName, onNavigate }: { user: RootUser; lin
       </Link>
       <Link to="/my-quizzes" className={linkClassName} onClick={onNavigate}>
         {t("account.myQuizzes")}
+      </Link>
+      <Link to="/my-games" className={linkClassName} onClick={onNavigate}>
+        {t("account.myGames")}
       </Link>
       {showsUpgrade(user) ? (
         <Link to="/subscription" className={linkClassName} onClick={onNavigate}>
@@ -250,6 +259,11 @@ function AccountMenuItems({ user, onNavigate }: { user: RootUser; onNavigate: ()
       <li>
         <Link to="/my-quizzes" className="user-menu-item" onClick={onNavigate}>
           {t("account.myQuizzes")}
+        </Link>
+      </li>
+      <li>
+        <Link to="/my-games" className="user-menu-item" onClick={onNavigate}>
+          {t("account.myGames")}
         </Link>
       </li>
       {user.isGuest ? (

@@ -18,7 +18,7 @@ export const LANGUAGE_ENGLISH_NAMES: Record<Language, string> = { en: "English",
 export const LANGUAGE_COOKIE = "qn_lang";
 
 /** The message namespaces, one catalog file each per language (app/locales/LANG/NS.json). */
-export const NAMESPACES = ["common", "game", "quiz", "account", "errors"] as const;
+export const NAMESPACES = ["common", "game", "quiz", "account", "errors", "reports"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function isLanguage(value: unknown): value is Language {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigate } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { Avatar, ConnectingNotice, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
@@ -124,6 +124,10 @@ export default function FinalResults() {
               <button type="button" className="button button-secondary" onClick={onDownload}>
                 {t("results.downloadCsv")}
               </button>
+              {/* Every game the host ran, this one first, each with its full report. */}
+              <Link to="/my-games" className="button button-secondary">
+                {t("account.myGames", { ns: "common" })}
+              </Link>
             </>
           ) : null}
           <button type="button" className="button button-secondary" onClick={onHome}>

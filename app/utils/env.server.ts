@@ -111,6 +111,8 @@ const EnvSchema = z.object({
   RESULTS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   NEXT_QUESTION_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   LOBBY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  // A finished game's report (its players and answers) is kept this long, then purged.
+  REPORT_RETENTION_DAYS: z.coerce.number({ error: "must be a number of days" }).int().min(1).max(36_500).default(365),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };

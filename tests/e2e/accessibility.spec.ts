@@ -225,6 +225,18 @@ const VISITS: Visit[] = [
   { name: "AI quiz (signed in)", path: "/ai-quiz", signedIn: true, ready: async (page) => expect(page.getByLabel("Topic")).toBeVisible() },
   { name: "account", path: "/account", signedIn: true, ready: heading("My Account") },
   { name: "subscription (signed in)", path: "/subscription", signedIn: true, ready: heading("Choose your plan") },
+  {
+    name: "my games (empty)",
+    path: "/my-games",
+    ready: async (page) => expect(page.getByText("You have not hosted a game yet.", { exact: false })).toBeVisible(),
+  },
+  { name: "my games", path: "/my-games", signedIn: true, ready: async (page) => expect(page.getByRole("rowheader", { name: "Every Kind" })).toBeVisible() },
+  {
+    name: "game report (every kind)",
+    path: "/my-games/",
+    signedIn: true,
+    ready: async (page) => expect(page.getByRole("heading", { level: 3, name: "Question 6: Next round?" })).toBeVisible(),
+  },
 ];
 
 /** A visitor's browser and a signed-in one (owning a quiz of every kind), each with the given options; their pages' console errors go to `consoleErrors`. */
@@ -233,6 +245,8 @@ async function visitors(browser: Browser, options: Parameters<typeof contextWith
   const member = await contextWithClientId(browser, `member-${randomUUID()}`, options);
   await signIn(member);
   const quizId = await createQuizOfEveryKind(member);
+  // A game of it, so My Games lists one and its report has every kind (nobody has answered yet).
+  const game = await (await member.request.post("/api/games", { data: { quizId } })).json();
   return {
     async open(visit: Visit): Promise<Page> {
       const page = await (visit.signedIn ? member : visitor).newPage();
@@ -244,7 +258,7 @@ async function visitors(browser: Browser, options: Parameters<typeof contextWith
         if (message.type() === "error") consoleErrors.push(`${visit.name}: ${message.text()}`);
       });
       page.on("pageerror", (error) => consoleErrors.push(`${visit.name}: ${error.message}`));
-      await page.goto(visit.path.endsWith("edit=") ? `${visit.path}${quizId}` : visit.path);
+      await page.goto(visit.path.endsWith("edit=") ? `${visit.path}${quizId}` : visit.path === "/my-games/" ? `${visit.path}${game.id}` : visit.path);
       await page.waitForLoadState("networkidle");
       await visit.ready(page);
       return page;

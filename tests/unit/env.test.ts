@@ -16,6 +16,7 @@ describe("parseEnv", () => {
       RESULTS_DELAY_MS: 3000,
       NEXT_QUESTION_SECONDS: 5,
       LOBBY_GRACE_SECONDS: 60,
+      REPORT_RETENTION_DAYS: 365,
     });
   });
 
@@ -23,6 +24,7 @@ describe("parseEnv", () => {
     ["SEED_DEMO", "off", false],
     ["SEED_DEMO", "1", true],
     ["PORT", "8080", 8080],
+    ["REPORT_RETENTION_DAYS", "30", 30],
     ["ALLOWED_ORIGINS", "https://a.example, https://b.example", ["https://a.example", "https://b.example"]],
   ])("reads %s=%s", (name, value, expected) => {
     expect(parseEnv({ [name]: value })[name as keyof ReturnType<typeof parseEnv>]).toEqual(expected);
@@ -33,6 +35,8 @@ describe("parseEnv", () => {
     ["SEED_DEMO", "maybe", "SEED_DEMO: must be one of true/false, 1/0, yes/no, on/off"],
     ["SESSION_SECRET", "short", "SESSION_SECRET: must be at least 32 characters"],
     ["ALLOWED_ORIGINS", "not a url", "ALLOWED_ORIGINS"],
+    ["REPORT_RETENTION_DAYS", "0", "REPORT_RETENTION_DAYS"],
+    ["REPORT_RETENTION_DAYS", "a year", "REPORT_RETENTION_DAYS: must be a number of days"],
   ])("refuses %s=%s with a message naming it", (name, value, message) => {
     expect(() => parseEnv({ [name]: value })).toThrow(message);
   });

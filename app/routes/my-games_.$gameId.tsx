@@ -1,0 +1,493 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Page } from "#app/components/layout";
+import { LocalTime } from "#app/components/report-ui";
+import { metaT } from "#app/i18n/meta";
+import { useTranslation } from "#app/i18n/use-translation";
+import type { Translate } from "#app/i18n/translator";
+import { deleteOwnGame, getGameReport, type PlayerLine, type QuestionFigures, type ReportAnswerValue } from "#app/models/game-report.server";
+import { parseIntent } from "#app/utils/forms";
+import { requesterOf } from "#app/utils/session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data: loaded }) => [
+  { title: loaded ? metaT(matches, "reports")("meta.report", { title: loaded.report.title }) : metaT(matches)("notFound.title") },
+];
+
+/** Typed answers and guesses shown per question; the downloads carry every one. */
+const TALLIES_SHOWN = 20;
+
+/** A game id in the path, else nothing: a 404 either way for what is not the caller's game. */
+function gameIdOf(param: string | undefined): number | null {
+  return param && /^\d{1,15}$/.test(param) ? Number(param) : null;
+}
+
+function notFound(): Response {
+  return new Response("Not Found", { status: 404 });
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const gameId = gameIdOf(params.gameId);
+  if (gameId === null) throw notFound();
+  const url = new URL(request.url);
+  const round = Number(url.searchParams.get("round"));
+  const found = await getGameReport(context.db, gameId, await requesterOf(context, request), {
+    round: Number.isInteger(round) && round >= 1 ? round - 1 : undefined,
+    playerPage: Number(url.searchParams.get("page")) || 1,
+  });
+  if (found.status !== "ok") throw notFound();
+  const report = found.value;
+  const retentionMs = context.hub?.reportRetentionMs ?? null;
+  return { report, keptUntil: report.status === "finished" && report.endedAt !== null && retentionMs !== null ? report.endedAt + retentionMs : null };
+}
+
+const STILL_OPEN = "still-open";
+
+/** Delete, from the confirmation's plain form: the host's own finished game only; anyone else's is not found. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const gameId = gameIdOf(params.gameId);
+  if (gameId === null) throw notFound();
+  if (parseIntent(await request.formData(), ["delete"]) !== "delete") return data({ error: "unknown" }, { status: 400 });
+  const deleted = await deleteOwnGame(context.db, gameId, await requesterOf(context, request));
+  if (deleted.status === "not-found") throw notFound();
+  if (deleted.status === "unfinished") return data({ error: STILL_OPEN }, { status: 409 });
+  context.logger.info({ event: "report_deleted", gameId }, "a host deleted a game's report");
+  return redirect("/my-games?deleted=1");
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
+
+function answerInWords(question: QuestionFigures, value: ReportAnswerValue, number: Intl.NumberFormat): string {
+  if (value.type === "options") return value.picks.map((pick) => question.options[pick] ?? "").join(", ");
+  if (value.type === "text") return value.text;
+  return number.format(value.value);
+}
+
+function kindLabel(t: Translate, kind: QuestionFigures["kind"]): string {
+  return t(`kinds.${kind}`, { ns: "quiz" });
+}
+
+function useFormats() {
+  const { language } = useTranslation();
+  return {
+    number: new Intl.NumberFormat(language),
+    percent: new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 0 }),
+    seconds: new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  };
+}
+
+export default function GameReportPage() {
+  const { t } = useTranslation("reports");
+  const { report, keptUntil } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const confirming = searchParams.has("delete");
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+  const format = useFormats();
+  const seconds = (ms: number | null) => (ms === null ? "–" : t("report.seconds", { seconds: format.seconds.format(ms / 1000) }));
+  const here = `/my-games/${report.gameId}`;
+  const roundQuery = report.rounds.length > 1 ? `round=${report.round + 1}` : "";
+  const rated = report.questions.filter((question) => question.correctRate !== null && question.answered > 0);
+  const averageCorrect = rated.length > 0 ? rated.reduce((sum, question) => sum + question.correctRate!, 0) / rated.length : null;
+  const timed = report.questions.filter((question) => question.averageResponseMs !== null);
+  const averageTime = timed.length > 0 ? timed.reduce((sum, question) => sum + question.averageResponseMs!, 0) / timed.length : null;
+  const firstShown = (report.playerPage - 1) * 100 + 1;
+
+  // Asking to delete moves focus to the question, so a keyboard or screen reader user meets it next.
+  useEffect(() => {
+    if (confirming) confirmHeading.current?.focus();
+  }, [confirming]);
+
+  const pageLink = (page: number) => `${here}?${[roundQuery, page > 1 ? `page=${page}` : ""].filter(Boolean).join("&")}`;
+
+  return (
+    <Page>
+      <div className="stack report">
+        <p>
+          <Link to="/my-games" className="report-back">
+            {t("report.back")}
+          </Link>
+        </p>
+        <div className="stack report-heading">
+          <h1>{report.title}</h1>
+          <p className="muted">
+            <TextWithDate i18nKey="report.played" values={{ code: report.gameCode }} at={report.startedAt ?? report.createdAt} /> ·{" "}
+            <span className={`badge${report.status === "finished" ? " badge-success" : ""}`}>{t(`status.${report.status}`)}</span>
+          </p>
+        </div>
+
+        {report.rounds.length > 1 ? (
+          <nav aria-label={t("report.rounds")} className="row">
+            {report.rounds.map((round) => (
+              <Link
+                key={round}
+                to={`${here}?round=${round + 1}`}
+                className={`chip${round === report.round ? " chip-active" : ""}`}
+                aria-current={round === report.round ? "page" : undefined}
+              >
+                {t("report.round", { round: round + 1 })}
+              </Link>
+            ))}
+          </nav>
+        ) : null}
+
+        <section className="card stack" aria-labelledby="report-summary">
+          <h2 id="report-summary">{t("report.summary")}</h2>
+          <dl className="report-figures">
+            <div>
+              <dt>{t("report.players")}</dt>
+              <dd>{format.number.format(report.playerCount)}</dd>
+            </div>
+            <div>
+              <dt>{t("report.questions")}</dt>
+              <dd>{format.number.format(report.questions.length)}</dd>
+            </div>
+            <div>
+              <dt>{t("report.averageCorrect")}</dt>
+              <dd>{averageCorrect === null ? "–" : format.percent.format(averageCorrect)}</dd>
+            </div>
+            <div>
+              <dt>{t("report.averageTime")}</dt>
+              <dd>{seconds(averageTime)}</dd>
+            </div>
+          </dl>
+          {report.hardest !== null && report.easiest !== null ? (
+            <dl className="report-extremes">
+              {(
+                [
+                  ["hardest", report.hardest],
+                  ["easiest", report.easiest],
+                ] as const
+              ).map(([which, index]) => {
+                const question = report.questions[index];
+                return (
+                  <div key={which}>
+                    <dt>{t(`report.${which}`)}</dt>
+                    <dd>
+                      <a href={`#question-${index + 1}`}>{t("report.questionNumber", { number: index + 1 })}</a>: {question.text} (
+                      {format.percent.format(question.correctRate ?? 0)})
+                    </dd>
+                  </div>
+                );
+              })}
+            </dl>
+          ) : null}
+        </section>
+
+        <section className="card stack" aria-labelledby="report-download">
+          <h2 id="report-download">{t("report.download")}</h2>
+          <p className="hint">{t("report.downloadHint")}</p>
+          <div className="row">
+            <a href={`${here}/export?format=xlsx${roundQuery ? `&${roundQuery}` : ""}`} className="button" download>
+              {t("report.downloadXlsx")}
+            </a>
+            <a href={`${here}/export?format=csv${roundQuery ? `&${roundQuery}` : ""}`} className="button button-secondary" download>
+              {t("report.downloadCsv")}
+            </a>
+          </div>
+        </section>
+
+        <section className="stack" aria-labelledby="report-questions">
+          <h2 id="report-questions">{t("report.questionsHeading")}</h2>
+          <ol className="report-list">
+            {report.questions.map((question) => (
+              <QuestionCard key={question.index} question={question} players={report.playerCount} seconds={seconds} format={format} />
+            ))}
+          </ol>
+        </section>
+
+        <section className="stack" aria-labelledby="report-players">
+          <h2 id="report-players">{t("report.playersHeading")}</h2>
+          {report.players.length === 0 ? (
+            <p>{t("report.noPlayers")}</p>
+          ) : (
+            <>
+              {report.playerPages > 1 ? (
+                <p className="hint">{t("report.playersShown", { from: firstShown, to: firstShown + report.players.length - 1, total: report.playerCount })}</p>
+              ) : null}
+              <ol className="report-list report-players">
+                {report.players.map((player) => (
+                  <PlayerDetails key={player.id} player={player} questions={report.questions} seconds={seconds} format={format} />
+                ))}
+              </ol>
+              {report.playerPages > 1 ? (
+                <nav className="row" aria-label={t("report.playersHeading")}>
+                  {report.playerPage > 1 ? (
+                    <Link to={pageLink(report.playerPage - 1)} className="button button-secondary">
+                      {t("report.previousPlayers")}
+                    </Link>
+                  ) : null}
+                  {report.playerPage < report.playerPages ? (
+                    <Link to={pageLink(report.playerPage + 1)} className="button button-secondary">
+                      {t("report.nextPlayers")}
+                    </Link>
+                  ) : null}
+                </nav>
+              ) : null}
+            </>
+          )}
+        </section>
+
+        <section className="card stack" aria-labelledby="report-delete">
+          <h2 id="report-delete" className="visually-hidden">
+            {t("report.delete")}
+          </h2>
+          {keptUntil !== null ? (
+            <p className="hint">
+              <TextWithDate i18nKey="report.keptUntil" at={keptUntil} dateOnly />
+            </p>
+          ) : null}
+          {actionData?.error === STILL_OPEN || (confirming && report.status !== "finished") ? (
+            <p className="form-error" role="alert">
+              {t("report.stillOpen")}
+            </p>
+          ) : confirming ? (
+            <div className="my-quiz-confirm stack" role="group" aria-labelledby="report-confirm">
+              <h3 id="report-confirm" tabIndex={-1} ref={confirmHeading}>
+                {t("report.confirmDelete", { title: report.title })}
+              </h3>
+              <p>{t("report.confirmDeleteText")}</p>
+              <div className="row">
+                <Form method="post" action={here}>
+                  <button type="submit" name="intent" value="delete" className="button button-danger" disabled={navigation.state !== "idle"}>
+                    {navigation.state !== "idle" ? t("report.deleting") : t("report.confirmDeleteButton")}
+                  </button>
+                </Form>
+                <Link to={here} className="button button-secondary" preventScrollReset>
+                  {t("report.cancel")}
+                </Link>
+              </div>
+            </div>
+          ) : (
+            <p>
+              <Link to={`${here}?delete=1`} className="button button-secondary" preventScrollReset>
+                {t("report.delete")}
+              </Link>
+            </p>
+          )}
+        </section>
+      </div>
+    </Page>
+  );
+}
+
+/** A message with a `{{date}}` in it, the date written by LocalTime (in the reader's time zone once the page runs). */
+function TextWithDate({ i18nKey, values = {}, at, dateOnly = false }: { i18nKey: string; values?: Record<string, string>; at: number; dateOnly?: boolean }) {
+  const { t } = useTranslation("reports");
+  const [before, after = ""] = t(i18nKey, { ...values, date: "\u0000" }).split("\u0000");
+  return (
+    <>
+      {before}
+      <LocalTime at={at} dateOnly={dateOnly} />
+      {after}
+    </>
+  );
+}
+
+type Formats = ReturnType<typeof useFormats>;
+
+function QuestionCard({
+  question,
+  players,
+  seconds,
+  format,
+}: {
+  question: QuestionFigures;
+  players: number;
+  seconds: (ms: number | null) => string;
+  format: Formats;
+}) {
+  const { t } = useTranslation("reports");
+  const number = question.index + 1;
+  const headingId = `question-${number}-heading`;
+  const share = (count: number, of: number) => (of > 0 ? format.percent.format(count / of) : "–");
+  return (
+    <li id={`question-${number}`} className="card stack report-question" aria-labelledby={headingId}>
+      <div className="my-quiz-header">
+        <h3 id={headingId}>
+          {t("report.questionNumber", { number })}: {question.text}
+        </h3>
+        <span className="badge">{kindLabel(t, question.kind)}</span>
+      </div>
+      <p className="report-stats">
+        <strong>
+          {question.correct === null
+            ? t("report.poll")
+            : `${t("report.correctRate", { correct: format.number.format(question.correct), players: format.number.format(players) })} (${share(question.correct, players)})`}
+        </strong>
+        <span>{t("report.answered", { answered: format.number.format(question.answered), players: format.number.format(players) })}</span>
+        <span>{t("report.averageTimeValue", { time: seconds(question.averageResponseMs) })}</span>
+      </p>
+      {question.kind === "closestNumber" && question.correctAnswer !== "" ? (
+        <p>{t("report.trueValue", { value: format.number.format(Number(question.correctAnswer)) })}</p>
+      ) : question.correctAnswer !== "" ? (
+        <p>{t("report.correctAnswer", { answer: question.correctAnswer })}</p>
+      ) : null}
+      {question.answered === 0 ? <p className="muted">{t("report.notAnswered")}</p> : null}
+      {question.optionCounts && question.answered > 0 ? (
+        <table className="report-table">
+          <caption className="visually-hidden">{t("report.distribution", { number })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("report.answer")}</th>
+              <th scope="col" className="numeric">
+                {t("report.count")}
+              </th>
+              <th scope="col" className="numeric">
+                {t("report.share")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {question.optionCounts.map((option, index) => (
+              <tr key={index} className={option.correct ? "report-right" : undefined}>
+                <th scope="row">
+                  {option.text}
+                  {option.correct ? <span className="badge badge-success report-mark">{t("report.rightMark")}</span> : null}
+                </th>
+                <td className="numeric">{format.number.format(option.count)}</td>
+                <td className="numeric">
+                  <span
+                    className="report-bar"
+                    aria-hidden="true"
+                    style={{ inlineSize: `${question.answered > 0 ? (option.count / question.answered) * 100 : 0}%` }}
+                  />
+                  {share(option.count, question.answered)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {question.typedAnswers && question.typedAnswers.length > 0 ? (
+        <TallyTable
+          caption={t("report.typedAnswers")}
+          rows={question.typedAnswers.map((tally) => ({ label: tally.text, count: tally.count, right: tally.correct }))}
+          answered={question.answered}
+          format={format}
+        />
+      ) : null}
+      {question.guesses && question.guesses.length > 0 ? (
+        <TallyTable
+          caption={t("report.guesses")}
+          rows={question.guesses.map((guess) => ({ label: format.number.format(guess.value), count: guess.count, points: guess.points }))}
+          answered={question.answered}
+          format={format}
+        />
+      ) : null}
+    </li>
+  );
+}
+
+function TallyTable({
+  caption,
+  rows,
+  answered,
+  format,
+}: {
+  caption: string;
+  rows: { label: string; count: number; right?: boolean; points?: number }[];
+  answered: number;
+  format: Formats;
+}) {
+  const { t } = useTranslation("reports");
+  const shown = rows.slice(0, TALLIES_SHOWN);
+  const withPoints = rows.some((row) => row.points !== undefined);
+  return (
+    <>
+      <table className="report-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("report.answer")}</th>
+            <th scope="col" className="numeric">
+              {t("report.count")}
+            </th>
+            <th scope="col" className="numeric">
+              {withPoints ? t("report.points") : t("report.share")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((row, index) => (
+            <tr key={index} className={row.right ? "report-right" : undefined}>
+              <th scope="row">
+                {row.label}
+                {row.right ? <span className="badge badge-success report-mark">{t("report.rightMark")}</span> : null}
+              </th>
+              <td className="numeric">{format.number.format(row.count)}</td>
+              <td className="numeric">
+                {row.points !== undefined ? format.number.format(row.points) : answered > 0 ? format.percent.format(row.count / answered) : "–"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length > shown.length ? <p className="hint">{t("report.moreInDownloads", { count: rows.length - shown.length })}</p> : null}
+    </>
+  );
+}
+
+function PlayerDetails({
+  player,
+  questions,
+  seconds,
+  format,
+}: {
+  player: PlayerLine;
+  questions: QuestionFigures[];
+  seconds: (ms: number | null) => string;
+  format: Formats;
+}) {
+  const { t } = useTranslation("reports");
+  const rated = questions.filter((question) => question.correct !== null).length;
+  return (
+    <li className="card report-player">
+      <details>
+        <summary>
+          {t("report.playerSummary", {
+            rank: player.rank,
+            nickname: player.nickname,
+            score: format.number.format(player.score),
+            correct: format.number.format(player.correct),
+            questions: format.number.format(rated),
+          })}
+        </summary>
+        <table className="report-table">
+          <caption className="visually-hidden">{t("report.playerAnswers", { nickname: player.nickname })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("report.question")}</th>
+              <th scope="col">{t("report.answer")}</th>
+              <th scope="col">{t("report.right")}</th>
+              <th scope="col" className="numeric">
+                {t("report.time")}
+              </th>
+              <th scope="col" className="numeric">
+                {t("report.points")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {questions.map((question) => {
+              const answer = player.answers[question.index];
+              return (
+                <tr key={question.index}>
+                  <th scope="row">{question.index + 1}</th>
+                  <td>{answer ? answerInWords(question, answer.value, format.number) : <span className="muted">{t("report.noAnswer")}</span>}</td>
+                  <td>{!answer || question.correct === null ? "–" : answer.correct ? t("report.rightMark") : t("report.wrongMark")}</td>
+                  <td className="numeric">{answer ? seconds(answer.responseMs) : "–"}</td>
+                  <td className="numeric">{answer ? format.number.format(answer.points) : "–"}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </details>
+    </li>
+  );
+}

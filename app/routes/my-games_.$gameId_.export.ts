@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { languageOf } from "#app/i18n/language.server";
+import { getFullGameReport } from "#app/models/game-report.server";
+import { REPORT_FORMATS, reportCsvResponse, reportXlsxResponse, type ReportFormat } from "#app/utils/game-report-files.server";
+import { getUser } from "#app/utils/session.server";
+import { clientIdOf } from "#app/utils/client-id.server";
+
+/**
+ * GET /my-games/:gameId/export?format=csv|xlsx (&round=N): the report as a file, for the game's
+ * host only; anyone else, like an unknown game, gets 404 (docs/decisions/0031-game-reports.md).
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const format = (url.searchParams.get("format") ?? "xlsx").toLowerCase();
+  const gameId = params.gameId && /^\d{1,15}$/.test(params.gameId) ? Number(params.gameId) : null;
+  if (gameId === null) throw new Response("Not Found", { status: 404 });
+  if (!REPORT_FORMATS.includes(format as ReportFormat)) return new Response(`format must be one of ${REPORT_FORMATS.join(", ")}.`, { status: 400 });
+  const user = await getUser(context, request);
+  const round = Number(url.searchParams.get("round"));
+  const found = await getFullGameReport(
+    context.db,
+    gameId,
+    { userId: user?.id ?? null, clientId: clientIdOf(request) },
+    { round: Number.isInteger(round) && round >= 1 ? round - 1 : undefined },
+  );
+  if (found.status !== "ok") throw new Response("Not Found", { status: 404 });
+  const language = await languageOf(request, user);
+  context.logger.info({ event: "report_exported", gameId, format }, "a host downloaded a game's report");
+  return format === "csv" ? reportCsvResponse(found.value, language) : reportXlsxResponse(found.value, language);
+}

@@ -1,0 +1,178 @@
+import { PassThrough, Readable } from "node:stream";
+import { stringify } from "csv-stringify/sync";
+import ExcelJS from "exceljs";
+import type { Language } from "#app/i18n/languages";
+import { translator } from "#app/i18n/server-i18n.server";
+import { answerText, type FullReport, type PlayerLine, type QuestionFigures } from "#app/models/game-report.server";
+import type { Question } from "#app/models/quiz.server";
+import { quizFileSlug } from "./quiz-file";
+import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "./quiz-spreadsheet.server";
+
+/**
+ * A game's report as files (issue 17): the CSV is the answers table, one row per player and
+ * question; the workbook adds a sheet of each question's figures and one of the players' totals.
+ * Both are written as they are read, a batch of players at a time, so a game of 10,000 players is
+ * never held in memory as one file. Headers are in the reader's language; the cells are as the
+ * players typed them, so a cell a spreadsheet would run as a formula is made harmless: the CSV
+ * puts an apostrophe before it (as the results CSV does), the workbook stores every text as text,
+ * never as a formula.
+ */
+
+export const REPORT_FORMATS = ["csv", "xlsx"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+type Translate = ReturnType<typeof translator>;
+
+function seconds(ms: number | null): number | null {
+  return ms === null ? null : Math.round(ms / 100) / 10;
+}
+
+function answerColumns(t: Translate): string[] {
+  return [
+    t("export.round"),
+    t("export.rank"),
+    t("export.nickname"),
+    t("export.score"),
+    t("export.number"),
+    t("export.question"),
+    t("export.kind"),
+    t("export.rightAnswer"),
+    t("export.answer"),
+    t("export.correct"),
+    t("export.time"),
+    t("export.points"),
+  ];
+}
+
+function answerRows(t: Translate, round: number, questions: Question[], figures: QuestionFigures[], players: PlayerLine[]): (string | number | null)[][] {
+  const rows: (string | number | null)[][] = [];
+  for (const player of players) {
+    for (const [index, question] of questions.entries()) {
+      const answer = player.answers[index];
+      const right = question.kind === "poll" || !answer ? "" : answer.correct ? t("export.yes") : t("export.no");
+      rows.push([
+        round + 1,
+        player.rank,
+        player.nickname,
+        player.score,
+        index + 1,
+        question.text,
+        t(`kinds.${question.kind}`, { ns: "quiz" }),
+        figures[index]?.correctAnswer ?? "",
+        answer ? answerText(question, answer.value) : "",
+        right,
+        answer ? seconds(answer.responseMs) : null,
+        answer ? answer.points : null,
+      ]);
+    }
+  }
+  return rows;
+}
+
+function attachment(body: BodyInit, contentType: string, fileName: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": contentType,
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      // Players' names and answers: no shared cache may keep them.
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+export function reportFileName(full: FullReport, format: ReportFormat): string {
+  const { report } = full;
+  const day = new Date(report.startedAt ?? report.createdAt).toISOString().slice(0, 10);
+  const round = report.rounds.length > 1 ? `-round-${report.round + 1}` : "";
+  return `${quizFileSlug(report.title)}-${day}-${report.gameCode.toLowerCase()}${round}-report.${format}`;
+}
+
+/** The answers table as CSV: UTF-8 with a byte-order mark (so Excel reads "Zoë" as Zoë), formula-like cells escaped. */
+export function reportCsvResponse(full: FullReport, language: Language): Response {
+  const t = translator(language, "reports");
+  const { report, questions } = full;
+  async function* chunks(): AsyncIterable<string> {
+    yield stringify([], { header: true, columns: answerColumns(t), bom: true });
+    for await (const players of full.players) {
+      yield stringify(answerRows(t, report.round, questions, report.questions, players), { escape_formulas: true });
+    }
+  }
+  const body = Readable.toWeb(Readable.from(chunks())) as ReadableStream<Uint8Array>;
+  return attachment(body, CSV_CONTENT_TYPE, reportFileName(full, "csv"));
+}
+
+function distributionText(figures: QuestionFigures): string {
+  const tallies = figures.optionCounts ?? figures.typedAnswers ?? figures.guesses?.map((guess) => ({ text: String(guess.value), count: guess.count })) ?? [];
+  return tallies.map((tally) => `${tally.text}: ${tally.count}`).join("; ");
+}
+
+/** The workbook: Questions, Players and Answers sheets, streamed as it is written. */
+export function reportXlsxResponse(full: FullReport, language: Language): Response {
+  const t = translator(language, "reports");
+  const { report, questions } = full;
+  const output = new PassThrough();
+  // Inline strings: a text cell is a string in the file, never a formula, whatever it begins with.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  workbook.creator = "Quiz Night";
+
+  async function write(): Promise<void> {
+    const frozen = { views: [{ state: "frozen" as const, ySplit: 1 }] };
+    const questionSheet = workbook.addWorksheet(t("export.sheetQuestions"), frozen);
+    questionSheet.columns = [
+      { header: t("export.number"), width: 6 },
+      { header: t("export.question"), width: 50 },
+      { header: t("export.kind"), width: 18 },
+      { header: t("export.rightAnswer"), width: 24 },
+      { header: t("export.answered"), width: 12 },
+      { header: t("export.correct"), width: 10 },
+      { header: t("export.correctRate"), width: 10 },
+      { header: t("export.averageTime"), width: 16 },
+      { header: t("export.distribution"), width: 60 },
+    ];
+    questionSheet.getRow(1).font = { bold: true };
+    for (const figures of report.questions) {
+      questionSheet
+        .addRow([
+          figures.index + 1,
+          figures.text,
+          t(`kinds.${figures.kind}`, { ns: "quiz" }),
+          figures.kind === "poll" ? t("export.poll") : figures.correctAnswer,
+          figures.answered,
+          figures.correct,
+          figures.correctRate === null ? null : Math.round(figures.correctRate * 1000) / 10,
+          seconds(figures.averageResponseMs),
+          distributionText(figures),
+        ])
+        .commit();
+    }
+    questionSheet.commit();
+
+    // Sheets are written one after another: the players' totals, then their answers, a batch of players at a time.
+    const playerSheet = workbook.addWorksheet(t("export.sheetPlayers"), frozen);
+    playerSheet.columns = [
+      { header: t("export.rank"), width: 8 },
+      { header: t("export.nickname"), width: 20 },
+      { header: t("export.score"), width: 10 },
+      { header: t("export.correctAnswers"), width: 14 },
+      { header: t("export.answered"), width: 12 },
+      { header: t("export.averageTime"), width: 16 },
+    ];
+    playerSheet.getRow(1).font = { bold: true };
+    for (const player of full.standings) {
+      playerSheet.addRow([player.rank, player.nickname, player.score, player.correct, player.answered, seconds(player.averageResponseMs)]).commit();
+    }
+    playerSheet.commit();
+
+    const answerSheet = workbook.addWorksheet(t("export.sheetAnswers"), frozen);
+    answerSheet.columns = answerColumns(t).map((header, index) => ({ header, width: index === 5 ? 50 : index === 2 || index >= 7 ? 18 : 10 }));
+    answerSheet.getRow(1).font = { bold: true };
+    for await (const players of full.players) {
+      for (const row of answerRows(t, report.round, questions, report.questions, players)) answerSheet.addRow(row).commit();
+    }
+    answerSheet.commit();
+    await workbook.commit();
+  }
+  write().catch((error: unknown) => output.destroy(error as Error));
+  const body = Readable.toWeb(output) as ReadableStream<Uint8Array>;
+  return attachment(body, XLSX_CONTENT_TYPE, reportFileName(full, "xlsx"));
+}
