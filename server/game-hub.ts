@@ -192,8 +192,8 @@ export class GameHub {
           "finished games past the report retention were removed",
         );
       }
-      const purged = await purgeDeletedQuizzes(this.db, finishedTtl, now);
-      if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose games are over were removed");
+      const purged = await purgeDeletedQuizzes(this.db);
+      if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
       const pictures = await purgeUnusedImages(this.db, now);
       if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
     } catch (error) {

@@ -400,30 +400,30 @@ export async function updateQuiz(
 }
 
 export interface DeletedQuiz extends Quiz {
-  /** Games of it that were still waiting or running: they play on, and the quiz goes when they end. */
+  /** Games of it that were still waiting or running: they play on. */
   unfinishedGames: number;
 }
 
-async function countUnfinishedGames(db: DB, quizId: number): Promise<number> {
-  const { n } = await db
+async function countGames(db: DB, quizId: number): Promise<{ all: number; unfinished: number }> {
+  const { all, unfinished } = await db
     .selectFrom("games")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.sum<number>(eb.case().when("status", "!=", "finished").then(1).else(0).end()).as("unfinished")])
     .where("quiz_id", "=", quizId)
-    .where("status", "!=", "finished")
     .executeTakeFirstOrThrow();
-  return Number(n);
+  return { all: Number(all), unfinished: Number(unfinished ?? 0) };
 }
 
 /**
- * Removes a quiz whose owner has checked: at once, with its questions and finished games, when
- * nothing of it is being played; otherwise it is hidden now (nobody can find, host or edit it)
- * and its games play to the end with their answers kept, then `purgeDeletedQuizzes` removes it.
+ * Removes a quiz whose owner has checked: at once, with its questions, when no game of it exists;
+ * otherwise it is hidden now (nobody can find, host or edit it), its games play to the end, and
+ * their reports stay with their hosts (My Games) until they delete them or the retention purges
+ * them (docs/decisions/0031-game-reports.md); then `purgeDeletedQuizzes` removes it.
  */
 export async function removeQuiz(db: DB, quizId: number, now = Date.now()): Promise<number> {
-  const unfinished = await countUnfinishedGames(db, quizId);
-  if (unfinished > 0) await db.updateTable("quizzes").set({ deleted_at: now }).where("id", "=", quizId).execute();
+  const games = await countGames(db, quizId);
+  if (games.all > 0) await db.updateTable("quizzes").set({ deleted_at: now }).where("id", "=", quizId).execute();
   else await db.deleteFrom("quizzes").where("id", "=", quizId).execute();
-  return unfinished;
+  return games.unfinished;
 }
 
 /** Deletes a quiz for its owner (see `removeQuiz`). */
@@ -435,25 +435,12 @@ export async function deleteQuiz(db: DB, quizId: number, requester: Requester, n
   });
 }
 
-/**
- * Removes quizzes deleted while they were being played, once every game of theirs has been over
- * for `keepFinishedMs` (the podium and the results download stay reachable that long).
- */
-export async function purgeDeletedQuizzes(db: DB, keepFinishedMs: number, now = Date.now()): Promise<number> {
+/** Removes deleted quizzes that no game lists any more (their reports deleted or purged). */
+export async function purgeDeletedQuizzes(db: DB): Promise<number> {
   const result = await db
     .deleteFrom("quizzes")
     .where("deleted_at", "is not", null)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("games")
-            .select("games.id")
-            .whereRef("games.quiz_id", "=", "quizzes.id")
-            .where((inner) => inner.or([inner("games.status", "!=", "finished"), inner("games.ended_at", ">", now - keepFinishedMs)])),
-        ),
-      ),
-    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("games").select("games.id").whereRef("games.quiz_id", "=", "quizzes.id"))))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -164,11 +164,14 @@ export async function changePassword(db: DB, userId: number, password: string): 
 }
 
 /**
- * Deletes the account, its sessions and everything it owns. A quiz of it that is being played is
- * hidden and goes once its games are over (see `removeQuiz`), so nobody's game stops.
+ * Deletes the account, its sessions and everything it owns: its quizzes and the reports of the
+ * games it hosted. A game still being played goes on without it (its host becomes nobody's), and a
+ * quiz that a game still lists, another host's or a running one, is hidden and goes with the last
+ * such game (see `removeQuiz`), so nobody's game or report stops.
  */
 export async function deleteAccount(db: DB, userId: number, now = Date.now()): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("games").where("host_id", "=", userId).where("status", "=", "finished").execute();
     const quizzes = await trx.selectFrom("quizzes").select("id").where("creator_id", "=", userId).where("deleted_at", "is", null).execute();
     for (const quiz of quizzes) await removeQuiz(trx, quiz.id, now);
     await trx.deleteFrom("users").where("id", "=", userId).execute();

@@ -9,6 +9,8 @@ import ExcelJS from "exceljs";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGameReport, listHostedGames } from "#app/models/game-report.server";
+import { removeQuiz } from "#app/models/quiz.server";
+import { deleteAccount } from "#app/models/user.server";
 import { captureLogs } from "../log-capture";
 import { TestClient, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
 
@@ -281,6 +283,23 @@ describe("a signed-in host's game", () => {
   });
 });
 
+describe("a deleted account", () => {
+  it("takes the reports of the games it hosted with it, and its quizzes go once no game lists them", async () => {
+    const host = await signInAs(server);
+    const as = { headers: { cookie: host.cookie }, clientId: host.clientId };
+    const quiz = await server.api("/api/quizzes", { body: { title: "Leaving quiz", description: "", timeLimit: 30, isPublic: false }, ...as });
+    await server.api("/api/questions", { body: { quizId: quiz.body.id, order: 0, ...QUESTIONS[0] }, ...as });
+    const game = await server.api("/api/games", { body: { quizId: quiz.body.id }, ...as });
+    const gameId = game.body.id as number;
+    await server.db.updateTable("games").set({ status: "finished", ended_at: Date.now() }).where("id", "=", gameId).execute();
+
+    await deleteAccount(server.db, host.user.id);
+    expect(await server.db.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst()).toBeUndefined();
+    await server.hub.sweep();
+    expect(await server.db.selectFrom("quizzes").select("id").where("id", "=", quiz.body.id).executeTakeFirst()).toBeUndefined();
+  });
+});
+
 describe("retention", () => {
   it("purges finished games older than REPORT_RETENTION_DAYS with their players and answers, and logs it", async () => {
     const fixture = await createGameFixture(server, { questions: QUESTIONS.slice(0, 1), timeLimit: 30 });
@@ -303,6 +322,33 @@ describe("retention", () => {
     expect(await server.db.selectFrom("players").select("id").where("game_id", "=", oldId).execute()).toEqual([]);
     expect(await server.db.selectFrom("games").select("id").where("id", "=", recentId).executeTakeFirst()).toBeDefined();
     expect(logs.lines.find((line) => line.event === "reports_purged")).toMatchObject({ games: 1, retentionDays: 30 });
+  });
+});
+
+describe("a deleted quiz", () => {
+  it("keeps its games' reports for their hosts until they go (deleted, or past the retention), hidden from everyone else meanwhile", async () => {
+    const fixture = await createGameFixture(server, { questions: QUESTIONS.slice(0, 1), timeLimit: 30 });
+    const gameId = await playOneQuestion(fixture.gameCode, fixture.hostClientId);
+    // Its owner deletes it (My Quizzes' delete, once it has checked the owner).
+    await removeQuiz(server.db, fixture.quizId);
+    // The quiz is gone for everyone: not found, not hostable.
+    expect((await server.api(`/api/quizzes/${fixture.quizId}`, { clientId: fixture.hostClientId })).status).toBe(404);
+    expect((await server.api("/api/games", { body: { quizId: fixture.quizId }, clientId: fixture.hostClientId })).status).toBe(404);
+    // The report stays, through the sweep that removes deleted quizzes.
+    await server.hub.sweep();
+    expect((await page(`/my-games/${gameId}`, asBrowser(fixture.hostClientId))).status).toBe(200);
+    const listed = await (await page("/my-games", asBrowser(fixture.hostClientId))).response.text();
+    expect(listed).toContain(`/my-games/${gameId}`);
+
+    // Past the retention its last report goes, and the quiz with it.
+    await server.db
+      .updateTable("games")
+      .set({ ended_at: Date.now() - 31 * DAY })
+      .where("id", "=", gameId)
+      .execute();
+    await server.hub.sweep();
+    expect((await page(`/my-games/${gameId}`, asBrowser(fixture.hostClientId))).status).toBe(404);
+    expect(await server.db.selectFrom("quizzes").select("id").where("id", "=", fixture.quizId).executeTakeFirst()).toBeUndefined();
   });
 });
 
