@@ -211,7 +211,7 @@ describe("HTTP security", () => {
   it("refuses state-changing requests from another site, over HTTP and on the socket upgrade", async () => {
     const body = { title: "From afar", timeLimit: 20, isPublic: false };
     const foreign = await server.api("/api/quizzes", { body, headers: { origin: "https://evil.example" } });
-    expect(foreign).toEqual({ status: 403, body: { error: "Cross-site requests are not allowed." } });
+    expect(foreign).toEqual({ status: 403, body: { error: "Cross-site requests are not allowed.", code: "CROSS_SITE_REFUSED" } });
     const form = await fetch(`${server.url}/join`, {
       method: "POST",
       headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },

@@ -79,7 +79,7 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
     case "questionPaused":
       return [{ to: "everyone", ...message("QUESTION_PAUSED", questionPausedView(state)) }];
     case "questionResumed":
-      return [{ to: "everyone", ...message("QUESTION_RESUMED", questionResumedView(state, audience.now)) }];
+      return [{ to: "everyone", ...message("QUESTION_RESUMED", questionResumedView(state)) }];
     case "answerAccepted":
       return [{ to: "player", playerId: effect.player.id, ...message("ANSWER_ACCEPTED", acceptedPayload(effect.answer)) }];
     case "questionClosed":

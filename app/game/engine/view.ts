@@ -73,8 +73,13 @@ export function questionPausedView(state: GameState): ServerPayload<"QUESTION_PA
   return { questionNumber: state.questionIndex + 1, remainingMs: remainingMsOf(state, pause.from) };
 }
 
-export function questionResumedView(state: GameState, serverNow: number): ServerPayload<"QUESTION_RESUMED"> {
-  return { questionNumber: state.questionIndex + 1, remainingMs: remainingMsOf(state, serverNow), endsAt: state.questionEndsAt, serverNow };
+/**
+ * As of the resume itself (the last pause's end), not of the moment the message leaves after its
+ * commit: the time left is exactly what the pause kept, and `endsAt - serverNow` says the same.
+ */
+export function questionResumedView(state: GameState): ServerPayload<"QUESTION_RESUMED"> {
+  const resumedAt = state.questionPauses.at(-1)?.to ?? state.questionEndsAt;
+  return { questionNumber: state.questionIndex + 1, remainingMs: remainingMsOf(state, resumedAt), endsAt: state.questionEndsAt, serverNow: resumedAt };
 }
 
 export function answerProgressView(state: GameState): ServerPayload<"ANSWER_PROGRESS"> {
