@@ -14,10 +14,7 @@ export { CloseCode, MAX_MESSAGE_BYTES, WS_PATH } from "./protocol-constants";
 
 const GameCodePayload = z.object({ gameCode: GameCodeSchema });
 /** A game's display or remote key (docs/decisions/0032-display-and-remote.md): base64url, as the links carry it. */
-const GameKeySchema = z
-  .string({ error: "key must be a string." })
-  .min(1, "The link has no key.")
-  .max(100, "The link's key is too long.");
+const GameKeySchema = z.string({ error: "key must be a string." }).min(1, "The link has no key.").max(100, "The link's key is too long.");
 
 export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({

@@ -208,7 +208,12 @@ describe("a remote", () => {
     await game.host.next("LOBBY_LOCKED");
 
     remote.send("START_GAME", { gameCode: game.gameCode });
-    await Promise.all([game.ann.next("QUESTION_STARTED"), game.host.next("QUESTION_STARTED"), display.next("QUESTION_STARTED"), remote.next("QUESTION_STARTED")]);
+    await Promise.all([
+      game.ann.next("QUESTION_STARTED"),
+      game.host.next("QUESTION_STARTED"),
+      display.next("QUESTION_STARTED"),
+      remote.next("QUESTION_STARTED"),
+    ]);
 
     remote.send("PAUSE_QUESTION", { gameCode: game.gameCode });
     const paused = await display.next("QUESTION_PAUSED");

@@ -19,6 +19,7 @@ import {
   type GameState,
   type Message,
 } from "#app/game/engine/index";
+import { gameReducer, initialGameState, screenFor } from "#app/game/client/game-state";
 import { LOBBY_RECENT_NAMES } from "#app/game/rules";
 
 const T0 = 1_700_000_000_000;
@@ -126,7 +127,10 @@ describe("what a display receives", () => {
     apply(state, { type: "start", actor: HOST });
     apply(state, { type: "answer", actor: { role: "player", playerId: 1 }, playerId: 1, answerIndex: 1 });
     const [reveal] = forDisplays(apply(state, { type: "next", actor: HOST }));
-    expect(reveal).toMatchObject({ type: "ANSWER_RESULTS", payload: { correctAnswerIndex: 1, answerCounts: [0, 1, 0, 0], answeredCount: 1, playerResults: [] } });
+    expect(reveal).toMatchObject({
+      type: "ANSWER_RESULTS",
+      payload: { correctAnswerIndex: 1, answerCounts: [0, 1, 0, 0], answeredCount: 1, playerResults: [] },
+    });
     apply(state, { type: "next", actor: HOST });
     apply(state, { type: "next", actor: HOST });
     apply(state, { type: "answer", actor: { role: "player", playerId: 2 }, playerId: 2, text: "pacific" });
@@ -139,8 +143,8 @@ describe("what a display receives", () => {
     const state = newGame(LOBBY_RECENT_NAMES + 30);
     // Each join is the host's news alone; the display gets the throttled update of the newest names.
     expect(forDisplays(apply(state, { type: "join", clientId: "client-late", nickname: "Late" }))).toEqual([]);
-    const update = lobbyUpdate(state)!;
-    expect(AUDIENCES[update.to as keyof typeof AUDIENCES]).toMatchObject({ displays: true, players: true, hosts: false });
+    const [update] = forDisplays([lobbyUpdate(state)!]);
+    expect(lobbyUpdate(state)!.to).toBe("viewers");
     expect(update.type === "LOBBY_UPDATE" && update.payload.players.length).toBe(LOBBY_RECENT_NAMES);
     expect(update.type === "LOBBY_UPDATE" && update.payload.playerCount).toBe(LOBBY_RECENT_NAMES + 31);
     const [snapshot] = joinMessages(state, DISPLAY, T0);
@@ -248,5 +252,46 @@ describe("End game", () => {
     expect(apply(state, { type: "tick" }, T0 + 60_000)).toEqual([]);
     apply(state, { type: "playAgain", actor: HOST });
     expect(state.phase).toBe("lobby");
+  });
+});
+
+describe("the browser's state of a display and a remote", () => {
+  const snapshot = (role: "host" | "display", phase: "lobby" | "question") =>
+    ({
+      type: "GAME_SNAPSHOT",
+      payload: {
+        gameCode: "ABC234",
+        title: "T",
+        role,
+        playerId: null,
+        phase,
+        questionNumber: 1,
+        totalQuestions: 3,
+        timeLimit: 20,
+        playerCount: 2,
+        players: [],
+      },
+    }) as const;
+
+  it("keeps the display and the remote on their own page in every phase", () => {
+    for (const [surface, role] of [
+      ["display", "display"],
+      ["remote", "host"],
+    ] as const) {
+      let state = gameReducer(initialGameState, { type: "joining", gameCode: "ABC234", nickname: "", isHost: role === "host", surface });
+      for (const phase of ["lobby", "question"] as const) {
+        state = gameReducer(state, { type: "server", message: snapshot(role, phase), receivedAt: T0 });
+        expect(screenFor(state)).toBe(`/${surface}/ABC234`);
+      }
+      expect(state.isDisplay).toBe(role === "display");
+      expect(state.isHost).toBe(role === "host");
+    }
+    // The host's own screens still follow the phase.
+    const host = gameReducer(gameReducer(initialGameState, { type: "joining", gameCode: "ABC234", nickname: "__HOST__", isHost: true }), {
+      type: "server",
+      message: snapshot("host", "question"),
+      receivedAt: T0,
+    });
+    expect(screenFor(host)).toBe("/host/ABC234");
   });
 });

@@ -10,7 +10,7 @@
  */
 import { CloseCode, type ServerMessageType, type ServerPayload } from "../protocol";
 import { MESSAGES, type Effect } from "./transition";
-import { answerToCurrentQuestion, type AnswerRecord, type GameState, type PlayerState } from "./state";
+import { answerToCurrentQuestion, type AnswerRecord, type GameState } from "./state";
 import {
   answerProgressView,
   gameOverView,
