@@ -17,7 +17,7 @@ export function DisplayLinks({ gameCode, links }: { gameCode: string; links: Gam
       <h2 id="display-links-heading">{t("links.heading")}</h2>
       <p>{t("links.displayIntro")}</p>
       <div className="row" style={{ alignItems: "center" }}>
-        <div className="qr" role="img" aria-label={t("links.displayQr", { code: gameCode })} dangerouslySetInnerHTML={{ __html: links.displayQrSvg }} />
+        <div className="qr link-qr" role="img" aria-label={t("links.displayQr", { code: gameCode })} dangerouslySetInnerHTML={{ __html: links.displayQrSvg }} />
         <a className="button button-secondary" href={links.displayUrl} target="_blank" rel="noopener noreferrer" data-testid="display-link">
           {t("links.openDisplay")}
         </a>
@@ -40,7 +40,7 @@ export function DisplayLinks({ gameCode, links }: { gameCode: string; links: Gam
               {t("links.remoteWarning")}
             </p>
             <div className="row" style={{ alignItems: "center" }}>
-              <div className="qr" role="img" aria-label={t("links.remoteQr", { code: gameCode })} dangerouslySetInnerHTML={{ __html: links.remoteQrSvg }} />
+              <div className="qr link-qr" role="img" aria-label={t("links.remoteQr", { code: gameCode })} dangerouslySetInnerHTML={{ __html: links.remoteQrSvg }} />
               <a className="button button-secondary" href={links.remoteUrl} target="_blank" rel="noopener noreferrer" data-testid="remote-link">
                 {t("links.openRemote")}
               </a>
