@@ -40,7 +40,12 @@ export function DisplayLinks({ gameCode, links }: { gameCode: string; links: Gam
               {t("links.remoteWarning")}
             </p>
             <div className="row" style={{ alignItems: "center" }}>
-              <div className="qr link-qr" role="img" aria-label={t("links.remoteQr", { code: gameCode })} dangerouslySetInnerHTML={{ __html: links.remoteQrSvg }} />
+              <div
+                className="qr link-qr"
+                role="img"
+                aria-label={t("links.remoteQr", { code: gameCode })}
+                dangerouslySetInnerHTML={{ __html: links.remoteQrSvg }}
+              />
               <a className="button button-secondary" href={links.remoteUrl} target="_blank" rel="noopener noreferrer" data-testid="remote-link">
                 {t("links.openRemote")}
               </a>

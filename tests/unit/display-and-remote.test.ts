@@ -20,6 +20,7 @@ import {
   type Message,
 } from "#app/game/engine/index";
 import { gameReducer, initialGameState, screenFor } from "#app/game/client/game-state";
+import type { ServerMessage } from "#app/game/protocol";
 import { LOBBY_RECENT_NAMES } from "#app/game/rules";
 
 const T0 = 1_700_000_000_000;
@@ -256,22 +257,10 @@ describe("End game", () => {
 });
 
 describe("the browser's state of a display and a remote", () => {
-  const snapshot = (role: "host" | "display", phase: "lobby" | "question") =>
-    ({
-      type: "GAME_SNAPSHOT",
-      payload: {
-        gameCode: "ABC234",
-        title: "T",
-        role,
-        playerId: null,
-        phase,
-        questionNumber: 1,
-        totalQuestions: 3,
-        timeLimit: 20,
-        playerCount: 2,
-        players: [],
-      },
-    }) as const;
+  const snapshot = (role: "host" | "display", phase: "lobby" | "question"): ServerMessage => ({
+    type: "GAME_SNAPSHOT",
+    payload: { gameCode: "ABC234", title: "T", role, playerId: null, phase, questionNumber: 1, totalQuestions: 3, timeLimit: 20, playerCount: 2, players: [] },
+  });
 
   it("keeps the display and the remote on their own page in every phase", () => {
     for (const [surface, role] of [
