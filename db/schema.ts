@@ -175,6 +175,10 @@ export interface GamesTable {
   locked: Generated<number>;
   /** The host shows questions' pictures on players' devices too. */
   pictures_on_players: Generated<number>;
+  /** Lets a screen watch the game (`/display/CODE?key=`); null for a game older than the keys until first asked for. */
+  display_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Lets a phone run the game as its host (`/remote/CODE?key=`); null as display_key. */
+  remote_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;

@@ -10,6 +10,7 @@ import * as questionKinds from "./2026-11-25T0000-question-kinds";
 import * as userLanguage from "./2026-11-26T0000-user-language";
 import * as questionPauses from "./2026-11-27T0000-question-pauses";
 import * as gameHistory from "./2026-11-27T0100-game-history";
+import * as displayKeys from "./2026-11-28T0000-display-keys";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-26T0000-user-language": userLanguage,
   "2026-11-27T0000-question-pauses": questionPauses,
   "2026-11-27T0100-game-history": gameHistory,
+  "2026-11-28T0000-display-keys": displayKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,7 @@
  * is stored, then delivered in order. A client is never told of something the database does not
  * hold, however often the commit fails first.
  */
-import { pausesToStored, type Addressed, type AnswerRecord, type Effect, type GameState, type Message } from "#app/game/engine/index";
+import { AUDIENCES, pausesToStored, type Addressed, type AnswerRecord, type Effect, type GameState, type Message } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game.server";
 import type { Logger } from "./logger";
@@ -25,6 +25,8 @@ export interface Connection {
 /** The connections the roles of `Addressed` stand for, as the room keeps them. */
 export interface Members {
   readonly hosts: ReadonlySet<Connection>;
+  /** Screens that watch the game (docs/decisions/0032-display-and-remote.md). */
+  readonly displays: ReadonlySet<Connection>;
   readonly players: ReadonlyMap<number, Connection>;
 }
 
@@ -281,17 +283,6 @@ export class GameOutbox {
   /** Queues a message for its recipients, encoded once for all of them (once per player when personal). */
   send(addressed: Addressed, members: Members): void {
     switch (addressed.to) {
-      case "hosts":
-      case "everyone": {
-        const data = encodeServerMessage(addressed.type, addressed.payload);
-        for (const host of members.hosts) this.deliveries.push({ to: host, data });
-        this.count(addressed.type, members.hosts.size);
-        if (addressed.to === "everyone") this.toPlayers(data, addressed.type, members, addressed.opensQuestion ?? false);
-        return;
-      }
-      case "players":
-        this.toPlayers(encodeServerMessage(addressed.type, addressed.payload), addressed.type, members, addressed.opensQuestion ?? false);
-        return;
       case "player": {
         const connection = members.players.get(addressed.playerId);
         if (!connection) return;
@@ -303,6 +294,18 @@ export class GameOutbox {
         const render = personalized(addressed.type, addressed.shared, addressed.key);
         for (const [playerId, connection] of members.players) this.deliveries.push({ to: connection, data: render(addressed.each(playerId)) });
         this.count(addressed.type, members.players.size);
+        return;
+      }
+      default: {
+        // One encoding for the whole audience, whichever roles it reaches.
+        const reaches = AUDIENCES[addressed.to];
+        const data = encodeServerMessage(addressed.type, addressed.payload);
+        for (const group of [reaches.hosts ? members.hosts : null, reaches.displays ? members.displays : null]) {
+          if (!group) continue;
+          for (const connection of group) this.deliveries.push({ to: connection, data });
+          this.count(addressed.type, group.size);
+        }
+        if (reaches.players) this.toPlayers(data, addressed.type, members, addressed.opensQuestion ?? false);
         return;
       }
     }

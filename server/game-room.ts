@@ -16,7 +16,7 @@ import {
 } from "#app/game/engine/index";
 import { CloseCode, encodeServerMessage } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
-import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
+import { gameKeyMatches, type GameWriteBatch, type LoadedGame } from "#app/models/game.server";
 import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
 import type { Logger } from "./logger";
 import { silentLogger } from "./logger";
@@ -42,11 +42,13 @@ export interface RoomOptions {
   onClosed?: (room: GameRoom) => void;
 }
 
-type Binding = { role: "host" } | { role: "player"; playerId: number };
+type Binding = { role: "host" } | { role: "display" } | { role: "player"; playerId: number };
 /** One answer as SUBMIT_ANSWER carries it: one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
 
 const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
+/** A display's key is wrong, or none was sent; also sent for a key of another game. */
+export const BAD_DISPLAY_KEY = "This display link is not valid. Open the display again from the host's screen.";
 export const GAME_CLOSED_MESSAGE = "This game has been closed on the server. Thanks for playing!";
 
 /**
@@ -66,9 +68,13 @@ export class GameRoom {
   private readonly outbox: GameOutbox;
 
   private hostClientId: string | null;
+  /** The game's capabilities (docs/decisions/0032-display-and-remote.md): watch it, or run it from another device. */
+  private readonly displayKey: string | null;
+  private readonly remoteKey: string | null;
   private readonly hosts = new Set<Connection>();
+  private readonly displays = new Set<Connection>();
   private readonly playerConnections = new Map<number, Connection>();
-  private readonly members: Members = { hosts: this.hosts, players: this.playerConnections };
+  private readonly members: Members = { hosts: this.hosts, displays: this.displays, players: this.playerConnections };
   private readonly bindings = new Map<Connection, Binding>();
   private readonly graceTimers = new Map<number, NodeJS.Timeout>();
 
@@ -81,6 +87,8 @@ export class GameRoom {
     this.gameCode = loaded.game.game_code;
     this.gameId = loaded.game.id;
     this.hostClientId = loaded.game.host_client_id;
+    this.displayKey = loaded.game.display_key;
+    this.remoteKey = loaded.game.remote_key;
     this.store = store;
     this.now = options.now ?? Date.now;
     this.logger = (options.logger ?? silentLogger).child({ gameCode: this.gameCode });
@@ -142,13 +150,18 @@ export class GameRoom {
 
   // ------------------------------------------------------------------ lifecycle
 
-  async joinAsHost(connection: Connection): Promise<void> {
+  /**
+   * A host seat: the game's host browser, or any device with the game's remote key (the host's
+   * phone). Several host connections at once each get every host message.
+   */
+  async joinAsHost(connection: Connection, remoteKey?: string): Promise<void> {
     if (this.refuseIfStopped(connection)) return;
-    if (connection.clientId !== this.hostClientId) {
+    const byKey = remoteKey !== undefined && gameKeyMatches(this.remoteKey, remoteKey);
+    if (!byKey && connection.clientId !== this.hostClientId) {
       // The host may have registered after this room was loaded.
       this.hostClientId = await this.store.getHostClientId();
     }
-    if (connection.clientId !== this.hostClientId) {
+    if (!byKey && connection.clientId !== this.hostClientId) {
       this.sendError(connection, HOST_ONLY_JOIN, "NOT_HOST");
       return;
     }
@@ -156,6 +169,23 @@ export class GameRoom {
     this.hosts.add(connection);
     this.bindings.set(connection, { role: "host" });
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "host" }, this.now()));
+    this.outbox.scheduleFlush();
+  }
+
+  /**
+   * A screen for the projector: with the game's display key it watches (any number of them), never
+   * acts; a display that comes back gets the current screen, as a host does.
+   */
+  joinAsDisplay(connection: Connection, key: string): void {
+    if (this.refuseIfStopped(connection)) return;
+    if (!gameKeyMatches(this.displayKey, key)) {
+      this.sendError(connection, BAD_DISPLAY_KEY, "BAD_KEY");
+      return;
+    }
+    this.unbind(connection);
+    this.displays.add(connection);
+    this.bindings.set(connection, { role: "display" });
+    this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "display" }, this.now()));
     this.outbox.scheduleFlush();
   }
 
@@ -245,6 +275,11 @@ export class GameRoom {
     this.apply({ type: "resume", actor: this.actorOf(connection) }, connection);
   }
 
+  /** End game: the podium now. */
+  end(connection: Connection): void {
+    this.apply({ type: "end", actor: this.actorOf(connection) }, connection);
+  }
+
   kick(connection: Connection, playerId: number): void {
     this.apply({ type: "kick", actor: this.actorOf(connection), playerId }, connection);
   }
@@ -261,7 +296,7 @@ export class GameRoom {
   private actorOf(connection: Connection): Actor {
     const binding = this.bindings.get(connection);
     if (!binding) return { role: "guest" };
-    return binding.role === "host" ? { role: "host" } : { role: "player", playerId: binding.playerId };
+    return binding.role === "player" ? { role: "player", playerId: binding.playerId } : { role: binding.role };
   }
 
   private apply(command: Command, from?: Connection): void {
@@ -282,6 +317,10 @@ export class GameRoom {
     this.bindings.delete(connection);
     if (binding.role === "host") {
       this.hosts.delete(connection);
+      return;
+    }
+    if (binding.role === "display") {
+      this.displays.delete(connection);
       return;
     }
     if (this.playerConnections.get(binding.playerId) !== connection) return;
@@ -344,7 +383,7 @@ export class GameRoom {
           this.bindings.delete(connection);
         }
         if (state.phase === "lobby") this.lobbyThrottle.request();
-        else if (this.hosts.size > 0 && state.phase === "question") this.progressThrottle.request();
+        else if (this.hasScreens() && state.phase === "question") this.progressThrottle.request();
         this.logger.info({ event: "player_kicked", playerId: player.id, players: state.players.size }, "player removed by the host");
         return;
       }
@@ -362,7 +401,7 @@ export class GameRoom {
       }
       case "questionStarted":
       case "answerAccepted": {
-        if (this.hosts.size > 0) this.progressThrottle.request();
+        if (this.hasScreens()) this.progressThrottle.request();
         return;
       }
       case "questionClosed": {
@@ -382,7 +421,10 @@ export class GameRoom {
         return;
       }
       case "gameOver": {
-        this.logger.info({ event: "game_finished", players: state.players.size, round: state.round }, "game finished");
+        this.logger.info(
+          { event: "game_finished", players: state.players.size, round: state.round, ...(effect.endedEarly ? { endedEarly: true } : {}) },
+          effect.endedEarly ? "game ended by the host" : "game finished",
+        );
         return;
       }
     }
@@ -393,8 +435,13 @@ export class GameRoom {
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "player", player }, this.now()));
   }
 
+  /** Someone sees the live answer count: a host or a display. */
+  private hasScreens(): boolean {
+    return this.hosts.size > 0 || this.displays.size > 0;
+  }
+
   private sendLobbyUpdate(): void {
-    if (this.playerConnections.size === 0) return;
+    if (this.playerConnections.size === 0 && this.displays.size === 0) return;
     const update = lobbyUpdate(this.state);
     if (!update) return;
     this.outbox.send(update, this.members);
@@ -403,8 +450,8 @@ export class GameRoom {
 
   private sendAnswerProgress(): void {
     const progress = answerProgress(this.state);
-    if (!progress) return;
-    this.outbox.send(progress, this.members);
+    if (progress.length === 0) return;
+    for (const addressed of progress) this.outbox.send(addressed, this.members);
     this.outbox.scheduleFlush();
   }
 
@@ -446,6 +493,7 @@ export class GameRoom {
     for (const connection of this.bindings.keys()) connection.close(closeCode, reason);
     this.bindings.clear();
     this.hosts.clear();
+    this.displays.clear();
     this.playerConnections.clear();
   }
 

@@ -266,6 +266,10 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       await join(client, message);
       return;
     }
+    if (message.type === "WATCH_GAME") {
+      await watch(client, message);
+      return;
+    }
     const room = client.room;
     if (message.type === "LEAVE_GAME" && !room) return;
     if (!room || room.gameCode !== message.payload.gameCode) {
@@ -302,6 +306,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       case "RESUME_QUESTION":
         room.resume(client.connection);
         return;
+      case "END_GAME":
+        room.end(client.connection);
+        return;
       case "SET_PICTURES_ON_PLAYERS":
         room.setPicturesOnPlayers(client.connection, message.payload.enabled);
         return;
@@ -326,11 +333,24 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     if (client.room && client.room !== room) client.room.drop(client.connection);
     client.room = room;
     if (isHost) {
-      await room.joinAsHost(client.connection);
+      await room.joinAsHost(client.connection, message.payload.key);
       return;
     }
     room.joinAsPlayer(client.connection, nickname);
     if (isNew && room.hasClient(client.connection.clientId)) countAdmitted(client, gameCode);
+  }
+
+  /** A display: never a new player, so no join limit applies; a wrong key is refused by the room. */
+  async function watch(client: Client, message: Extract<ClientMessage, { type: "WATCH_GAME" }>): Promise<void> {
+    const { gameCode, key } = message.payload;
+    const room = await hub.getRoom(gameCode);
+    if (!room) {
+      replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
+      return;
+    }
+    if (client.room && client.room !== room) client.room.drop(client.connection);
+    client.room = room;
+    room.joinAsDisplay(client.connection, key);
   }
 
   const heartbeat = setInterval(() => {

@@ -92,6 +92,29 @@ export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: num
   );
 }
 
+/** The top three on their steps, second, first, third from the left. */
+export function Podium({ standings }: { standings: readonly { id: number; rank: number; nickname: string; score: number }[] }) {
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
+  const podium = standings.slice(0, 3);
+  return (
+    <div className="podium" aria-label={t("results.podium")}>
+      {[1, 0, 2].map((place) => {
+        const entry = podium[place];
+        if (!entry) return null;
+        return (
+          <div key={entry.id} className={`podium-step podium-${place + 1}`}>
+            <Avatar nickname={entry.nickname} />
+            <strong>{entry.nickname}</strong>
+            <span>{t("results.podiumScore", { score: format.score(entry.score) })}</span>
+            <div className="podium-block">{entry.rank}</div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
 /**
  * What a screen reader hears of the countdown: nothing every second (a timer is not announced),
  * once at 10 seconds and once at 5. The text only changes at those two moments, so a polite live

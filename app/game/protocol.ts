@@ -13,11 +13,19 @@ export { CloseCode, MAX_MESSAGE_BYTES, WS_PATH } from "./protocol-constants";
 // ---------------------------------------------------------------- client -> server
 
 const GameCodePayload = z.object({ gameCode: GameCodeSchema });
+/** A game's display or remote key (docs/decisions/0032-display-and-remote.md): base64url, as the links carry it. */
+const GameKeySchema = z.string({ error: "key must be a string." }).min(1, "The link has no key.").max(100, "The link's key is too long.");
 
 export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("JOIN_GAME"),
-    payload: z.object({ gameCode: GameCodeSchema, nickname: NicknameSchema }),
+    /** `key`: the game's remote key, with which a host's phone takes a host seat (`__HOST__`) from another browser. */
+    payload: z.object({ gameCode: GameCodeSchema, nickname: NicknameSchema, key: GameKeySchema.optional() }),
+  }),
+  /** A screen for the projector, with the game's display key: it watches, never acts. */
+  z.object({
+    type: z.literal("WATCH_GAME"),
+    payload: z.object({ gameCode: GameCodeSchema, key: GameKeySchema }),
   }),
   z.object({ type: z.literal("START_GAME"), payload: GameCodePayload }),
   z.object({
@@ -75,6 +83,8 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("PAUSE_QUESTION"), payload: GameCodePayload }),
   /** Host only: the paused question runs again with the time it had left. */
   z.object({ type: z.literal("RESUME_QUESTION"), payload: GameCodePayload }),
+  /** Host only, once the game has started: straight to the podium. */
+  z.object({ type: z.literal("END_GAME"), payload: GameCodePayload }),
   /** Host only: show questions' pictures on players' devices too (off by default, for slow connections). */
   z.object({
     type: z.literal("SET_PICTURES_ON_PLAYERS"),
@@ -184,14 +194,15 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
     payload: z.object({
       gameCode: z.string(),
       title: z.string(),
-      role: z.enum(["host", "player"]),
+      /** "display": a screen watching with the game's display key (it never acts). */
+      role: z.enum(["host", "player", "display"]),
       playerId: z.number().int().nullable(),
       phase: PhaseSchema,
       questionNumber: z.number().int(),
       totalQuestions: z.number().int(),
       timeLimit: z.number().int(),
       playerCount: z.number().int(),
-      /** Every player for the host; the 50 most recent for a player. */
+      /** Every player for the host; the 50 most recent for a player or a display. */
       players: z.array(PlayerRefSchema),
       /** Closed to new players by the host. */
       locked: z.boolean().optional(),

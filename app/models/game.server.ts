@@ -1,4 +1,4 @@
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { sql } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
@@ -42,6 +42,8 @@ export async function createGame(db: DB, input: NewGame, now = Date.now()): Prom
       creator_client_id: input.creatorClientId,
       host_client_id: input.hostClientId ?? null,
       time_limit: quiz.time_limit,
+      display_key: newGameKey(),
+      remote_key: newGameKey(),
       created_at: now,
     };
     // Inside the transaction nothing else writes between the look and the insert.
@@ -61,6 +63,48 @@ export async function createGame(db: DB, input: NewGame, now = Date.now()): Prom
       from questions where quiz_id = ${input.quizId} and retired_at is null`.execute(trx);
     return { id: row.id, gameCode: row.game_code, status: row.status };
   });
+}
+
+/**
+ * A capability key of a game (docs/decisions/0032-display-and-remote.md): 18 random bytes (144 bits),
+ * base64url so it travels in a URL and a QR code as it is.
+ */
+export function newGameKey(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+export interface GameKeys {
+  displayKey: string;
+  remoteKey: string;
+}
+
+/**
+ * The game's display and remote keys, drawn now for a game created before they existed. Two callers
+ * at once draw twice, but only the first write lands (`where ... is null`) and both read it back.
+ */
+export async function ensureGameKeys(db: DB, gameId: number): Promise<GameKeys | null> {
+  const read = () => db.selectFrom("games").select(["display_key", "remote_key"]).where("id", "=", gameId).executeTakeFirst();
+  let row = await read();
+  if (!row) return null;
+  if (row.display_key === null || row.remote_key === null) {
+    await db.updateTable("games").set({ display_key: newGameKey() }).where("id", "=", gameId).where("display_key", "is", null).execute();
+    await db.updateTable("games").set({ remote_key: newGameKey() }).where("id", "=", gameId).where("remote_key", "is", null).execute();
+    row = await read();
+    if (!row) return null;
+  }
+  return { displayKey: row.display_key!, remoteKey: row.remote_key! };
+}
+
+/**
+ * Whether `given` is the game's key, compared in constant time so the time a refusal takes says
+ * nothing about how much of a guess was right. A missing key on either side never matches.
+ */
+export function gameKeyMatches(expected: string | null | undefined, given: string | null | undefined): boolean {
+  if (!expected || !given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  // Lengths differ only for a wrong key; comparing the expected key with itself keeps the time the same.
+  return timingSafeEqual(a, a.length === b.length ? b : a) && a.length === b.length;
 }
 
 export async function findLiveGame(db: DB, gameCode: string): Promise<GameRow | undefined> {
@@ -256,8 +300,11 @@ export function readQuestionPauses(stored: string): StoredPause[] {
 
 /** Everything needed to run (or resume, after a restart) a live game. */
 export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedGame | undefined> {
-  const game = await findLiveGame(db, gameCode);
-  if (!game) return undefined;
+  const found = await findLiveGame(db, gameCode);
+  if (!found) return undefined;
+  // A game created before the display and remote keys gets them as its room opens.
+  const keys = await ensureGameKeys(db, found.id);
+  const game = keys ? { ...found, display_key: keys.displayKey, remote_key: keys.remoteKey } : found;
   const [quiz, questions, players, answers, kicks] = await Promise.all([
     db.selectFrom("quizzes").select(["title", "time_limit"]).where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
     getGameQuestions(db, game.id),

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import { Avatar, ConnectingNotice, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
+import { ConnectingNotice, Podium, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { useProjectorSound } from "#app/components/projector/projector-controls";
 import { useToast } from "#app/components/toaster";
@@ -66,7 +66,6 @@ export default function FinalResults() {
       </Page>
     );
   }
-  const podium = state.leaderboard.slice(0, 3);
   const everyone = fullResults?.players ?? state.leaderboard;
   const me = state.myStanding;
 
@@ -88,20 +87,7 @@ export default function FinalResults() {
     <Page narrow>
       <div className="stack">
         <ScreenHeading className="center">{t("results.heading")}</ScreenHeading>
-        <div className="podium" aria-label={t("results.podium")}>
-          {[1, 0, 2].map((place) => {
-            const entry = podium[place];
-            if (!entry) return null;
-            return (
-              <div key={entry.id} className={`podium-step podium-${place + 1}`}>
-                <Avatar nickname={entry.nickname} />
-                <strong>{entry.nickname}</strong>
-                <span>{t("results.podiumScore", { score: format.score(entry.score) })}</span>
-                <div className="podium-block">{entry.rank}</div>
-              </div>
-            );
-          })}
-        </div>
+        <Podium standings={state.leaderboard} />
         {me && !state.isHost ? (
           <p className="status-banner" data-testid="own-rank">
             {t("results.ownRank", { rank: me.rank, total: format.score(state.playerCount), count: me.score, score: format.score(me.score) })}

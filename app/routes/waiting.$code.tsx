@@ -3,6 +3,7 @@ import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
+import { DisplayLinks } from "#app/components/display-links";
 import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
 import { ProjectorControls } from "#app/components/projector/projector-controls";
 import { Page } from "#app/components/layout";
@@ -10,6 +11,7 @@ import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { loadHostSession } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
+import { gameLinks } from "#app/utils/game-links.server";
 import { loadGameScreen } from "#app/utils/game-screen.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
@@ -21,11 +23,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const joinUrl = `${new URL(request.url).origin}/join?code=${screen.gameCode}`;
   // Drawn on the server: no external QR service, and it shows without JavaScript.
   const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-  return { ...screen, joinUrl, qrSvg };
+  // The display's and remote's keys reach the host's browser alone.
+  const links = screen.isHost ? await gameLinks(context.db, request, screen.gameCode) : null;
+  return { ...screen, joinUrl, qrSvg, links };
 }
 
 export default function Lobby() {
-  const { gameCode, title, isHost: viewerIsHost, joinUrl, qrSvg } = useLoaderData<typeof loader>();
+  const { gameCode, title, isHost: viewerIsHost, joinUrl, qrSvg, links } = useLoaderData<typeof loader>();
   const [searchParams, setSearchParams] = useSearchParams();
   const { state, hostGame, joinGame, startGame, leaveGame, kickPlayer, lockGame, setPicturesOnPlayers } = useGame();
   const toast = useToast();
@@ -149,6 +153,7 @@ export default function Lobby() {
             </p>
           ) : null}
         </div>
+        {isHost ? <DisplayLinks gameCode={gameCode} links={links} /> : null}
         <div>
           <button type="button" className="button button-secondary" onClick={onLeave}>
             {t("lobby.leave")}

@@ -26,7 +26,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   const gameCode = new URL(host.url()).pathname.split("/").pop()!;
   await expect(host.getByLabel(/Game code/)).toHaveText(gameCode);
   await expect(host.getByTestId("join-link")).toHaveText(new RegExp(`/join\\?code=${gameCode}$`));
-  await expect(host.getByRole("img", { name: /QR code/ })).toBeVisible();
+  await expect(host.getByRole("img", { name: /QR code to join game/ })).toBeVisible();
 
   const names = ["Ann", "Bob", "Cat"];
   const players: Page[] = [];

@@ -54,7 +54,7 @@ test("the host's screen goes full screen for a projector, in large dark type, an
   await expect(fullscreen).toHaveAttribute("aria-pressed", "true");
   expect(await host.evaluate(() => document.fullscreenElement === document.documentElement)).toBe(true);
   // The join code and its QR code stay in sight, large; the site's header is gone.
-  await expect(host.locator(".qr")).toBeVisible();
+  await expect(host.getByRole("img", { name: /QR code to join game/ })).toBeVisible();
   await expect(host.locator(".site-header")).toBeHidden();
 
   const playerContext = await contextWithClientId(browser, `player-${randomUUID()}`);

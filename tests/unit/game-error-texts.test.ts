@@ -17,7 +17,7 @@ import { TranslatorProvider } from "#app/i18n/use-translation";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
-import { GAME_CLOSED_MESSAGE } from "../../server/game-room";
+import { BAD_DISPLAY_KEY, GAME_CLOSED_MESSAGE } from "../../server/game-room";
 import { JOIN_LIMIT_MESSAGES } from "../../server/ws";
 
 const englishTexts = new Set(Object.values(CATALOGS.en.errors as Record<string, string>));
@@ -48,6 +48,9 @@ const PROTOCOL_REFUSALS = [
   refusal({ type: "ACCEPT_ANSWER", payload: { gameCode: "ABC234", questionNumber: 0, text: "a" } }),
   refusal({ type: "ACCEPT_ANSWER", payload: { gameCode: "ABC234", questionNumber: 1, text: "" } }),
   refusal({ type: "SET_PICTURES_ON_PLAYERS", payload: { gameCode: "ABC234", enabled: 1 } }),
+  refusal({ type: "WATCH_GAME", payload: { gameCode: "ABC234", key: 5 } }),
+  refusal({ type: "WATCH_GAME", payload: { gameCode: "ABC234", key: "" } }),
+  refusal({ type: "JOIN_GAME", payload: { gameCode: "ABC234", nickname: "__HOST__", key: "k".repeat(101) } }),
 ];
 
 /** `useErrorText()(message, code)` as a page in `language` renders it. */
@@ -77,6 +80,7 @@ describe("the game's error messages", () => {
       OFFENSIVE_NICKNAME,
       GAME_NOT_FOUND,
       GAME_CLOSED_MESSAGE,
+      BAD_DISPLAY_KEY,
       ...Object.values(JOIN_LIMIT_MESSAGES),
       "Join the game first.",
       "Something went wrong handling that message.",

@@ -25,6 +25,8 @@ function loadedGame(): LoadedGame {
     round: 0,
     locked: 0,
     pictures_on_players: 0,
+    display_key: "display-key",
+    remote_key: "remote-key",
     created_at: 0,
     started_at: null,
     ended_at: null,

@@ -73,13 +73,13 @@ describe("who receives each effect's messages", () => {
       [{ type: "lock", actor: HOST, locked: true }, ["everyone: LOBBY_LOCKED"]],
       [{ type: "start", actor: HOST }, ["everyone: GAME_STARTED", "everyone: QUESTION_STARTED"]],
       [{ type: "answer", actor: { role: "player", playerId: 1 }, playerId: 1, answerIndex: 1 }, ["player 1: ANSWER_ACCEPTED"]],
-      [{ type: "next", actor: HOST }, ["hosts: ANSWER_RESULTS", "eachPlayer: ANSWER_RESULTS"]],
-      [{ type: "next", actor: HOST }, ["hosts: LEADERBOARD_UPDATE", "eachPlayer: LEADERBOARD_UPDATE"]],
+      [{ type: "next", actor: HOST }, ["hosts: ANSWER_RESULTS", "displays: ANSWER_RESULTS", "eachPlayer: ANSWER_RESULTS"]],
+      [{ type: "next", actor: HOST }, ["screens: LEADERBOARD_UPDATE", "eachPlayer: LEADERBOARD_UPDATE"]],
       [{ type: "next", actor: HOST }, ["everyone: QUESTION_STARTED"]],
-      [{ type: "next", actor: HOST }, ["hosts: ANSWER_RESULTS", "eachPlayer: ANSWER_RESULTS"]],
-      [{ type: "next", actor: HOST }, ["hosts: LEADERBOARD_UPDATE", "eachPlayer: LEADERBOARD_UPDATE"]],
-      [{ type: "next", actor: HOST }, ["hosts: GAME_OVER", "eachPlayer: GAME_OVER"]],
-      [{ type: "playAgain", actor: HOST }, ["hosts: GAME_SNAPSHOT", "eachPlayer: GAME_SNAPSHOT"]],
+      [{ type: "next", actor: HOST }, ["hosts: ANSWER_RESULTS", "displays: ANSWER_RESULTS", "eachPlayer: ANSWER_RESULTS"]],
+      [{ type: "next", actor: HOST }, ["screens: LEADERBOARD_UPDATE", "eachPlayer: LEADERBOARD_UPDATE"]],
+      [{ type: "next", actor: HOST }, ["screens: GAME_OVER", "eachPlayer: GAME_OVER"]],
+      [{ type: "playAgain", actor: HOST }, ["hosts: GAME_SNAPSHOT", "displays: GAME_SNAPSHOT", "eachPlayer: GAME_SNAPSHOT"]],
     ];
     steps.forEach(([command, expected], i) => expect(run(state, command), `step ${i}: ${command.type}`).toEqual(expected));
   });
@@ -100,7 +100,7 @@ describe("who receives each effect's messages", () => {
     const state = lobbyOfTwo();
     run(state, { type: "start", actor: HOST });
     run(state, { type: "answer", actor: { role: "player", playerId: 1 }, playerId: 1, answerIndex: 1 });
-    const [forHosts, forPlayers] = addressedBy(state, { type: "next", actor: HOST });
+    const [forHosts, , forPlayers] = addressedBy(state, { type: "next", actor: HOST });
     expect(forHosts.to === "hosts" && forHosts.type === "ANSWER_RESULTS" && forHosts.payload.playerResults.map((result) => result.playerId)).toEqual([1, 2]);
     expect(personalPayload(forPlayers, 2).playerResults).toEqual([expect.objectContaining({ playerId: 2, correct: false })]);
     expect(personalPayload(forPlayers, 1).playerResults).toEqual([expect.objectContaining({ playerId: 1, correct: true })]);
@@ -109,7 +109,7 @@ describe("who receives each effect's messages", () => {
   it("builds the hosts' full results only when a host is there to see them", () => {
     const state = lobbyOfTwo();
     run(state, { type: "start", actor: HOST });
-    expect(run(state, { type: "next", actor: HOST }, T0, { now: T0, hasHosts: false })).toEqual(["eachPlayer: ANSWER_RESULTS"]);
+    expect(run(state, { type: "next", actor: HOST }, T0, { now: T0, hasHosts: false })).toEqual(["displays: ANSWER_RESULTS", "eachPlayer: ANSWER_RESULTS"]);
   });
 
   it("tells each player its own standing with the leaderboard", () => {
@@ -136,13 +136,13 @@ describe("who receives each effect's messages", () => {
     ]);
   });
 
-  it("sends lobby updates to players in the lobby only, and answer counts to hosts while a question is open", () => {
+  it("sends lobby updates to players and displays in the lobby only, and answer counts to hosts and displays while a question is open", () => {
     const state = lobbyOfTwo();
-    expect(lobbyUpdate(state)).toMatchObject({ to: "players", type: "LOBBY_UPDATE", payload: { playerCount: 2 } });
-    expect(answerProgress(state)).toBeNull();
+    expect(lobbyUpdate(state)).toMatchObject({ to: "viewers", type: "LOBBY_UPDATE", payload: { playerCount: 2 } });
+    expect(answerProgress(state)).toEqual([]);
     run(state, { type: "start", actor: HOST });
     expect(lobbyUpdate(state)).toBeNull();
-    expect(answerProgress(state)).toMatchObject({ to: "hosts", type: "ANSWER_PROGRESS" });
+    expect(answerProgress(state).map(describe_)).toEqual(["hosts: ANSWER_PROGRESS", "displays: ANSWER_PROGRESS"]);
   });
 });
 

@@ -9,7 +9,7 @@ import { WS_PATH } from "../protocol-constants";
 /** One answer: exactly one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
 import { HOST_NICKNAME } from "../rules";
-import { FINAL_ERROR_TITLES, gameReducer, initialGameState, isFinalError, screenFor, type ClientGameState } from "./game-state";
+import { FINAL_ERROR_TITLES, gameReducer, initialGameState, isFinalError, screenFor, type ClientGameState, type Surface } from "./game-state";
 import { GameSocket, type ConnectionState } from "./socket";
 import { clearGameSessions, getClientId, loadHostSession, loadPlayerSession, saveHostSession, savePlayerSession } from "./storage";
 
@@ -18,6 +18,12 @@ export interface GameContextValue {
   connection: ConnectionState;
   joinGame(gameCode: string, nickname: string): void;
   hostGame(gameCode: string, title: string, hostName: string): void;
+  /** The projector's display: watches the game with its display key (docs/decisions/0032-display-and-remote.md). */
+  watchGame(gameCode: string, key: string): void;
+  /** The host's phone: a host seat by the game's remote key. */
+  remoteGame(gameCode: string, key: string): void;
+  /** Host: straight to the podium. */
+  endGame(): void;
   startGame(): void;
   nextQuestion(): void;
   /** Host: stops the open question's countdown, or runs it again with the time it had left. */
@@ -47,6 +53,21 @@ export function useGame(): GameContextValue {
   return value;
 }
 
+/** What this page joins: a player, the host, or with a key a display or a remote (which keep no session in this browser). */
+interface Target {
+  gameCode: string;
+  nickname: string;
+  isHost: boolean;
+  key?: string;
+  surface?: Surface;
+}
+
+function joinMessage(target: Target): Parameters<GameSocket["send"]>[0] {
+  const { gameCode, nickname, key, surface } = target;
+  if (surface === "display" && key) return { type: "WATCH_GAME", payload: { gameCode, key } };
+  return { type: "JOIN_GAME", payload: key ? { gameCode, nickname, key } : { gameCode, nickname } };
+}
+
 function socketUrl(clientId: string): string {
   const protocol = window.location.protocol === "https:" ? "wss" : "ws";
   return `${protocol}://${window.location.host}${WS_PATH}?clientId=${encodeURIComponent(clientId)}`;
@@ -58,7 +79,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
   const [connection, setConnection] = useState<ConnectionState>("closed");
   const socketRef = useRef<GameSocket | null>(null);
   /** The game this browser wants to be in; joined on every (re)open of the socket. */
-  const targetRef = useRef<{ gameCode: string; nickname: string; isHost: boolean } | null>(null);
+  const targetRef = useRef<Target | null>(null);
   const stateRef = useRef(state);
   stateRef.current = state;
   const toast = useToast();
@@ -91,8 +112,9 @@ export function GameProvider({ children }: { children: ReactNode }) {
         const { message: text, code, values } = message.payload;
         toastRef.current({ title: t("toasts.gameError"), description: errorText(text, code, values), variant: "destructive" });
         if (stateRef.current.joining) {
+          // A display or a remote refused keeps this browser's own game (it may be the host's laptop).
+          if (!targetRef.current?.key) clearGameSessions();
           targetRef.current = null;
-          clearGameSessions();
         }
       } else if (message.type === "GAME_STARTED" && message.payload.questionCount === 0) {
         toastRef.current({ title: t("toasts.quizError"), description: t("toasts.noQuestions"), variant: "destructive" });
@@ -125,7 +147,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
             dispatch({ type: "joining", ...target });
           }
         }
-        if (target) socket.send({ type: "JOIN_GAME", payload: { gameCode: target.gameCode, nickname: target.nickname } });
+        if (target) socket.send(joinMessage(target));
       },
       onReconnected: () => toastRef.current({ title: wordsRef.current.t("toasts.reconnected"), description: wordsRef.current.t("toasts.backInGame") }),
       onGiveUp: () => {
@@ -159,10 +181,11 @@ export function GameProvider({ children }: { children: ReactNode }) {
   const send = useCallback((message: Parameters<GameSocket["send"]>[0]) => socketRef.current?.send(message), []);
 
   /** Joins now when connected; otherwise the socket's next open joins. */
-  const enter = useCallback((gameCode: string, nickname: string, isHost: boolean) => {
-    targetRef.current = { gameCode, nickname, isHost };
-    dispatch({ type: "joining", gameCode, nickname, isHost });
-    if (socketRef.current?.state === "open") socketRef.current.send({ type: "JOIN_GAME", payload: { gameCode, nickname } });
+  const enter = useCallback((gameCode: string, nickname: string, isHost: boolean, keyed: { key: string; surface: Surface } | null = null) => {
+    const target: Target = { gameCode, nickname, isHost, ...keyed };
+    targetRef.current = target;
+    dispatch({ type: "joining", gameCode, nickname, isHost, surface: keyed?.surface });
+    if (socketRef.current?.state === "open") socketRef.current.send(joinMessage(target));
   }, []);
 
   const value = useMemo<GameContextValue>(
@@ -176,6 +199,16 @@ export function GameProvider({ children }: { children: ReactNode }) {
       hostGame(gameCode, title, hostName) {
         saveHostSession({ gameCode, title, hostName });
         enter(gameCode, HOST_NICKNAME, true);
+      },
+      watchGame(gameCode, key) {
+        enter(gameCode, "", false, { key, surface: "display" });
+      },
+      remoteGame(gameCode, key) {
+        enter(gameCode, HOST_NICKNAME, true, { key, surface: "remote" });
+      },
+      endGame() {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "END_GAME", payload: { gameCode } });
       },
       startGame() {
         const { gameCode, isHost } = stateRef.current;

@@ -23,10 +23,17 @@ export interface PlayerRef {
   nickname: string;
 }
 
+/** A page that stays put whatever the phase: the projector's display, or the host's phone (docs/decisions/0032). */
+export type Surface = "display" | "remote";
+
 export interface ClientGameState {
   gameCode: string | null;
   nickname: string | null;
   isHost: boolean;
+  /** Watching with the game's display key: sees what the projector shows, never acts. */
+  isDisplay: boolean;
+  /** The page this browser keeps for every phase, if any; otherwise the screen follows the phase. */
+  surface: Surface | null;
   playerId: number | null;
   /** Set while a JOIN_GAME waits for its answer. */
   joining: boolean;
@@ -92,6 +99,8 @@ export const initialGameState: ClientGameState = {
   gameCode: null,
   nickname: null,
   isHost: false,
+  isDisplay: false,
+  surface: null,
   playerId: null,
   joining: false,
   joinError: null,
@@ -134,7 +143,7 @@ export const initialGameState: ClientGameState = {
 
 export type GameAction =
   | { type: "server"; message: ServerMessage; receivedAt: number }
-  | { type: "joining"; gameCode: string; nickname: string; isHost: boolean }
+  | { type: "joining"; gameCode: string; nickname: string; isHost: boolean; surface?: Surface }
   | { type: "answerSubmitting"; answerIndex: number | null; value?: AnswerValueView }
   | { type: "reset" };
 
@@ -166,6 +175,7 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
         gameCode: action.gameCode,
         nickname: action.nickname,
         isHost: action.isHost,
+        surface: action.surface ?? null,
         joining: true,
         clockOffsetMs: state.clockOffsetMs,
       };
@@ -220,6 +230,8 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         gameCode: snapshot.gameCode,
         nickname: state.nickname,
         isHost: snapshot.role === "host",
+        isDisplay: snapshot.role === "display",
+        surface: state.surface,
         playerId: snapshot.playerId,
         joining: false,
         title: snapshot.title,
@@ -379,6 +391,7 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
 export function screenFor(state: ClientGameState): string | null {
   if (!state.gameCode || state.joining || !state.phase) return null;
   const code = state.gameCode;
+  if (state.surface) return `/${state.surface}/${code}`;
   switch (state.phase) {
     case "lobby":
       return `/waiting/${code}`;

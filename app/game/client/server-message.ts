@@ -96,7 +96,7 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
   GAME_SNAPSHOT: {
     gameCode: string,
     title: string,
-    role: oneOf("host", "player"),
+    role: oneOf("host", "player", "display"),
     playerId: nullable(number),
     phase: oneOf("lobby", "question", "results", "leaderboard", "finished"),
     questionNumber: number,

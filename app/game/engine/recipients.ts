@@ -3,10 +3,14 @@
  * named by role ("every host", "each player") rather than by socket, so the rules of who may hear
  * what sit beside the views that redact it and are tested like the engine. The room binds the roles
  * to its connections; the outbox encodes each message once per audience.
+ *
+ * Three roles watch a game: hosts (the laptop's host screen and any remote: the controls and the
+ * private data, every player and every result), displays (the projector: only what it shows, never
+ * O(players) data, no result of one player beyond the standings; docs/decisions/0032) and players.
  */
 import { CloseCode, type ServerMessageType, type ServerPayload } from "../protocol";
 import { MESSAGES, type Effect } from "./transition";
-import { answerToCurrentQuestion, type AnswerRecord, type GameState, type PlayerState } from "./state";
+import { answerToCurrentQuestion, type AnswerRecord, type GameState } from "./state";
 import {
   answerProgressView,
   gameOverView,
@@ -21,14 +25,33 @@ import {
   resultsHeaderView,
   snapshotView,
   typedAnswersView,
+  displayProgressView,
+  type Viewer,
 } from "./view";
 
 /** One server message with its payload, typed together. */
 export type Message = { [T in ServerMessageType]: { type: T; payload: ServerPayload<T> } }[ServerMessageType];
 
+/**
+ * An audience, by role: `hosts` (controls and private data), `displays`, `screens` (hosts and
+ * displays: what the projector shows), `players`, `viewers` (displays and players: what anyone in the
+ * room may see, such as the lobby's newest names) and `everyone`.
+ */
+export type Broadcast = "hosts" | "displays" | "screens" | "players" | "viewers" | "everyone";
+
+/** Which roles each audience reaches. */
+export const AUDIENCES: Record<Broadcast, { hosts: boolean; displays: boolean; players: boolean }> = {
+  hosts: { hosts: true, displays: false, players: false },
+  displays: { hosts: false, displays: true, players: false },
+  screens: { hosts: true, displays: true, players: false },
+  players: { hosts: false, displays: false, players: true },
+  viewers: { hosts: false, displays: true, players: true },
+  everyone: { hosts: true, displays: true, players: true },
+};
+
 export type Addressed =
-  /** The same message to every host, every player, or both. `opensQuestion`: each player's answer is timed from when it reached them. */
-  | (Message & { to: "hosts" | "players" | "everyone"; opensQuestion?: boolean })
+  /** The same message to an audience. `opensQuestion`: each player's answer is timed from when it reached them. */
+  | (Message & { to: Broadcast; opensQuestion?: boolean })
   /** To one player, if connected; `close` then ends its connection. */
   | (Message & { to: "player"; playerId: number; close?: { code: number; reason: string } })
   /**
@@ -83,6 +106,8 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
     case "answerAccepted":
       return [{ to: "player", playerId: effect.player.id, ...message("ANSWER_ACCEPTED", acceptedPayload(effect.answer)) }];
     case "questionClosed":
+      // Closed by End game: the podium follows at once, and a reveal would only flash by.
+      if (state.phase === "finished") return [];
       return results(state, audience);
     case "typedAnswerAccepted":
       // Everyone's standing changed: each viewer gets the current screen again with the new scores.
@@ -100,6 +125,7 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
       const { playerId: _, ...shared } = forHost;
       return [
         { to: "hosts", ...message("GAME_SNAPSHOT", forHost) },
+        { to: "displays", ...message("GAME_SNAPSHOT", snapshotView(state, { role: "display" })) },
         {
           to: "eachPlayer",
           type: "GAME_SNAPSHOT",
@@ -112,72 +138,87 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
   }
 }
 
-/** ANSWER_RESULTS: hosts get every player's result (and the typed answers); each player its own. */
+/**
+ * ANSWER_RESULTS: hosts get every player's result (and the typed answers); each player its own;
+ * displays the reveal and the distribution alone.
+ */
 function results(state: GameState, { hasHosts }: Audience): Addressed[] {
   const header = resultsHeaderView(state);
   const each = (playerId: number) => [playerResultView(state, state.players.get(playerId)!)];
   const forPlayers: Addressed = { to: "eachPlayer", type: "ANSWER_RESULTS", shared: header, key: "playerResults", each };
-  if (!hasHosts) return [forPlayers];
+  const forDisplays: Addressed = { to: "displays", ...message("ANSWER_RESULTS", { ...header, playerResults: [] }) };
+  if (!hasHosts) return [forDisplays, forPlayers];
   const playerResults = state.ranking.map((player) => playerResultView(state, player));
-  return [{ to: "hosts", ...message("ANSWER_RESULTS", { ...hostResultsHeader(state, header), playerResults }) }, forPlayers];
+  return [{ to: "hosts", ...message("ANSWER_RESULTS", { ...hostResultsHeader(state, header), playerResults }) }, forDisplays, forPlayers];
 }
 
 function hostResultsHeader(state: GameState, header: ReturnType<typeof resultsHeaderView>): ReturnType<typeof resultsHeaderView> {
   return header.kind === "typeAnswer" ? { ...header, typedAnswers: typedAnswersView(state) } : header;
 }
 
-/** The leaderboard or the final standings: the same to hosts, and each player also its own place. */
+/** The leaderboard or the final standings: the same to hosts and displays, and each player also its own place. */
 function standings<T extends "LEADERBOARD_UPDATE" | "GAME_OVER">(type: T, state: GameState, shared: ServerPayload<T>): Addressed[] {
   return [
-    { to: "hosts", ...message(type, shared) },
+    { to: "screens", ...message(type, shared) },
     { to: "eachPlayer", type, shared, key: "you", each: (playerId) => ownStanding(state.players.get(playerId)!) },
   ];
 }
 
-/** The lobby's player list, to players while the game waits in its lobby. */
+/** The lobby's newest names, to players and displays while the game waits in its lobby (hosts hear of every join). */
 export function lobbyUpdate(state: GameState): Addressed | null {
-  return state.phase === "lobby" ? { to: "players", ...message("LOBBY_UPDATE", lobbyView(state)) } : null;
+  return state.phase === "lobby" ? { to: "viewers", ...message("LOBBY_UPDATE", lobbyView(state)) } : null;
 }
 
-/** The hosts' live count of answers while a question is open. */
-export function answerProgress(state: GameState): Addressed | null {
-  return state.phase === "question" ? { to: "hosts", ...message("ANSWER_PROGRESS", answerProgressView(state)) } : null;
+/** The live count of answers while a question is open: with the picks so far for hosts, without for displays. */
+export function answerProgress(state: GameState): Addressed[] {
+  if (state.phase !== "question") return [];
+  return [
+    { to: "hosts", ...message("ANSWER_PROGRESS", answerProgressView(state)) },
+    { to: "displays", ...message("ANSWER_PROGRESS", displayProgressView(state)) },
+  ];
 }
 
 /**
  * What a viewer (re)opening the game is sent, in order: a host hears of every player as if it had
- * been there all along; a player of itself; then both the current phase as it stands.
+ * been there all along; a player of itself; a display gets the snapshot alone (the newest names);
+ * then each the current phase as it stands, as its role sees it.
  */
-export function joinMessages(state: GameState, viewer: { role: "host" } | { role: "player"; player: PlayerState }, now: number): Message[] {
+export function joinMessages(state: GameState, viewer: Viewer, now: number): Message[] {
   const opening =
     viewer.role === "host"
       ? [
           message("GAME_SNAPSHOT", snapshotView(state, viewer)),
           ...[...state.players.values()].map((player) => message("PLAYER_JOINED", { player: playerRef(player) })),
         ]
-      : [message("PLAYER_JOINED", { player: playerRef(viewer.player) }), message("GAME_SNAPSHOT", snapshotView(state, viewer))];
-  return [...opening, ...catchUp(state, viewer.role === "player" ? viewer.player : null, now)];
+      : viewer.role === "display"
+        ? [message("GAME_SNAPSHOT", snapshotView(state, viewer))]
+        : [message("PLAYER_JOINED", { player: playerRef(viewer.player) }), message("GAME_SNAPSHOT", snapshotView(state, viewer))];
+  return [...opening, ...catchUp(state, viewer, now)];
 }
 
-function catchUp(state: GameState, player: PlayerState | null, now: number): Message[] {
+function catchUp(state: GameState, viewer: Viewer, now: number): Message[] {
+  const player = viewer.role === "player" ? viewer.player : null;
   switch (state.phase) {
     case "lobby":
       return [];
     case "question": {
       const answer = player && answerToCurrentQuestion(state, player);
+      const progress = viewer.role === "host" ? answerProgressView(state) : viewer.role === "display" ? displayProgressView(state) : null;
       return [
         message("QUESTION_STARTED", questionView(state, now)),
         ...(answer ? [message("ANSWER_ACCEPTED", acceptedPayload(answer))] : []),
-        ...(player ? [] : [message("ANSWER_PROGRESS", answerProgressView(state))]),
+        ...(progress ? [message("ANSWER_PROGRESS", progress)] : []),
       ];
     }
     case "results": {
       const header = resultsHeaderView(state);
+      const question = questionView(state, now).question;
+      if (viewer.role === "display") return [message("ANSWER_RESULTS", { ...header, playerResults: [], question })];
       return [
         message("ANSWER_RESULTS", {
           ...(player ? header : hostResultsHeader(state, header)),
           playerResults: (player ? [player] : state.ranking).map((entry) => playerResultView(state, entry)),
-          question: questionView(state, now).question,
+          question,
         }),
       ];
     }

@@ -23,7 +23,11 @@ import {
   type PlayerState,
 } from "./state";
 
-export type Actor = { role: "host" } | { role: "player"; playerId: number } | { role: "guest" };
+/**
+ * Who sends a command. A display (a screen that watches the game, docs/decisions/0032) is never the
+ * host: every host command from one is refused with NOT_HOST, like a player's.
+ */
+export type Actor = { role: "host" } | { role: "player"; playerId: number } | { role: "display" } | { role: "guest" };
 
 export type Command =
   | { type: "join"; clientId: string; nickname: string }
@@ -55,6 +59,8 @@ export type Command =
   /** Host: stops the open question's clock (the projector cable fell out); answers wait for the resume. */
   | { type: "pause"; actor: Actor }
   | { type: "resume"; actor: Actor }
+  /** Host: ends the game at once (the night runs late): the open question closes as a Skip would, then the podium. */
+  | { type: "end"; actor: Actor }
   | { type: "tick" };
 
 export type Effect =
@@ -66,7 +72,8 @@ export type Effect =
   /** `scoredAnswers`: guesses of a closest-number question, whose points are set only now. */
   | { type: "questionClosed"; changedPlayers: PlayerState[]; scoredAnswers: AnswerRecord[] }
   | { type: "leaderboardShown" }
-  | { type: "gameOver" }
+  /** `endedEarly`: the host pressed End game. */
+  | { type: "gameOver"; endedEarly?: boolean }
   | { type: "gameReset" }
   | { type: "playerKicked"; player: PlayerState }
   | { type: "lobbyLocked"; locked: boolean }
@@ -99,7 +106,8 @@ export type ErrorCode =
   | "PAUSED"
   | "NOTHING_TO_PAUSE"
   | "TOO_MANY_PAUSES"
-  | "NOT_PAUSED";
+  | "NOT_PAUSED"
+  | "NOT_STARTED";
 
 export interface Rejection {
   error: { code: ErrorCode; message: string };
@@ -143,6 +151,8 @@ export const MESSAGES = {
   NOTHING_TO_PAUSE: "There is no running question to pause.",
   TOO_MANY_PAUSES: "This question has been paused too often. Let it run.",
   NOT_PAUSED: "The question is not paused.",
+  NOT_HOST_END: "Only the host can end the game.",
+  NOT_STARTED: "The game has not started yet.",
 } as const;
 
 /** "Pick one of the four answers." for a question of `count` options (2 to 6), each a fixed text of the errors catalog. */
@@ -198,6 +208,8 @@ export function transition(state: GameState, command: Command, now: number): Tra
       return pause(state, command.actor, now);
     case "resume":
       return resume(state, command.actor, now);
+    case "end":
+      return end(state, command.actor, now);
     case "tick":
       return tick(state, now);
   }
@@ -526,6 +538,20 @@ function step(state: GameState, now: number): Effect[] | null {
     default:
       return null;
   }
+}
+
+/**
+ * End game: from any phase of a started game straight to the podium. An open question is closed and
+ * scored first, so the answers already given count; it is not revealed (docs/product.md#game-flow).
+ */
+function end(state: GameState, actor: Actor, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_END);
+  if (state.phase === "lobby") return reject("NOT_STARTED", MESSAGES.NOT_STARTED);
+  if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
+  const closed = state.phase === "question" ? closeQuestion(state, now) : [];
+  state.phase = "finished";
+  state.deadline = null;
+  return { effects: [...closed, { type: "gameOver", endedEarly: true }] };
 }
 
 /** The host's Skip / Next: each press moves one step. */

@@ -24,7 +24,11 @@ export function lobbyView(state: GameState): ServerPayload<"LOBBY_UPDATE"> {
   return { playerCount: state.players.size, players: recentPlayers(state).map(playerRef) };
 }
 
-export function snapshotView(state: GameState, viewer: { role: "host" } | { role: "player"; player: PlayerState }): ServerPayload<"GAME_SNAPSHOT"> {
+/** Who looks at a game: its host (every player), a display (what the projector shows), or a player (itself). */
+export type Viewer = { role: "host" } | { role: "display" } | { role: "player"; player: PlayerState };
+
+export function snapshotView(state: GameState, viewer: Viewer): ServerPayload<"GAME_SNAPSHOT"> {
+  // A display, like a player, gets the newest names, never every player: thousands of players cost it nothing.
   const players = viewer.role === "host" ? [...state.players.values()] : recentPlayers(state);
   return {
     gameCode: state.gameCode,
@@ -89,6 +93,14 @@ export function answerProgressView(state: GameState): ServerPayload<"ANSWER_PROG
     playerCount: state.players.size,
     answerCounts: [...state.answerCounts],
   };
+}
+
+/**
+ * A display's live count: how many answered, not what they picked. Anyone in the room can open the
+ * display's link, and the picks so far would tell a player which answer the room favours.
+ */
+export function displayProgressView(state: GameState): ServerPayload<"ANSWER_PROGRESS"> {
+  return { questionNumber: state.questionIndex + 1, answeredCount: state.answeredCount, playerCount: state.players.size, answerCounts: [] };
 }
 
 export function playerResultView(state: GameState, player: PlayerState): PlayerResult {

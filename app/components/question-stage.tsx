@@ -1,0 +1,165 @@
+/**
+ * A question as the room sees it, on the host's screen and on the projector's display
+ * (docs/decisions/0032-display-and-remote.md): its number and countdown, the text, the picture, the
+ * options, and once it closes the reveal its kind has, with the live count of answers. The host's
+ * screen adds its controls around it; the display shows it as it is.
+ */
+import { useEffect, type ReactNode } from "react";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
+import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
+import { useProjectorSound } from "./projector/projector-controls";
+import { countdownCue } from "./projector/sound";
+import { AnswerDistribution, AnswerLabel, Countdown, NumberSpreadChart, PointsBadge, QuestionPicture, ScreenHeading, useGameFormat } from "./game-ui";
+
+const HOW_TO_ANSWER = {
+  typeAnswer: "host.howToAnswer.typeAnswer",
+  closestNumber: "host.howToAnswer.closestNumber",
+} as const;
+
+/**
+ * The room's sound cues (app/components/projector/sound.ts): a tick each second of a running
+ * question, the sting at the reveal, the fanfare at the podium; only where the sound is switched on.
+ */
+export function useRoomSounds(state: ClientGameState, now: number, active: boolean): void {
+  const { play } = useProjectorSound();
+  const inQuestion = active && state.currentQuestion !== null;
+  const ticking = inQuestion && state.phase === "question" ? Math.ceil(timeLeftMs(state, now) / 1000) : 0;
+  const revealing = inQuestion && state.phase === "results";
+  const podium = active && state.phase === "finished";
+  useEffect(() => {
+    const cue = countdownCue(ticking);
+    if (cue) play(cue);
+  }, [ticking, play]);
+  useEffect(() => {
+    if (revealing) play("reveal");
+  }, [revealing, play]);
+  useEffect(() => {
+    if (podium) play("fanfare");
+  }, [podium, play]);
+}
+
+export function QuestionStage({
+  state,
+  now,
+  controls,
+  children,
+}: {
+  state: ClientGameState;
+  now: number;
+  /** Under the heading: the projector's switches. */
+  controls?: ReactNode;
+  /** After the options: what the reveal of a typed question shows on this screen. */
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
+  const question = state.currentQuestion!;
+  const reveal = state.phase === "results" ? state.reveal : null;
+  const revealed = reveal !== null;
+  const correct = reveal?.correctAnswerIndexes ?? [];
+  const secondsLeft = Math.ceil(timeLeftMs(state, now) / 1000);
+  const paused = state.phase === "question" && state.pausedRemainingMs !== null;
+  const answered = state.answeredCount;
+  const total = Math.max(state.playerCount, answered);
+  const hasOptions = question.answers.length > 0;
+  return (
+    <>
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <ScreenHeading screenKey={`${state.questionNumber}-${revealed ? "results" : "question"}`}>
+          {t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}
+        </ScreenHeading>
+        {revealed ? <span className="badge">{t("host.timeUp")}</span> : <Countdown secondsLeft={secondsLeft} paused={paused} />}
+      </div>
+      {controls}
+      <p className="question-text">{question.text}</p>
+      <div className="center">
+        <PointsBadge points={question.points} />
+      </div>
+      <QuestionPicture imageId={question.image} size="large" questionNumber={state.questionNumber} />
+      {hasOptions ? (
+        <div className="answers">
+          {question.answers.map((answer, index) => (
+            <div
+              key={index}
+              className={`answer answer-${index}${revealed && question.kind !== "poll" && !correct.includes(index) ? " dimmed" : ""}${revealed && correct.includes(index) ? " correct" : ""}`}
+            >
+              <AnswerLabel index={index} text={answer} />
+            </div>
+          ))}
+        </div>
+      ) : (
+        <p className="center muted">{t(HOW_TO_ANSWER[question.kind as keyof typeof HOW_TO_ANSWER])}</p>
+      )}
+      {reveal?.kind === "typeAnswer" ? children : null}
+      {reveal?.kind === "closestNumber" ? (
+        <section className="card stack" aria-labelledby="number-heading">
+          <h2 id="number-heading">
+            <Trans
+              t={t}
+              i18nKey="host.theAnswer"
+              components={{ number: <span data-testid="correct-number">{reveal.correctNumber === null ? "" : format.number(reveal.correctNumber)}</span> }}
+            />
+          </h2>
+          {reveal.numberSpread ? (
+            <NumberSpreadChart spread={reveal.numberSpread} truth={reveal.correctNumber} />
+          ) : (
+            <p className="muted">{t("host.nobodyGuessed")}</p>
+          )}
+        </section>
+      ) : null}
+      <section className="card stack" aria-labelledby="responses-heading">
+        <h2 id="responses-heading">{t("host.liveResponses")}</h2>
+        <p data-testid="answered-count">{t("host.answered", { count: answered, total })}</p>
+        <div className="progress-bar" aria-hidden="true">
+          <span style={{ width: `${total === 0 ? 0 : Math.round((answered / total) * 100)}%` }} />
+        </div>
+        {hasOptions ? (
+          revealed ? (
+            <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={question.kind === "poll" ? null : correct} />
+          ) : (
+            <p className="muted">{t("host.distributionLater")}</p>
+          )
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+/**
+ * The typed answers after the reveal: what was accepted, and for a host each distinct answer with
+ * its count and Accept on a wrong one. A display shows what was accepted alone.
+ */
+export function TypedReveal({ state, onAccept }: { state: ClientGameState; onAccept?: (text: string) => void }) {
+  const { t } = useTranslation("game");
+  const format = useGameFormat();
+  const reveal = state.reveal!;
+  return (
+    <section className="card stack" aria-labelledby="typed-heading">
+      <h2 id="typed-heading">{t("host.acceptedAnswers", { answers: reveal.acceptedAnswers.join(", ") })}</h2>
+      {!onAccept ? null : reveal.typedAnswers.length === 0 ? (
+        <p className="muted">{t("host.nobodyTyped")}</p>
+      ) : (
+        <ul className="typed-answers" aria-label={t("host.whatPlayersTyped")} data-testid="typed-answers">
+          {reveal.typedAnswers.map((group) => (
+            <li key={group.text} className={group.correct ? "correct" : undefined}>
+              <span>
+                {group.correct ? "✓ " : "✗ "}
+                <strong>{group.text}</strong> <span className="muted">× {format.score(group.count)}</span>
+              </span>
+              {group.correct ? null : (
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  onClick={() => onAccept(group.text)}
+                  aria-label={t("host.acceptLabel", { text: group.text })}
+                >
+                  {t("host.accept")}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * Display and remote (issue 17, docs/decisions/0032-display-and-remote.md) in Chromium: the host
+ * opens the display for the projector in one browser and runs the game from a phone-sized remote in
+ * another; a player answers; the display shows the lobby, the question, the reveal, the standings
+ * and the podium. Each new screen passes axe-core, as in tests/e2e/accessibility.spec.ts.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "@playwright/test";
+import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** WCAG 2.2 AA and axe's best practices, as the accessibility spec checks every other screen. */
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+const PHONE = { width: 390, height: 844 };
+const FULL_HD = { width: 1920, height: 1080 };
+/** bypassCSP: the app's nonce-based Content-Security-Policy would refuse the injected axe script. */
+const AXE_CONTEXT = { bypassCSP: true };
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+async function axeViolations(page: Page, screen: string): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(
+    // @ts-expect-error -- axe is the global the injected script defines
+    (tags) => window.axe.run(document, { runOnly: tags, resultTypes: ["violations"] }).then((result) => result.violations),
+    AXE_TAGS,
+  );
+  return (violations as AxeViolation[]).flatMap((violation) =>
+    violation.nodes.map((node) => `[${screen}] ${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${violation.help}`),
+  );
+}
+
+/** Every page of a context fails the test on a console error, as the `page` fixture does. */
+function watchConsole(page: Page, errors: string[]): Page {
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+test("the host opens the display in one browser and runs the game from a phone-sized remote in another; the display shows the question, the reveal and the podium", async ({
+  browser,
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  const found: string[] = [];
+  const check = async (target: Page, screen: string) => found.push(...(await axeViolations(target, screen)));
+
+  const hostId = `host-${randomUUID()}`;
+  const gameCode = await createHostedGame(page, hostId, {
+    title: "Pub Night",
+    timeLimit: 30,
+    questions: [
+      { text: "Which planet is the largest?", answers: ["Mars", "Jupiter", "Venus"], correctAnswerIndex: 1 },
+      { text: "Which ocean is the largest?", answers: ["Pacific", "Atlantic"], correctAnswerIndex: 0 },
+    ],
+  });
+  const hostContext = await contextWithClientId(browser, hostId, AXE_CONTEXT);
+  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  const host = watchConsole(await hostContext.newPage(), errors);
+  await host.goto(`/waiting/${gameCode}`);
+
+  // The host's lobby: the display's link and QR code in sight; the remote's only on request, with its warning.
+  const section = host.getByRole("region", { name: "Display and remote" });
+  await expect(section.getByRole("img", { name: `QR code of the display link for game ${gameCode}` })).toBeVisible();
+  const displayUrl = (await section.getByRole("link", { name: "Open the display" }).getAttribute("href"))!;
+  expect(displayUrl).toMatch(new RegExp(`/display/${gameCode}\\?key=[A-Za-z0-9_-]{24}$`));
+  await expect(section.getByRole("link", { name: "Open the remote" })).toHaveCount(0);
+  const showRemote = section.getByRole("button", { name: "Show remote code" });
+  await expect(showRemote).toHaveAttribute("aria-expanded", "false");
+  await showRemote.click();
+  await expect(section.getByRole("note")).toHaveText("Anyone who scans this code can run the game. Show it only on your own screen, never on the projector.");
+  const remoteUrl = (await section.getByRole("link", { name: "Open the remote" }).getAttribute("href"))!;
+  expect(remoteUrl).toMatch(new RegExp(`/remote/${gameCode}\\?key=[A-Za-z0-9_-]{24}$`));
+  await check(host, "host lobby with the remote code");
+  await section.getByRole("button", { name: "Hide remote code" }).click();
+  await expect(section.getByRole("link", { name: "Open the remote" })).toHaveCount(0);
+
+  // The projector's computer, and the host's phone: browsers the game has never seen.
+  const display = watchConsole(
+    await (await contextWithClientId(browser, `projector-${randomUUID()}`, { ...AXE_CONTEXT, viewport: FULL_HD })).newPage(),
+    errors,
+  );
+  await display.goto(displayUrl);
+  await expect(display.getByRole("heading", { name: "Game code" })).toBeVisible();
+  await expect(display.getByLabel(`Game code ${gameCode.split("").join(" ")}`)).toBeVisible();
+  await expect(display.getByRole("img", { name: new RegExp(`QR code to join game ${gameCode}`) })).toBeVisible();
+  const remote = watchConsole(
+    await (await contextWithClientId(browser, `phone-${randomUUID()}`, { ...AXE_CONTEXT, viewport: PHONE, hasTouch: true })).newPage(),
+    errors,
+  );
+  await remote.goto(remoteUrl);
+  await expect(remote.getByRole("heading", { name: `Remote · ${gameCode}` })).toBeVisible();
+  await expect(remote.getByTestId("remote-phase")).toHaveText("Lobby");
+
+  const player = watchConsole(await (await contextWithClientId(browser, `player-${randomUUID()}`, { viewport: PHONE })).newPage(), errors);
+  await player.goto(`/waiting/${gameCode}?nickname=Kim`);
+  await expect(display.getByTestId("player-count")).toHaveText("1");
+  await expect(display.getByRole("list", { name: "Players" })).toContainText("Kim");
+  await expect(remote.getByRole("list", { name: "Players" })).toContainText("Kim");
+  await check(display, "display lobby");
+  await check(remote, "remote lobby");
+  // Touch targets of at least 44 px on the phone.
+  for (const target of [
+    remote.getByRole("button", { name: "Start Game" }),
+    remote.getByRole("button", { name: "Lock Game" }),
+    remote.getByRole("button", { name: "Remove Kim" }),
+  ]) {
+    const box = (await target.boundingBox())!;
+    expect(Math.min(box.width, box.height), (await target.textContent()) ?? undefined).toBeGreaterThanOrEqual(44);
+  }
+
+  // The remote locks and unlocks, then starts; everyone moves on, the remote and the display stay on their pages.
+  await remote.getByRole("button", { name: "Lock Game" }).click();
+  await expect(remote.getByRole("button", { name: "Unlock Game" })).toHaveAttribute("aria-pressed", "true");
+  await expect(display.getByText("The host has locked the game.")).toBeVisible();
+  await remote.getByRole("button", { name: "Unlock Game" }).click();
+  await remote.getByRole("button", { name: "Start Game" }).click();
+  await expect(display.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
+  await expect(display.getByText("Which planet is the largest?")).toBeVisible();
+  await expect(display).toHaveURL(displayUrl);
+  await expect(remote).toHaveURL(remoteUrl);
+  await expect(remote.getByTestId("remote-phase")).toHaveText("Question open");
+  await expect(host).toHaveURL(`/host/${gameCode}`);
+  await expect(display.getByTestId("answered-count")).toHaveText("0 of 1 answered");
+  await check(display, "display question");
+  await check(remote, "remote question");
+
+  // Pause and resume from the phone: the display holds its countdown meanwhile.
+  await remote.getByRole("button", { name: "Pause" }).click();
+  await expect(display.getByTestId("countdown-paused")).toBeVisible();
+  await expect(remote.getByTestId("remote-phase")).toHaveText("Paused");
+  await remote.getByRole("button", { name: "Resume" }).click();
+  await expect(display.getByTestId("countdown-paused")).toHaveCount(0);
+
+  // The player answers; the only player has answered, so the question closes and the display reveals it.
+  await player.getByRole("button", { name: /B\. Jupiter/ }).click();
+  await expect(display.getByLabel("Answer distribution")).toBeVisible();
+  await expect(display.getByTestId("answered-count")).toHaveText("1 of 1 answered");
+  await check(display, "display reveal");
+  await expect(display.getByRole("heading", { name: "Leaderboard" })).toBeVisible();
+  await expect(display.getByRole("list", { name: "Leaderboard" })).toContainText("Kim");
+  await check(display, "display leaderboard");
+
+  // The second question, then End game from the phone: straight to the podium.
+  await expect(display.getByText("Which ocean is the largest?")).toBeVisible({ timeout: 10_000 });
+  await expect(remote.getByRole("button", { name: "Skip" })).toBeVisible();
+  remote.once("dialog", (dialog) => void dialog.accept());
+  await remote.getByRole("button", { name: "End game" }).click();
+  await expect(display.getByRole("heading", { name: "Game Complete" })).toBeVisible();
+  await expect(display.getByLabel("Podium")).toContainText("Kim");
+  await expect(remote.getByTestId("remote-phase")).toHaveText("Game over");
+  await expect(player).toHaveURL(`/results/${gameCode}`);
+  await expect(host).toHaveURL(`/results/${gameCode}`);
+  await check(display, "display podium");
+  await check(remote, "remote podium");
+
+  // A display link with a wrong key opens no game.
+  const stranger = await (await contextWithClientId(browser, `stranger-${randomUUID()}`)).newPage();
+  const response = await stranger.goto(`/display/${gameCode}?key=not-the-key`);
+  expect(response?.status()).toBe(404);
+  expect(response?.headers()["cache-control"]).toContain("no-store");
+  await expect(stranger.getByRole("heading", { name: "This display link is not valid" })).toBeVisible();
+  await expect(stranger.getByText(gameCode)).toHaveCount(0);
+  expect((await stranger.goto(`/remote/${gameCode}`))?.status()).toBe(404);
+  await expect(stranger.getByRole("heading", { name: "This remote link is not valid" })).toBeVisible();
+
+  expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
+  expect(errors).toEqual([]);
+});
