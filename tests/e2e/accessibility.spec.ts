@@ -1,40 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import sharp from "sharp";
+import { AXE_CONTEXT, axeViolations } from "./axe";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-/** WCAG 2.2 AA and axe's best practices: issue 16 asks for no violation of any impact. */
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 const PHONE = { width: 390, height: 844 };
 const QUESTIONS = [
   { text: "What is 2 + 2?", answers: ["3", "4", "5", "22"], correctAnswerIndex: 1 },
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
-
-/** bypassCSP: the app's nonce-based Content-Security-Policy would refuse the injected axe script. */
-const AXE_CONTEXT = { bypassCSP: true };
-
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
-
-/** Runs axe on the page as it is now; returns one readable line per violating node. */
-async function axeViolations(page: Page, screen: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(
-    // @ts-expect-error -- axe is the global the injected script defines
-    (tags) => window.axe.run(document, { runOnly: tags, resultTypes: ["violations"] }).then((result) => result.violations),
-    AXE_TAGS,
-  );
-  return (violations as AxeViolation[]).flatMap((violation) =>
-    violation.nodes.map(
-      (node) =>
-        `[${screen}] ${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${violation.help}${node.failureSummary ? ` — ${node.failureSummary.replace(/\s+/g, " ")}` : ""}`,
-    ),
-  );
-}
 
 /** Each game screen moves focus to its heading, so a screen reader reads the new screen from its top. */
 async function expectHeadingFocused(page: Page, name: string | RegExp) {

@@ -5,32 +5,12 @@
  * and the podium. Each new screen passes axe-core, as in tests/e2e/accessibility.spec.ts.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
+import { AXE_CONTEXT, axeViolations } from "./axe";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-/** WCAG 2.2 AA and axe's best practices, as the accessibility spec checks every other screen. */
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 const PHONE = { width: 390, height: 844 };
 const FULL_HD = { width: 1920, height: 1080 };
-/** bypassCSP: the app's nonce-based Content-Security-Policy would refuse the injected axe script. */
-const AXE_CONTEXT = { bypassCSP: true };
-
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-async function axeViolations(page: Page, screen: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(
-    // @ts-expect-error -- axe is the global the injected script defines
-    (tags) => window.axe.run(document, { runOnly: tags, resultTypes: ["violations"] }).then((result) => result.violations),
-    AXE_TAGS,
-  );
-  return (violations as AxeViolation[]).flatMap((violation) =>
-    violation.nodes.map((node) => `[${screen}] ${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${violation.help}`),
-  );
-}
 
 /** Every page of a context fails the test on a console error, as the `page` fixture does. */
 function watchConsole(page: Page, errors: string[]): Page {

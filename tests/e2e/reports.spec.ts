@@ -1,12 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import ExcelJS from "exceljs";
+import { AXE_CONTEXT, axeViolations } from "./axe";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-/** As in accessibility.spec.ts: WCAG 2.2 AA and axe's best practices. */
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 /** Reports and history (issue 17): a host plays a short game with two players, then reads its report and downloads it. */
 const QUESTIONS = [
@@ -18,8 +13,7 @@ test("after a game, My Games lists it and its report shows each question's figur
   test.setTimeout(120_000);
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Report Night", timeLimit: 30, questions: QUESTIONS });
-  // bypassCSP: the app's nonce-based Content-Security-Policy would refuse the injected axe script.
-  const hostContext = await contextWithClientId(browser, hostId, { bypassCSP: true });
+  const hostContext = await contextWithClientId(browser, hostId, AXE_CONTEXT);
   await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
   const host = await hostContext.newPage();
   await host.goto(`/waiting/${gameCode}`);
@@ -67,13 +61,7 @@ test("after a game, My Games lists it and its report shows each question's figur
   await expect(annAnswers.getByRole("row").nth(1)).toContainText("Right");
 
   // The report with its tables filled and a player's answers open passes axe-core.
-  await host.evaluate(AXE_SOURCE);
-  const violations = await host.evaluate(
-    // @ts-expect-error -- axe is the global the injected script defines
-    (tags) => window.axe.run(document, { runOnly: tags, resultTypes: ["violations"] }).then((result) => result.violations.map((v) => `${v.id}: ${v.help}`)),
-    AXE_TAGS,
-  );
-  expect(violations).toEqual([]);
+  expect(await axeViolations(host, "report")).toEqual([]);
 
   const download = host.waitForEvent("download");
   await host.getByRole("link", { name: "Excel workbook (XLSX)" }).click();
