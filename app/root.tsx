@@ -8,7 +8,6 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { PwaSupport } from "#app/components/install-prompt";
 import { SiteFooter, SiteHeader } from "#app/components/layout";
 import { Toaster } from "#app/components/toaster";
-import { ProjectorSoundProvider } from "#app/components/projector/projector-controls";
 import { GameProvider } from "#app/game/client/game-provider";
 import { languageOf } from "#app/i18n/language.server";
 import { MessagesScript } from "#app/i18n/messages-context";
@@ -88,10 +87,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   return (
     <GameProvider>
-      {/* Above the routes: the page's one AudioContext, allowed by a click, lives across the host's screens. */}
-      <ProjectorSoundProvider>
-        <Outlet />
-      </ProjectorSoundProvider>
+      <Outlet />
     </GameProvider>
   );
 }

@@ -7,7 +7,7 @@
 import { useEffect, type ReactNode } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
-import { useProjectorSound } from "./projector/projector-controls";
+import { playProjectorCue } from "./projector/projector-sound";
 import { countdownCue } from "./projector/sound";
 import { AnswerDistribution, AnswerLabel, Countdown, NumberSpreadChart, PointsBadge, QuestionPicture, ScreenHeading, useGameFormat } from "./game-ui";
 
@@ -21,21 +21,20 @@ const HOW_TO_ANSWER = {
  * question, the sting at the reveal, the fanfare at the podium; only where the sound is switched on.
  */
 export function useRoomSounds(state: ClientGameState, now: number, active: boolean): void {
-  const { play } = useProjectorSound();
   const inQuestion = active && state.currentQuestion !== null;
   const ticking = inQuestion && state.phase === "question" ? Math.ceil(timeLeftMs(state, now) / 1000) : 0;
   const revealing = inQuestion && state.phase === "results";
   const podium = active && state.phase === "finished";
   useEffect(() => {
     const cue = countdownCue(ticking);
-    if (cue) play(cue);
-  }, [ticking, play]);
+    if (cue) playProjectorCue(cue);
+  }, [ticking]);
   useEffect(() => {
-    if (revealing) play("reveal");
-  }, [revealing, play]);
+    if (revealing) playProjectorCue("reveal");
+  }, [revealing]);
   useEffect(() => {
-    if (podium) play("fanfare");
-  }, [podium, play]);
+    if (podium) playProjectorCue("fanfare");
+  }, [podium]);
 }
 
 export function QuestionStage({

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectingNotice, Podium, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
-import { useProjectorSound } from "#app/components/projector/projector-controls";
+import { playProjectorCue } from "#app/components/projector/projector-sound";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { getClientId } from "#app/game/client/storage";
@@ -45,13 +45,12 @@ export default function FinalResults() {
   const format = useGameFormat();
   const [fullResults, setFullResults] = useState<GameResults | null>(null);
   const inThisGame = state.gameCode === gameCode && state.isGameOver;
-  const { play } = useProjectorSound();
   const hostSeesPodium = inThisGame && state.isHost;
 
   // The podium's fanfare, on the host's screen only (the one the room watches).
   useEffect(() => {
-    if (hostSeesPodium) play("fanfare");
-  }, [hostSeesPodium, play]);
+    if (hostSeesPodium) playProjectorCue("fanfare");
+  }, [hostSeesPodium]);
 
   // The host sees every player; players see the top 10 and their own place.
   useEffect(() => {

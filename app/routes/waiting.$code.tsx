@@ -1,11 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import { DisplayLinks } from "#app/components/display-links";
 import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
-import { ProjectorControls } from "#app/components/projector/projector-controls";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -13,6 +11,10 @@ import { loadHostSession } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
 import { gameLinks } from "#app/utils/game-links.server";
 import { loadGameScreen } from "#app/utils/game-screen.server";
+
+// The host's projector controls and display and remote links: a player's phone, which never shows them, never downloads them.
+const ProjectorControls = lazy(() => import("#app/components/projector/projector-controls").then((module) => ({ default: module.ProjectorControls })));
+const DisplayLinks = lazy(() => import("#app/components/display-links").then((module) => ({ default: module.DisplayLinks })));
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   { title: data ? metaT(matches, "game")("meta.lobby", { code: data.gameCode }) : metaT(matches)("meta.title") },
@@ -124,7 +126,11 @@ export default function Lobby() {
             ) : null}
           </div>
           {isHost ? <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} /> : null}
-          {isHost ? <ProjectorControls /> : null}
+          {isHost ? (
+            <Suspense fallback={null}>
+              <ProjectorControls />
+            </Suspense>
+          ) : null}
           {state.locked && inThisGame ? (
             <p className="hint" role="status">
               {t(isHost ? "lobby.lockedForHost" : "lobby.lockedForPlayer")}
@@ -153,7 +159,11 @@ export default function Lobby() {
             </p>
           ) : null}
         </div>
-        {isHost ? <DisplayLinks gameCode={gameCode} links={links} /> : null}
+        {isHost ? (
+          <Suspense fallback={null}>
+            <DisplayLinks gameCode={gameCode} links={links} />
+          </Suspense>
+        ) : null}
         <div>
           <button type="button" className="button button-secondary" onClick={onLeave}>
             {t("lobby.leave")}
