@@ -66,3 +66,23 @@ test("nothing in view moves when a player's open question replaces the connectin
   await expect(player.getByText("What is 2 + 2?")).toBeVisible();
   expect(await layoutShifts(player)).toEqual([]);
 });
+
+test("the header's menu toggle takes the same room before the page's script runs as after, so nothing in the header moves on a slow phone", async ({
+  browser,
+}) => {
+  const phone = { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true };
+  const boxOf = async (javaScriptEnabled: boolean) => {
+    const context = await browser.newContext({ ...phone, javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto("/");
+    if (javaScriptEnabled) await expect(page.locator("button.menu-toggle")).toBeVisible();
+    const toggle = page.locator(javaScriptEnabled ? "button.menu-toggle" : "summary.menu-toggle");
+    const actions = await page.locator(".header-actions").boundingBox();
+    const box = await toggle.boundingBox();
+    await context.close();
+    return { toggle: box, actions };
+  };
+  const before = await boxOf(false);
+  const after = await boxOf(true);
+  expect(after).toEqual(before);
+});
