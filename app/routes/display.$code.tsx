@@ -5,6 +5,7 @@ import { useTranslation } from "#app/i18n/use-translation";
 import { useErrorText } from "#app/i18n/error-text";
 import { InvalidLink, useJoinOnce } from "#app/components/keyed-screen";
 import { PlayerList, Podium, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
+import { JoinCodeCard } from "#app/components/join-code-card";
 import { Page } from "#app/components/layout";
 import { ProjectorControls } from "#app/components/projector/projector-controls";
 import { QuestionStage, TypedReveal, useRoomSounds } from "#app/components/question-stage";
@@ -102,21 +103,9 @@ function DisplayLobby({ state, gameCode, title, joinUrl, qrSvg }: { state: Clien
   return (
     <Page>
       <div className="stack" data-testid="display">
-        <div className="card center stack">
-          <p className="muted">{title}</p>
-          <ScreenHeading>{t("lobby.gameCode")}</ScreenHeading>
-          <div className="game-code" aria-label={t("lobby.gameCodeLabel", { spelled: gameCode.split("").join(" ") })}>
-            {gameCode}
-          </div>
-          <div className="row" style={{ justifyContent: "center", alignItems: "center" }}>
-            <div className="qr" role="img" aria-label={t("lobby.qrCode", { code: gameCode, url: joinUrl })} dangerouslySetInnerHTML={{ __html: qrSvg }} />
-            <div className="stack" style={{ textAlign: "left" }}>
-              <span>{t("lobby.joinAt")}</span>
-              <span className="join-url">{joinUrl}</span>
-            </div>
-          </div>
+        <JoinCodeCard gameCode={gameCode} title={title} joinUrl={joinUrl} qrSvg={qrSvg} link={<span className="join-url">{joinUrl}</span>}>
           <ProjectorControls />
-        </div>
+        </JoinCodeCard>
         <div className="card stack">
           <h2>
             {t("lobby.players")}{" "}

@@ -3,7 +3,8 @@ import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import { PicturesOnPlayersSwitch, PlayerList, ScreenHeading } from "#app/components/game-ui";
+import { PicturesOnPlayersSwitch, PlayerList } from "#app/components/game-ui";
+import { JoinCodeCard } from "#app/components/join-code-card";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -89,22 +90,17 @@ export default function Lobby() {
   return (
     <Page>
       <div className="stack">
-        <div className="card center stack">
-          <p className="muted">{title}</p>
-          <ScreenHeading>{t("lobby.gameCode")}</ScreenHeading>
-          <div className="game-code" aria-label={t("lobby.gameCodeLabel", { spelled: gameCode.split("").join(" ") })}>
-            {gameCode}
-          </div>
-          <div className="row" style={{ justifyContent: "center", alignItems: "center" }}>
-            <div className="qr" role="img" aria-label={t("lobby.qrCode", { code: gameCode, url: joinUrl })} dangerouslySetInnerHTML={{ __html: qrSvg }} />
-            <div className="stack" style={{ textAlign: "left" }}>
-              <span>{t("lobby.joinAt")}</span>
-              <a href={joinUrl} data-testid="join-link">
-                {joinUrl}
-              </a>
-            </div>
-          </div>
-        </div>
+        <JoinCodeCard
+          gameCode={gameCode}
+          title={title}
+          joinUrl={joinUrl}
+          qrSvg={qrSvg}
+          link={
+            <a href={joinUrl} data-testid="join-link">
+              {joinUrl}
+            </a>
+          }
+        />
 
         <div className="card stack">
           <div className="row" style={{ justifyContent: "space-between" }}>
