@@ -14,6 +14,7 @@ export interface Database {
   stripe_events: StripeEventsTable;
   game_kicks: GameKicksTable;
   game_questions: GameQuestionsTable;
+  game_rounds: GameRoundsTable;
   images: ImagesTable;
   image_uploads: ImageUploadsTable;
 }
@@ -45,6 +46,18 @@ export interface GameQuestionsTable {
   game_id: number;
   position: number;
   question_id: number;
+  /** The round of a night the question belongs to; 0 for a single game. */
+  round: Generated<number>;
+}
+
+/** The quizzes a night chains, in order (docs/decisions/0034-a-night-of-rounds.md); none for a single game. */
+export interface GameRoundsTable {
+  game_id: number;
+  position: number;
+  quiz_id: number;
+  title: string;
+  /** Seconds per question, as the quiz had it when the night was planned. */
+  time_limit: number;
 }
 
 export interface GameKicksTable {
@@ -179,6 +192,8 @@ export interface GamesTable {
   display_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** Lets a phone run the game as its host (`/remote/CODE?key=`); null as display_key. */
   remote_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON (StoredEvening in app/game/engine/restore.ts): team mode, teams and their scores, a night's finished rounds, the break's countdown. */
+  evening: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;
@@ -194,6 +209,10 @@ export interface PlayersTable {
   streak: Generated<number>;
   correct_count: Generated<number>;
   joined_at: number;
+  /** In team mode: the team (an id within the game's `evening` teams). */
+  team_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What the player added to its team's score (docs/decisions/0033-team-scoring.md). */
+  team_points: Generated<number>;
 }
 
 export interface AnswersTable {

@@ -11,6 +11,7 @@ import * as userLanguage from "./2026-11-26T0000-user-language";
 import * as questionPauses from "./2026-11-27T0000-question-pauses";
 import * as gameHistory from "./2026-11-27T0100-game-history";
 import * as displayKeys from "./2026-11-28T0000-display-keys";
+import * as teamsAndRounds from "./2026-11-29T0000-teams-and-rounds";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-27T0000-question-pauses": questionPauses,
   "2026-11-27T0100-game-history": gameHistory,
   "2026-11-28T0000-display-keys": displayKeys,
+  "2026-11-29T0000-teams-and-rounds": teamsAndRounds,
 };
 
 export const migrationProvider: MigrationProvider = {

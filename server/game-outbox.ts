@@ -3,7 +3,7 @@
  * is stored, then delivered in order. A client is never told of something the database does not
  * hold, however often the commit fails first.
  */
-import { AUDIENCES, pausesToStored, type Addressed, type AnswerRecord, type Effect, type GameState, type Message } from "#app/game/engine/index";
+import { AUDIENCES, eveningToStored, isNight, pausesToStored, type Addressed, type AnswerRecord, type Effect, type GameState, type Message } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game.server";
 import type { Logger } from "./logger";
@@ -80,7 +80,20 @@ const nextTurnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(re
 const noMetrics: OutboxMetrics = { sent: () => {}, committed: () => {} };
 
 function emptyBatch(): GameWriteBatch {
-  return { joined: [], kicked: [], locked: null, picturesOnPlayers: null, resetScores: false, left: [], answers: [], rescored: [], scores: [], progress: null };
+  return {
+    joined: [],
+    kicked: [],
+    locked: null,
+    picturesOnPlayers: null,
+    resetScores: false,
+    left: [],
+    answers: [],
+    rescored: [],
+    scores: [],
+    progress: null,
+    teamAssignments: [],
+    evening: null,
+  };
 }
 
 function isEmptyBatch(batch: GameWriteBatch): boolean {
@@ -94,7 +107,9 @@ function isEmptyBatch(batch: GameWriteBatch): boolean {
     batch.left.length === 0 &&
     batch.answers.length === 0 &&
     batch.scores.length === 0 &&
-    batch.progress === null
+    batch.progress === null &&
+    !batch.teamAssignments?.length &&
+    !batch.evening
   );
 }
 
@@ -110,7 +125,9 @@ function writesIn(batch: GameWriteBatch): number {
     (batch.locked === null ? 0 : 1) +
     (batch.picturesOnPlayers == null ? 0 : 1) +
     (batch.resetScores ? 1 : 0) +
-    (batch.progress === null ? 0 : 1)
+    (batch.progress === null ? 0 : 1) +
+    (batch.teamAssignments?.length ?? 0) +
+    (batch.evening ? 1 : 0)
   );
 }
 
@@ -208,6 +225,18 @@ export class GameOutbox {
         batch.kicked.push(player.clientId);
         return;
       }
+      case "teamsChanged":
+        for (const player of effect.players) batch.teamAssignments!.push({ id: player.id, teamId: player.teamId });
+        batch.evening = eveningToStored(state);
+        return;
+      case "breakTimerSet":
+        batch.evening = eveningToStored(state);
+        this.phaseChanged = true;
+        return;
+      case "roundOver":
+      case "roundStarted":
+        this.recordProgress(state);
+        return;
       case "lobbyLocked":
         batch.locked = effect.locked;
         return;
@@ -236,11 +265,12 @@ export class GameOutbox {
       case "questionClosed":
       case "typedAnswerAccepted": {
         for (const player of effect.changedPlayers) {
-          batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount });
+          batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount, teamPoints: player.teamPoints });
         }
         const rescored = effect.type === "questionClosed" ? effect.scoredAnswers : effect.answers;
         for (const answer of rescored) batch.rescored!.push(rescoreOf(state.round, answer));
         if (effect.type === "questionClosed") this.recordProgress(state);
+        else if (state.teamMode) batch.evening = eveningToStored(state);
         return;
       }
       case "gameReset":
@@ -263,6 +293,8 @@ export class GameOutbox {
 
   private recordProgress(state: GameState, { opensGame = false } = {}): void {
     this.phaseChanged = true;
+    // Team scores and a night's rounds change with the phases; they are a few kilobytes at most.
+    if (state.teamMode || isNight(state)) this.batch.evening = eveningToStored(state);
     const now = this.options.now();
     const started = opensGame && state.phase === "question";
     this.batch.progress = {

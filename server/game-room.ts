@@ -3,6 +3,7 @@ import {
   answerProgress,
   isRejection,
   lobbyUpdate,
+  teamsUpdate,
   recipientsOf,
   restoreGameState,
   transition,
@@ -81,6 +82,8 @@ export class GameRoom {
   private phaseTimer: NodeJS.Timeout | null = null;
   private readonly lobbyThrottle: Throttle;
   private readonly progressThrottle: Throttle;
+  /** The teams changed in the lobby: the next lobby update carries them. */
+  private teamsChanged = false;
   private disposed = false;
 
   constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
@@ -108,6 +111,8 @@ export class GameRoom {
         timeLimitSeconds: loaded.timeLimit,
         questions: loaded.questions,
         settings: options.settings,
+        firstRoundTitle: loaded.firstRoundTitle,
+        laterRounds: loaded.laterRounds,
       },
       {
         phase: loaded.game.phase as Phase,
@@ -118,6 +123,7 @@ export class GameRoom {
         picturesOnPlayers: loaded.game.pictures_on_players === 1,
         kickedClientIds: loaded.kickedClientIds,
         questionPauses: loaded.questionPauses,
+        evening: loaded.evening ?? undefined,
       },
       loaded.players,
       loaded.answers,
@@ -189,7 +195,8 @@ export class GameRoom {
     this.outbox.scheduleFlush();
   }
 
-  joinAsPlayer(connection: Connection, nickname: string): void {
+  /** `team`: in team mode, the team chosen on the join form. */
+  joinAsPlayer(connection: Connection, nickname: string, team?: string): void {
     if (this.refuseIfStopped(connection)) return;
     const current = this.bindings.get(connection);
     if (current?.role === "player" && this.state.players.get(current.playerId)?.clientId === connection.clientId) {
@@ -197,7 +204,7 @@ export class GameRoom {
       this.outbox.scheduleFlush();
       return;
     }
-    const result = transition(this.state, { type: "join", clientId: connection.clientId, nickname }, this.now());
+    const result = transition(this.state, { type: "join", clientId: connection.clientId, nickname, team }, this.now());
     if (isRejection(result)) {
       this.sendError(connection, result.error.message, result.error.code);
       return;
@@ -278,6 +285,28 @@ export class GameRoom {
   /** End game: the podium now. */
   end(connection: Connection): void {
     this.apply({ type: "end", actor: this.actorOf(connection) }, connection);
+  }
+
+  setTeamMode(connection: Connection, enabled: boolean): void {
+    this.apply({ type: "teamMode", actor: this.actorOf(connection), enabled }, connection);
+  }
+
+  addTeam(connection: Connection, name: string): void {
+    this.apply({ type: "addTeam", actor: this.actorOf(connection), name }, connection);
+  }
+
+  removeTeam(connection: Connection, teamId: number): void {
+    this.apply({ type: "removeTeam", actor: this.actorOf(connection), teamId }, connection);
+  }
+
+  /** A player's pick on the waiting screen; the player is the one this connection plays as. */
+  chooseTeam(connection: Connection, team: string): void {
+    const actor = this.actorOf(connection);
+    this.apply({ type: "chooseTeam", actor, playerId: actor.role === "player" ? actor.playerId : 0, team }, connection);
+  }
+
+  setBreakTimer(connection: Connection, minutes: number): void {
+    this.apply({ type: "breakTimer", actor: this.actorOf(connection), minutes }, connection);
   }
 
   kick(connection: Connection, playerId: number): void {
@@ -387,6 +416,21 @@ export class GameRoom {
         this.logger.info({ event: "player_kicked", playerId: player.id, players: state.players.size }, "player removed by the host");
         return;
       }
+      case "teamsChanged": {
+        if (state.phase === "lobby") {
+          this.teamsChanged = true;
+          this.lobbyThrottle.request();
+        }
+        return;
+      }
+      case "roundOver": {
+        this.logger.info({ event: "round_over", round: state.round + 1, rounds: state.rounds.length }, "round over: break");
+        return;
+      }
+      case "roundStarted": {
+        this.logger.info({ event: "round_started", round: state.round + 1, rounds: state.rounds.length }, "next round started");
+        return;
+      }
       case "lobbyLocked": {
         this.logger.info({ event: effect.locked ? "game_locked" : "game_unlocked" }, effect.locked ? "game locked" : "game unlocked");
         return;
@@ -441,11 +485,12 @@ export class GameRoom {
   }
 
   private sendLobbyUpdate(): void {
-    if (this.playerConnections.size === 0 && this.displays.size === 0) return;
-    const update = lobbyUpdate(this.state);
-    if (!update) return;
-    this.outbox.send(update, this.members);
-    this.outbox.scheduleFlush();
+    const teams = this.teamsChanged ? teamsUpdate(this.state) : null;
+    this.teamsChanged = false;
+    if (teams) this.outbox.send(teams, this.members);
+    const update = this.playerConnections.size === 0 && this.displays.size === 0 ? null : lobbyUpdate(this.state);
+    if (update) this.outbox.send(update, this.members);
+    if (teams || update) this.outbox.scheduleFlush();
   }
 
   private sendAnswerProgress(): void {

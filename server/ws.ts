@@ -312,6 +312,21 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       case "SET_PICTURES_ON_PLAYERS":
         room.setPicturesOnPlayers(client.connection, message.payload.enabled);
         return;
+      case "SET_TEAM_MODE":
+        room.setTeamMode(client.connection, message.payload.enabled);
+        return;
+      case "ADD_TEAM":
+        room.addTeam(client.connection, message.payload.name);
+        return;
+      case "REMOVE_TEAM":
+        room.removeTeam(client.connection, message.payload.teamId);
+        return;
+      case "CHOOSE_TEAM":
+        room.chooseTeam(client.connection, message.payload.team);
+        return;
+      case "SET_BREAK_TIMER":
+        room.setBreakTimer(client.connection, message.payload.minutes);
+        return;
       case "LEAVE_GAME":
         room.leave(client.connection);
         client.room = null;
@@ -336,7 +351,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       await room.joinAsHost(client.connection, message.payload.key);
       return;
     }
-    room.joinAsPlayer(client.connection, nickname);
+    room.joinAsPlayer(client.connection, nickname, message.payload.team);
     if (isNew && room.hasClient(client.connection.clientId)) countAdmitted(client, gameCode);
   }
 

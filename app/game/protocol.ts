@@ -5,7 +5,8 @@
  * (client/server-message.ts), to keep zod off a player's phone.
  */
 import { z } from "zod";
-import { AnswerIndexSchema, GameCodeSchema, NicknameSchema } from "#app/utils/validation";
+import { AnswerIndexSchema, GameCodeSchema, NicknameSchema, TeamNameSchema } from "#app/utils/validation";
+import { MAX_BREAK_MINUTES } from "./rules";
 import { MAX_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "./question-kinds";
 
 export { CloseCode, MAX_MESSAGE_BYTES, WS_PATH } from "./protocol-constants";
@@ -20,7 +21,13 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("JOIN_GAME"),
     /** `key`: the game's remote key, with which a host's phone takes a host seat (`__HOST__`) from another browser. */
-    payload: z.object({ gameCode: GameCodeSchema, nickname: NicknameSchema, key: GameKeySchema.optional() }),
+    payload: z.object({
+      gameCode: GameCodeSchema,
+      nickname: NicknameSchema,
+      key: GameKeySchema.optional(),
+      /** In team mode: the team to play for, as picked or typed on the join form (made if new). */
+      team: TeamNameSchema.optional(),
+    }),
   }),
   /** A screen for the projector, with the game's display key: it watches, never acts. */
   z.object({
@@ -85,6 +92,35 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("RESUME_QUESTION"), payload: GameCodePayload }),
   /** Host only, once the game has started: straight to the podium. */
   z.object({ type: z.literal("END_GAME"), payload: GameCodePayload }),
+  /** Host only, in the lobby: players play for teams (docs/decisions/0033-team-scoring.md). */
+  z.object({
+    type: z.literal("SET_TEAM_MODE"),
+    payload: z.object({ gameCode: GameCodeSchema, enabled: z.boolean({ error: "enabled must be true or false." }) }),
+  }),
+  /** Host only, in the lobby: a team players can pick. */
+  z.object({ type: z.literal("ADD_TEAM"), payload: z.object({ gameCode: GameCodeSchema, name: TeamNameSchema }) }),
+  /** Host only, in the lobby: a team goes; its players pick again. */
+  z.object({
+    type: z.literal("REMOVE_TEAM"),
+    payload: z.object({
+      gameCode: GameCodeSchema,
+      teamId: z.number({ error: "Choose a team to remove." }).int("Choose a team to remove.").positive("Choose a team to remove."),
+    }),
+  }),
+  /** Player: plays for the team of that name (made if new); in the lobby, or later while it has none. */
+  z.object({ type: z.literal("CHOOSE_TEAM"), payload: z.object({ gameCode: GameCodeSchema, team: TeamNameSchema }) }),
+  /** Host only, between two rounds of a night: "Back in N minutes" on every screen (0 takes it away). */
+  z.object({
+    type: z.literal("SET_BREAK_TIMER"),
+    payload: z.object({
+      gameCode: GameCodeSchema,
+      minutes: z
+        .number({ error: "minutes must be a number." })
+        .int("minutes must be a whole number.")
+        .min(0, `Choose a break of 0 to ${MAX_BREAK_MINUTES} minutes.`)
+        .max(MAX_BREAK_MINUTES, `Choose a break of 0 to ${MAX_BREAK_MINUTES} minutes.`),
+    }),
+  }),
   /** Host only: show questions' pictures on players' devices too (off by default, for slow connections). */
   z.object({
     type: z.literal("SET_PICTURES_ON_PLAYERS"),
@@ -138,8 +174,17 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
 
 const PlayerRefSchema = z.object({ id: z.number().int(), nickname: z.string() });
 const StandingSchema = z.object({ rank: z.number().int(), id: z.number().int(), nickname: z.string(), score: z.number().int() });
-const OwnStandingSchema = z.object({ rank: z.number().int(), score: z.number().int() });
-const PhaseSchema = z.enum(["lobby", "question", "results", "leaderboard", "finished"]);
+/** A team, or a player in a round's own standings: by name. */
+const NamedStandingSchema = z.object({ rank: z.number().int(), id: z.number().int(), name: z.string(), score: z.number().int() });
+/** A player's team as its phone shows it: where the team stands and what this player added to it. */
+const OwnTeamSchema = z.object({ id: z.number().int(), name: z.string(), rank: z.number().int(), score: z.number().int(), contribution: z.number().int() });
+const OwnStandingSchema = z.object({ rank: z.number().int(), score: z.number().int(), team: OwnTeamSchema.optional() });
+const PhaseSchema = z.enum(["lobby", "question", "results", "leaderboard", "break", "finished"]);
+const TeamRefSchema = z.object({ id: z.number().int(), name: z.string(), members: z.number().int() });
+/** Where a night is: its round's number (from 1), how many there are, and the round's title. */
+const RoundInfoSchema = z.object({ number: z.number().int(), total: z.number().int(), title: z.string() });
+/** A finished round of a night: its own standings, players (top 10) and teams. */
+const RoundResultSchema = z.object({ title: z.string(), players: z.array(NamedStandingSchema), teams: z.array(NamedStandingSchema) });
 /** Answers per option, as many as the question has options (none for typed kinds). */
 const AnswerCountsSchema = z.array(z.number().int()).max(MAX_OPTIONS);
 const KindSchema = z.enum(QUESTION_KINDS);
@@ -207,8 +252,36 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       /** Closed to new players by the host. */
       locked: z.boolean().optional(),
       picturesOnPlayers: z.boolean().optional(),
+      /** Team mode: the teams, and (for a player) its own team's id, null until it picks one. */
+      teamMode: z.boolean().optional(),
+      teams: z.array(TeamRefSchema).optional(),
+      teamId: z.number().int().nullable().optional(),
+      /** Only for a night: the current round. */
+      round: RoundInfoSchema.optional(),
     }),
   }),
+  /** The teams and how many play for each (sent as they change, at most once a second in the lobby). */
+  z.object({ type: z.literal("TEAMS_UPDATE"), payload: z.object({ teamMode: z.boolean(), teams: z.array(TeamRefSchema) }) }),
+  /** To one player: the team it now plays for. */
+  z.object({ type: z.literal("TEAM_CHOSEN"), payload: z.object({ teamId: z.number().int().nullable() }) }),
+  /** A night's round ended, more to come: the break, with the running total and each round's standings. */
+  z.object({
+    type: z.literal("ROUND_OVER"),
+    payload: z.object({
+      round: RoundInfoSchema,
+      nextRoundTitle: z.string(),
+      /** The evening's total so far. */
+      players: z.array(StandingSchema),
+      teams: z.array(NamedStandingSchema).optional(),
+      rounds: z.array(RoundResultSchema),
+      playerCount: z.number().int(),
+      /** "Back in 10 minutes": when the host said the next round begins, or null. */
+      breakEndsAt: z.number().nullable(),
+      serverNow: z.number(),
+      you: OwnStandingSchema.optional(),
+    }),
+  }),
+  z.object({ type: z.literal("BREAK_TIMER"), payload: z.object({ breakEndsAt: z.number().nullable(), serverNow: z.number() }) }),
   z.object({ type: z.literal("LOBBY_LOCKED"), payload: z.object({ locked: z.boolean() }) }),
   z.object({ type: z.literal("PICTURES_ON_PLAYERS"), payload: z.object({ enabled: z.boolean() }) }),
   z.object({ type: z.literal("GAME_STARTED"), payload: z.object({ questionCount: z.number().int() }) }),
@@ -223,6 +296,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       serverNow: z.number(),
       /** Only while the host has paused the question: the time it has left, kept until it resumes. */
       pausedRemainingMs: z.number().optional(),
+      /** Only for a night: the round this question belongs to. */
+      round: RoundInfoSchema.optional(),
     }),
   }),
   z.object({
@@ -280,12 +355,24 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       playerCount: z.number().int(),
       /** The next question's picture, to fetch while the leaderboard is up. */
       nextImage: z.string().nullable().optional(),
+      /** Team mode: the top teams. */
+      teams: z.array(NamedStandingSchema).optional(),
+      /** Only for a night: the round, whose last leaderboard leads to a break rather than the podium. */
+      round: RoundInfoSchema.optional(),
       you: OwnStandingSchema.optional(),
     }),
   }),
   z.object({
     type: z.literal("GAME_OVER"),
-    payload: z.object({ players: z.array(StandingSchema), playerCount: z.number().int(), you: OwnStandingSchema.optional() }),
+    payload: z.object({
+      players: z.array(StandingSchema),
+      playerCount: z.number().int(),
+      /** Team mode: the team podium and standings. */
+      teams: z.array(NamedStandingSchema).optional(),
+      /** A night: each round's own standings; `players` and `teams` are the evening's total. */
+      rounds: z.array(RoundResultSchema).optional(),
+      you: OwnStandingSchema.optional(),
+    }),
   }),
 ]);
 
@@ -295,6 +382,11 @@ export type ServerPayload<T extends ServerMessageType> = Extract<ServerMessage, 
 export type PlayerResult = z.infer<typeof PlayerResultSchema>;
 export type Standing = z.infer<typeof StandingSchema>;
 export type OwnStanding = z.infer<typeof OwnStandingSchema>;
+export type OwnTeam = z.infer<typeof OwnTeamSchema>;
+export type NamedStanding = z.infer<typeof NamedStandingSchema>;
+export type TeamRef = z.infer<typeof TeamRefSchema>;
+export type RoundInfo = z.infer<typeof RoundInfoSchema>;
+export type RoundResultView = z.infer<typeof RoundResultSchema>;
 export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
 export type NumberSpreadView = z.infer<typeof NumberSpreadSchema>;
 export type TypedAnswerSummary = z.infer<typeof TypedAnswerSummarySchema>;

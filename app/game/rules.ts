@@ -26,3 +26,10 @@ export const ANSWER_PROGRESS_INTERVAL_MS = 100;
 export const DEFAULT_MAX_PLAYERS = 10_000;
 /** A host may pause one question this many times: every pause rewrites the question's list of pauses (issue 17). */
 export const MAX_PAUSES_PER_QUESTION = 20;
+/** Teams one game may have (issue 17): every team's standing goes to every screen, so they stay few. */
+export const MAX_TEAMS = 50;
+export const TEAM_NAME_MAX_LENGTH = 24;
+/** Quizzes one night may chain (issue 17). */
+export const MAX_ROUNDS = 10;
+/** The longest break countdown a host may set between two rounds, in minutes. */
+export const MAX_BREAK_MINUTES = 60;

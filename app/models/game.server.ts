@@ -4,7 +4,8 @@ import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow, GameStatus, NewAnswerRow } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
 import type { AnswerRecord, AnswerValue, Phase } from "#app/game/engine/state";
-import type { StoredPause, StoredPlayer } from "#app/game/engine/restore";
+import type { StoredEvening, StoredPause, StoredPlayer } from "#app/game/engine/restore";
+import type { RoundPlan } from "#app/game/engine/state";
 import { findHostableQuiz, toQuestion, type Question, type QuizAccess, type Requester } from "./quiz.server";
 
 export interface GameSummary {
@@ -273,9 +274,16 @@ export async function getGameResults(db: DB, game: GameRow): Promise<GameResults
 
 export interface LoadedGame {
   game: GameRow;
+  /** The quiz's title; a night's own title. */
   title: string;
   timeLimit: number;
+  /** The questions of the first round (of the game, for a single game). */
   questions: Question[];
+  /** A night: the first round's title and the rounds after it (docs/decisions/0034-a-night-of-rounds.md). */
+  firstRoundTitle?: string;
+  laterRounds: RoundPlan[];
+  /** Team mode, teams, a night's finished rounds; null for a game that has none of them yet. */
+  evening: StoredEvening | null;
   players: StoredPlayer[];
   answers: AnswerRecord[];
   /** Browsers the host removed from this game. */
@@ -298,6 +306,31 @@ export function readQuestionPauses(stored: string): StoredPause[] {
   }
 }
 
+/** The stored evening of a game; anything unreadable counts as none. */
+export function readEvening(stored: string | null): StoredEvening | null {
+  if (!stored) return null;
+  try {
+    const value = JSON.parse(stored) as StoredEvening;
+    if (typeof value !== "object" || value === null || !Array.isArray(value.teams) || !Array.isArray(value.roundResults)) return null;
+    return value;
+  } catch {
+    return null;
+  }
+}
+
+export interface NightRound {
+  position: number;
+  quizId: number;
+  title: string;
+  timeLimit: number;
+}
+
+/** A night's rounds, in order; empty for a single game. */
+export async function getGameRounds(db: DB, gameId: number): Promise<NightRound[]> {
+  const rows = await db.selectFrom("game_rounds").selectAll().where("game_id", "=", gameId).orderBy("position").execute();
+  return rows.map((row) => ({ position: row.position, quizId: row.quiz_id, title: row.title, timeLimit: row.time_limit }));
+}
+
 /** Everything needed to run (or resume, after a restart) a live game. */
 export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedGame | undefined> {
   const found = await findLiveGame(db, gameCode);
@@ -305,19 +338,58 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
   // A game created before the display and remote keys gets them as its room opens.
   const keys = await ensureGameKeys(db, found.id);
   const game = keys ? { ...found, display_key: keys.displayKey, remote_key: keys.remoteKey } : found;
-  const [quiz, questions, players, answers, kicks] = await Promise.all([
+  const [quiz, questions, rounds, players, answers, kicks] = await Promise.all([
     db.selectFrom("quizzes").select(["title", "time_limit"]).where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
-    getGameQuestions(db, game.id),
-    db.selectFrom("players").select(["id", "nickname", "client_id", "joined_at"]).where("game_id", "=", game.id).orderBy("joined_at").orderBy("id").execute(),
+    getGameQuestionsByRound(db, game.id),
+    getGameRounds(db, game.id),
+    db
+      .selectFrom("players")
+      .select(["id", "nickname", "client_id", "joined_at", "team_id", "team_points"])
+      .where("game_id", "=", game.id)
+      .orderBy("joined_at")
+      .orderBy("id")
+      .execute(),
     db.selectFrom("answers").selectAll().where("game_id", "=", game.id).where("round", "=", game.round).execute(),
     db.selectFrom("game_kicks").select("client_id").where("game_id", "=", game.id).execute(),
   ]);
+  const evening = readEvening(game.evening);
+  const night = rounds.length > 1;
+  // A night's total carries the rounds before the current one (a single game's Play Again starts from 0).
+  const earlier = night
+    ? await db
+        .selectFrom("answers")
+        .select(["player_id", (eb) => eb.fn.sum<number>("points").as("points")])
+        .where("game_id", "=", game.id)
+        .where("round", "<", game.round)
+        .groupBy("player_id")
+        .execute()
+    : [];
+  const earlierByPlayer = new Map(earlier.map((row) => [row.player_id, Number(row.points)]));
   return {
     game,
-    title: quiz.title,
-    timeLimit: game.time_limit ?? quiz.time_limit,
-    questions,
-    players: players.map((row) => ({ id: row.id, nickname: row.nickname, clientId: row.client_id, joinedAt: row.joined_at })),
+    title: night ? (evening?.title ?? quiz.title) : quiz.title,
+    timeLimit: night ? rounds[0].timeLimit : (game.time_limit ?? quiz.time_limit),
+    questions: questions.get(0) ?? [],
+    ...(night
+      ? {
+          firstRoundTitle: rounds[0].title,
+          laterRounds: rounds.slice(1).map((round) => ({
+            title: round.title,
+            timeLimitMs: round.timeLimit * 1000,
+            questions: questions.get(round.position) ?? [],
+          })),
+        }
+      : { laterRounds: [] }),
+    evening,
+    players: players.map((row) => ({
+      id: row.id,
+      nickname: row.nickname,
+      clientId: row.client_id,
+      joinedAt: row.joined_at,
+      teamId: row.team_id,
+      teamPoints: row.team_points,
+      earlierRoundsScore: earlierByPlayer.get(row.id) ?? 0,
+    })),
     answers: answers.map((row) => ({
       playerId: row.player_id,
       questionId: row.question_id,
@@ -349,6 +421,25 @@ export async function expireUnopenedGames(db: DB, createdBefore: number, open: S
   return stale.length;
 }
 
+/** A game's questions per round of a night (all in round 0 for a single game), each in its order. */
+export async function getGameQuestionsByRound(db: DB, gameId: number): Promise<Map<number, Question[]>> {
+  const rows = await db
+    .selectFrom("game_questions")
+    .innerJoin("questions", "questions.id", "game_questions.question_id")
+    .selectAll("questions")
+    .select("game_questions.round as game_round")
+    .where("game_questions.game_id", "=", gameId)
+    .orderBy("game_questions.position")
+    .execute();
+  const byRound = new Map<number, Question[]>();
+  for (const row of rows) {
+    let list = byRound.get(row.game_round);
+    if (!list) byRound.set(row.game_round, (list = []));
+    list.push(toQuestion(row));
+  }
+  return byRound;
+}
+
 /** The questions a game plays, in its order, whatever has become of its quiz since. */
 export async function getGameQuestions(db: DB, gameId: number): Promise<Question[]> {
   const rows = await db
@@ -378,6 +469,8 @@ export interface ScoreWrite {
   score: number;
   streak: number;
   correctCount: number;
+  /** What the player added to its team's score. */
+  teamPoints?: number;
 }
 
 export interface AnswerRescore {
@@ -417,6 +510,10 @@ export interface GameWriteBatch {
   answers: NewAnswerRow[];
   scores: ScoreWrite[];
   progress: ProgressWrite | null;
+  /** Players whose team changed (after `joined` are inserted). */
+  teamAssignments?: { id: number; teamId: number | null }[];
+  /** Team mode, teams and their scores, a night's rounds: the latest, replacing what is stored. */
+  evening?: StoredEvening | null;
 }
 
 const INSERT_CHUNK = 500;
@@ -471,11 +568,25 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
     }
     // A question's close changes every player's score: one statement per chunk, not one per player.
     for (const rows of chunks(batch.scores)) {
-      const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount})`));
+      const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount}, ${row.teamPoints ?? 0})`));
       await sql`
-        update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4
+        update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4, team_points = changed.column5
         from (values ${changed}) as changed
         where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
+    }
+    for (const rows of chunks(batch.teamAssignments ?? [])) {
+      const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.teamId})`));
+      await sql`
+        update players set team_id = changed.column2
+        from (values ${changed}) as changed
+        where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
+    }
+    if (batch.evening) {
+      await trx
+        .updateTable("games")
+        .set({ evening: JSON.stringify(batch.evening) })
+        .where("id", "=", gameId)
+        .execute();
     }
     if (batch.kicked.length > 0) {
       const kickedAt = Date.now();

@@ -3,7 +3,7 @@
  * docs/product.md#validation gives for it, so client and server agree by construction.
  */
 import { z } from "zod";
-import { DEFAULT_TIME_LIMIT_SECONDS, GAME_CODE_LENGTH, MAX_TIME_LIMIT_SECONDS, MIN_TIME_LIMIT_SECONDS, NICKNAME_MAX_LENGTH } from "#app/game/rules";
+import { DEFAULT_TIME_LIMIT_SECONDS, GAME_CODE_LENGTH, MAX_TIME_LIMIT_SECONDS, MIN_TIME_LIMIT_SECONDS, NICKNAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH } from "#app/game/rules";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
 import { GAME_CODE_MESSAGE, NICKNAME_REQUIRED_MESSAGE } from "./field-rules";
 import { isOffensive } from "./profanity";
@@ -22,6 +22,14 @@ export const NicknameSchema = z
   .min(1, NICKNAME_REQUIRED_MESSAGE)
   .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`)
   .refine((nickname) => !BROKEN_CHARACTER.test(nickname), "Nickname has a character that cannot be shown.");
+
+/** A team's name, as the host sets it or a player types it on joining ("Table 4"). */
+export const TeamNameSchema = z
+  .string({ error: "Give the team a name." })
+  .trim()
+  .min(1, "Give the team a name.")
+  .max(TEAM_NAME_MAX_LENGTH, `A team name has at most ${TEAM_NAME_MAX_LENGTH} characters.`)
+  .refine((name) => !BROKEN_CHARACTER.test(name), "The team name has a character that cannot be shown.");
 
 export const OFFENSIVE_NICKNAME = "That nickname is not allowed here. Please choose another one.";
 

@@ -568,10 +568,10 @@ function views(state: GameState, now: number): { type: string; payload: unknown 
       break;
     case "leaderboard":
       messages.push({ type: "LEADERBOARD_UPDATE", payload: leaderboardView(state) });
-      for (const player of players) messages.push({ type: "LEADERBOARD_UPDATE", payload: { ...leaderboardView(state), you: ownStanding(player) } });
+      for (const player of players) messages.push({ type: "LEADERBOARD_UPDATE", payload: { ...leaderboardView(state), you: ownStanding(state, player) } });
       break;
     case "finished":
-      messages.push({ type: "GAME_OVER", payload: { ...gameOverView(state), you: players[0] && ownStanding(players[0]) } });
+      messages.push({ type: "GAME_OVER", payload: { ...gameOverView(state), you: players[0] && ownStanding(state, players[0]) } });
       break;
   }
   return messages;

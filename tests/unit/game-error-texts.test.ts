@@ -51,6 +51,14 @@ const PROTOCOL_REFUSALS = [
   refusal({ type: "WATCH_GAME", payload: { gameCode: "ABC234", key: 5 } }),
   refusal({ type: "WATCH_GAME", payload: { gameCode: "ABC234", key: "" } }),
   refusal({ type: "JOIN_GAME", payload: { gameCode: "ABC234", nickname: "__HOST__", key: "k".repeat(101) } }),
+  refusal({ type: "ADD_TEAM", payload: { gameCode: "ABC234", name: " " } }),
+  refusal({ type: "ADD_TEAM", payload: { gameCode: "ABC234", name: 4 } }),
+  refusal({ type: "ADD_TEAM", payload: { gameCode: "ABC234", name: "t".repeat(25) } }),
+  refusal({ type: "CHOOSE_TEAM", payload: { gameCode: "ABC234", team: "a\uD800b" } }),
+  refusal({ type: "REMOVE_TEAM", payload: { gameCode: "ABC234", teamId: 0 } }),
+  refusal({ type: "SET_BREAK_TIMER", payload: { gameCode: "ABC234", minutes: "5" } }),
+  refusal({ type: "SET_BREAK_TIMER", payload: { gameCode: "ABC234", minutes: 2.5 } }),
+  refusal({ type: "SET_BREAK_TIMER", payload: { gameCode: "ABC234", minutes: 61 } }),
 ];
 
 /** `useErrorText()(message, code)` as a page in `language` renders it. */

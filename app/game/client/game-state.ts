@@ -6,13 +6,17 @@ import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
 import type {
   AnswerValueView,
   ErrorValues,
+  NamedStanding,
   NumberSpreadView,
   OwnStanding,
   PlayerResult,
   PublicQuestion,
+  RoundInfo,
+  RoundResultView,
   ServerMessage,
   ServerPayload,
   Standing,
+  TeamRef,
   TypedAnswerSummary,
 } from "../protocol";
 
@@ -83,6 +87,19 @@ export interface ClientGameState {
   picturesOnPlayers: boolean;
   /** The next question's picture, fetched ahead while the leaderboard is up. */
   nextImage: string | null;
+  /** Team mode: the teams with their sizes, and this player's own team (null until it picks one). */
+  teamMode: boolean;
+  teams: TeamRef[];
+  myTeamId: number | null;
+  /** Team mode: the teams' standings on the leaderboard, the break and the podium. */
+  teamStandings: NamedStanding[];
+  /** A night: the current round; null for a single game. */
+  round: RoundInfo | null;
+  /** A night: each finished round's own standings. */
+  roundResults: RoundResultView[];
+  nextRoundTitle: string;
+  /** During a break: when the host said the next round begins (server epoch ms), or null. */
+  breakEndsAt: number | null;
 }
 
 export interface Reveal {
@@ -139,6 +156,14 @@ export const initialGameState: ClientGameState = {
   locked: false,
   picturesOnPlayers: false,
   nextImage: null,
+  teamMode: false,
+  teams: [],
+  myTeamId: null,
+  teamStandings: [],
+  round: null,
+  roundResults: [],
+  nextRoundTitle: "",
+  breakEndsAt: null,
 };
 
 export type GameAction =
@@ -243,8 +268,36 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         timeLimit: snapshot.timeLimit,
         locked: snapshot.locked ?? false,
         picturesOnPlayers: snapshot.picturesOnPlayers ?? false,
+        teamMode: snapshot.teamMode ?? false,
+        teams: snapshot.teams ?? [],
+        myTeamId: snapshot.teamId ?? null,
+        round: snapshot.round ?? null,
       };
     }
+    case "TEAMS_UPDATE":
+      return { ...state, teamMode: message.payload.teamMode, teams: message.payload.teams };
+    case "TEAM_CHOSEN":
+      return { ...state, myTeamId: message.payload.teamId };
+    case "ROUND_OVER": {
+      const payload = message.payload;
+      return {
+        ...state,
+        phase: "break",
+        round: payload.round,
+        nextRoundTitle: payload.nextRoundTitle,
+        leaderboard: payload.players,
+        teamStandings: payload.teams ?? [],
+        roundResults: payload.rounds,
+        myStanding: payload.you ?? state.myStanding,
+        playerCount: payload.playerCount,
+        breakEndsAt: payload.breakEndsAt,
+        clockOffsetMs: payload.serverNow - receivedAt,
+        isQuestionActive: false,
+        isShowingResults: false,
+      };
+    }
+    case "BREAK_TIMER":
+      return { ...state, breakEndsAt: message.payload.breakEndsAt, clockOffsetMs: message.payload.serverNow - receivedAt };
     case "LOBBY_LOCKED":
       return { ...state, locked: message.payload.locked };
     case "PICTURES_ON_PLAYERS": {
@@ -291,6 +344,8 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         answerCounts: new Array<number>(payload.question.answers.length).fill(0),
         answerResults: [],
         picturesOnPlayers: payload.question.imageOnPlayers,
+        round: payload.round ?? state.round,
+        breakEndsAt: null,
       };
     }
     case "QUESTION_PAUSED":
@@ -369,6 +424,8 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         playerCount: payload.playerCount,
         leaderboardShownAt: receivedAt,
         nextImage: payload.nextImage ?? null,
+        teamStandings: payload.teams ?? [],
+        round: payload.round ?? state.round,
         isQuestionActive: false,
         isShowingResults: false,
       };
@@ -380,6 +437,8 @@ function onServerMessage(state: ClientGameState, message: ServerMessage, receive
         leaderboard: message.payload.players,
         myStanding: message.payload.you ?? state.myStanding,
         playerCount: message.payload.playerCount,
+        teamStandings: message.payload.teams ?? [],
+        roundResults: message.payload.rounds ?? [],
         isGameOver: true,
         isQuestionActive: false,
         isShowingResults: false,
@@ -401,6 +460,8 @@ export function screenFor(state: ClientGameState): string | null {
       return state.isHost ? `/host/${code}` : `/result/${code}`;
     case "leaderboard":
       return `/leaderboard/${code}`;
+    case "break":
+      return `/break/${code}`;
     case "finished":
       return `/results/${code}`;
   }

@@ -7,8 +7,13 @@
  * those schemas, so a field added to or renamed in the protocol fails to compile here.
  */
 import type {
+  NamedStanding,
   NumberSpreadView,
   OwnStanding,
+  OwnTeam,
+  RoundInfo,
+  RoundResultView,
+  TeamRef,
   PlayerResult,
   PublicQuestion,
   ServerMessage,
@@ -56,7 +61,12 @@ function object<T>(shape: Shape<T>): Check {
 const kind = oneOf(...QUESTION_KINDS);
 const playerRef = object<ServerPayload<"PLAYER_JOINED">["player"]>({ id: number, nickname: string });
 const standing = object<Standing>({ rank: number, id: number, nickname: string, score: number });
-const ownStanding = object<OwnStanding>({ rank: number, score: number });
+const ownTeam = object<OwnTeam>({ id: number, name: string, rank: number, score: number, contribution: number });
+const ownStanding = object<OwnStanding>({ rank: number, score: number, team: optional(ownTeam) });
+const namedStanding = object<NamedStanding>({ rank: number, id: number, name: string, score: number });
+const teamRef = object<TeamRef>({ id: number, name: string, members: number });
+const roundInfo = object<RoundInfo>({ number: number, total: number, title: string });
+const roundResult = object<RoundResultView>({ title: string, players: list(namedStanding), teams: list(namedStanding) });
 const answerValue = nullable((value) => string(value) || number(value) || list(number)(value));
 const question = object<PublicQuestion>({
   id: number,
@@ -98,7 +108,7 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
     title: string,
     role: oneOf("host", "player", "display"),
     playerId: nullable(number),
-    phase: oneOf("lobby", "question", "results", "leaderboard", "finished"),
+    phase: oneOf("lobby", "question", "results", "leaderboard", "break", "finished"),
     questionNumber: number,
     totalQuestions: number,
     timeLimit: number,
@@ -106,7 +116,25 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
     players: list(playerRef),
     locked: optional(boolean),
     picturesOnPlayers: optional(boolean),
+    teamMode: optional(boolean),
+    teams: optional(list(teamRef)),
+    teamId: optional(nullable(number)),
+    round: optional(roundInfo),
   },
+  TEAMS_UPDATE: { teamMode: boolean, teams: list(teamRef) },
+  TEAM_CHOSEN: { teamId: nullable(number) },
+  ROUND_OVER: {
+    round: roundInfo,
+    nextRoundTitle: string,
+    players: list(standing),
+    teams: optional(list(namedStanding)),
+    rounds: list(roundResult),
+    playerCount: number,
+    breakEndsAt: nullable(number),
+    serverNow: number,
+    you: optional(ownStanding),
+  },
+  BREAK_TIMER: { breakEndsAt: nullable(number), serverNow: number },
   LOBBY_LOCKED: { locked: boolean },
   PICTURES_ON_PLAYERS: { enabled: boolean },
   GAME_STARTED: { questionCount: number },
@@ -118,6 +146,7 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
     endsAt: number,
     serverNow: number,
     pausedRemainingMs: optional(number),
+    round: optional(roundInfo),
   },
   QUESTION_PAUSED: { questionNumber: number, remainingMs: number },
   QUESTION_RESUMED: { questionNumber: number, remainingMs: number, endsAt: number, serverNow: number },
@@ -145,9 +174,17 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
     totalQuestions: number,
     playerCount: number,
     nextImage: optional(nullable(string)),
+    teams: optional(list(namedStanding)),
+    round: optional(roundInfo),
     you: optional(ownStanding),
   },
-  GAME_OVER: { players: list(standing), playerCount: number, you: optional(ownStanding) },
+  GAME_OVER: {
+    players: list(standing),
+    playerCount: number,
+    teams: optional(list(namedStanding)),
+    rounds: optional(list(roundResult)),
+    you: optional(ownStanding),
+  },
 };
 
 /** Every message type the server sends. */

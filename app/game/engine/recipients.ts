@@ -26,6 +26,9 @@ import {
   snapshotView,
   typedAnswersView,
   displayProgressView,
+  roundOverView,
+  breakTimerView,
+  teamsView,
   type Viewer,
 } from "./view";
 
@@ -120,6 +123,22 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
       return standings("LEADERBOARD_UPDATE", state, leaderboardView(state));
     case "gameOver":
       return standings("GAME_OVER", state, gameOverView(state));
+    case "teamsChanged": {
+      // Each player whose team changed hears it; the teams themselves go out with the lobby's
+      // updates (at most once a second, however many join), or at once once the game runs.
+      const personal: Addressed[] = effect.players.map((player) => ({
+        to: "player" as const,
+        playerId: player.id,
+        ...message("TEAM_CHOSEN", { teamId: player.teamId }),
+      }));
+      return state.phase === "lobby" ? personal : [{ to: "everyone", ...message("TEAMS_UPDATE", teamsView(state)) }, ...personal];
+    }
+    case "roundOver":
+      return standings("ROUND_OVER", state, roundOverView(state, audience.now));
+    case "roundStarted":
+      return [];
+    case "breakTimerSet":
+      return [{ to: "everyone", ...message("BREAK_TIMER", breakTimerView(state, audience.now)) }];
     case "gameReset": {
       const forHost = snapshotView(state, { role: "host" });
       const { playerId: _, ...shared } = forHost;
@@ -157,16 +176,21 @@ function hostResultsHeader(state: GameState, header: ReturnType<typeof resultsHe
 }
 
 /** The leaderboard or the final standings: the same to hosts and displays, and each player also its own place. */
-function standings<T extends "LEADERBOARD_UPDATE" | "GAME_OVER">(type: T, state: GameState, shared: ServerPayload<T>): Addressed[] {
+function standings<T extends "LEADERBOARD_UPDATE" | "GAME_OVER" | "ROUND_OVER">(type: T, state: GameState, shared: ServerPayload<T>): Addressed[] {
   return [
     { to: "screens", ...message(type, shared) },
-    { to: "eachPlayer", type, shared, key: "you", each: (playerId) => ownStanding(state.players.get(playerId)!) },
+    { to: "eachPlayer", type, shared, key: "you", each: (playerId) => ownStanding(state, state.players.get(playerId)!) },
   ];
 }
 
 /** The lobby's newest names, to players and displays while the game waits in its lobby (hosts hear of every join). */
 export function lobbyUpdate(state: GameState): Addressed | null {
   return state.phase === "lobby" ? { to: "viewers", ...message("LOBBY_UPDATE", lobbyView(state)) } : null;
+}
+
+/** The teams and their sizes, to everyone, while the game waits in its lobby (coalesced like the lobby's names). */
+export function teamsUpdate(state: GameState): Addressed | null {
+  return state.phase === "lobby" ? { to: "everyone", ...message("TEAMS_UPDATE", teamsView(state)) } : null;
 }
 
 /** The live count of answers while a question is open: with the picks so far for hosts, without for displays. */
@@ -223,8 +247,10 @@ function catchUp(state: GameState, viewer: Viewer, now: number): Message[] {
       ];
     }
     case "leaderboard":
-      return [message("LEADERBOARD_UPDATE", { ...leaderboardView(state), ...(player ? { you: ownStanding(player) } : {}) })];
+      return [message("LEADERBOARD_UPDATE", { ...leaderboardView(state), ...(player ? { you: ownStanding(state, player) } : {}) })];
+    case "break":
+      return [message("ROUND_OVER", { ...roundOverView(state, now), ...(player ? { you: ownStanding(state, player) } : {}) })];
     case "finished":
-      return [message("GAME_OVER", { ...gameOverView(state), ...(player ? { you: ownStanding(player) } : {}) })];
+      return [message("GAME_OVER", { ...gameOverView(state), ...(player ? { you: ownStanding(state, player) } : {}) })];
   }
 }

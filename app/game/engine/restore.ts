@@ -18,12 +18,52 @@ import {
   type QuestionPause,
 } from "./state";
 import { countAnswer, keepsStreak, rank } from "./transition";
+import { addTeam, rankTeams } from "./teams";
+import type { RoundResult, TeamState } from "./state";
 
 export interface StoredPlayer {
   id: number;
   nickname: string;
   clientId: string;
   joinedAt: number;
+  teamId?: number | null;
+  /** What it added to its team's score (docs/decisions/0033-team-scoring.md). */
+  teamPoints?: number;
+  /** A night: its points of the rounds before the current one. */
+  earlierRoundsScore?: number;
+}
+
+/** A team as stored with its game. */
+export type StoredTeam = Omit<TeamState, "members" | "rank">;
+
+/**
+ * What a game keeps beyond its phase: team mode, the teams with their scores, the finished rounds'
+ * standings of a night and its break's countdown. Small (at most MAX_TEAMS teams and MAX_ROUNDS rounds).
+ */
+export interface StoredEvening {
+  /** A night's own title (its rounds have theirs). */
+  title?: string;
+  teamMode: boolean;
+  teams: StoredTeam[];
+  roundResults: RoundResult[];
+  breakEndsAt: number | null;
+}
+
+export function eveningToStored(state: GameState): StoredEvening {
+  return {
+    title: state.title,
+    teamMode: state.teamMode,
+    teams: [...state.teams.values()].map(({ id, name, score, roundScore, questionPoints, questionMembers }) => ({
+      id,
+      name,
+      score,
+      roundScore,
+      questionPoints,
+      questionMembers,
+    })),
+    roundResults: state.roundResults,
+    breakEndsAt: state.breakEndsAt,
+  };
 }
 
 export type StoredPause = [from: number, to: number | null];
@@ -53,6 +93,7 @@ export interface StoredProgress {
   picturesOnPlayers?: boolean;
   /** Browsers the host removed from this game. */
   kickedClientIds?: string[];
+  evening?: StoredEvening;
 }
 
 export function restoreGameState(
@@ -76,6 +117,19 @@ export function restoreGameState(
   state.locked = progress.locked ?? false;
   state.picturesOnPlayers = progress.picturesOnPlayers ?? false;
   state.kickedClientIds = new Set(progress.kickedClientIds ?? []);
+  const evening = progress.evening;
+  if (evening) {
+    state.teamMode = evening.teamMode;
+    for (const team of evening.teams) addTeam(state, { ...team, members: 0, rank: 0 });
+    state.roundResults = evening.roundResults;
+    state.breakEndsAt = phase === "break" ? evening.breakEndsAt : null;
+  }
+  // A night plays the questions of its current round.
+  const plan = state.rounds.length > 1 ? state.rounds[state.round] : undefined;
+  if (plan) {
+    state.questions = plan.questions;
+    state.timeLimitMs = plan.timeLimitMs;
+  }
 
   for (const stored of storedPlayers) {
     const own = byPlayer.get(stored.id) ?? new Map<number, AnswerRecord>();
@@ -94,11 +148,16 @@ export function restoreGameState(
       if (!answer?.correct) break;
       streak++;
     }
+    const team = stored.teamId != null ? state.teams.get(stored.teamId) : undefined;
+    if (team) team.members++;
     const player: PlayerState = {
       id: stored.id,
       nickname: stored.nickname,
       clientId: stored.clientId,
-      score,
+      score: score + (stored.earlierRoundsScore ?? 0),
+      roundScore: score,
+      teamId: team ? team.id : null,
+      teamPoints: stored.teamPoints ?? 0,
       streak,
       correctCount,
       connected: false,
@@ -113,6 +172,7 @@ export function restoreGameState(
   if (phase === "lobby") return state;
 
   rank(state);
+  if (state.teamMode) rankTeams(state);
   const question = state.questions[state.questionIndex];
   state.answerCounts = new Array<number>(question ? optionCount(question) : 0).fill(0);
   const guesses: number[] = [];
@@ -142,6 +202,7 @@ export function restoreGameState(
     case "leaderboard":
       state.deadline = now + state.settings.nextQuestionSeconds * 1000;
       break;
+    case "break":
     case "finished":
       state.deadline = null;
       break;

@@ -1,7 +1,8 @@
 import type { PointsOption, QuestionKind } from "../question-kinds";
 import { DEFAULT_LOBBY_GRACE_MS, DEFAULT_MAX_PLAYERS, DEFAULT_NEXT_QUESTION_SECONDS, DEFAULT_RESULTS_DELAY_MS, LOBBY_RECENT_NAMES } from "../rules";
 
-export type Phase = "lobby" | "question" | "results" | "leaderboard" | "finished";
+/** `break`: between two rounds of a night (docs/decisions/0034-a-night-of-rounds.md). */
+export type Phase = "lobby" | "question" | "results" | "leaderboard" | "break" | "finished";
 
 /**
  * A question as the engine plays it: its kind is explicit, and what a kind does not use may be left
@@ -56,9 +57,55 @@ export interface PlayerState {
   rank: number;
   /** The answer to the current question, if any; stale when its questionIndex is not the current one. */
   lastAnswer: AnswerRecord | null;
+  /** The team it plays for, in team mode; null until it picks one (or is given one at the start). */
+  teamId: number | null;
+  /** Points of the current round of a night (the whole game otherwise); `score` is the evening's total. */
+  roundScore: number;
+  /** What it added to its team's score: each question's points divided by the members who played it. */
+  teamPoints: number;
   /** Neighbours in join order (a linked list, so the newest names are found without a scan). */
   joinedBefore: PlayerState | null;
   joinedAfter: PlayerState | null;
+}
+
+/**
+ * A team (docs/decisions/0033-team-scoring.md). Its score is, per question, the average of its
+ * members' points, summed: a team of five does not beat a team of two by being five.
+ */
+export interface TeamState {
+  id: number;
+  name: string;
+  /** Players in the team now. */
+  members: number;
+  score: number;
+  /** Points of the current round of a night. */
+  roundScore: number;
+  /** Competition rank by score after the last closed question; 0 before any. */
+  rank: number;
+  /** The last closed question: its members' points and how many played it, kept so an accepted typed answer can be added later. */
+  questionPoints: number;
+  questionMembers: number;
+}
+
+/** One round of a night: a quiz's title and questions, frozen when the night was planned. */
+export interface RoundPlan {
+  title: string;
+  timeLimitMs: number;
+  questions: EngineQuestion[];
+}
+
+export interface StandingEntry {
+  rank: number;
+  id: number;
+  name: string;
+  score: number;
+}
+
+/** A finished round of a night: its own standings (points of that round only), players and teams. */
+export interface RoundResult {
+  title: string;
+  players: StandingEntry[];
+  teams: StandingEntry[];
 }
 
 export interface GameSettings {
@@ -125,6 +172,22 @@ export interface GameState {
   locked: boolean;
   /** Browsers the host removed; they cannot join this game again. */
   kickedClientIds: Set<string>;
+  /** Team mode: players play for teams, and teams are ranked (docs/decisions/0033-team-scoring.md). */
+  teamMode: boolean;
+  teams: Map<number, TeamState>;
+  teamsByName: Map<string, TeamState>;
+  nextTeamId: number;
+  /** Teams ordered by rank, recomputed when a question closes. */
+  teamRanking: TeamState[];
+  /**
+   * The rounds of a night, in order; one for a single game. `round` is the current one's index in a
+   * night (docs/decisions/0034-a-night-of-rounds.md); `questions` and `timeLimitMs` are its own.
+   */
+  rounds: RoundPlan[];
+  /** The standings of each finished round of a night. */
+  roundResults: RoundResult[];
+  /** During a break: when the host said the next round begins ("Back in 10 minutes"); null without a countdown. */
+  breakEndsAt: number | null;
 }
 
 /** One pause of an open question; `pausedBefore` is how long the question had been paused before it began. */
@@ -155,6 +218,9 @@ export interface NewGameInput {
   timeLimitSeconds: number;
   questions: EngineQuestion[];
   settings?: Partial<GameSettings>;
+  /** A night: the first round's own title (`title` is the night's), and the rounds after it. */
+  firstRoundTitle?: string;
+  laterRounds?: RoundPlan[];
 }
 
 export function createGameState(input: NewGameInput): GameState {
@@ -186,7 +252,33 @@ export function createGameState(input: NewGameInput): GameState {
     newestPlayer: null,
     locked: false,
     kickedClientIds: new Set(),
+    teamMode: false,
+    teams: new Map(),
+    teamsByName: new Map(),
+    nextTeamId: 1,
+    teamRanking: [],
+    rounds: [{ title: input.firstRoundTitle ?? input.title, timeLimitMs: input.timeLimitSeconds * 1000, questions: input.questions }, ...(input.laterRounds ?? [])],
+    roundResults: [],
+    breakEndsAt: null,
   };
+}
+
+/** A night chains several rounds; a single game is a night of one. */
+export function isNight(state: GameState): boolean {
+  return state.rounds.length > 1;
+}
+
+export function isLastRound(state: GameState): boolean {
+  return state.round >= state.rounds.length - 1;
+}
+
+/** Case and spacing do not make two teams: "table 4" is "Table 4". */
+export function teamKey(name: string): string {
+  return name.trim().replace(/\s+/g, " ").toLocaleLowerCase("en-US");
+}
+
+export function teamOf(state: GameState, player: PlayerState): TeamState | null {
+  return player.teamId === null ? null : (state.teams.get(player.teamId) ?? null);
 }
 
 export function nicknameKey(nickname: string): string {

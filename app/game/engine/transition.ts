@@ -1,11 +1,28 @@
 import { isOffensive } from "#app/utils/profanity";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
-import { HOST_NICKNAME, MAX_PAUSES_PER_QUESTION } from "../rules";
+import { HOST_NICKNAME, LEADERBOARD_SIZE, MAX_BREAK_MINUTES, MAX_PAUSES_PER_QUESTION, TEAM_NAME_MAX_LENGTH } from "../rules";
 import { MAX_NUMBER, normalizeTypedAnswer, typedAnswerMatches, TYPED_ANSWER_MAX_LENGTH, POINTS_MULTIPLIER } from "../question-kinds";
 import { closenessFraction, closenessScale, MAX_POINTS, multiSelectFraction, scoreJudged } from "./scoring";
 import {
+  addLatePoints,
+  assignTeam,
+  findOrAddTeam,
+  placeTeamless,
+  rankedBy,
+  rankTeams,
+  removeTeam as dropTeam,
+  resetTeamScores,
+  smallestTeam,
+  teamStandings,
+  TeamTally,
+  type TeamRefusal,
+} from "./teams";
+import {
   answerToCurrentQuestion,
   currentPause,
+  isLastRound,
+  isNight,
+  teamOf,
   currentQuestion,
   isLastQuestion,
   addPlayer,
@@ -21,6 +38,8 @@ import {
   type EngineQuestion,
   type GameState,
   type PlayerState,
+  type RoundResult,
+  type TeamState,
 } from "./state";
 
 /**
@@ -30,7 +49,8 @@ import {
 export type Actor = { role: "host" } | { role: "player"; playerId: number } | { role: "display" } | { role: "guest" };
 
 export type Command =
-  | { type: "join"; clientId: string; nickname: string }
+  /** `team`: in team mode, the team to play for, made if it is new (the join form's choice). */
+  | { type: "join"; clientId: string; nickname: string; team?: string }
   | { type: "disconnect"; playerId: number }
   | { type: "leave"; playerId: number }
   | { type: "start"; actor: Actor }
@@ -61,6 +81,16 @@ export type Command =
   | { type: "resume"; actor: Actor }
   /** Host: ends the game at once (the night runs late): the open question closes as a Skip would, then the podium. */
   | { type: "end"; actor: Actor }
+  /** Host, in the lobby: players play for teams (or no longer do). */
+  | { type: "teamMode"; actor: Actor; enabled: boolean }
+  /** Host, in the lobby: a team players can pick ("Table 4"). */
+  | { type: "addTeam"; actor: Actor; name: string }
+  /** Host, in the lobby: a team goes; its members pick another (or are placed at the start). */
+  | { type: "removeTeam"; actor: Actor; teamId: number }
+  /** Player: plays for the team of that name, made if new; in the lobby, or later while it has none. */
+  | { type: "chooseTeam"; actor: Actor; playerId: number; team: string }
+  /** Host, during a night's break: "Back in N minutes" (0 takes the countdown away). */
+  | { type: "breakTimer"; actor: Actor; minutes: number }
   | { type: "tick" };
 
 export type Effect =
@@ -80,7 +110,14 @@ export type Effect =
   | { type: "typedAnswerAccepted"; questionIndex: number; changedPlayers: PlayerState[]; answers: AnswerRecord[] }
   | { type: "picturesOnPlayersChanged"; enabled: boolean }
   | { type: "questionPaused" }
-  | { type: "questionResumed" };
+  | { type: "questionResumed" }
+  /** Team mode, the teams or who plays for which changed; `players`: those whose team changed. */
+  | { type: "teamsChanged"; players: PlayerState[] }
+  /** A night's round ended with more to come: the break. */
+  | { type: "roundOver" }
+  /** The next round of a night begins (its first question follows). */
+  | { type: "roundStarted" }
+  | { type: "breakTimerSet" };
 
 export type ErrorCode =
   | "NICKNAME_TAKEN"
@@ -107,7 +144,14 @@ export type ErrorCode =
   | "NOTHING_TO_PAUSE"
   | "TOO_MANY_PAUSES"
   | "NOT_PAUSED"
-  | "NOT_STARTED";
+  | "NOT_STARTED"
+  | TeamRefusal
+  | "NO_TEAM_MODE"
+  | "TEAMS_FIXED"
+  | "UNKNOWN_TEAM"
+  | "NOT_IN_BREAK"
+  | "BAD_BREAK"
+  | "NIGHT_OVER";
 
 export interface Rejection {
   error: { code: ErrorCode; message: string };
@@ -153,7 +197,24 @@ export const MESSAGES = {
   NOT_PAUSED: "The question is not paused.",
   NOT_HOST_END: "Only the host can end the game.",
   NOT_STARTED: "The game has not started yet.",
+  TEAM_NAME: `Give the team a name of 1 to ${TEAM_NAME_MAX_LENGTH} characters.`,
+  TEAM_NAME_NOT_ALLOWED: "Please choose a different team name.",
+  TOO_MANY_TEAMS: "This game has as many teams as it can take. Join one of them.",
+  NOT_HOST_TEAMS: "Only the host can set up the teams.",
+  NO_TEAM_MODE: "This game is not played in teams.",
+  TEAMS_FIXED: "Teams are fixed once the game has started.",
+  UNKNOWN_TEAM: "That team is no longer in the game.",
+  NOT_HOST_BREAK: "Only the host can set the break's countdown.",
+  NOT_IN_BREAK: "There is no break between rounds right now.",
+  BAD_BREAK: `Choose a break of 0 to ${MAX_BREAK_MINUTES} minutes.`,
+  NIGHT_OVER: "A night ends with its last round. Plan a new night to play again.",
 } as const;
+
+const TEAM_REFUSALS: Record<TeamRefusal, string> = {
+  TEAM_NAME: MESSAGES.TEAM_NAME,
+  TEAM_NAME_NOT_ALLOWED: MESSAGES.TEAM_NAME_NOT_ALLOWED,
+  TOO_MANY_TEAMS: MESSAGES.TOO_MANY_TEAMS,
+};
 
 /** "Pick one of the four answers." for a question of `count` options (2 to 6), each a fixed text of the errors catalog. */
 const BAD_ANSWER_BY_COUNT: Record<number, string> = {
@@ -183,7 +244,7 @@ export function isRejection(result: TransitionResult): result is Rejection {
 export function transition(state: GameState, command: Command, now: number): TransitionResult {
   switch (command.type) {
     case "join":
-      return join(state, command.clientId, command.nickname, now);
+      return join(state, command.clientId, command.nickname, now, command.team);
     case "disconnect":
       return disconnect(state, command.playerId, now);
     case "leave":
@@ -210,12 +271,22 @@ export function transition(state: GameState, command: Command, now: number): Tra
       return resume(state, command.actor, now);
     case "end":
       return end(state, command.actor, now);
+    case "teamMode":
+      return teamMode(state, command.actor, command.enabled);
+    case "addTeam":
+      return addTeam(state, command.actor, command.name);
+    case "removeTeam":
+      return removeTeam(state, command.actor, command.teamId);
+    case "chooseTeam":
+      return chooseTeam(state, command);
+    case "breakTimer":
+      return breakTimer(state, command.actor, command.minutes, now);
     case "tick":
       return tick(state, now);
   }
 }
 
-function join(state: GameState, clientId: string, rawNickname: string, now: number): TransitionResult {
+function join(state: GameState, clientId: string, rawNickname: string, now: number, teamName?: string): TransitionResult {
   if (state.kickedClientIds.has(clientId)) return reject("KICKED", MESSAGES.KICKED);
   const returning = state.playersByClientId.get(clientId);
   if (returning) {
@@ -224,7 +295,16 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
       state.connectedCount++;
       if (state.phase === "question" && !answerToCurrentQuestion(state, returning)) state.pendingAnswers++;
     }
-    return { effects: [{ type: "playerJoined", player: returning, rejoined: true }] };
+    const effects: Effect[] = [{ type: "playerJoined", player: returning, rejoined: true }];
+    // A rejoin names the team chosen on the join form; it counts only while the player may still choose.
+    if (teamName && state.teamMode && (state.phase === "lobby" || !teamOf(state, returning))) {
+      const team = findOrAddTeam(state, teamName);
+      if (typeof team !== "string" && teamOf(state, returning) !== team) {
+        assignTeam(state, returning, team);
+        effects.push({ type: "teamsChanged", players: [returning] });
+      }
+    }
+    return { effects };
   }
   if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
   const nickname = rawNickname.trim();
@@ -234,6 +314,8 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
   if (isOffensive(nickname)) return reject("NICKNAME_NOT_ALLOWED", OFFENSIVE_NICKNAME);
   if (state.locked) return reject("LOBBY_LOCKED", MESSAGES.LOBBY_LOCKED);
   if (state.players.size >= state.settings.maxPlayers) return reject("GAME_FULL", MESSAGES.GAME_FULL);
+  const team = state.teamMode ? teamForNewcomer(state, teamName) : null;
+  if (typeof team === "string") return reject(team, TEAM_REFUSALS[team]);
 
   const player: PlayerState = {
     id: state.nextPlayerId,
@@ -246,6 +328,9 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
     joinedAt: now,
     rank: 0,
     lastAnswer: null,
+    teamId: null,
+    roundScore: 0,
+    teamPoints: 0,
     joinedBefore: null,
     joinedAfter: null,
   };
@@ -253,7 +338,22 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
   state.connectedCount++;
   if (state.phase === "question") state.pendingAnswers++;
   if (state.phase !== "lobby") placeInRanking(state, player);
-  return { effects: [{ type: "playerJoined", player, rejoined: false }] };
+  const effects: Effect[] = [{ type: "playerJoined", player, rejoined: false }];
+  if (team) {
+    assignTeam(state, player, team);
+    effects.push({ type: "teamsChanged", players: [player] });
+  }
+  return { effects };
+}
+
+/**
+ * The team a new player plays for: the one it named (made if new); in the lobby none yet if it named
+ * none (it picks on the waiting screen); once the game runs, the smallest team, or one of its own.
+ */
+function teamForNewcomer(state: GameState, teamName: string | undefined): TeamState | TeamRefusal | null {
+  if (teamName) return findOrAddTeam(state, teamName);
+  if (state.phase === "lobby") return null;
+  return smallestTeam(state) ?? findOrAddTeam(state, `Team ${state.nextTeamId}`);
 }
 
 /** A late joiner enters the standings at the bottom with 0 points. */
@@ -279,9 +379,11 @@ function disconnect(state: GameState, playerId: number, now: number): Transition
 function leave(state: GameState, playerId: number): TransitionResult {
   const player = state.players.get(playerId);
   if (!player || state.phase !== "lobby") return { effects: [] };
+  const team = teamOf(state, player);
+  assignTeam(state, player, null);
   removePlayer(state, player);
   if (player.connected) state.connectedCount--;
-  return { effects: [{ type: "playerLeft", player }] };
+  return { effects: [{ type: "playerLeft", player }, ...(team && state.teamMode ? [{ type: "teamsChanged" as const, players: [] }] : [])] };
 }
 
 function start(state: GameState, actor: Actor, now: number): TransitionResult {
@@ -294,8 +396,13 @@ function start(state: GameState, actor: Actor, now: number): TransitionResult {
   }
   state.ranking = [...state.players.values()];
   for (const player of state.ranking) player.rank = 1;
+  const placed: Effect[] = [];
+  if (state.teamMode) {
+    placed.push({ type: "teamsChanged", players: placeTeamless(state) });
+    rankTeams(state);
+  }
   return {
-    effects: [{ type: "gameStarted", questionCount: state.questions.length }, ...startQuestion(state, 0, now)],
+    effects: [...placed, { type: "gameStarted", questionCount: state.questions.length }, ...startQuestion(state, 0, now)],
   };
 }
 
@@ -427,6 +534,7 @@ function answer(state: GameState, command: Extract<Command, { type: "answer" }>,
   player.lastAnswer = record;
   player.streak = streak;
   player.score += points;
+  player.roundScore += points;
   if (correct) player.correctCount++;
   state.answeredCount++;
   countAnswer(state, record, read.key, correct, 1);
@@ -461,7 +569,9 @@ function closeQuestion(state: GameState, now: number): Effect[] {
   const scoredAnswers = question.kind === "closestNumber" ? scoreGuesses(state, question) : [];
   const keepStreaks = keepsStreak(question);
   const changedPlayers: PlayerState[] = [];
+  const tally = state.teamMode ? new TeamTally(state) : null;
   for (const player of state.players.values()) {
+    tally?.add(player);
     const answered = answerToCurrentQuestion(state, player);
     if (answered) {
       changedPlayers.push(player);
@@ -471,6 +581,7 @@ function closeQuestion(state: GameState, now: number): Effect[] {
     }
   }
   rank(state);
+  tally?.close();
   state.phase = "results";
   state.deadline = now + resultsDelayMsOf(state);
   return [{ type: "questionClosed", changedPlayers, scoredAnswers }];
@@ -496,6 +607,7 @@ function scoreGuesses(state: GameState, question: EngineQuestion): AnswerRecord[
     if (!answer || typeof answer.value !== "number") continue;
     answer.points = Math.round(MAX_POINTS * closenessFraction(answer.value, truth, scale)) * multiplier;
     player.score += answer.points;
+    player.roundScore += answer.points;
     scored.push(answer);
   }
   return scored;
@@ -519,11 +631,57 @@ function showLeaderboard(state: GameState, now: number): Effect[] {
 
 function advance(state: GameState, now: number): Effect[] {
   if (isLastQuestion(state)) {
-    state.phase = "finished";
+    if (isNight(state)) state.roundResults.push(roundResult(state));
     state.deadline = null;
+    if (isNight(state) && !isLastRound(state)) {
+      state.phase = "break";
+      state.breakEndsAt = null;
+      return [{ type: "roundOver" }];
+    }
+    state.phase = "finished";
     return [{ type: "gameOver" }];
   }
   return startQuestion(state, state.questionIndex + 1, now);
+}
+
+/** The standings of the round just played, by its own points: the top of the players, every team. */
+export function roundResult(state: GameState): RoundResult {
+  const byRound = rankedBy(
+    [...state.players.values()].map((player) => ({ id: player.id, name: player.nickname, rank: 0, score: player.roundScore })),
+    (entry) => entry.score,
+  ).slice(0, LEADERBOARD_SIZE);
+  return {
+    title: state.rounds[state.round]?.title ?? state.title,
+    players: byRound,
+    teams: state.teamMode ? teamStandings(state.teams.values(), (team) => team.roundScore, Number.MAX_SAFE_INTEGER) : [],
+  };
+}
+
+/** The host's Next during a break: the night's next round, its first question at once. */
+function startNextRound(state: GameState, now: number): Effect[] {
+  state.round++;
+  const plan = state.rounds[state.round];
+  state.questions = plan.questions;
+  state.timeLimitMs = plan.timeLimitMs;
+  state.breakEndsAt = null;
+  state.questionIndex = -1;
+  // Streaks and the round's points start again; the evening's total carries on.
+  for (const player of state.players.values()) {
+    player.roundScore = 0;
+    player.streak = 0;
+    player.lastAnswer = null;
+  }
+  for (const team of state.teams.values()) team.roundScore = 0;
+  return [{ type: "roundStarted" }, ...startQuestion(state, 0, now)];
+}
+
+/** "Back in N minutes" on every screen during a break; it tells the room, it starts nothing (the host does). */
+function breakTimer(state: GameState, actor: Actor, minutes: number, now: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_BREAK);
+  if (state.phase !== "break") return reject("NOT_IN_BREAK", MESSAGES.NOT_IN_BREAK);
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_BREAK_MINUTES) return reject("BAD_BREAK", MESSAGES.BAD_BREAK);
+  state.breakEndsAt = minutes === 0 ? null : now + minutes * 60_000;
+  return { effects: [{ type: "breakTimerSet" }] };
 }
 
 /** Ends the current phase early or on time: question -> results -> leaderboard -> next question. */
@@ -549,6 +707,9 @@ function end(state: GameState, actor: Actor, now: number): TransitionResult {
   if (state.phase === "lobby") return reject("NOT_STARTED", MESSAGES.NOT_STARTED);
   if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
   const closed = state.phase === "question" ? closeQuestion(state, now) : [];
+  // Ended during a round of a night: that round's standings are kept as far as it went.
+  if (isNight(state) && state.phase !== "break") state.roundResults.push(roundResult(state));
+  state.breakEndsAt = null;
   state.phase = "finished";
   state.deadline = null;
   return { effects: [...closed, { type: "gameOver", endedEarly: true }] };
@@ -557,6 +718,7 @@ function end(state: GameState, actor: Actor, now: number): TransitionResult {
 /** The host's Skip / Next: each press moves one step. */
 function next(state: GameState, actor: Actor, now: number): TransitionResult {
   if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_NEXT);
+  if (state.phase === "break") return { effects: startNextRound(state, now) };
   const effects = step(state, now);
   return effects ? { effects } : reject("NOTHING_TO_ADVANCE", MESSAGES.NOTHING_TO_ADVANCE);
 }
@@ -576,6 +738,8 @@ function kick(state: GameState, actor: Actor, playerId: number, now: number): Tr
   if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.PLAYER_GONE);
   const answered = state.phase === "question" ? answerToCurrentQuestion(state, player) : null;
   state.kickedClientIds.add(player.clientId);
+  // Its team keeps what it added to the team's score; the team is one member smaller from now on.
+  assignTeam(state, player, null);
   removePlayer(state, player);
   if (player.connected) {
     state.connectedCount--;
@@ -616,6 +780,7 @@ function lock(state: GameState, actor: Actor, locked: boolean): TransitionResult
 function playAgain(state: GameState, actor: Actor): TransitionResult {
   if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PLAY_AGAIN);
   if (state.phase !== "finished") return reject("NOT_OVER", MESSAGES.NOT_OVER);
+  if (isNight(state)) return reject("NIGHT_OVER", MESSAGES.NIGHT_OVER);
   state.round++;
   state.phase = "lobby";
   state.questionIndex = -1;
@@ -628,8 +793,11 @@ function playAgain(state: GameState, actor: Actor): TransitionResult {
   state.typedAnswers = new Map();
   state.pendingAnswers = 0;
   state.ranking = [];
+  resetTeamScores(state);
   for (const player of state.players.values()) {
     player.score = 0;
+    player.roundScore = 0;
+    player.teamPoints = 0;
     player.streak = 0;
     player.correctCount = 0;
     player.rank = 0;
@@ -663,14 +831,18 @@ function acceptTypedAnswer(state: GameState, command: Extract<Command, { type: "
     const answer = answerToCurrentQuestion(state, player);
     if (!answer || answer.correct || typeof answer.value !== "string" || normalizeTypedAnswer(answer.value) !== key) continue;
     answer.correct = true;
+    const before = answer.points;
     answer.points = scoreJudged({ fraction: 1, responseTimeMs: answer.responseTimeMs, timeLimitMs, streak: 1, multiplier });
-    player.score += answer.points;
+    player.score += answer.points - before;
+    player.roundScore += answer.points - before;
+    if (state.teamMode) addLatePoints(state, player, answer.points - before);
     player.correctCount++;
     player.streak = 1;
     changedPlayers.push(player);
     answers.push(answer);
   }
   rank(state);
+  if (state.teamMode) rankTeams(state);
   return { effects: [{ type: "typedAnswerAccepted", questionIndex: state.questionIndex, changedPlayers, answers }] };
 }
 
@@ -707,4 +879,54 @@ function picturesOnPlayers(state: GameState, actor: Actor, enabled: boolean): Tr
   if (state.picturesOnPlayers === enabled) return { effects: [] };
   state.picturesOnPlayers = enabled;
   return { effects: [{ type: "picturesOnPlayersChanged", enabled }] };
+}
+
+// ------------------------------------------------------------------ teams (docs/decisions/0033-team-scoring.md)
+
+function teamMode(state: GameState, actor: Actor, enabled: boolean): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_TEAMS);
+  if (state.phase !== "lobby") return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  if (state.teamMode === enabled) return { effects: [] };
+  state.teamMode = enabled;
+  return { effects: [{ type: "teamsChanged", players: [] }] };
+}
+
+function addTeam(state: GameState, actor: Actor, name: string): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_TEAMS);
+  if (state.phase !== "lobby") return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  if (!state.teamMode) return reject("NO_TEAM_MODE", MESSAGES.NO_TEAM_MODE);
+  const size = state.teams.size;
+  const team = findOrAddTeam(state, name);
+  if (typeof team === "string") return reject(team, TEAM_REFUSALS[team]);
+  return { effects: state.teams.size === size ? [] : [{ type: "teamsChanged", players: [] }] };
+}
+
+function removeTeam(state: GameState, actor: Actor, teamId: number): TransitionResult {
+  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_TEAMS);
+  if (state.phase !== "lobby") return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  const team = state.teams.get(teamId);
+  if (!team) return reject("UNKNOWN_TEAM", MESSAGES.UNKNOWN_TEAM);
+  // A host's action in the lobby: a pass over the players is affordable here.
+  const moved: PlayerState[] = [];
+  for (const player of state.players.values()) {
+    if (player.teamId !== teamId) continue;
+    assignTeam(state, player, null);
+    moved.push(player);
+  }
+  dropTeam(state, team);
+  return { effects: [{ type: "teamsChanged", players: moved }] };
+}
+
+function chooseTeam(state: GameState, command: Extract<Command, { type: "chooseTeam" }>): TransitionResult {
+  const { actor, playerId } = command;
+  if (actor.role !== "player" || actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
+  const player = state.players.get(playerId);
+  if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
+  if (!state.teamMode) return reject("NO_TEAM_MODE", MESSAGES.NO_TEAM_MODE);
+  if (state.phase !== "lobby" && teamOf(state, player)) return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  const team = findOrAddTeam(state, command.team);
+  if (typeof team === "string") return reject(team, TEAM_REFUSALS[team]);
+  if (teamOf(state, player) === team) return { effects: [] };
+  assignTeam(state, player, team);
+  return { effects: [{ type: "teamsChanged", players: [player] }] };
 }

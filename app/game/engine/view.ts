@@ -3,12 +3,15 @@
  * nor other players' picks; payloads that go to everyone are built once.
  */
 import { LEADERBOARD_SIZE } from "../rules";
-import type { OwnStanding, PlayerResult, ServerPayload, Standing, TypedAnswerSummary } from "../protocol";
+import type { NamedStanding, OwnStanding, PlayerResult, RoundInfo, ServerPayload, Standing, TeamRef, TypedAnswerSummary } from "../protocol";
+import { shownScore, teamStandings } from "./teams";
 import {
   answerToCurrentQuestion,
   currentPause,
   currentQuestion,
   isLastQuestion,
+  isNight,
+  teamOf,
   recentPlayers,
   remainingMsOf,
   timeLimitMsOf,
@@ -43,7 +46,35 @@ export function snapshotView(state: GameState, viewer: Viewer): ServerPayload<"G
     players: players.map(playerRef),
     locked: state.locked,
     picturesOnPlayers: state.picturesOnPlayers,
+    ...(state.teamMode ? { teamMode: true, teams: teamRefs(state) } : {}),
+    ...(viewer.role === "player" && state.teamMode ? { teamId: viewer.player.teamId } : {}),
+    ...roundPart(state),
   };
+}
+
+/** The teams and their sizes; at most MAX_TEAMS of them, so every screen may have them all. */
+export function teamRefs(state: GameState): TeamRef[] {
+  return [...state.teams.values()].map((team) => ({ id: team.id, name: team.name, members: team.members }));
+}
+
+export function teamsView(state: GameState): ServerPayload<"TEAMS_UPDATE"> {
+  return { teamMode: state.teamMode, teams: teamRefs(state) };
+}
+
+/** A night's current round, for the payloads that carry it; nothing for a single game. */
+export function roundInfo(state: GameState): RoundInfo | null {
+  if (!isNight(state)) return null;
+  return { number: state.round + 1, total: state.rounds.length, title: state.rounds[state.round]?.title ?? state.title };
+}
+
+function roundPart(state: GameState): { round?: RoundInfo } {
+  const round = roundInfo(state);
+  return round ? { round } : {};
+}
+
+/** The top teams by the evening's score (all of them on the podium screen). */
+export function topTeams(state: GameState, size = LEADERBOARD_SIZE): NamedStanding[] {
+  return teamStandings(state.teams.values(), (team) => team.score, size);
 }
 
 /** What everyone sees of a question while it is open: never what is right. */
@@ -69,6 +100,7 @@ export function questionView(state: GameState, serverNow: number): ServerPayload
     endsAt: state.questionEndsAt,
     serverNow,
     ...(currentPause(state) ? { pausedRemainingMs: remainingMsOf(state, serverNow) } : {}),
+    ...roundPart(state),
   };
 }
 
@@ -151,8 +183,15 @@ export function topStandings(state: GameState): Standing[] {
   return state.ranking.slice(0, LEADERBOARD_SIZE).map((player) => ({ rank: player.rank, id: player.id, nickname: player.nickname, score: player.score }));
 }
 
-export function ownStanding(player: PlayerState): OwnStanding {
-  return { rank: player.rank, score: player.score };
+/** A player's own place and, in team mode, its team's place and what the player added to it. */
+export function ownStanding(state: GameState, player: PlayerState): OwnStanding {
+  const team = state.teamMode ? teamOf(state, player) : null;
+  if (!team) return { rank: player.rank, score: player.score };
+  return {
+    rank: player.rank,
+    score: player.score,
+    team: { id: team.id, name: team.name, rank: team.rank, score: shownScore(team.score), contribution: shownScore(player.teamPoints) },
+  };
 }
 
 /** LEADERBOARD_UPDATE without `you`, the one part that differs per player. */
@@ -166,10 +205,35 @@ export function leaderboardView(state: GameState): ServerPayload<"LEADERBOARD_UP
     questionNumber: state.questionIndex + 1,
     totalQuestions: state.questions.length,
     playerCount: state.players.size,
+    ...(state.teamMode ? { teams: topTeams(state) } : {}),
+    ...roundPart(state),
   };
 }
 
-/** GAME_OVER without `you`. */
+/** GAME_OVER without `you`: for a night, the evening's totals and each round's own standings. */
 export function gameOverView(state: GameState): ServerPayload<"GAME_OVER"> {
-  return { players: topStandings(state), playerCount: state.players.size };
+  return {
+    players: topStandings(state),
+    playerCount: state.players.size,
+    ...(state.teamMode ? { teams: topTeams(state, Number.MAX_SAFE_INTEGER) } : {}),
+    ...(isNight(state) ? { rounds: state.roundResults } : {}),
+  };
+}
+
+/** ROUND_OVER without `you`: the break, with the running total. */
+export function roundOverView(state: GameState, serverNow: number): ServerPayload<"ROUND_OVER"> {
+  return {
+    round: roundInfo(state)!,
+    nextRoundTitle: state.rounds[state.round + 1]?.title ?? "",
+    players: topStandings(state),
+    ...(state.teamMode ? { teams: topTeams(state, Number.MAX_SAFE_INTEGER) } : {}),
+    rounds: state.roundResults,
+    playerCount: state.players.size,
+    breakEndsAt: state.breakEndsAt,
+    serverNow,
+  };
+}
+
+export function breakTimerView(state: GameState, serverNow: number): ServerPayload<"BREAK_TIMER"> {
+  return { breakEndsAt: state.breakEndsAt, serverNow };
 }
