@@ -404,11 +404,19 @@ export interface DeletedQuiz extends Quiz {
   unfinishedGames: number;
 }
 
+/** The games that play this quiz: as a single game, or as a round of a night. */
 async function countGames(db: DB, quizId: number): Promise<{ all: number; unfinished: number }> {
   const { all, unfinished } = await db
     .selectFrom("games")
     .select((eb) => [eb.fn.countAll<number>().as("all"), eb.fn.sum<number>(eb.case().when("status", "!=", "finished").then(1).else(0).end()).as("unfinished")])
-    .where("quiz_id", "=", quizId)
+    .where((eb) =>
+      eb.or([
+        eb("quiz_id", "=", quizId),
+        eb.exists(
+          eb.selectFrom("game_rounds").select("game_rounds.game_id").whereRef("game_rounds.game_id", "=", "games.id").where("game_rounds.quiz_id", "=", quizId),
+        ),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return { all: Number(all), unfinished: Number(unfinished ?? 0) };
 }
@@ -441,6 +449,7 @@ export async function purgeDeletedQuizzes(db: DB): Promise<number> {
     .deleteFrom("quizzes")
     .where("deleted_at", "is not", null)
     .where((eb) => eb.not(eb.exists(eb.selectFrom("games").select("games.id").whereRef("games.quiz_id", "=", "quizzes.id"))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("game_rounds").select("game_rounds.game_id").whereRef("game_rounds.quiz_id", "=", "quizzes.id"))))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
