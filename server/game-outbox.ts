@@ -3,7 +3,17 @@
  * is stored, then delivered in order. A client is never told of something the database does not
  * hold, however often the commit fails first.
  */
-import { AUDIENCES, eveningToStored, isNight, pausesToStored, type Addressed, type AnswerRecord, type Effect, type GameState, type Message } from "#app/game/engine/index";
+import {
+  AUDIENCES,
+  eveningToStored,
+  isNight,
+  pausesToStored,
+  type Addressed,
+  type AnswerRecord,
+  type Effect,
+  type GameState,
+  type Message,
+} from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game.server";
 import type { Logger } from "./logger";

@@ -3,7 +3,14 @@
  * docs/product.md#validation gives for it, so client and server agree by construction.
  */
 import { z } from "zod";
-import { DEFAULT_TIME_LIMIT_SECONDS, GAME_CODE_LENGTH, MAX_TIME_LIMIT_SECONDS, MIN_TIME_LIMIT_SECONDS, NICKNAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH } from "#app/game/rules";
+import {
+  DEFAULT_TIME_LIMIT_SECONDS,
+  GAME_CODE_LENGTH,
+  MAX_TIME_LIMIT_SECONDS,
+  MIN_TIME_LIMIT_SECONDS,
+  NICKNAME_MAX_LENGTH,
+  TEAM_NAME_MAX_LENGTH,
+} from "#app/game/rules";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
 import { GAME_CODE_MESSAGE, NICKNAME_REQUIRED_MESSAGE } from "./field-rules";
 import { isOffensive } from "./profanity";

@@ -37,7 +37,13 @@ const asPlayer = (playerId: number): Actor => ({ role: "player", playerId });
 const TICK: Command = { type: "tick" };
 const NEXT: Command = { type: "next", actor: HOST };
 
-const choice = (id: number, correct = 1): EngineQuestion => ({ id, kind: "choice", text: `Q${id}`, answers: ["a", "b", "c", "d"], correctAnswerIndex: correct });
+const choice = (id: number, correct = 1): EngineQuestion => ({
+  id,
+  kind: "choice",
+  text: `Q${id}`,
+  answers: ["a", "b", "c", "d"],
+  correctAnswerIndex: correct,
+});
 const answerCmd = (playerId: number, answerIndex: number): Command => ({ type: "answer", actor: asPlayer(playerId), playerId, answerIndex });
 
 function ok(state: GameState, command: Command, now: number): Effect[] {
@@ -309,7 +315,9 @@ describe("a night of rounds", () => {
       ["Ann", 1000],
       ["Bob", 0],
     ]);
-    expect(view.rounds).toEqual([{ title: "Round one", players: [expect.objectContaining({ name: "Ann", score: 1000 }), expect.objectContaining({ name: "Bob", score: 0 })], teams: [] }]);
+    expect(view.rounds).toEqual([
+      { title: "Round one", players: [expect.objectContaining({ name: "Ann", score: 1000 }), expect.objectContaining({ name: "Bob", score: 0 })], teams: [] },
+    ]);
     expect(ServerMessageSchema.safeParse({ type: "ROUND_OVER", payload: view }).success).toBe(true);
     // The break waits for the host: no tick moves it, and its countdown only tells the room.
     expect(state.deadline).toBeNull();

@@ -16,7 +16,8 @@ import { clearGameSessions, getClientId, loadHostSession, loadPlayerSession, sav
 export interface GameContextValue {
   state: ClientGameState;
   connection: ConnectionState;
-  joinGame(gameCode: string, nickname: string): void;
+  /** `team`: in team mode, the team picked or typed on the join form (made if new). */
+  joinGame(gameCode: string, nickname: string, team?: string): void;
   hostGame(gameCode: string, title: string, hostName: string): void;
   /** The projector's display: watches the game with its display key (docs/decisions/0032-display-and-remote.md). */
   watchGame(gameCode: string, key: string): void;
@@ -40,6 +41,14 @@ export interface GameContextValue {
   kickPlayer(playerId: number): void;
   /** Host: closes the game to new players, or opens it again. */
   lockGame(locked: boolean): void;
+  /** Host, in the lobby: team mode on or off, and the teams players can pick (docs/decisions/0033-team-scoring.md). */
+  setTeamMode(enabled: boolean): void;
+  addTeam(name: string): void;
+  removeTeam(teamId: number): void;
+  /** Player: plays for the team of that name (made if new); in the lobby, or later while it has none. */
+  chooseTeam(team: string): void;
+  /** Host, during a night's break: "Back in N minutes" (0 takes the countdown away). */
+  setBreakTimer(minutes: number): void;
   /** Home: leaves the game and clears it from this browser. */
   leaveGame(): void;
   reconnect(): void;
@@ -60,12 +69,14 @@ interface Target {
   isHost: boolean;
   key?: string;
   surface?: Surface;
+  /** The team picked on the join form; sent with the join (a rejoin sends it again, which changes nothing). */
+  team?: string;
 }
 
 function joinMessage(target: Target): Parameters<GameSocket["send"]>[0] {
-  const { gameCode, nickname, key, surface } = target;
+  const { gameCode, nickname, key, surface, team } = target;
   if (surface === "display" && key) return { type: "WATCH_GAME", payload: { gameCode, key } };
-  return { type: "JOIN_GAME", payload: key ? { gameCode, nickname, key } : { gameCode, nickname } };
+  return { type: "JOIN_GAME", payload: { gameCode, nickname, ...(key ? { key } : {}), ...(team ? { team } : {}) } };
 }
 
 function socketUrl(clientId: string): string {
@@ -181,8 +192,8 @@ export function GameProvider({ children }: { children: ReactNode }) {
   const send = useCallback((message: Parameters<GameSocket["send"]>[0]) => socketRef.current?.send(message), []);
 
   /** Joins now when connected; otherwise the socket's next open joins. */
-  const enter = useCallback((gameCode: string, nickname: string, isHost: boolean, keyed: { key: string; surface: Surface } | null = null) => {
-    const target: Target = { gameCode, nickname, isHost, ...keyed };
+  const enter = useCallback((gameCode: string, nickname: string, isHost: boolean, keyed: { key: string; surface: Surface } | null = null, team?: string) => {
+    const target: Target = { gameCode, nickname, isHost, ...keyed, ...(team ? { team } : {}) };
     targetRef.current = target;
     dispatch({ type: "joining", gameCode, nickname, isHost, surface: keyed?.surface });
     if (socketRef.current?.state === "open") socketRef.current.send(joinMessage(target));
@@ -192,9 +203,9 @@ export function GameProvider({ children }: { children: ReactNode }) {
     () => ({
       state,
       connection,
-      joinGame(gameCode, nickname) {
+      joinGame(gameCode, nickname, team) {
         savePlayerSession({ gameCode, nickname });
-        enter(gameCode, nickname, false);
+        enter(gameCode, nickname, false, null, team);
       },
       hostGame(gameCode, title, hostName) {
         saveHostSession({ gameCode, title, hostName });
@@ -255,6 +266,26 @@ export function GameProvider({ children }: { children: ReactNode }) {
       lockGame(locked) {
         const { gameCode, isHost } = stateRef.current;
         if (gameCode && isHost) send({ type: "LOCK_GAME", payload: { gameCode, locked } });
+      },
+      setTeamMode(enabled) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "SET_TEAM_MODE", payload: { gameCode, enabled } });
+      },
+      addTeam(name) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "ADD_TEAM", payload: { gameCode, name } });
+      },
+      removeTeam(teamId) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "REMOVE_TEAM", payload: { gameCode, teamId } });
+      },
+      chooseTeam(team) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && !isHost) send({ type: "CHOOSE_TEAM", payload: { gameCode, team } });
+      },
+      setBreakTimer(minutes) {
+        const { gameCode, isHost } = stateRef.current;
+        if (gameCode && isHost) send({ type: "SET_BREAK_TIMER", payload: { gameCode, minutes } });
       },
       leaveGame() {
         const { gameCode } = stateRef.current;

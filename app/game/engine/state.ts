@@ -257,7 +257,10 @@ export function createGameState(input: NewGameInput): GameState {
     teamsByName: new Map(),
     nextTeamId: 1,
     teamRanking: [],
-    rounds: [{ title: input.firstRoundTitle ?? input.title, timeLimitMs: input.timeLimitSeconds * 1000, questions: input.questions }, ...(input.laterRounds ?? [])],
+    rounds: [
+      { title: input.firstRoundTitle ?? input.title, timeLimitMs: input.timeLimitSeconds * 1000, questions: input.questions },
+      ...(input.laterRounds ?? []),
+    ],
     roundResults: [],
     breakEndsAt: null,
   };
