@@ -16,6 +16,8 @@ import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from "#app/game/client/socket"
 import { CloseCode, ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { SAMPLE_QUESTIONS, createGameFixture, startTestServer, type TestServer } from "./harness";
+import { openDatabase } from "#db/connection.server";
+import { hostNewNight } from "#app/models/game.server";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -561,6 +563,100 @@ describe("a server process killed during a paused question", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("a server process killed during a night's break", () => {
+  it(
+    "comes back in the break with the running total, the rounds' standings, the teams and the countdown; the next round carries the total",
+    { timeout: 90_000 },
+    async ({ onTestFailed }) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-crash-break-"));
+      const env = serverEnv(dir, await freePort());
+      const output: string[] = [];
+      onTestFailed(() => console.log(`server output:\n${output.join("")}`));
+      const retryQuickly: ReconnectPolicy = { delayMs: (attempt) => (attempt < 85 ? 200 + Math.random() * 300 : null) };
+      const clients: ReconnectingClient[] = [];
+      let server: ServerProcess | null = null;
+      try {
+        server = await ServerProcess.start(env, output);
+        const url = server.url;
+        // Two rounds: the sample quiz, then the same quiz again; a night is planned in the database the server uses.
+        const first = await createGame(url, 20);
+        const db = openDatabase(env.DATABASE_PATH);
+        let gameCode: string;
+        try {
+          const quizId = (await db.selectFrom("games").select("quiz_id").where("game_code", "=", first.gameCode).executeTakeFirstOrThrow()).quiz_id;
+          const hosted = await hostNewNight(
+            db,
+            {
+              title: "Crash night",
+              rounds: [
+                { quizId, title: "Warm-up" },
+                { quizId, title: "Finale" },
+              ],
+            },
+            { clientId: first.hostClientId },
+          );
+          if (hosted.status !== "ok") throw new Error(hosted.status);
+          gameCode = hosted.value.gameCode;
+        } finally {
+          await db.destroy();
+        }
+        const host = new ReconnectingClient(() => url, first.hostClientId, gameCode, HOST_NICKNAME, retryQuickly);
+        const ann = new ReconnectingClient(() => url, "break-ann", gameCode, "Ann", retryQuickly);
+        const bob = new ReconnectingClient(() => url, "break-bob", gameCode, "Bob", retryQuickly);
+        clients.push(host, ann, bob);
+        host.connect();
+        await host.hostJoined();
+        host.send("SET_TEAM_MODE", { gameCode, enabled: true });
+        await host.next("TEAMS_UPDATE");
+        ann.connect();
+        bob.connect();
+        await Promise.all([ann.joined(), bob.joined()]);
+        ann.send("CHOOSE_TEAM", { gameCode, team: "Owls" });
+        bob.send("CHOOSE_TEAM", { gameCode, team: "Foxes" });
+        await Promise.all([ann.next("TEAM_CHOSEN"), bob.next("TEAM_CHOSEN")]);
+        host.send("START_GAME", { gameCode });
+        for (const [questionNumber, question] of SAMPLE_QUESTIONS.entries()) {
+          await Promise.all([ann.next("QUESTION_STARTED"), bob.next("QUESTION_STARTED")]);
+          expect(await ann.answer(questionNumber + 1, question.correctAnswerIndex)).toBe("accepted");
+          expect(await bob.answer(questionNumber + 1, (question.correctAnswerIndex + 1) % 4)).toBe("accepted");
+        }
+        const roundOver = await ann.next("ROUND_OVER", undefined, 15_000);
+        host.send("SET_BREAK_TIMER", { gameCode, minutes: 10 });
+        // Told only once it is stored: the kill that follows cannot lose it.
+        const timer = await bob.next("BREAK_TIMER");
+
+        for (const client of clients) client.expectNewConnection();
+        await server.crash();
+        await Promise.all(clients.map((client) => client.dropped()));
+        server = await ServerProcess.start(env, output);
+
+        const [annBack] = await Promise.all([ann.joined(30_000), bob.joined(30_000)]);
+        expect(annBack.snapshot).toMatchObject({ phase: "break", round: { number: 1, total: 2, title: "Warm-up" }, teamMode: true });
+        const again = await ann.next("ROUND_OVER");
+        expect(again).toEqual({ ...roundOver, breakEndsAt: timer.breakEndsAt, serverNow: again.serverNow });
+        expect(again.teams!.map((team) => team.name)).toEqual(["Owls", "Foxes"]);
+        await host.hostJoined(30_000);
+        await host.next("ROUND_OVER");
+
+        host.send("NEXT_QUESTION", { gameCode });
+        const opened = await ann.next("QUESTION_STARTED");
+        expect(opened.round).toEqual({ number: 2, total: 2, title: "Finale" });
+        await bob.next("QUESTION_STARTED");
+        const before = roundOver.you!.score;
+        expect(await ann.answer(1, SAMPLE_QUESTIONS[0].correctAnswerIndex)).toBe("accepted");
+        expect(await bob.answer(1, SAMPLE_QUESTIONS[0].correctAnswerIndex)).toBe("accepted");
+        const leaderboard = await ann.next("LEADERBOARD_UPDATE", undefined, 10_000);
+        expect(leaderboard.you!.score).toBeGreaterThan(before);
+        expect(leaderboard.you!.score - before).toBeLessThanOrEqual(1000 + 500);
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+        await server?.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("a reconnection storm", () => {
