@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -16,6 +16,15 @@
  * kind plausibly (bench/questions.ts). `--pictures` uploads a generated PNG, puts it on the first
  * half of the questions and turns pictures on for players: the figure "question frame max bytes"
  * then shows that a picture round sends only the picture's id through the socket.
+ *
+ * The game is played with a projector's display and the host's phone attached, as on a quiz night
+ * with a projector (docs/decisions/0032-display-and-remote.md; on by default, `--no-display-remote`
+ * plays it with the host's connection alone, as the bench did before). Their keys come from the
+ * host's lobby page, as the host's browser gets them; the display watches (WATCH_GAME with the
+ * display key) and the remote joins as host with the remote key and starts the game (the game then
+ * moves on by its own timers, as it always did here, so no Next is pressed). The table prints what
+ * each received over the game (frames and bytes, from the lobby to the podium) and its question
+ * delivery, beside the players' (bench/screens.ts).
  */
 import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -31,10 +40,12 @@ import { lighthouseRows, type LighthouseSummary } from "./lighthouse-scores";
 import { api, medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
 import { benchPng } from "./png";
+import { Screen, fetchScreenKeys, formatScreen, type ScreenFigures } from "./screens";
 import { KINDS_SETTINGS, benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
 import { MIB, formatLatency, sampleProcess, summarize, type LatencySummary } from "./stats";
 
 const { values } = parseArgs({
+  allowNegative: true,
   options: {
     players: { type: "string", default: "2000" },
     /** 5 for `--kinds choice`, 12 (every kind twice) for `--kinds mixed`. */
@@ -53,6 +64,8 @@ const { values } = parseArgs({
     /** Lighthouse runs of each page (the median per category is printed); 0 skips it. */
     "lighthouse-runs": { type: "string", default: "3" },
     out: { type: "string", default: "bench/results.json" },
+    /** A display (the projector) and a remote (the host's phone) attached to the game; `--no-display-remote` leaves them out. */
+    "display-remote": { type: "boolean", default: true },
     /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
     profile: { type: "boolean", default: false },
   },
@@ -62,6 +75,7 @@ if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
 }
 const kinds = values.kinds as KindsSetting;
 const withPictures = values.pictures!;
+const withScreens = values["display-remote"]!;
 const playerCount = Number(values.players);
 const questionCount = Number(values.questions ?? (kinds === "mixed" ? 12 : 5));
 const timeLimitSeconds = Number(values["time-limit"]);
@@ -286,6 +300,9 @@ interface GameFigures {
   cpuSecondsPlaying: number;
   idleRssBytes: number;
   peakRssBytes: number;
+  /** The projector's display and the host's phone, when attached. */
+  display: ScreenFigures | null;
+  remote: ScreenFigures | null;
 }
 
 async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigures> {
@@ -309,6 +326,16 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
   await hostReady;
   // Players are told to show the picture too: the most a QUESTION_STARTED carries for it (its id).
   if (picture) host.send(JSON.stringify({ type: "SET_PICTURES_ON_PLAYERS", payload: { gameCode, enabled: true } }));
+  // The projector and the host's phone are there before the players, as on the night.
+  let display: Screen | null = null;
+  let remote: Screen | null = null;
+  if (withScreens) {
+    const { displayKey, remoteKey } = await fetchScreenKeys(server.url, gameCode, hostId);
+    display = await Screen.open("display", wsUrl, "bench-display");
+    await within(display.join(gameCode, { display: displayKey }), 10_000, "the display's snapshot");
+    remote = await Screen.open("remote", wsUrl, "bench-remote");
+    await within(remote.join(gameCode, { remote: remoteKey }), 10_000, "the remote's snapshot");
+  }
 
   const idle = sampleProcess(server.pid);
   let peakRssBytes = idle?.rssBytes ?? 0;
@@ -329,10 +356,14 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
     const afterJoin = sampleProcess(server.pid);
     log(`game ${gameCode}: ${playerCount} players joined in ${joinSeconds.toFixed(2)} s; playing ${questionCount} questions`);
 
-    host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
+    // The remote runs the game when it is there; the host's own connection otherwise.
+    if (remote) remote.send("START_GAME", { gameCode });
+    else host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
     const gameMs = questionCount * (timeLimitSeconds + 10) * 1000 + 60_000;
     const reports = await within(Promise.all(finished), gameMs, "the game to finish");
     const afterGame = sampleProcess(server.pid);
+    // A screen that never sees the podium is reported as such (the table says MISSING), not waited for.
+    if (display && remote) await Promise.race([Promise.all([display.gameOver, remote.gameOver]), sleep(30_000)]);
 
     const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: { "x-client-id": hostId } })).json();
     const inFinalScores = results.players.reduce((sum: number, player: { answeredCount: number }) => sum + player.answeredCount, 0);
@@ -357,10 +388,14 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
       cpuSecondsPlaying: (afterGame?.cpuSeconds ?? NaN) - (afterJoin?.cpuSeconds ?? NaN),
       idleRssBytes: idle?.rssBytes ?? NaN,
       peakRssBytes,
+      display: display?.figures() ?? null,
+      remote: remote?.figures() ?? null,
     };
   } finally {
     clearInterval(rssSampler);
     host.terminate();
+    display?.close();
+    remote?.close();
     await Promise.all(
       workers.map((worker) => {
         const closed = worker.next("closed");
@@ -374,6 +409,16 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
 // ------------------------------------------------------------------ report
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** Whether a display or remote saw the whole game: every question, the podium, no ERROR. */
+function screenProblems(figures: ScreenFigures): string {
+  const problems = [
+    figures.questionsSeen === questionCount ? null : `saw ${figures.questionsSeen} of ${questionCount} questions  <-- MISSING`,
+    figures.sawGameOver ? null : "no podium  <-- MISSING",
+    figures.errors.length > 0 ? `${figures.errors.length} ERROR messages (${figures.errors[0]})` : null,
+  ].filter(Boolean);
+  return problems.length > 0 ? problems.join(", ") : `every question and the podium, no ERROR`;
+}
 
 function printTable(rows: Array<[string, string]>): void {
   const width = Math.max(...rows.map(([label]) => label.length));
@@ -436,6 +481,14 @@ async function main(): Promise<void> {
           : " (no pictures)"
       }`,
     ],
+    ...(game.display && game.remote
+      ? ([
+          ["display (projector)", `${formatScreen(game.display)}; ${screenProblems(game.display)}`],
+          ["display question delivery", formatLatency(game.display.delivery)],
+          ["remote (host's phone)", `${formatScreen(game.remote)}; ${screenProblems(game.remote)}`],
+          ["remote question delivery", formatLatency(game.remote.delivery)],
+        ] as Array<[string, string]>)
+      : [["display and remote", "not attached (--no-display-remote)"] as [string, string]]),
     ["answer ack", formatLatency(game.ack)],
     ...(kinds === "mixed"
       ? [
@@ -476,6 +529,7 @@ async function main(): Promise<void> {
 
   const results = {
     date: new Date().toISOString(),
+    displayAndRemote: withScreens,
     machine,
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     players: playerCount,
@@ -509,6 +563,9 @@ async function main(): Promise<void> {
     serverIdleRssMiB: Math.round(game.idleRssBytes / MIB),
     serverPeakRssMiB: Math.round(game.peakRssBytes / MIB),
     serverRssPerPlayerKiB: round1(rssPerPlayerKiB),
+    /** What the projector's display and the host's phone received over the game (null with --no-display-remote). */
+    display: game.display,
+    remote: game.remote,
     http,
     playerWeight: weight ? { medianBytes: weight.median.totalBytes, totals: weight.totals, files: weight.median.files } : null,
     lighthouse,

@@ -92,6 +92,16 @@ export class GameHub {
     return pending;
   }
 
+  /**
+   * The host made new links (`renewGameKeys`, already stored): the game's room, if it is in memory
+   * or loading, takes the new keys and closes the displays and remotes of the old ones. A room not
+   * in memory reads the new keys when it loads.
+   */
+  async replaceGameKeys(gameCode: string, gameId: number, keys: { displayKey: string; remoteKey: string }): Promise<void> {
+    const room = this.rooms.get(gameCode) ?? (await this.loading.get(gameCode)) ?? null;
+    if (room && room.gameId === gameId) room.replaceKeys(keys);
+  }
+
   private async load(gameCode: string): Promise<GameRoom | null> {
     const loaded = await loadGameForPlay(this.db, gameCode);
     if (!loaded) return null;

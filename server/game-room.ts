@@ -43,7 +43,8 @@ export interface RoomOptions {
   onClosed?: (room: GameRoom) => void;
 }
 
-type Binding = { role: "host" } | { role: "display" } | { role: "player"; playerId: number };
+/** A host connection let in by the remote key alone (a phone), not by the host browser's client id. */
+type Binding = { role: "host"; byRemoteKey: boolean } | { role: "display" } | { role: "player"; playerId: number };
 /** One answer as SUBMIT_ANSWER carries it: one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
 
@@ -51,6 +52,8 @@ const HOST_ONLY_JOIN = "Only the host of this game can join as host.";
 /** A display's key is wrong, or none was sent; also sent for a key of another game. */
 export const BAD_DISPLAY_KEY = "This display link is not valid. Open the display again from the host's screen.";
 export const GAME_CLOSED_MESSAGE = "This game has been closed on the server. Thanks for playing!";
+/** Sent to a display or remote whose key the host replaced ("New links"), just before it is closed. */
+export const LINK_REPLACED_MESSAGE = "The host made new links for this game, so this one no longer works. Ask the host for the new link.";
 
 /**
  * A live game's membership and time: who is connected as host or player, joins, drops,
@@ -70,8 +73,8 @@ export class GameRoom {
 
   private hostClientId: string | null;
   /** The game's capabilities (docs/decisions/0032-display-and-remote.md): watch it, or run it from another device. */
-  private readonly displayKey: string | null;
-  private readonly remoteKey: string | null;
+  private displayKey: string | null;
+  private remoteKey: string | null;
   private readonly hosts = new Set<Connection>();
   private readonly displays = new Set<Connection>();
   private readonly playerConnections = new Map<number, Connection>();
@@ -173,7 +176,8 @@ export class GameRoom {
     }
     this.unbind(connection);
     this.hosts.add(connection);
-    this.bindings.set(connection, { role: "host" });
+    // The host's own browser keeps its seat when the keys change, even if it came with the key.
+    this.bindings.set(connection, { role: "host", byRemoteKey: connection.clientId !== this.hostClientId });
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "host" }, this.now()));
     this.outbox.scheduleFlush();
   }
@@ -326,6 +330,27 @@ export class GameRoom {
     const binding = this.bindings.get(connection);
     if (!binding) return { role: "guest" };
     return binding.role === "player" ? { role: "player", playerId: binding.playerId } : { role: binding.role };
+  }
+
+  /**
+   * "New links" (docs/decisions/0032-display-and-remote.md): the keys the host just stored replace
+   * these, and every display and every remote that came in with the old ones is told and closed
+   * for good. The host browser's own connections stay.
+   */
+  replaceKeys(keys: { displayKey: string; remoteKey: string }): void {
+    this.displayKey = keys.displayKey;
+    this.remoteKey = keys.remoteKey;
+    if (this.disposed) return;
+    const revoked = [...this.bindings].filter(([, binding]) => binding.role === "display" || (binding.role === "host" && binding.byRemoteKey));
+    if (revoked.length === 0) return;
+    const notice = encodeServerMessage("ERROR", { message: LINK_REPLACED_MESSAGE, code: "LINK_REPLACED" });
+    for (const [connection] of revoked) {
+      this.unbind(connection);
+      connection.send(notice);
+      connection.close(CloseCode.LINK_REPLACED, "New links");
+    }
+    this.outbox.countSent("ERROR", revoked.length);
+    this.logger.info({ event: "links_replaced", closed: revoked.length }, "the host made new display and remote links");
   }
 
   private apply(command: Command, from?: Connection): void {

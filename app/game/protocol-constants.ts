@@ -21,4 +21,6 @@ export const CloseCode = {
   KICKED: 4004,
   /** The game no longer exists on the server (its row is gone); do not reconnect. */
   GAME_CLOSED: 4005,
+  /** The host made new display and remote links; this one's key no longer works, so do not reconnect. */
+  LINK_REPLACED: 4006,
 } as const;

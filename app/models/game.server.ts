@@ -96,6 +96,24 @@ export async function ensureGameKeys(db: DB, gameId: number): Promise<GameKeys |
   return { displayKey: row.display_key!, remoteKey: row.remote_key! };
 }
 
+export type RenewGameKeysResult = { status: "ok"; value: GameKeys & { gameId: number } } | { status: "not-found" } | { status: "not-host" };
+
+/**
+ * "New links": the live game's display and remote keys drawn again, for its host's browser only,
+ * so a link that leaked (a photographed QR code) stops working. The caller tells the game's room,
+ * which closes the displays and remotes that came in with the old keys (docs/decisions/0032).
+ */
+export async function renewGameKeys(db: DB, gameCode: string, hostClientId: string | null): Promise<RenewGameKeysResult> {
+  return inTransaction(db, async (trx) => {
+    const game = await findLiveGame(trx, gameCode);
+    if (!game) return { status: "not-found" };
+    if (hostClientId === null || game.host_client_id !== hostClientId) return { status: "not-host" };
+    const keys = { displayKey: newGameKey(), remoteKey: newGameKey() };
+    await trx.updateTable("games").set({ display_key: keys.displayKey, remote_key: keys.remoteKey }).where("id", "=", game.id).execute();
+    return { status: "ok", value: { gameId: game.id, ...keys } };
+  });
+}
+
 /**
  * Whether `given` is the game's key, compared in constant time so the time a refusal takes says
  * nothing about how much of a guess was right. A missing key on either side never matches.

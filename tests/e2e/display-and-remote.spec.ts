@@ -152,3 +152,63 @@ test("the host opens the display in one browser and runs the game from a phone-s
   expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test("New links: the host replaces both links; the open display and remote say their link was replaced, the host stays, and the new display link works", async ({
+  browser,
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  const errors: string[] = [];
+  const hostId = `host-${randomUUID()}`;
+  const gameCode = await createHostedGame(page, hostId, {
+    title: "Pub Night",
+    timeLimit: 30,
+    questions: [{ text: "2 + 2?", answers: ["3", "4"], correctAnswerIndex: 1 }],
+  });
+  const hostContext = await contextWithClientId(browser, hostId, AXE_CONTEXT);
+  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  const host = watchConsole(await hostContext.newPage(), errors);
+  await host.goto(`/waiting/${gameCode}`);
+  const section = host.getByRole("region", { name: "Display and remote" });
+  const oldDisplayUrl = (await section.getByRole("link", { name: "Open the display" }).getAttribute("href"))!;
+  await section.getByRole("button", { name: "Show remote code" }).click();
+  const oldRemoteUrl = (await section.getByRole("link", { name: "Open the remote" }).getAttribute("href"))!;
+
+  const display = watchConsole(await (await contextWithClientId(browser, `projector-${randomUUID()}`)).newPage(), errors);
+  await display.goto(oldDisplayUrl);
+  await expect(display.getByRole("heading", { name: "Game code" })).toBeVisible();
+  const remote = watchConsole(await (await contextWithClientId(browser, `phone-${randomUUID()}`, { viewport: PHONE })).newPage(), errors);
+  await remote.goto(oldRemoteUrl);
+  await expect(remote.getByTestId("remote-phase")).toHaveText("Lobby");
+
+  host.once("dialog", (dialog) => void dialog.accept());
+  await section.getByRole("button", { name: "New links" }).click();
+  await expect(section.getByRole("status")).toHaveText(/^New links made\. The old ones no longer work/);
+  const newDisplayUrl = (await section.getByRole("link", { name: "Open the display" }).getAttribute("href"))!;
+  expect(newDisplayUrl).toMatch(new RegExp(`/display/${gameCode}\\?key=[A-Za-z0-9_-]{24}$`));
+  expect(newDisplayUrl).not.toBe(oldDisplayUrl);
+  // The remote's code stays shown, now with the new link.
+  await expect(section.getByRole("link", { name: "Open the remote" })).not.toHaveAttribute("href", oldRemoteUrl);
+  await check(host);
+
+  const replaced = "The host made new links for this game, so this one no longer works. Ask the host for the new link.";
+  await expect(display.getByRole("alert").filter({ hasText: replaced })).toBeVisible();
+  await expect(remote.getByRole("alert").filter({ hasText: replaced })).toBeVisible();
+  await expect(display).toHaveURL(oldDisplayUrl);
+
+  // The host's own screen is still the host's: it starts the game once a player is in.
+  const player = watchConsole(await (await contextWithClientId(browser, `player-${randomUUID()}`, { viewport: PHONE })).newPage(), errors);
+  await player.goto(`/waiting/${gameCode}?nickname=Kim`);
+  await expect(host.getByTestId("player-count")).toHaveText("1");
+  const fresh = watchConsole(await (await contextWithClientId(browser, `projector-${randomUUID()}`)).newPage(), errors);
+  await fresh.goto(newDisplayUrl);
+  await expect(fresh.getByTestId("player-count")).toHaveText("1");
+  await host.getByRole("button", { name: "Start Game" }).click();
+  await expect(fresh.getByText("2 + 2?")).toBeVisible();
+  expect(errors).toEqual([]);
+
+  async function check(target: Page) {
+    const found = await axeViolations(target, "host lobby after new links");
+    expect(found).toEqual([]);
+  }
+});

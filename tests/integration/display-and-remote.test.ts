@@ -2,7 +2,8 @@
  * Display and remote (issue 17, docs/decisions/0032-display-and-remote.md) over real sockets: a
  * display watches with the game's display key and can never act; a wrong key is refused; a remote
  * (another browser with the remote key) runs the game beside the host's own screen; a display that
- * reconnects comes back to the current screen; the keys survive a restart.
+ * reconnects comes back to the current screen; the keys survive a restart; the host's "New links"
+ * replaces both keys and closes what came in with the old ones.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
@@ -313,5 +314,107 @@ describe("the keys", () => {
     expect(a!.displayKey).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const { snapshot } = await watch(fixture.gameCode, a!.displayKey);
     expect(snapshot.role).toBe("display");
+  });
+});
+
+/** The host's "New links" button as a browser without JavaScript posts it: a form, with the browser's client id cookie. */
+async function postNewLinks(gameCode: string, clientId: string, redirectTo = `/waiting/${gameCode}`) {
+  const response = await fetch(`${server.url}/host/${gameCode}/new-links`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: `quiz_client_id=${clientId}`, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ redirectTo }),
+  });
+  return { status: response.status, location: response.headers.get("location") };
+}
+
+describe("new links", () => {
+  it("replace both keys: the old display and remote are closed and refused, the new links work, and the host keeps its seat", async () => {
+    const game = await lobby();
+    const { display } = await watch(game.gameCode, game.displayKey);
+    const remote = await connect(server, "phone-of-the-host");
+    remote.send("JOIN_GAME", { gameCode: game.gameCode, nickname: "__HOST__", key: game.remoteKey });
+    expect(await remote.next("GAME_SNAPSHOT")).toMatchObject({ role: "host" });
+    // The host's laptop in a second tab, come in with the remote key: still the host's own browser.
+    const laptopTab = await connect(server, game.hostClientId);
+    laptopTab.send("JOIN_GAME", { gameCode: game.gameCode, nickname: "__HOST__", key: game.remoteKey });
+    await laptopTab.next("GAME_SNAPSHOT");
+
+    // Only the host's browser may: a player's gets sent home, and nothing changes.
+    expect(await postNewLinks(game.gameCode, game.ann.clientId)).toEqual({ status: 302, location: "/" });
+    expect(await keysOf(game.gameCode)).toEqual({ displayKey: game.displayKey, remoteKey: game.remoteKey });
+
+    const reply = await postNewLinks(game.gameCode, game.hostClientId);
+    expect(reply).toEqual({ status: 302, location: `/waiting/${game.gameCode}?links=new` });
+    const renewed = await keysOf(game.gameCode);
+    expect(renewed.displayKey).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(renewed.remoteKey).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(renewed.displayKey).not.toBe(game.displayKey);
+    expect(renewed.remoteKey).not.toBe(game.remoteKey);
+
+    // The display and the phone are told, and closed with a code that says not to come back.
+    const told = {
+      code: "LINK_REPLACED",
+      message: "The host made new links for this game, so this one no longer works. Ask the host for the new link.",
+    };
+    expect(await display.next("ERROR")).toEqual(told);
+    expect(await display.closedByServer()).toBe(4006);
+    expect(await remote.next("ERROR")).toEqual(told);
+    expect(await remote.closedByServer()).toBe(4006);
+
+    // The old keys are refused, on the socket and by the pages.
+    const oldDisplay = await connect();
+    oldDisplay.send("WATCH_GAME", { gameCode: game.gameCode, key: game.displayKey });
+    expect((await oldDisplay.next("ERROR")).code).toBe("BAD_KEY");
+    const oldRemote = await connect(server, "phone-of-the-host");
+    oldRemote.send("JOIN_GAME", { gameCode: game.gameCode, nickname: "__HOST__", key: game.remoteKey });
+    expect((await oldRemote.next("ERROR")).code).toBe("NOT_HOST");
+    oldRemote.send("START_GAME", { gameCode: game.gameCode });
+    expect((await oldRemote.next("ERROR")).code).toBe("NOT_HOST");
+    expect((await fetch(`${server.url}/display/${game.gameCode}?key=${game.displayKey}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/remote/${game.gameCode}?key=${game.remoteKey}`)).status).toBe(404);
+
+    // The new ones work, and the host's page shows them.
+    const fresh = await watch(game.gameCode, renewed.displayKey);
+    expect(fresh.snapshot).toMatchObject({ role: "display", phase: "lobby", playerCount: 2 });
+    const newRemote = await connect(server, "phone-of-the-host");
+    newRemote.send("JOIN_GAME", { gameCode: game.gameCode, nickname: "__HOST__", key: renewed.remoteKey });
+    expect(await newRemote.next("GAME_SNAPSHOT")).toMatchObject({ role: "host" });
+    expect((await fetch(`${server.url}/display/${game.gameCode}?key=${renewed.displayKey}`)).status).toBe(200);
+    const page = await fetch(`${server.url}/waiting/${game.gameCode}?links=new`, { headers: { cookie: `quiz_client_id=${game.hostClientId}` } });
+    const html = await page.text();
+    expect(html).toContain(renewed.displayKey);
+    expect(html).not.toContain(game.displayKey);
+
+    // The host's own connections were never closed and still run the game, with the new remote beside them.
+    expect(game.host.closeCode).toBeNull();
+    expect(laptopTab.closeCode).toBeNull();
+    expect(game.host.all("ERROR")).toEqual([]);
+    game.host.send("START_GAME", { gameCode: game.gameCode });
+    await Promise.all([game.ann.next("QUESTION_STARTED"), fresh.display.next("QUESTION_STARTED"), newRemote.next("QUESTION_STARTED")]);
+    newRemote.send("NEXT_QUESTION", { gameCode: game.gameCode });
+    await game.host.next("ANSWER_RESULTS");
+
+    // New links again, mid-game, from the question screen: the page it came from is where it goes back.
+    expect(await postNewLinks(game.gameCode, game.hostClientId, `/host/${game.gameCode}`)).toEqual({
+      status: 302,
+      location: `/host/${game.gameCode}?links=new`,
+    });
+    expect(await fresh.display.closedByServer()).toBe(4006);
+    expect(await newRemote.closedByServer()).toBe(4006);
+    expect(game.host.closeCode).toBeNull();
+  });
+
+  it("keep a finished game's links, and send a stranger home", async () => {
+    const game = await lobby();
+    game.host.send("START_GAME", { gameCode: game.gameCode });
+    await game.ann.next("QUESTION_STARTED");
+    game.host.send("END_GAME", { gameCode: game.gameCode });
+    await game.ann.next("GAME_OVER");
+    await server.hub.getRoom(game.gameCode).then((room) => room?.settle());
+    expect(await postNewLinks(game.gameCode, game.hostClientId)).toEqual({ status: 302, location: `/waiting/${game.gameCode}` });
+    expect(await keysOf(game.gameCode)).toEqual({ displayKey: game.displayKey, remoteKey: game.remoteKey });
+    expect(await postNewLinks(game.gameCode, "someone-else")).toEqual({ status: 302, location: "/" });
+    expect((await fetch(`${server.url}/host/${game.gameCode}/new-links`, { redirect: "manual" })).headers.get("location")).toBe("/");
   });
 });

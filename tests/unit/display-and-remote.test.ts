@@ -283,4 +283,18 @@ describe("the browser's state of a display and a remote", () => {
     });
     expect(screenFor(host)).toBe("/host/ABC234");
   });
+
+  it("leaves the game when the host made new links, and keeps the reason to show on its page", () => {
+    for (const [surface, role] of [
+      ["display", "display"],
+      ["remote", "host"],
+    ] as const) {
+      let state = gameReducer(initialGameState, { type: "joining", gameCode: "ABC234", nickname: "", isHost: role === "host", surface });
+      state = gameReducer(state, { type: "server", message: snapshot(role, "question"), receivedAt: T0 });
+      const message = "The host made new links for this game, so this one no longer works. Ask the host for the new link.";
+      state = gameReducer(state, { type: "server", message: { type: "ERROR", payload: { message, code: "LINK_REPLACED" } }, receivedAt: T0 });
+      expect(state).toMatchObject({ gameCode: null, isHost: false, isDisplay: false, joinError: message, joinErrorCode: "LINK_REPLACED" });
+      expect(screenFor(state)).toBeNull();
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { TranslatorProvider } from "#app/i18n/use-translation";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
-import { BAD_DISPLAY_KEY, GAME_CLOSED_MESSAGE } from "../../server/game-room";
+import { BAD_DISPLAY_KEY, GAME_CLOSED_MESSAGE, LINK_REPLACED_MESSAGE } from "../../server/game-room";
 import { JOIN_LIMIT_MESSAGES } from "../../server/ws";
 
 const englishTexts = new Set(Object.values(CATALOGS.en.errors as Record<string, string>));
@@ -89,6 +89,7 @@ describe("the game's error messages", () => {
       GAME_NOT_FOUND,
       GAME_CLOSED_MESSAGE,
       BAD_DISPLAY_KEY,
+      LINK_REPLACED_MESSAGE,
       ...Object.values(JOIN_LIMIT_MESSAGES),
       "Join the game first.",
       "Something went wrong handling that message.",
@@ -105,6 +106,7 @@ describe("the game's error messages", () => {
     );
     expect(shown("en", MESSAGES.KICKED, "KICKED")).toBe(MESSAGES.KICKED);
     for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, GAME_CLOSED_MESSAGE, "GAME_CLOSED")).not.toBe(GAME_CLOSED_MESSAGE);
+    for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, LINK_REPLACED_MESSAGE, "LINK_REPLACED")).not.toBe(LINK_REPLACED_MESSAGE);
   });
 
   it("has the refusal of a question with each number of options (2 to 6) in every language", () => {

@@ -112,13 +112,17 @@ export function GameProvider({ children }: { children: ReactNode }) {
     const onMessage = (message: ServerMessage) => {
       dispatch({ type: "server", message, receivedAt: Date.now() });
       const { t, errorText } = wordsRef.current;
-      // Removed while in the game, or the game is gone: out, and home. (A removed browser trying to join again just sees the refusal.)
+      // Removed while in the game, the game is gone, or a display's or remote's link replaced: out, and home. (A removed browser trying to join again just sees the refusal.)
       if (message.type === "ERROR" && isFinalError(message.payload.code) && !stateRef.current.joining) {
         const { message: text, code, values } = message.payload;
         toastRef.current({ title: t(FINAL_ERROR_TITLES[code!]), description: errorText(text, code, values), variant: "destructive" });
+        const keyed = Boolean(targetRef.current?.key);
         targetRef.current = null;
-        clearGameSessions();
-        navigate("/");
+        // A display or a remote stays on its page, which says why, and keeps this browser's own game (it may be the host's laptop).
+        if (!keyed) {
+          clearGameSessions();
+          navigate("/");
+        }
       } else if (message.type === "ERROR") {
         const { message: text, code, values } = message.payload;
         toastRef.current({ title: t("toasts.gameError"), description: errorText(text, code, values), variant: "destructive" });

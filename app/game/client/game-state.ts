@@ -176,6 +176,8 @@ export type GameAction =
 export const FINAL_ERROR_TITLES: Record<string, string> = {
   KICKED: "toasts.kicked",
   GAME_CLOSED: "toasts.gameClosed",
+  /** A display or remote whose link the host replaced (docs/decisions/0032-display-and-remote.md). */
+  LINK_REPLACED: "toasts.linkReplaced",
 };
 
 export function isFinalError(code: string | undefined): boolean {

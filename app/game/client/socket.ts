@@ -14,8 +14,8 @@ export const RECONNECT_FACTOR = 1.5;
 export const RECONNECT_MAX_DELAY_MS = 10_000;
 export const WEBSOCKET_FAILED_EVENT = "websocket-failed";
 export const FAILED_AFTER_RETRIES = "Connection failed after several attempts";
-/** Closes after which reconnecting would only meet the same end: a normal close, a takeover, a removal, a game that is gone. */
-const FINAL_CLOSE_CODES = new Set<number>([1000, CloseCode.REPLACED, CloseCode.KICKED, CloseCode.GAME_CLOSED]);
+/** Closes after which reconnecting would only meet the same end: a normal close, a takeover, a removal, a game that is gone, a replaced link. */
+const FINAL_CLOSE_CODES = new Set<number>([1000, CloseCode.REPLACED, CloseCode.KICKED, CloseCode.GAME_CLOSED, CloseCode.LINK_REPLACED]);
 
 export type ConnectionState = "connecting" | "open" | "closed";
 

@@ -1,0 +1,66 @@
+/**
+ * `renewGameKeys` (the host's "New links", docs/decisions/0032-display-and-remote.md) against a real
+ * SQLite file: new keys for the host's browser only, for a live game only, and for that game only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DB } from "#db/connection.server";
+import { createGame, ensureGameKeys, gameKeyMatches, renewGameKeys } from "#app/models/game.server";
+import { createQuiz } from "#app/models/quiz.server";
+import { openTempDatabase, type TempDatabase } from "./temp-database";
+
+let database: TempDatabase;
+let db: DB;
+
+beforeAll(async () => {
+  database = await openTempDatabase("keys");
+  db = database.db;
+});
+
+afterAll(() => database.remove());
+
+async function hostedGame(hostClientId: string) {
+  const quiz = await createQuiz(db, { title: "Keys", description: "", timeLimit: 20, isPublic: false }, { clientId: hostClientId });
+  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: hostClientId, hostClientId });
+  return { ...game, keys: (await ensureGameKeys(db, game.id))! };
+}
+
+describe("renewGameKeys", () => {
+  it("draws both keys again for the game's host browser, and returns them as stored", async () => {
+    const game = await hostedGame("host-a");
+    const result = await renewGameKeys(db, game.gameCode, "host-a");
+    expect(result.status).toBe("ok");
+    if (result.status !== "ok") return;
+    const { gameId, displayKey, remoteKey } = result.value;
+    expect(gameId).toBe(game.id);
+    expect(displayKey).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(remoteKey).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(displayKey).not.toBe(remoteKey);
+    expect(displayKey).not.toBe(game.keys.displayKey);
+    expect(remoteKey).not.toBe(game.keys.remoteKey);
+    expect(await ensureGameKeys(db, game.id)).toEqual({ displayKey, remoteKey });
+    expect(gameKeyMatches(displayKey, game.keys.displayKey)).toBe(false);
+
+    // Again: new keys each time.
+    const again = await renewGameKeys(db, game.gameCode, "host-a");
+    expect(again.status === "ok" && again.value.displayKey).not.toBe(displayKey);
+  });
+
+  it("refuses any other browser, or none, and changes nothing", async () => {
+    const game = await hostedGame("host-b");
+    expect(await renewGameKeys(db, game.gameCode, "host-a")).toEqual({ status: "not-host" });
+    expect(await renewGameKeys(db, game.gameCode, null)).toEqual({ status: "not-host" });
+    expect(await ensureGameKeys(db, game.id)).toEqual(game.keys);
+  });
+
+  it("touches only its own game, and finds no live game for an unknown code or a finished one", async () => {
+    const mine = await hostedGame("host-c");
+    const other = await hostedGame("host-c");
+    expect((await renewGameKeys(db, mine.gameCode, "host-c")).status).toBe("ok");
+    expect(await ensureGameKeys(db, other.id)).toEqual(other.keys);
+
+    expect(await renewGameKeys(db, "ZZZZZZ", "host-c")).toEqual({ status: "not-found" });
+    await db.updateTable("games").set({ status: "finished" }).where("id", "=", other.id).execute();
+    expect(await renewGameKeys(db, other.gameCode, "host-c")).toEqual({ status: "not-found" });
+    expect(await ensureGameKeys(db, other.id)).toEqual(other.keys);
+  });
+});
