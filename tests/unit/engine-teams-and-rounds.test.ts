@@ -424,3 +424,21 @@ describe("more tables than teams", () => {
     expect(Math.max(...[...state.teams.values()].map((team) => team.members))).toBe(2);
   });
 });
+
+describe("a removed player", () => {
+  it("leaves its team one member smaller and tells the screens, while the team keeps the points it added", () => {
+    const state = teamGame([choice(1), choice(2)]);
+    ok(state, { type: "teamMode", actor: HOST, enabled: true }, T0);
+    const ann = join(state, "Ann", "Red");
+    const bob = join(state, "Bob", "Red");
+    ok(state, { type: "start", actor: HOST }, T0);
+    ok(state, answerCmd(ann, 1), T0 + 100);
+    ok(state, answerCmd(bob, 1), T0 + 100);
+    const red = state.teamsByName.get("red")!;
+    expect(red.score).toBe(1000);
+    const effects = ok(state, { type: "kick", actor: HOST, playerId: bob }, T0 + 1000);
+    expect(effects.map((effect) => effect.type)).toEqual(["playerKicked", "teamsChanged"]);
+    expect(red.members).toBe(1);
+    expect(red.score).toBe(1000);
+  });
+});

@@ -739,6 +739,7 @@ function kick(state: GameState, actor: Actor, playerId: number, now: number): Tr
   const answered = state.phase === "question" ? answerToCurrentQuestion(state, player) : null;
   state.kickedClientIds.add(player.clientId);
   // Its team keeps what it added to the team's score; the team is one member smaller from now on.
+  const team = teamOf(state, player);
   assignTeam(state, player, null);
   removePlayer(state, player);
   if (player.connected) {
@@ -750,7 +751,8 @@ function kick(state: GameState, actor: Actor, playerId: number, now: number): Tr
     countAnswer(state, answered, undefined, answered.correct, -1);
   }
   if (state.phase !== "lobby") closeRankGap(state, player);
-  return { effects: [{ type: "playerKicked", player }, ...closeIfEveryoneAnswered(state, now)] };
+  const teamsChanged: Effect[] = team && state.teamMode ? [{ type: "teamsChanged", players: [] }] : [];
+  return { effects: [{ type: "playerKicked", player }, ...teamsChanged, ...closeIfEveryoneAnswered(state, now)] };
 }
 
 /**
