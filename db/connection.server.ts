@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { SQLite } from "./sqlite.server";
+import { withStatementCache } from "./statement-cache.server";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { migrationProvider } from "#migrations/index";
 import type { Database } from "./schema";
@@ -24,7 +25,7 @@ export function openDatabase(databasePath: string, options: DatabaseOptions = {}
   sqlite.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 /** Runs `run` in a transaction, or inside the one `db` already is, so models compose. */
