@@ -34,7 +34,11 @@ describe("the statement cache", () => {
       compiled++;
       return prepare(text);
     }) as typeof sqlite.prepare;
-    for (let id = 1; id <= 50; id++) await db.insertInto("scores").values({ id, points: id * 10 }).execute();
+    for (let id = 1; id <= 50; id++)
+      await db
+        .insertInto("scores")
+        .values({ id, points: id * 10 })
+        .execute();
     for (let id = 1; id <= 50; id++) {
       const row = await db.selectFrom("scores").select("points").where("id", "=", id).executeTakeFirstOrThrow();
       expect(row.points).toBe(id * 10);
@@ -51,7 +55,11 @@ describe("the statement cache", () => {
   it("stays within its size, dropping the least recently used statement first", async () => {
     const { cached, db } = open(3);
     await sql`create table scores (id integer primary key, points integer not null)`.execute(db);
-    const query = (n: number) => db.selectFrom("scores").select(sql<number>`${sql.lit(n)}`.as("n")).execute();
+    const query = (n: number) =>
+      db
+        .selectFrom("scores")
+        .select(sql<number>`${sql.lit(n)}`.as("n"))
+        .execute();
     await query(1);
     await query(2);
     await query(3);
