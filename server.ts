@@ -131,7 +131,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...Object.fromEntries(set) };
   const rateLimits = new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
   const metrics = new ServerMetrics();
-  const hub = new GameHub(db, { ...config.game, logger, metrics, settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame } });
+  const hub = new GameHub(db, {
+    ...config.game,
+    logger,
+    metrics,
+    onSharedCommit: (games, seconds) => metrics.sharedCommit(games, seconds),
+    settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame },
+  });
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
   const billing = isBillingConfigured(config.billing) ? new Billing(config.billing) : null;

@@ -2,7 +2,6 @@ import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
 import {
-  commitGameBatch,
   expireUnopenedGames,
   expireWaitingGames,
   findLiveGame,
@@ -15,6 +14,7 @@ import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";
 import { GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
+import { GameWriter } from "./game-writer";
 import { silentLogger, type Logger } from "./logger";
 
 export interface HubOptions {
@@ -36,6 +36,8 @@ export interface HubOptions {
   logger?: Logger;
   /** Every room's messages sent and group commits, for /metrics. */
   metrics?: OutboxMetrics;
+  /** A shared transaction of `games` rooms' batches returned after `seconds`. */
+  onSharedCommit?: (games: number, seconds: number) => void;
 }
 
 const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
@@ -48,11 +50,14 @@ export class GameHub {
   private readonly rooms = new Map<string, GameRoom>();
   private readonly loading = new Map<string, Promise<GameRoom | null>>();
   private readonly sweepTimer: NodeJS.Timeout;
+  /** Every room's group commits of a tick in one transaction (docs/decisions/0035-one-writer.md). */
+  private readonly writer: GameWriter;
 
   constructor(
     private readonly db: DB,
     private readonly options: HubOptions = {},
   ) {
+    this.writer = new GameWriter(db, { onTransaction: options.onSharedCommit });
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
   }
@@ -141,7 +146,7 @@ export class GameHub {
    */
   private async commit(gameId: number, gameCode: string, batch: GameWriteBatch): Promise<CommitOutcome> {
     try {
-      return await commitGameBatch(this.db, gameId, batch);
+      return await this.writer.commit(gameId, batch);
     } catch (error) {
       if (!isConstraintViolation(error)) throw error;
       (this.options.logger ?? silentLogger).error({ event: "commit_refused", gameCode, gameId, err: error }, "the database refused a group commit");

@@ -47,6 +47,8 @@ export class ServerMetrics implements OutboxMetrics {
   private readonly sentOf: (type: string) => CounterChild;
   private readonly commitWrites: Histogram;
   private readonly commitSeconds: Histogram;
+  private readonly sharedCommitGames: Histogram;
+  private readonly sharedCommitSeconds: Histogram;
   private readonly aiGenerations: Counter;
   private readonly aiFailures: Counter;
   private readonly webhookEvents: Counter<"type" | "outcome">;
@@ -106,6 +108,18 @@ export class ServerMetrics implements OutboxMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
+    this.sharedCommitGames = new Histogram({
+      name: "quiz_night_shared_commit_games",
+      help: "Games whose group commits went to SQLite in one shared transaction.",
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      registers,
+    });
+    this.sharedCommitSeconds = new Histogram({
+      name: "quiz_night_shared_commit_duration_seconds",
+      help: "How long one shared transaction of every due game's group commit took.",
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
     this.aiGenerations = new Counter({ name: "quiz_night_ai_generations_total", help: "AI quiz generations asked of the model.", registers });
     this.aiFailures = new Counter({ name: "quiz_night_ai_generation_failures_total", help: "AI quiz generations that produced no quiz.", registers });
     this.webhookEvents = new Counter({
@@ -137,6 +151,11 @@ export class ServerMetrics implements OutboxMetrics {
   committed(writes: number, seconds: number): void {
     this.commitWrites.observe(writes);
     this.commitSeconds.observe(seconds);
+  }
+
+  sharedCommit(games: number, seconds: number): void {
+    this.sharedCommitGames.observe(games);
+    this.sharedCommitSeconds.observe(seconds);
   }
 
   aiGeneration(ok: boolean): void {

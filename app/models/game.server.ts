@@ -613,102 +613,108 @@ export type CommitOutcome = "stored" | "game-gone";
  * (and nothing written) when the game's row no longer exists.
  */
 export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await trx.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst())) return "game-gone";
-    if (batch.left.length > 0) {
-      for (const ids of chunks(batch.left)) {
-        await trx.deleteFrom("players").where("game_id", "=", gameId).where("id", "in", ids).execute();
-      }
+  return db.transaction().execute((trx) => writeGameBatch(trx, gameId, batch));
+}
+
+/**
+ * A batch's writes inside a transaction the caller holds (the process's shared writer puts every
+ * game's batch of a tick into one, each in a savepoint: server/game-writer.ts).
+ */
+export async function writeGameBatch(trx: DB, gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
+  if (!(await trx.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst())) return "game-gone";
+  if (batch.left.length > 0) {
+    for (const ids of chunks(batch.left)) {
+      await trx.deleteFrom("players").where("game_id", "=", gameId).where("id", "in", ids).execute();
     }
-    if (batch.resetScores) {
-      await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0 }).where("game_id", "=", gameId).execute();
-    }
-    for (const rows of chunks(batch.joined)) {
-      await trx
-        .insertInto("players")
-        .values(
-          rows.map((player) => ({
-            game_id: gameId,
-            id: player.id,
-            nickname: player.nickname,
-            client_id: player.clientId,
-            joined_at: player.joinedAt,
-          })),
-        )
-        .execute();
-    }
-    for (const rows of chunks(batch.answers)) {
-      await trx.insertInto("answers").values(rows).execute();
-    }
-    for (const rows of chunks(batch.rescored ?? [])) {
-      const changed = sql.join(rows.map((row) => sql`(${row.playerId}, ${row.round}, ${row.questionIndex}, ${row.correct ? 1 : 0}, ${row.points})`));
-      await sql`
-        update answers set correct = changed.column4, points = changed.column5
-        from (values ${changed}) as changed
-        where answers.game_id = ${gameId} and answers.player_id = changed.column1
-          and answers.round = changed.column2 and answers.question_index = changed.column3`.execute(trx);
-    }
-    // A question's close changes every player's score: one statement per chunk, not one per player.
-    for (const rows of chunks(batch.scores)) {
-      const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount}, ${row.teamPoints ?? 0})`));
-      await sql`
-        update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4, team_points = changed.column5
-        from (values ${changed}) as changed
-        where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
-    }
-    for (const rows of chunks(batch.teamAssignments ?? [])) {
-      const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.teamId})`));
-      await sql`
-        update players set team_id = changed.column2
-        from (values ${changed}) as changed
-        where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
-    }
-    if (batch.evening) {
-      await trx
-        .updateTable("games")
-        .set({ evening: JSON.stringify(batch.evening) })
-        .where("id", "=", gameId)
-        .execute();
-    }
-    if (batch.kicked.length > 0) {
-      const kickedAt = Date.now();
-      await trx
-        .insertInto("game_kicks")
-        .values(batch.kicked.map((clientId) => ({ game_id: gameId, client_id: clientId, kicked_at: kickedAt })))
-        .onConflict((conflict) => conflict.doNothing())
-        .execute();
-    }
-    if (batch.locked !== null) {
-      await trx
-        .updateTable("games")
-        .set({ locked: batch.locked ? 1 : 0 })
-        .where("id", "=", gameId)
-        .execute();
-    }
-    if (batch.picturesOnPlayers != null) {
-      await trx
-        .updateTable("games")
-        .set({ pictures_on_players: batch.picturesOnPlayers ? 1 : 0 })
-        .where("id", "=", gameId)
-        .execute();
-    }
-    if (batch.progress) {
-      const { progress } = batch;
-      await trx
-        .updateTable("games")
-        .set({
-          phase: progress.phase,
-          round: progress.round,
-          question_index: progress.questionIndex,
-          question_started_at: progress.questionStartedAt,
-          question_pauses: JSON.stringify(progress.questionPauses),
-          status: progress.status,
-          ...(progress.startedAt !== undefined ? { started_at: progress.startedAt } : {}),
-          ...(progress.endedAt !== undefined ? { ended_at: progress.endedAt } : {}),
-        })
-        .where("id", "=", gameId)
-        .execute();
-    }
-    return "stored";
-  });
+  }
+  if (batch.resetScores) {
+    await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0 }).where("game_id", "=", gameId).execute();
+  }
+  for (const rows of chunks(batch.joined)) {
+    await trx
+      .insertInto("players")
+      .values(
+        rows.map((player) => ({
+          game_id: gameId,
+          id: player.id,
+          nickname: player.nickname,
+          client_id: player.clientId,
+          joined_at: player.joinedAt,
+        })),
+      )
+      .execute();
+  }
+  for (const rows of chunks(batch.answers)) {
+    await trx.insertInto("answers").values(rows).execute();
+  }
+  for (const rows of chunks(batch.rescored ?? [])) {
+    const changed = sql.join(rows.map((row) => sql`(${row.playerId}, ${row.round}, ${row.questionIndex}, ${row.correct ? 1 : 0}, ${row.points})`));
+    await sql`
+      update answers set correct = changed.column4, points = changed.column5
+      from (values ${changed}) as changed
+      where answers.game_id = ${gameId} and answers.player_id = changed.column1
+        and answers.round = changed.column2 and answers.question_index = changed.column3`.execute(trx);
+  }
+  // A question's close changes every player's score: one statement per chunk, not one per player.
+  for (const rows of chunks(batch.scores)) {
+    const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount}, ${row.teamPoints ?? 0})`));
+    await sql`
+      update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4, team_points = changed.column5
+      from (values ${changed}) as changed
+      where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
+  }
+  for (const rows of chunks(batch.teamAssignments ?? [])) {
+    const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.teamId})`));
+    await sql`
+      update players set team_id = changed.column2
+      from (values ${changed}) as changed
+      where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
+  }
+  if (batch.evening) {
+    await trx
+      .updateTable("games")
+      .set({ evening: JSON.stringify(batch.evening) })
+      .where("id", "=", gameId)
+      .execute();
+  }
+  if (batch.kicked.length > 0) {
+    const kickedAt = Date.now();
+    await trx
+      .insertInto("game_kicks")
+      .values(batch.kicked.map((clientId) => ({ game_id: gameId, client_id: clientId, kicked_at: kickedAt })))
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+  if (batch.locked !== null) {
+    await trx
+      .updateTable("games")
+      .set({ locked: batch.locked ? 1 : 0 })
+      .where("id", "=", gameId)
+      .execute();
+  }
+  if (batch.picturesOnPlayers != null) {
+    await trx
+      .updateTable("games")
+      .set({ pictures_on_players: batch.picturesOnPlayers ? 1 : 0 })
+      .where("id", "=", gameId)
+      .execute();
+  }
+  if (batch.progress) {
+    const { progress } = batch;
+    await trx
+      .updateTable("games")
+      .set({
+        phase: progress.phase,
+        round: progress.round,
+        question_index: progress.questionIndex,
+        question_started_at: progress.questionStartedAt,
+        question_pauses: JSON.stringify(progress.questionPauses),
+        status: progress.status,
+        ...(progress.startedAt !== undefined ? { started_at: progress.startedAt } : {}),
+        ...(progress.endedAt !== undefined ? { ended_at: progress.endedAt } : {}),
+      })
+      .where("id", "=", gameId)
+      .execute();
+  }
+  return "stored";
 }
