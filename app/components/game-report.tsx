@@ -1,12 +1,12 @@
 /**
  * The parts of a game's report page (app/routes/my-games_.$gameId.tsx): a question's figures, the
- * tallies of typed answers and guesses, a player's answers, and the numbers as the page's language
- * writes them.
+ * tallies of typed answers and guesses, a player's answers, a team game's teams, a night's
+ * standings, and the numbers as the page's language writes them.
  */
 import { LocalTime } from "#app/components/report-ui";
 import type { Translate } from "#app/i18n/translator";
 import { useTranslation } from "#app/i18n/use-translation";
-import type { PlayerLine, QuestionFigures, ReportAnswerValue } from "#app/models/game-report.server";
+import type { PlayerFigures, PlayerLine, QuestionFigures, ReportAnswerValue, RoundStanding, TeamLine } from "#app/models/game-report.server";
 
 /** Typed answers and guesses shown per question; the downloads carry every one. */
 const TALLIES_SHOWN = 20;
@@ -67,11 +67,13 @@ export function QuestionCard({
   format: Formats;
 }) {
   const { t } = useTranslation("reports");
-  const number = question.index + 1;
-  const headingId = `question-${number}-heading`;
+  // The anchor is its place in the report (unique across a night's rounds); the label its number in its round.
+  const anchor = question.index + 1;
+  const number = question.number;
+  const headingId = `question-${anchor}-heading`;
   const share = (count: number, of: number) => (of > 0 ? format.percent.format(count / of) : "–");
   return (
-    <li id={`question-${number}`} className="card stack report-question" aria-labelledby={headingId}>
+    <li id={`question-${anchor}`} className="card stack report-question" aria-labelledby={headingId}>
       <div className="my-quiz-header">
         <h3 id={headingId}>
           {t("report.questionNumber", { number })}: {question.text}
@@ -197,35 +199,45 @@ export function TallyTable({
   );
 }
 
+/** "Question 3", or in a night "Round 2, question 3": how the page names a question. */
+export function questionLabel(t: Translate, question: Pick<QuestionFigures, "round" | "number">, night: boolean): string {
+  return night
+    ? t("report.roundQuestionNumber", { round: question.round + 1, number: question.number })
+    : t("report.questionNumber", { number: question.number });
+}
+
 export function PlayerDetails({
   player,
   questions,
+  night,
   seconds,
   format,
 }: {
   player: PlayerLine;
   questions: QuestionFigures[];
+  /** A night: each answer's round is shown beside its question. */
+  night: boolean;
   seconds: (ms: number | null) => string;
   format: Formats;
 }) {
   const { t } = useTranslation("reports");
   const rated = questions.filter((question) => question.correct !== null).length;
+  const summary = {
+    rank: player.rank,
+    nickname: player.nickname,
+    score: format.number.format(player.score),
+    correct: format.number.format(player.correct),
+    questions: format.number.format(rated),
+  };
   return (
     <li className="card report-player">
       <details>
-        <summary>
-          {t("report.playerSummary", {
-            rank: player.rank,
-            nickname: player.nickname,
-            score: format.number.format(player.score),
-            correct: format.number.format(player.correct),
-            questions: format.number.format(rated),
-          })}
-        </summary>
+        <summary>{player.team !== null ? t("report.playerSummaryTeam", { ...summary, team: player.team }) : t("report.playerSummary", summary)}</summary>
         <table className="report-table">
           <caption className="visually-hidden">{t("report.playerAnswers", { nickname: player.nickname })}</caption>
           <thead>
             <tr>
+              {night ? <th scope="col">{t("report.roundHeader")}</th> : null}
               <th scope="col">{t("report.question")}</th>
               <th scope="col">{t("report.answer")}</th>
               <th scope="col">{t("report.right")}</th>
@@ -242,7 +254,8 @@ export function PlayerDetails({
               const answer = player.answers[question.index];
               return (
                 <tr key={question.index}>
-                  <th scope="row">{question.index + 1}</th>
+                  {night ? <td>{question.round + 1}</td> : null}
+                  <th scope="row">{question.number}</th>
                   <td>{answer ? answerInWords(question, answer.value, format.number) : <span className="muted">{t("report.noAnswer")}</span>}</td>
                   <td>{!answer || question.correct === null ? "–" : answer.correct ? t("report.rightMark") : t("report.wrongMark")}</td>
                   <td className="numeric">{answer ? seconds(answer.responseMs) : "–"}</td>
@@ -252,6 +265,211 @@ export function PlayerDetails({
             })}
           </tbody>
         </table>
+      </details>
+    </li>
+  );
+}
+
+/** A ranked table of names and scores: a round's players or teams. */
+export function StandingsTable({ caption, nameHeader, rows, format }: { caption: string; nameHeader: string; rows: RoundStanding[]; format: Formats }) {
+  const { t } = useTranslation("reports");
+  return (
+    <table className="report-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col" className="numeric">
+            {t("report.rank")}
+          </th>
+          <th scope="col">{nameHeader}</th>
+          <th scope="col" className="numeric">
+            {t("report.score")}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id}>
+            <td className="numeric">{row.rank}</td>
+            <th scope="row">{row.name}</th>
+            <td className="numeric">{format.number.format(row.score)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A night's top players: each round's points, then the total (and the team in a team game). */
+export function EveningStandingsTable({
+  players,
+  rounds,
+  teams,
+  format,
+}: {
+  players: PlayerFigures[];
+  rounds: { index: number; title: string }[];
+  teams: boolean;
+  format: Formats;
+}) {
+  const { t } = useTranslation("reports");
+  return (
+    <div className="table-scroll">
+      <table className="report-table">
+        <caption className="visually-hidden">{t("report.eveningStandings")}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="numeric">
+              {t("report.rank")}
+            </th>
+            <th scope="col">{t("report.player")}</th>
+            {teams ? <th scope="col">{t("report.team")}</th> : null}
+            {rounds.map((round) => (
+              <th key={round.index} scope="col" className="numeric">
+                <abbr title={round.title}>{t("report.round", { round: round.index + 1 })}</abbr>
+              </th>
+            ))}
+            <th scope="col" className="numeric">
+              {t("report.total")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {players.map((player) => (
+            <tr key={player.id}>
+              <td className="numeric">{player.rank}</td>
+              <th scope="row">{player.nickname}</th>
+              {teams ? <td>{player.team ?? "–"}</td> : null}
+              {rounds.map((round) => (
+                <td key={round.index} className="numeric">
+                  {format.number.format(player.roundScores?.[round.index] ?? 0)}
+                </td>
+              ))}
+              <td className="numeric">{format.number.format(player.score)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The teams by rank: members and score, and a night's points per round. */
+export function TeamStandingsTable({ teams, rounds, format }: { teams: TeamLine[]; rounds: { index: number; title: string }[] | null; format: Formats }) {
+  const { t } = useTranslation("reports");
+  return (
+    <div className="table-scroll">
+      <table className="report-table">
+        <caption className="visually-hidden">{t("report.teamStandings")}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="numeric">
+              {t("report.rank")}
+            </th>
+            <th scope="col">{t("report.team")}</th>
+            <th scope="col" className="numeric">
+              {t("report.members")}
+            </th>
+            {rounds?.map((round) => (
+              <th key={round.index} scope="col" className="numeric">
+                <abbr title={round.title}>{t("report.round", { round: round.index + 1 })}</abbr>
+              </th>
+            ))}
+            <th scope="col" className="numeric">
+              {rounds ? t("report.total") : t("report.score")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {teams.map((team) => (
+            <tr key={team.id}>
+              <td className="numeric">{team.rank}</td>
+              <th scope="row">{team.name}</th>
+              <td className="numeric">{format.number.format(team.members)}</td>
+              {rounds?.map((round) => (
+                <td key={round.index} className="numeric">
+                  {format.number.format(team.roundScores?.[round.index] ?? 0)}
+                </td>
+              ))}
+              <td className="numeric">{format.number.format(team.score)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A team as a player is shown: its members with what each added, and per question its average points and right share. */
+export function TeamDetails({ team, questions, night, format }: { team: TeamLine; questions: QuestionFigures[]; night: boolean; format: Formats }) {
+  const { t } = useTranslation("reports");
+  const whole = (value: number) => format.number.format(Math.round(value));
+  return (
+    <li className="card report-player">
+      <details>
+        <summary>{t("report.teamSummary", { rank: team.rank, name: team.name, score: format.number.format(team.score) })}</summary>
+        {team.members === 0 ? (
+          <p className="muted">{t("report.noMembers")}</p>
+        ) : (
+          <>
+            <table className="report-table">
+              <caption className="visually-hidden">{t("report.teamMembers", { name: team.name })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="numeric">
+                    {t("report.rank")}
+                  </th>
+                  <th scope="col">{t("report.player")}</th>
+                  <th scope="col" className="numeric">
+                    {t("report.points")}
+                  </th>
+                  <th scope="col" className="numeric">
+                    {t("report.contribution")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {team.memberList.map((member) => (
+                  <tr key={member.id}>
+                    <td className="numeric">{member.rank}</td>
+                    <th scope="row">{member.nickname}</th>
+                    <td className="numeric">{format.number.format(member.score)}</td>
+                    <td className="numeric">{whole(member.teamPoints)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {team.members > team.memberList.length ? <p className="hint">{t("report.moreMembers", { count: team.members - team.memberList.length })}</p> : null}
+            <table className="report-table">
+              <caption className="visually-hidden">{t("report.teamQuestions", { name: team.name })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("report.question")}</th>
+                  <th scope="col" className="numeric">
+                    {t("report.averagePoints")}
+                  </th>
+                  <th scope="col" className="numeric">
+                    {t("report.rightShare")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {questions.map((question) => {
+                  const figures = team.questions[question.index];
+                  return (
+                    <tr key={question.index}>
+                      <th scope="row">
+                        {questionLabel(t, question, night)}: {question.text}
+                      </th>
+                      <td className="numeric">{figures?.averagePoints == null ? "–" : whole(figures.averagePoints)}</td>
+                      <td className="numeric">{figures?.correctRate == null ? "–" : format.percent.format(figures.correctRate)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </>
+        )}
       </details>
     </li>
   );

@@ -79,9 +79,17 @@ export default function MyGames() {
                     </td>
                     <th scope="row" className="report-title-cell">
                       {game.title}
+                      {game.rounds.length > 0 ? (
+                        <span className="report-rounds muted">{t("myGames.roundsList", { count: game.rounds.length, titles: game.rounds.join(", ") })}</span>
+                      ) : null}
                     </th>
                     <td className="numeric">{number.format(game.players)}</td>
-                    <td>{game.winners.length > 0 ? game.winners.join(", ") : <span className="muted">{t("myGames.noWinner")}</span>}</td>
+                    <td>
+                      {game.winners.length > 0 ? game.winners.join(", ") : <span className="muted">{t("myGames.noWinner")}</span>}
+                      {game.winningTeams.length > 0 ? (
+                        <span className="report-winning-team">{t("myGames.winningTeam", { team: game.winningTeams.join(", ") })}</span>
+                      ) : null}
+                    </td>
                     <td>
                       <span className={`badge${game.status === "finished" ? " badge-success" : ""}`}>{t(`status.${game.status}`)}</span>
                     </td>

@@ -3,7 +3,17 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Page } from "#app/components/layout";
-import { PlayerDetails, QuestionCard, TextWithDate, useFormats } from "#app/components/game-report";
+import {
+  EveningStandingsTable,
+  PlayerDetails,
+  QuestionCard,
+  StandingsTable,
+  TeamDetails,
+  TeamStandingsTable,
+  TextWithDate,
+  questionLabel,
+  useFormats,
+} from "#app/components/game-report";
 import { metaT } from "#app/i18n/meta";
 import { useTranslation } from "#app/i18n/use-translation";
 import { deleteOwnGame, getGameReport } from "#app/models/game-report.server";
@@ -73,6 +83,8 @@ export default function GameReportPage() {
   const timed = report.questions.filter((question) => question.averageResponseMs !== null);
   const averageTime = timed.length > 0 ? timed.reduce((sum, question) => sum + question.averageResponseMs!, 0) / timed.length : null;
   const firstShown = (report.playerPage - 1) * 100 + 1;
+  const night = report.night;
+  const teams = report.teams;
 
   // Asking to delete moves focus to the question, so a keyboard or screen reader user meets it next.
   useEffect(() => {
@@ -91,6 +103,7 @@ export default function GameReportPage() {
         </p>
         <div className="stack report-heading">
           <h1>{report.title}</h1>
+          {night ? <p>{t("report.nightOf", { count: night.length })}</p> : null}
           <p className="muted">
             <TextWithDate i18nKey="report.played" values={{ code: report.gameCode }} at={report.startedAt ?? report.createdAt} /> ·{" "}
             <span className={`badge${report.status === "finished" ? " badge-success" : ""}`}>{t(`status.${report.status}`)}</span>
@@ -145,7 +158,7 @@ export default function GameReportPage() {
                   <div key={which}>
                     <dt>{t(`report.${which}`)}</dt>
                     <dd>
-                      <a href={`#question-${index + 1}`}>{t("report.questionNumber", { number: index + 1 })}</a>: {question.text} (
+                      <a href={`#question-${index + 1}`}>{questionLabel(t, question, night !== null)}</a>: {question.text} (
                       {format.percent.format(question.correctRate ?? 0)})
                     </dd>
                   </div>
@@ -168,14 +181,71 @@ export default function GameReportPage() {
           </div>
         </section>
 
-        <section className="stack" aria-labelledby="report-questions">
-          <h2 id="report-questions">{t("report.questionsHeading")}</h2>
-          <ol className="report-list">
-            {report.questions.map((question) => (
-              <QuestionCard key={question.index} question={question} players={report.playerCount} seconds={seconds} format={format} />
-            ))}
-          </ol>
-        </section>
+        {night && report.eveningStandings ? (
+          <section className="card stack" aria-labelledby="report-evening">
+            <h2 id="report-evening">{t("report.eveningStandings")}</h2>
+            <p className="hint">{t("report.eveningStandingsHint")}</p>
+            <EveningStandingsTable players={report.eveningStandings} rounds={night} teams={teams !== null} format={format} />
+          </section>
+        ) : null}
+
+        {teams ? (
+          <section className="stack" aria-labelledby="report-teams">
+            <h2 id="report-teams">{t("report.teamsHeading")}</h2>
+            <div className="card stack">
+              <TeamStandingsTable teams={teams} rounds={night} format={format} />
+              <p className="hint">{t("report.teamScoreHint")}</p>
+            </div>
+            <ol className="report-list report-players">
+              {teams.map((team) => (
+                <TeamDetails key={team.id} team={team} questions={report.questions} night={night !== null} format={format} />
+              ))}
+            </ol>
+          </section>
+        ) : null}
+
+        {night ? (
+          night.map((round) => (
+            <section key={round.index} className="stack" aria-labelledby={`report-round-${round.index + 1}`}>
+              <h2 id={`report-round-${round.index + 1}`}>{t("report.roundHeading", { round: round.index + 1, title: round.title })}</h2>
+              {round.played ? (
+                <div className="card stack">
+                  <StandingsTable
+                    caption={t("report.roundStandings", { round: round.index + 1 })}
+                    nameHeader={t("report.player")}
+                    rows={round.players}
+                    format={format}
+                  />
+                  <p className="hint">{t("report.topPlayersHint")}</p>
+                  {round.teams ? (
+                    <StandingsTable
+                      caption={t("report.roundTeamStandings", { round: round.index + 1 })}
+                      nameHeader={t("report.team")}
+                      rows={round.teams}
+                      format={format}
+                    />
+                  ) : null}
+                </div>
+              ) : (
+                <p className="muted">{t("report.roundNotPlayed")}</p>
+              )}
+              <ol className="report-list">
+                {report.questions.slice(round.firstQuestion, round.firstQuestion + round.questionCount).map((question) => (
+                  <QuestionCard key={question.index} question={question} players={report.playerCount} seconds={seconds} format={format} />
+                ))}
+              </ol>
+            </section>
+          ))
+        ) : (
+          <section className="stack" aria-labelledby="report-questions">
+            <h2 id="report-questions">{t("report.questionsHeading")}</h2>
+            <ol className="report-list">
+              {report.questions.map((question) => (
+                <QuestionCard key={question.index} question={question} players={report.playerCount} seconds={seconds} format={format} />
+              ))}
+            </ol>
+          </section>
+        )}
 
         <section className="stack" aria-labelledby="report-players">
           <h2 id="report-players">{t("report.playersHeading")}</h2>
@@ -188,7 +258,7 @@ export default function GameReportPage() {
               ) : null}
               <ol className="report-list report-players">
                 {report.players.map((player) => (
-                  <PlayerDetails key={player.id} player={player} questions={report.questions} seconds={seconds} format={format} />
+                  <PlayerDetails key={player.id} player={player} questions={report.questions} night={night !== null} seconds={seconds} format={format} />
                 ))}
               </ol>
               {report.playerPages > 1 ? (

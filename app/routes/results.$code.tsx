@@ -25,9 +25,9 @@ async function fetchResults(gameCode: string): Promise<GameResults> {
   return response.json() as Promise<GameResults>;
 }
 
-/** The CSV is written here, in the browser, so its header speaks the page's language (`columns`). */
-function downloadCsv(results: GameResults, columns: readonly string[]): void {
-  const csv = resultsCsv(results.players, columns);
+/** The CSV is written here, in the browser, so its header speaks the page's language (`columns`, `teamColumn`). */
+function downloadCsv(results: GameResults, columns: readonly string[], teamColumn: string): void {
+  const csv = resultsCsv(results.players, columns, results.teamMode ? teamColumn : undefined);
   const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = url;
@@ -76,7 +76,7 @@ export default function FinalResults() {
   async function onDownload() {
     try {
       const columns = (["rank", "nickname", "score", "correct", "answered"] as const).map((column) => t(`results.csv.${column}`));
-      downloadCsv(fullResults ?? (await fetchResults(gameCode)), columns);
+      downloadCsv(fullResults ?? (await fetchResults(gameCode)), columns, t("export.team", { ns: "reports" }));
     } catch {
       toast({ title: t("results.downloadFailedTitle"), description: t("results.downloadFailed"), variant: "destructive" });
     }

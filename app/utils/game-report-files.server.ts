@@ -3,14 +3,16 @@ import { stringify } from "csv-stringify/sync";
 import ExcelJS from "exceljs";
 import type { Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
+import { shownScore } from "#app/game/engine/teams";
 import { answerText, type FullReport, type PlayerLine, type QuestionFigures } from "#app/models/game-report.server";
-import type { Question } from "#app/models/quiz.server";
 import { quizFileSlug } from "./quiz-file";
 import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "./quiz-spreadsheet.server";
 
 /**
  * A game's report as files (issue 17): the CSV is the answers table, one row per player and
- * question; the workbook adds a sheet of each question's figures and one of the players' totals.
+ * question; the workbook adds a sheet of each question's figures, one of the players' totals and,
+ * for a team game, one of the teams'. A team game's rows name the player's team; a night's name the
+ * round (its number and title), and its players' and teams' totals carry each round's points.
  * Both are written as they are read, a batch of players at a time, so a game of 10,000 players is
  * never held in memory as one file. Headers are in the reader's language; the cells are as the
  * players typed them, so a cell a spreadsheet would run as a formula is made harmless: the CSV
@@ -27,11 +29,29 @@ function seconds(ms: number | null): number | null {
   return ms === null ? null : Math.round(ms / 100) / 10;
 }
 
-function answerColumns(t: Translate): string[] {
+/** A share as a percentage with one decimal (66.7). */
+function percent(rate: number | null): number | null {
+  return rate === null ? null : Math.round(rate * 1000) / 10;
+}
+
+/** A night's round titles by round index; null for a single game. */
+function roundTitles(full: FullReport): string[] | null {
+  return full.report.night?.map((round) => round.title) ?? null;
+}
+
+/**
+ * The answers table's columns: a night adds its round's title beside the round's number, a team
+ * game the player's team beside the nickname.
+ */
+function answerColumns(t: Translate, full: FullReport): string[] {
+  const night = full.report.night !== null;
+  const teams = full.report.teams !== null;
   return [
     t("export.round"),
+    ...(night ? [t("export.roundTitle")] : []),
     t("export.rank"),
     t("export.nickname"),
+    ...(teams ? [t("export.team")] : []),
     t("export.score"),
     t("export.number"),
     t("export.question"),
@@ -44,21 +64,28 @@ function answerColumns(t: Translate): string[] {
   ];
 }
 
-function answerRows(t: Translate, round: number, questions: Question[], figures: QuestionFigures[], players: PlayerLine[]): (string | number | null)[][] {
+function answerRows(t: Translate, full: FullReport, players: PlayerLine[]): (string | number | null)[][] {
+  const { report, questions } = full;
+  const titles = roundTitles(full);
+  const teams = report.teams !== null;
   const rows: (string | number | null)[][] = [];
   for (const player of players) {
     for (const [index, question] of questions.entries()) {
+      const figures = report.questions[index];
       const answer = player.answers[index];
       const right = question.kind === "poll" || !answer ? "" : answer.correct ? t("export.yes") : t("export.no");
+      const round = titles ? (figures?.round ?? 0) : report.round;
       rows.push([
         round + 1,
+        ...(titles ? [titles[round] ?? ""] : []),
         player.rank,
         player.nickname,
+        ...(teams ? [player.team ?? ""] : []),
         player.score,
-        index + 1,
+        figures?.number ?? index + 1,
         question.text,
         t(`kinds.${question.kind}`, { ns: "quiz" }),
-        figures[index]?.correctAnswer ?? "",
+        figures?.correctAnswer ?? "",
         answer ? answerText(question, answer.value) : "",
         right,
         answer ? seconds(answer.responseMs) : null,
@@ -90,11 +117,12 @@ export function reportFileName(full: FullReport, format: ReportFormat): string {
 /** The answers table as CSV: UTF-8 with a byte-order mark (so Excel reads "Zoë" as Zoë), formula-like cells escaped. */
 export function reportCsvResponse(full: FullReport, language: Language): Response {
   const t = translator(language, "reports");
-  const { report, questions } = full;
-  async function* chunks(): AsyncIterable<string> {
-    yield stringify([], { header: true, columns: answerColumns(t), bom: true });
+  // Bytes, not strings: a web stream's readers (Response.text(), the Fetch API) take Uint8Array chunks only.
+  const utf8 = new TextEncoder();
+  async function* chunks(): AsyncIterable<Uint8Array> {
+    yield utf8.encode(stringify([], { header: true, columns: answerColumns(t, full), bom: true, escape_formulas: true }));
     for await (const players of full.players) {
-      yield stringify(answerRows(t, report.round, questions, report.questions, players), { escape_formulas: true });
+      yield utf8.encode(stringify(answerRows(t, full, players), { escape_formulas: true }));
     }
   }
   const body = Readable.toWeb(Readable.from(chunks())) as ReadableStream<Uint8Array>;
@@ -106,10 +134,10 @@ function distributionText(figures: QuestionFigures): string {
   return tallies.map((tally) => `${tally.text}: ${tally.count}`).join("; ");
 }
 
-/** The workbook: Questions, Players and Answers sheets, streamed as it is written. */
+/** The workbook: Questions, Teams (a team game's), Players and Answers sheets, streamed as it is written. */
 export function reportXlsxResponse(full: FullReport, language: Language): Response {
   const t = translator(language, "reports");
-  const { report, questions } = full;
+  const { report } = full;
   const output = new PassThrough();
   // Inline strings: a text cell is a string in the file, never a formula, whatever it begins with.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
@@ -117,8 +145,16 @@ export function reportXlsxResponse(full: FullReport, language: Language): Respon
 
   async function write(): Promise<void> {
     const frozen = { views: [{ state: "frozen" as const, ySplit: 1 }] };
+    const titles = roundTitles(full);
+    const roundColumns = (titles ?? []).map((title, round) => ({ header: t("export.roundScore", { round: round + 1, title }), width: 14 }));
     const questionSheet = workbook.addWorksheet(t("export.sheetQuestions"), frozen);
     questionSheet.columns = [
+      ...(titles
+        ? [
+            { header: t("export.round"), width: 8 },
+            { header: t("export.roundTitle"), width: 24 },
+          ]
+        : []),
       { header: t("export.number"), width: 6 },
       { header: t("export.question"), width: 50 },
       { header: t("export.kind"), width: 18 },
@@ -133,13 +169,14 @@ export function reportXlsxResponse(full: FullReport, language: Language): Respon
     for (const figures of report.questions) {
       questionSheet
         .addRow([
-          figures.index + 1,
+          ...(titles ? [figures.round + 1, titles[figures.round] ?? ""] : []),
+          figures.number,
           figures.text,
           t(`kinds.${figures.kind}`, { ns: "quiz" }),
           figures.kind === "poll" ? t("export.poll") : figures.correctAnswer,
           figures.answered,
           figures.correct,
-          figures.correctRate === null ? null : Math.round(figures.correctRate * 1000) / 10,
+          percent(figures.correctRate),
           seconds(figures.averageResponseMs),
           distributionText(figures),
         ])
@@ -147,27 +184,80 @@ export function reportXlsxResponse(full: FullReport, language: Language): Respon
     }
     questionSheet.commit();
 
+    // A team game's standings: score as the game counted it, the members' figures summed.
+    if (report.teams) {
+      const teamSheet = workbook.addWorksheet(t("export.sheetTeams"), frozen);
+      teamSheet.columns = [
+        { header: t("export.rank"), width: 8 },
+        { header: t("export.team"), width: 20 },
+        { header: t("export.members"), width: 10 },
+        { header: t("export.score"), width: 10 },
+        ...roundColumns,
+        { header: t("export.correctAnswers"), width: 14 },
+        { header: t("export.answered"), width: 12 },
+        { header: t("export.averageTime"), width: 16 },
+      ];
+      teamSheet.getRow(1).font = { bold: true };
+      for (const team of report.teams) {
+        teamSheet
+          .addRow([
+            team.rank,
+            team.name,
+            team.members,
+            team.score,
+            ...(titles ? (team.roundScores ?? []) : []),
+            team.correct,
+            team.answered,
+            seconds(team.averageResponseMs),
+          ])
+          .commit();
+      }
+      teamSheet.commit();
+    }
+
     // Sheets are written one after another: the players' totals, then their answers, a batch of players at a time.
+    const teams = report.teams !== null;
     const playerSheet = workbook.addWorksheet(t("export.sheetPlayers"), frozen);
     playerSheet.columns = [
       { header: t("export.rank"), width: 8 },
       { header: t("export.nickname"), width: 20 },
+      ...(teams
+        ? [
+            { header: t("export.team"), width: 20 },
+            { header: t("export.teamPoints"), width: 12 },
+          ]
+        : []),
       { header: t("export.score"), width: 10 },
+      ...roundColumns,
       { header: t("export.correctAnswers"), width: 14 },
       { header: t("export.answered"), width: 12 },
       { header: t("export.averageTime"), width: 16 },
     ];
     playerSheet.getRow(1).font = { bold: true };
     for (const player of full.standings) {
-      playerSheet.addRow([player.rank, player.nickname, player.score, player.correct, player.answered, seconds(player.averageResponseMs)]).commit();
+      playerSheet
+        .addRow([
+          player.rank,
+          player.nickname,
+          ...(teams ? [player.team ?? "", player.teamPoints === null ? null : shownScore(player.teamPoints)] : []),
+          player.score,
+          ...(titles ? (player.roundScores ?? []) : []),
+          player.correct,
+          player.answered,
+          seconds(player.averageResponseMs),
+        ])
+        .commit();
     }
     playerSheet.commit();
 
     const answerSheet = workbook.addWorksheet(t("export.sheetAnswers"), frozen);
-    answerSheet.columns = answerColumns(t).map((header, index) => ({ header, width: index === 5 ? 50 : index === 2 || index >= 7 ? 18 : 10 }));
+    const answerHeaders = answerColumns(t, full);
+    const wide = new Set([t("export.question")]);
+    const narrow = new Set([t("export.round"), t("export.rank"), t("export.score"), t("export.number"), t("export.kind")]);
+    answerSheet.columns = answerHeaders.map((header) => ({ header, width: wide.has(header) ? 50 : narrow.has(header) ? 10 : 18 }));
     answerSheet.getRow(1).font = { bold: true };
     for await (const players of full.players) {
-      for (const row of answerRows(t, report.round, questions, report.questions, players)) answerSheet.addRow(row).commit();
+      for (const row of answerRows(t, full, players)) answerSheet.addRow(row).commit();
     }
     answerSheet.commit();
     await workbook.commit();

@@ -31,3 +31,21 @@ describe("the results CSV", () => {
     expect(csv).toBe("\uFEFFPlatz,Spitzname,Punkte,Richtige Antworten,Beantwortet\n1,Zoë,1200,2,2\n");
   });
 });
+
+describe("the results CSV of a team game", () => {
+  const teamRow = (nickname: string, team: string | null, rank = 1) => ({ ...row(nickname, rank), team });
+
+  it("names each player's team after the nickname, in the header the page gives", () => {
+    const csv = resultsCsv([teamRow("Zoë", "Owls"), teamRow("Ann", null, 2)], ["Platz", "Spitzname", "Punkte", "Richtige Antworten", "Beantwortet"], "Team");
+    expect(csv).toBe("\uFEFFPlatz,Spitzname,Team,Punkte,Richtige Antworten,Beantwortet\n1,Zoë,Owls,1200,2,2\n2,Ann,,1200,2,2\n");
+  });
+
+  it.each(["=1+2", "@SUM(1+1)", "+1", "-2+3"])("never lets the team name %j become a formula", (team) => {
+    const line = resultsCsv([teamRow("Ann", team)], undefined, "Team").split("\n")[1];
+    expect(line.split(",")[2].replace(/^"/, "").startsWith("'")).toBe(true);
+  });
+
+  it("has no team column without one", () => {
+    expect(resultsCsv([teamRow("Ann", "Owls")]).split("\n")[0]).toBe("\uFEFFRank,Nickname,Score,Correct answers,Answered");
+  });
+});
