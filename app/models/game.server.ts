@@ -455,13 +455,13 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
   const earlier = night
     ? await db
         .selectFrom("answers")
-        .select(["player_id", (eb) => eb.fn.sum<number>("points").as("points")])
+        .select(["player_id", (eb) => eb.fn.sum<number>("points").as("points"), (eb) => eb.fn.sum<number>("correct").as("correct")])
         .where("game_id", "=", game.id)
         .where("round", "<", game.round)
         .groupBy("player_id")
         .execute()
     : [];
-  const earlierByPlayer = new Map(earlier.map((row) => [row.player_id, Number(row.points)]));
+  const earlierByPlayer = new Map(earlier.map((row) => [row.player_id, { points: Number(row.points), correct: Number(row.correct) }]));
   return {
     game,
     title: night ? (evening?.title ?? quiz.title) : quiz.title,
@@ -485,7 +485,8 @@ export async function loadGameForPlay(db: DB, gameCode: string): Promise<LoadedG
       joinedAt: row.joined_at,
       teamId: row.team_id,
       teamPoints: row.team_points,
-      earlierRoundsScore: earlierByPlayer.get(row.id) ?? 0,
+      earlierRoundsScore: earlierByPlayer.get(row.id)?.points ?? 0,
+      earlierRoundsCorrect: earlierByPlayer.get(row.id)?.correct ?? 0,
     })),
     answers: answers.map((row) => ({
       playerId: row.player_id,
@@ -643,7 +644,7 @@ export async function writeGameBatch(trx: DB, gameId: number, batch: GameWriteBa
     }
   }
   if (batch.resetScores) {
-    await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0 }).where("game_id", "=", gameId).execute();
+    await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0, team_points: 0 }).where("game_id", "=", gameId).execute();
   }
   for (const rows of chunks(batch.joined)) {
     await trx

@@ -56,6 +56,17 @@ describe("commitGameBatch", () => {
     expect(await scoresOf(otherGameId)).toEqual([1, 2, 3].map((id) => ({ id, score: 0, streak: 0, correct_count: 0 })));
   });
 
+  it("clears every player's team contribution with the scores on Play Again", async () => {
+    const gameId = await gameWithPlayers(2);
+    await commitGameBatch(db, gameId, batch({ scores: [{ id: 1, score: 700, streak: 1, correctCount: 1, teamPoints: 350 }] }));
+    await commitGameBatch(db, gameId, batch({ resetScores: true }));
+    const rows = await db.selectFrom("players").select(["id", "score", "team_points"]).where("game_id", "=", gameId).orderBy("id").execute();
+    expect(rows).toEqual([
+      { id: 1, score: 0, team_points: 0 },
+      { id: 2, score: 0, team_points: 0 },
+    ]);
+  });
+
   it("writes nothing when a statement of the batch fails", async () => {
     const gameId = await gameWithPlayers(2);
     const duplicate = { id: 1, nickname: "Again", clientId: "again", joinedAt: 5 };

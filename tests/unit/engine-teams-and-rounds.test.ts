@@ -442,3 +442,26 @@ describe("a removed player", () => {
     expect(red.score).toBe(1000);
   });
 });
+
+describe("restoring a night in its second round", () => {
+  it("carries the earlier rounds' points and right answers into the evening's totals", () => {
+    const state = teamGame([choice(1)], [{ title: "Picture round", timeLimitMs: 10_000, questions: [choice(11, 2), choice(12, 3)] }]);
+    const restored = restoreGameState(
+      {
+        gameCode: state.gameCode,
+        title: "Friday night",
+        timeLimitSeconds: 20,
+        questions: [choice(1)],
+        firstRoundTitle: "Round one",
+        laterRounds: state.rounds.slice(1),
+      },
+      { phase: "leaderboard", round: 1, questionIndex: 0, questionStartedAt: T0 },
+      [{ id: 1, nickname: "Ann", clientId: "client-Ann", joinedAt: T0, earlierRoundsScore: 1000, earlierRoundsCorrect: 1 }],
+      [{ playerId: 1, questionId: 11, questionIndex: 0, answerIndex: 2, value: null, responseTimeMs: 100, correct: true, points: 1000, answeredAt: T0 + 100 }],
+      T0 + 1000,
+    );
+    const ann = restored.players.get(1)!;
+    expect([ann.score, ann.roundScore, ann.correctCount]).toEqual([2000, 1000, 2]);
+    expect(restored.questions.map((question) => question.id)).toEqual([11, 12]);
+  });
+});

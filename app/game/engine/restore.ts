@@ -29,8 +29,9 @@ export interface StoredPlayer {
   teamId?: number | null;
   /** What it added to its team's score (docs/decisions/0033-team-scoring.md). */
   teamPoints?: number;
-  /** A night: its points of the rounds before the current one. */
+  /** A night: its points and right answers of the rounds before the current one. */
   earlierRoundsScore?: number;
+  earlierRoundsCorrect?: number;
 }
 
 /** A team as stored with its game. */
@@ -159,7 +160,7 @@ export function restoreGameState(
       teamId: team ? team.id : null,
       teamPoints: stored.teamPoints ?? 0,
       streak,
-      correctCount,
+      correctCount: correctCount + (stored.earlierRoundsCorrect ?? 0),
       connected: false,
       joinedAt: stored.joinedAt,
       rank: 0,
