@@ -1,14 +1,7 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
-import {
-  expireUnopenedGames,
-  expireWaitingGames,
-  findLiveGame,
-  getHostClientId,
-  loadGameForPlay,
-  type GameWriteBatch,
-} from "#app/models/game.server";
+import { expireUnopenedGames, expireWaitingGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { purgeExpiredGames } from "#app/models/game-report.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
