@@ -4,15 +4,18 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
+import { JoinTeamFields } from "#app/components/team-join-fields";
 import { metaT } from "#app/i18n/meta";
 import { useOnline } from "#app/pwa/online";
 import { useGame } from "#app/game/client/game-provider";
-import { NICKNAME_MAX_LENGTH } from "#app/game/rules";
+import { GAME_CODE_LENGTH, NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, listGameSessions, liveGamesHostedBy, type GameSession } from "#app/models/game.server";
 import { clientIdOf } from "#app/utils/client-id.server";
 import { JoinFormSchema } from "#app/utils/form-schemas";
 import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { parseForm, type FieldErrors } from "#app/utils/forms";
+import { joinTeamsOf } from "#app/utils/join-teams.server";
+import { chosenTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE, type JoinTeams } from "#app/utils/team-choice";
 import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/utils/field-rules";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("join.metaTitle") }];
@@ -32,12 +35,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     context.logger.error({ event: "game_list_failed", err: error }, "could not list game sessions");
     sessions = null;
   }
-  return { code, sessions };
+  // A game played in teams: the form offers its teams.
+  return { code, sessions, teams: await joinTeamsOf(context, code) };
 }
 
 interface JoinActionData {
-  values?: { gameCode: string; nickname: string };
+  values?: { gameCode: string; nickname: string; team?: string; newTeam?: string };
   errors?: FieldErrors;
+  /** The game is played in teams: the form offers them (again). */
+  teams?: JoinTeams | null;
 }
 
 function reply(body: JoinActionData, status: number) {
@@ -48,11 +54,22 @@ function reply(body: JoinActionData, status: number) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseForm(formData, JoinFormSchema);
-  const values = { gameCode: submission.values.gameCode, nickname: submission.values.nickname };
-  if (submission.status !== "success") return reply({ values, errors: submission.errors }, 400);
+  // The form offered teams when it sent a team choice (its radios always send one).
+  const offered = formData.has("team");
+  const { gameCode: typedCode, nickname: typedNickname, team, newTeam } = submission.values;
+  const values = { gameCode: typedCode, nickname: typedNickname, ...(offered ? { team, newTeam } : {}) };
+  if (submission.status !== "success") {
+    const teams = await joinTeamsOf(context, normalizeGameCode(typedCode));
+    return reply({ values, errors: submission.errors, ...(teams ? { teams } : {}) }, 400);
+  }
   const { gameCode, nickname } = submission.value;
   if (!(await findLiveGame(context.db, gameCode))) return reply({ values, errors: { gameCode: GAME_NOT_FOUND } }, 404);
-  return redirect(`/waiting/${gameCode}?${new URLSearchParams({ nickname })}`);
+  const teams = offered ? null : await joinTeamsOf(context, gameCode);
+  // A game played in teams, posted from a form that did not know it: the form comes back with the teams to pick from.
+  if (teams) return reply({ values, teams }, 200);
+  const query = new URLSearchParams({ nickname });
+  if (submission.value.team) query.set("team", submission.value.team);
+  return redirect(`/waiting/${gameCode}?${query}`);
 }
 
 /** False in the server's HTML, so nothing is disabled for a browser that never runs the page's script. */
@@ -72,7 +89,7 @@ const INVALID_MESSAGES: Record<string, string> = { gameCode: GAME_CODE_MESSAGE, 
  * the fields, with or without JavaScript.
  */
 export default function Join() {
-  const { code, sessions } = useLoaderData<typeof loader>();
+  const { code, sessions, teams: codeTeams } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   const { state, joinGame } = useGame();
@@ -89,6 +106,19 @@ export default function Join() {
     setErrors(actionData?.errors ?? {});
   }
   const nicknameRef = useRef<HTMLInputElement>(null);
+  // The teams of a game played in teams, once its code is known: from the link, the last post, or asked for as the code is typed.
+  const [typedTeams, setTypedTeams] = useState<JoinTeams | null>(null);
+  const teams = [codeTeams, actionData?.teams, typedTeams].find((offered) => offered?.gameCode === gameCode) ?? null;
+  useEffect(() => {
+    if (gameCode.length < GAME_CODE_LENGTH || gameCode === code) return;
+    fetch(`/api/games/${gameCode}/teams`)
+      .then((response) => response.json())
+      // Only a game in teams answers with its teams; which code they belong to, `teams` above checks.
+      .then(
+        (found: JoinTeams | null) => found && setTypedTeams(found),
+        () => undefined,
+      );
+  }, [gameCode, code]);
   const filled = gameCode !== "" && nickname.trim() !== "";
   const gameCodeError = errors.gameCode;
   const nicknameError = errors.nickname;
@@ -107,8 +137,16 @@ export default function Join() {
     event.preventDefault();
     // docs/product.md#screens (join form): joining does nothing while either field is empty.
     if (!filled || state.joining) return;
+    const form = new FormData(event.currentTarget);
+    const [choice, newTeam] = [form.get("team"), form.get("newTeam")];
+    if (missingNewTeam(choice, newTeam)) {
+      setErrors((current) => ({ ...current, newTeam: TEAM_NAME_REQUIRED_MESSAGE }));
+      const input = event.currentTarget.elements.namedItem("newTeam");
+      if (input instanceof HTMLInputElement) input.focus();
+      return;
+    }
     setSubmitted(true);
-    joinGame(gameCode, nickname.trim());
+    joinGame(gameCode, nickname.trim(), chosenTeam(choice, newTeam));
   }
 
   /** Shows the spec's message beside a field the browser refused, instead of its bubble, and focuses the first such field. */
@@ -172,6 +210,9 @@ export default function Join() {
             />
             <FieldError id="nickname-error" message={nicknameError} />
           </div>
+          {teams ? (
+            <JoinTeamFields offered={teams} values={actionData?.values} error={errors.newTeam ?? errors.team} onChange={() => clearError("newTeam")} />
+          ) : null}
           <FormError message={joinError} code={state.joinErrorCode} values={state.joinErrorValues} />
           {!online ? (
             <p className="offline-notice" role="status">

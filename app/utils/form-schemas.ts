@@ -7,7 +7,9 @@
 import { z } from "zod";
 import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH } from "#app/game/rules";
 import { normalizeGameCode } from "./field-rules";
-import { GameCodeSchema, IdSchema, NewNicknameSchema } from "./validation";
+import { isOffensive } from "./profanity";
+import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE } from "./team-choice";
+import { GameCodeSchema, IdSchema, NewNicknameSchema, TeamNameSchema } from "./validation";
 
 /** A toast's title and description, as docs/product.md#messages pairs them. */
 export interface ToastMessage {
@@ -75,11 +77,29 @@ export const HostFormSchema = z
 
 // ------------------------------------------------------------------------------------ join
 
-export const JoinFormSchema = z.object({
-  /** docs/product.md#validation: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */
-  gameCode: z.preprocess((value) => (typeof value === "string" ? normalizeGameCode(value) : value), GameCodeSchema),
-  nickname: NewNicknameSchema,
-});
+/** The engine's words for an offensive team name (TEAM_NAME_NOT_ALLOWED in the errors catalog). */
+export const TEAM_NAME_NOT_ALLOWED_MESSAGE = "Please choose a different team name.";
+
+export const JoinFormSchema = z
+  .object({
+    /** docs/product.md#validation: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */
+    gameCode: z.preprocess((value) => (typeof value === "string" ? normalizeGameCode(value) : value), GameCodeSchema),
+    nickname: NewNicknameSchema,
+    /** Team mode: the team picked, `new` or `later` (app/utils/team-choice.ts); absent when the form offered no team. */
+    team: z.string().optional(),
+    /** The name of a new team. */
+    newTeam: z.string().optional(),
+  })
+  .superRefine((form, ctx) => {
+    const name = chosenTeam(form.team, form.newTeam);
+    const path = [isPickedTeam(form.team) ? "team" : "newTeam"];
+    if (missingNewTeam(form.team, form.newTeam)) ctx.addIssue({ code: "custom", message: TEAM_NAME_REQUIRED_MESSAGE, path });
+    if (name === undefined) return;
+    const checked = TeamNameSchema.safeParse(name);
+    if (!checked.success) ctx.addIssue({ code: "custom", message: checked.error.issues[0].message, path });
+    else if (isOffensive(checked.data)) ctx.addIssue({ code: "custom", message: TEAM_NAME_NOT_ALLOWED_MESSAGE, path });
+  })
+  .transform(({ gameCode, nickname, team, newTeam }) => ({ gameCode, nickname, team: chosenTeam(team, newTeam) }));
 export type JoinForm = z.output<typeof JoinFormSchema>;
 
 /** Field name to its first message, for showing beside each field. */

@@ -86,3 +86,29 @@ describe("JoinFormSchema", () => {
     expect(errorsOf(JoinFormSchema.safeParse(input))[field]).toBe(message);
   });
 });
+
+describe("JoinFormSchema in team mode", () => {
+  const base = { gameCode: "ABC123", nickname: "Sam" };
+
+  it.each([
+    [{ ...base, team: "later", newTeam: "" }, undefined],
+    [{ ...base, team: "team:Table 4", newTeam: "" }, "Table 4"],
+    // The team picked wins over a name typed for a new one.
+    [{ ...base, team: "team:Table 4", newTeam: "Owls" }, "Table 4"],
+    [{ ...base, team: "new", newTeam: "  The   Owls " }, "The Owls"],
+    // Without JavaScript, a name typed without ticking "New team" still names it.
+    [{ ...base, team: "later", newTeam: "Owls" }, "Owls"],
+    [base, undefined],
+  ])("reads the team of %j", (input, team) => {
+    expect(JoinFormSchema.parse(input)).toEqual({ gameCode: "ABC123", nickname: "Sam", team });
+  });
+
+  it.each([
+    [{ ...base, team: "new", newTeam: "   " }, "newTeam", "Give the team a name."],
+    [{ ...base, team: "new", newTeam: "x".repeat(25) }, "newTeam", "A team name has at most 24 characters."],
+    [{ ...base, team: "new", newTeam: "fuck" }, "newTeam", "Please choose a different team name."],
+    [{ ...base, team: "team:" + "x".repeat(25) }, "team", "A team name has at most 24 characters."],
+  ])("refuses %j", (input, field, message) => {
+    expect(errorsOf(JoinFormSchema.safeParse(input))[field]).toBe(message);
+  });
+});

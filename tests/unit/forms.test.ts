@@ -12,7 +12,7 @@ describe("parseForm", () => {
     expect(submission).toEqual({
       status: "success",
       value: { gameCode: "ABC12X", nickname: "Sam" },
-      values: { gameCode: "ab-c12x9", nickname: " Sam " },
+      values: { gameCode: "ab-c12x9", nickname: " Sam ", team: "", newTeam: "" },
     });
   });
 
@@ -20,7 +20,7 @@ describe("parseForm", () => {
     const submission = parseForm(form({ gameCode: "", nickname: "" }), JoinFormSchema);
     expect(submission).toEqual({
       status: "error",
-      values: { gameCode: "", nickname: "" },
+      values: { gameCode: "", nickname: "", team: "", newTeam: "" },
       errors: { gameCode: "Quiz code must be 6 characters", nickname: "Enter a nickname." },
     });
   });

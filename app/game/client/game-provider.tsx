@@ -69,7 +69,7 @@ interface Target {
   isHost: boolean;
   key?: string;
   surface?: Surface;
-  /** The team picked on the join form; sent with the join (a rejoin sends it again, which changes nothing). */
+  /** The team picked on the join form; sent with the join until the game lets this browser in. */
   team?: string;
 }
 
@@ -111,6 +111,8 @@ export function GameProvider({ children }: { children: ReactNode }) {
     let warnedOnce = false;
     const onMessage = (message: ServerMessage) => {
       dispatch({ type: "server", message, receivedAt: Date.now() });
+      // In: the join form's team has done its part, and a rejoin must not undo a team picked since.
+      if (message.type === "GAME_SNAPSHOT" && targetRef.current?.team) targetRef.current = { ...targetRef.current, team: undefined };
       const { t, errorText } = wordsRef.current;
       // Removed while in the game, the game is gone, or a display's or remote's link replaced: out, and home. (A removed browser trying to join again just sees the refusal.)
       if (message.type === "ERROR" && isFinalError(message.payload.code) && !stateRef.current.joining) {
