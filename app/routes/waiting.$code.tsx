@@ -16,6 +16,9 @@ import { loadGameScreen } from "#app/utils/game-screen.server";
 // The host's projector controls and display and remote links: a player's phone, which never shows them, never downloads them.
 const ProjectorControls = lazy(() => import("#app/components/projector/projector-controls").then((module) => ({ default: module.ProjectorControls })));
 const DisplayLinks = lazy(() => import("#app/components/display-links").then((module) => ({ default: module.DisplayLinks })));
+// Teams (docs/decisions/0033-team-scoring.md): the host's setup, and a player's picker, loaded only in a game played in teams.
+const TeamSetup = lazy(() => import("#app/components/team-setup").then((module) => ({ default: module.TeamSetup })));
+const TeamPicker = lazy(() => import("#app/components/team-picker").then((module) => ({ default: module.TeamPicker })));
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   { title: data ? metaT(matches, "game")("meta.lobby", { code: data.gameCode }) : metaT(matches)("meta.title") },
@@ -61,7 +64,7 @@ export default function Lobby() {
       hostGame(gameCode, title, searchParams.get("hostName") ?? (stored?.gameCode === gameCode ? stored.hostName : ""));
     } else if (nickname) {
       joinedOnce.current = true;
-      joinGame(gameCode, nickname);
+      joinGame(gameCode, nickname, searchParams.get("team") ?? undefined);
     }
     if (joinedOnce.current && searchParams.size > 0) setSearchParams({}, { replace: true, preventScrollReset: true });
   }, [viewerIsHost, gameCode, title, inThisGame, state.joinError, searchParams, setSearchParams, hostGame, joinGame]);
@@ -101,6 +104,11 @@ export default function Lobby() {
             </a>
           }
         />
+        {!isHost && inThisGame && state.teamMode && state.playerId !== null ? (
+          <Suspense fallback={null}>
+            <TeamPicker />
+          </Suspense>
+        ) : null}
 
         <div className="card stack">
           <div className="row" style={{ justifyContent: "space-between" }}>
@@ -155,6 +163,11 @@ export default function Lobby() {
             </p>
           ) : null}
         </div>
+        {isHost ? (
+          <Suspense fallback={null}>
+            <TeamSetup />
+          </Suspense>
+        ) : null}
         {isHost ? (
           <Suspense fallback={null}>
             <DisplayLinks gameCode={gameCode} links={links} />
