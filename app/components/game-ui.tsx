@@ -92,13 +92,13 @@ export function StandingRow({ rank, nickname, score, isMe, testId }: { rank: num
   );
 }
 
-/** The top three on their steps, second, first, third from the left. */
-export function Podium({ standings }: { standings: readonly { id: number; rank: number; nickname: string; score: number }[] }) {
+/** The top three on their steps, second, first, third from the left; `label` names it (the players' podium by default). */
+export function Podium({ standings, label }: { standings: readonly { id: number; rank: number; nickname: string; score: number }[]; label?: string }) {
   const { t } = useTranslation("game");
   const format = useGameFormat();
   const podium = standings.slice(0, 3);
   return (
-    <div className="podium" aria-label={t("results.podium")}>
+    <div className="podium" aria-label={label ?? t("results.podium")}>
       {[1, 0, 2].map((place) => {
         const entry = podium[place];
         if (!entry) return null;

@@ -9,6 +9,7 @@ import { JoinCodeCard } from "#app/components/join-code-card";
 import { Page } from "#app/components/layout";
 import { ProjectorControls } from "#app/components/projector/projector-controls";
 import { QuestionStage, TypedReveal, useRoomSounds } from "#app/components/question-stage";
+import { LobbyTeams, TeamLeaderboard, TeamResults } from "#app/components/team-standings";
 import { useGame } from "#app/game/client/game-provider";
 import type { ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
@@ -79,6 +80,7 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
           <div className="stack" data-testid="display">
             <ScreenHeading className="center">{t("results.heading")}</ScreenHeading>
             <ProjectorControls />
+            <TeamResults state={state} />
             <Podium standings={state.leaderboard} />
             <ol className="leaderboard" aria-label={t("results.allPlayers")}>
               {state.leaderboard.map((entry) => (
@@ -106,6 +108,7 @@ function DisplayLobby({ state, gameCode, title, joinUrl, qrSvg }: { state: Clien
         <JoinCodeCard gameCode={gameCode} title={title} joinUrl={joinUrl} qrSvg={qrSvg} link={<span className="join-url">{joinUrl}</span>}>
           <ProjectorControls />
         </JoinCodeCard>
+        <LobbyTeams state={state} />
         <div className="card stack">
           <h2>
             {t("lobby.players")}{" "}
@@ -132,6 +135,7 @@ function DisplayLeaderboard({ state, now }: { state: ClientGameState; now: numbe
       <div className="stack" data-testid="display">
         <ScreenHeading className="center">{t("leaderboard.heading")}</ScreenHeading>
         <ProjectorControls />
+        <TeamLeaderboard state={state} />
         <ol className="leaderboard" aria-label={t("leaderboard.heading")}>
           {state.leaderboard.map((entry) => (
             <StandingRow key={entry.id} {...entry} isMe={false} />

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectingNotice, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
+import { TeamLeaderboard } from "#app/components/team-standings";
 import { useGame } from "#app/game/client/game-provider";
 import { metaT } from "#app/i18n/meta";
 import { loadGameScreen } from "#app/utils/game-screen.server";
@@ -36,6 +37,7 @@ export default function Leaderboard() {
     <Page narrow>
       <div className="stack">
         <ScreenHeading className="center">{t("leaderboard.heading")}</ScreenHeading>
+        <TeamLeaderboard state={state} />
         <ol className="leaderboard" aria-label={t("leaderboard.heading")}>
           {state.leaderboard.map((entry) => (
             <StandingRow key={entry.id} {...entry} isMe={entry.id === state.playerId} />

@@ -7,6 +7,7 @@ import { Countdown, PlayerList, ScreenHeading, useNow } from "#app/components/ga
 import { InvalidLink, useJoinOnce } from "#app/components/keyed-screen";
 import { Page } from "#app/components/layout";
 import { TypedReveal } from "#app/components/question-stage";
+import { RemoteTeams } from "#app/components/remote-teams";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
@@ -149,6 +150,7 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
         {phase === "results" && state.reveal?.kind === "typeAnswer" ? (
           <TypedReveal state={state} onAccept={(text) => game.acceptTypedAnswer(state.questionNumber, text)} />
         ) : null}
+        <RemoteTeams state={state} />
         <RemotePlayers state={state} onRemove={game.kickPlayer} />
       </div>
     </Page>

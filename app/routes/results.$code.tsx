@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectingNotice, Podium, ScreenHeading, StandingRow, useGameFormat } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
+import { TeamResults } from "#app/components/team-standings";
 import { playProjectorCue } from "#app/components/projector/projector-sound";
 import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
@@ -86,6 +87,7 @@ export default function FinalResults() {
     <Page narrow>
       <div className="stack">
         <ScreenHeading className="center">{t("results.heading")}</ScreenHeading>
+        <TeamResults state={state} />
         <Podium standings={state.leaderboard} />
         {me && !state.isHost ? (
           <p className="status-banner" data-testid="own-rank">
