@@ -10,6 +10,7 @@
  * from its first bytes, and only the frames a player must act on (its own PLAYER_JOINED, a question,
  * an acknowledgement, an error) are parsed.
  */
+import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import type { QuestionKind } from "#app/game/question-kinds";
@@ -37,6 +38,9 @@ let startTimers: NodeJS.Timeout[] = [];
 let deliveries: number[] = [];
 let acks: number[] = [];
 let errors: string[] = [];
+/** This process's own load while the games play: whether the generator, not the server, was late. */
+let loopDelay: IntervalHistogram | null = null;
+let cpuAtStart: NodeJS.CpuUsage | null = null;
 /** Hosts and players still waiting for GAME_OVER (or cut off). */
 let remaining = 0;
 let finishedReported = false;
@@ -88,7 +92,19 @@ async function inLanes<T>(items: readonly T[], lanes: number, task: (item: T, in
 function finishOne(): void {
   if (--remaining > 0 || finishedReported) return;
   finishedReported = true;
-  report({ event: "gamesFinished", at: Date.now(), games: games.map((game) => game.tally), deliveries, acks, errors: errors.slice(0, 50) });
+  const cpu = process.cpuUsage(cpuAtStart ?? undefined);
+  loopDelay?.disable();
+  report({
+    event: "gamesFinished",
+    at: Date.now(),
+    games: games.map((game) => game.tally),
+    deliveries,
+    acks,
+    errors: errors.slice(0, 50),
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    loopDelayP99Ms: loopDelay ? loopDelay.percentile(99) / 1e6 : NaN,
+    loopDelayMaxMs: loopDelay ? loopDelay.max / 1e6 : NaN,
+  });
 }
 
 function recordError(code: string, who: string, data: Buffer): void {
@@ -114,6 +130,7 @@ async function setUpHost(command: GamesSetupCommand, game: number): Promise<Live
     sent: 0,
     acknowledged: 0,
     strayAcks: 0,
+    refused: 0,
     errors: 0,
     playersFinished: 0,
     unexpectedCloses: 0,
@@ -196,6 +213,11 @@ function play(command: GamesSetupCommand, live: LiveGame, socket: WebSocket, nic
         case "ERROR":
           tally.errors++;
           recordError(gameCode, nickname, data);
+          // The answer waiting for its acknowledgement was refused (too late, most often).
+          if (awaitingAck !== 0) {
+            awaitingAck = 0;
+            tally.refused++;
+          }
           if (playerId === 0) refused(new Error(`game ${gameCode}: ${nickname} could not join: ${errors.at(-1)}`));
           return;
         case "GAME_OVER":
@@ -245,6 +267,9 @@ export async function setUpGames(command: GamesSetupCommand): Promise<void> {
 
 /** Each host sends START_GAME at `at + offsetsMs[game]` (epoch ms). */
 export function startGames(at: number, offsetsMs: number[]): void {
+  cpuAtStart = process.cpuUsage();
+  loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   startTimers = games.map((live) =>
     setTimeout(
       () => live.host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode: live.code } })),
@@ -257,6 +282,7 @@ export function closeGames(): void {
   // Sockets closed here are not players cut off during a game.
   finishedReported = true;
   for (const timer of startTimers) clearTimeout(timer);
+  loopDelay?.disable();
   for (const socket of sockets) socket.terminate();
   startTimers = [];
   sockets = [];

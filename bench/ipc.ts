@@ -34,6 +34,8 @@ export interface GameTally {
   sent: number;
   acknowledged: number;
   strayAcks: number;
+  /** Answers refused with an ERROR instead of acknowledged (too late, most often). */
+  refused: number;
   /** ERROR frames its host and players received. */
   errors: number;
   /** Players who received GAME_OVER. */
@@ -73,6 +75,11 @@ export type WorkerReport =
       acks: number[];
       /** The first ERROR messages, with their game and who got them. */
       errors: string[];
+      /** This process's CPU time (user + system) while the games played. */
+      cpuSeconds: number;
+      /** Its event loop's delay meanwhile: a late generator shows here, not as the server's latency. */
+      loopDelayP99Ms: number;
+      loopDelayMaxMs: number;
     }
   | { event: "closed" }
   | { event: "failed"; message: string };

@@ -58,6 +58,8 @@ export interface ManyGamesFigures {
   lostUnacknowledged: number;
   /** Acknowledged but not stored. */
   lostNotStored: number;
+  /** Of the unacknowledged: refused with an ERROR (too late, most often). */
+  answersRefused: number;
   strayAcks: number;
   errorMessages: number;
   socketsClosedEarly: number;
@@ -73,6 +75,10 @@ export interface ManyGamesFigures {
   serverPeakRssMiB: number;
   /** (peak − idle) / players. */
   serverRssPerPlayerKiB: number;
+  /** The load workers' CPU time while playing, all together. */
+  generatorCpuSecondsPlaying: number;
+  /** The worst of the workers' event loop delay p99 while playing. */
+  generatorLoopDelayP99Ms: number;
 }
 
 export interface ManyGamesRun {
@@ -194,6 +200,7 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
       lostAnswers: lost.total,
       lostUnacknowledged: lost.unacknowledged,
       lostNotStored: lost.notStored,
+      answersRefused: sum((tally) => tally.refused),
       strayAcks: sum((tally) => tally.strayAcks),
       errorMessages: sum((tally) => tally.errors),
       socketsClosedEarly: sum((tally) => tally.unexpectedCloses),
@@ -205,6 +212,8 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
       serverIdleRssMiB: round1(idle.rssBytes / MIB),
       serverPeakRssMiB: round1(peakRssBytes / MIB),
       serverRssPerPlayerKiB: round1((peakRssBytes - idle.rssBytes) / players / 1024),
+      generatorCpuSecondsPlaying: round1(reports.reduce((total, report) => total + report.cpuSeconds, 0)),
+      generatorLoopDelayP99Ms: round1(Math.max(...reports.map((report) => report.loopDelayP99Ms))),
     };
     await Promise.all(
       workers.map((worker) => {
@@ -251,7 +260,7 @@ export function manyGamesRows(options: ManyGamesOptions, figures: ManyGamesFigur
     [
       "answers",
       `${figures.answersSent} sent, ${figures.answersAcknowledged} acknowledged, ${figures.answersStored} stored; ` +
-        `lost ${figures.lostAnswers}${figures.lostAnswers > 0 ? ` (${figures.lostUnacknowledged} never acknowledged, ${figures.lostNotStored} acknowledged but not stored)  <-- LOST` : ""}` +
+        `lost ${figures.lostAnswers}${figures.lostAnswers > 0 ? ` (${figures.lostUnacknowledged} never acknowledged, of which ${figures.answersRefused} refused with an ERROR; ${figures.lostNotStored} acknowledged but not stored)  <-- LOST` : ""}` +
         `${figures.strayAcks > 0 ? `, ${figures.strayAcks} stray acks` : ""}`,
     ],
     [
@@ -264,6 +273,10 @@ export function manyGamesRows(options: ManyGamesOptions, figures: ManyGamesFigur
     ],
     ["server RSS", `${figures.serverIdleRssMiB} MiB idle, ${figures.serverPeakRssMiB} MiB peak, ${figures.serverRssPerPlayerKiB} KiB per player`],
     ["errors / dropped", `${figures.errorMessages} ERROR messages, ${figures.socketsClosedEarly} sockets closed early`],
+    [
+      "load generator",
+      `${figures.generatorCpuSecondsPlaying} s CPU playing (all workers), event loop delay p99 ${figures.generatorLoopDelayP99Ms} ms (the worst worker)`,
+    ],
   ];
 }
 
@@ -282,5 +295,9 @@ export function manyGamesMedianRows(options: ManyGamesOptions, runs: ManyGamesFi
     ["server CPU per player-question", `${of((figures) => figures.serverCpuMsPerPlayerQuestion)} ms`],
     ["server RSS idle / peak", `${of((figures) => figures.serverIdleRssMiB)} / ${of((figures) => figures.serverPeakRssMiB)} MiB`],
     ["server RSS per player", `${of((figures) => figures.serverRssPerPlayerKiB)} KiB`],
+    [
+      "load generator",
+      `${of((figures) => figures.generatorCpuSecondsPlaying)} s CPU playing, event loop delay p99 ${of((figures) => figures.generatorLoopDelayP99Ms)} ms`,
+    ],
   ];
 }
