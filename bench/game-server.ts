@@ -11,6 +11,8 @@ import path from "node:path";
 export interface GameServer {
   url: string;
   pid: number;
+  /** The fresh SQLite file, there until stop(). */
+  databasePath: string;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export interface GameServerOptions {
 
 export async function startGameServer({ root, nodeArgs = [], env = {} }: GameServerOptions): Promise<GameServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
+  const databasePath = path.join(dir, "bench.sqlite");
   const child = spawn(process.execPath, [...nodeArgs, "build/node/server.js"], {
     cwd: root,
     env: {
@@ -31,7 +34,7 @@ export async function startGameServer({ root, nodeArgs = [], env = {} }: GameSer
       NODE_ENV: "production",
       PORT: "0",
       HOST: "127.0.0.1",
-      DATABASE_PATH: path.join(dir, "bench.sqlite"),
+      DATABASE_PATH: databasePath,
       SEED_DEMO: "false",
       LOG_LEVEL: "info",
       SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
@@ -57,6 +60,7 @@ export async function startGameServer({ root, nodeArgs = [], env = {} }: GameSer
   return {
     url,
     pid: child.pid!,
+    databasePath,
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");

@@ -1,10 +1,12 @@
 /**
  * One process of the benchmark's load generator (forked by bench/run.ts): it drives its share of
  * the simulated players, because one Node event loop cannot drive more than a few thousand sockets.
- * It measures on the client side and reports raw samples to the parent over IPC.
+ * It measures on the client side and reports raw samples to the parent over IPC. The many-games
+ * mode's hosts and players live in bench/game-players.ts.
  */
 import WebSocket from "ws";
 import type { QuestionKind } from "#app/game/question-kinds";
+import { closeGames, setUpGames, startGames } from "./game-players";
 import type { ParentCommand, WorkerReport } from "./ipc";
 import { answerFor, type AnswerKey } from "./questions";
 
@@ -190,7 +192,14 @@ process.on("message", (command: ParentCommand) => {
     case "play":
       runGame(command).catch(fail);
       return;
+    case "setupGames":
+      setUpGames(command).catch(fail);
+      return;
+    case "startGames":
+      startGames(command.at, command.offsetsMs);
+      return;
     case "close":
+      closeGames();
       for (const socket of sockets) socket?.terminate();
       sockets = [];
       report({ event: "closed" });

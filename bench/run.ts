@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R]`
+ * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -25,29 +26,52 @@
  * moves on by its own timers, as it always did here, so no Next is pressed). The table prints what
  * each received over the game (frames and bytes, from the lobby to the podium) and its question
  * delivery, beside the players' (bench/screens.ts).
+ *
+ * `--games G --players-per-game P` is the many-games mode (bench/many-games.ts): G games of P players
+ * on one server, every host and player on its own loopback address, all started at the same moment
+ * or spread over `--stagger S` seconds; no baseline, display or remote there.
+ *
+ * `--runs R` repeats the whole measurement R times, each on a fresh server and database, prints each
+ * run's table and then the median of each figure with every run's value, and writes the runs and the
+ * medians to results.json (a single run of the single-game mode writes what it always did).
  */
-import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
-import { measureHttp, type HttpFigure } from "./http";
 import { startGameServer, type GameServer } from "./game-server";
-import { measureLighthouse } from "./lighthouse";
-import { lighthouseRows, type LighthouseSummary } from "./lighthouse-scores";
-import { api, medianPlayerWeight, weightRows, type PlayerWeight } from "./player-weight";
+import { defaultWorkerCount } from "./games-plan";
+import { api } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
+import {
+  describeManyGames,
+  machineDescription,
+  manyGamesMedianRows,
+  manyGamesRows,
+  runManyGames,
+  type ManyGamesFigures,
+  type ManyGamesOptions,
+} from "./many-games";
+import { pagePassResults, pagePassRows, runPagePasses, type PagePasses } from "./page-passes";
 import { benchPng } from "./png";
+import { Reporter, ensureBuild, forkScript, log, root, sleep, within } from "./processes";
 import { Screen, fetchScreenKeys, formatScreen, type ScreenFigures } from "./screens";
 import { KINDS_SETTINGS, benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
-import { MIB, formatLatency, sampleProcess, summarize, type LatencySummary } from "./stats";
+import { MIB, formatLatency, medianFigures, sampleProcess, summarize, withRuns, type LatencySummary } from "./stats";
 
 const { values } = parseArgs({
   allowNegative: true,
   options: {
-    players: { type: "string", default: "2000" },
+    /** The single-game mode: one game of N players (2000 when neither this nor --games is given). */
+    players: { type: "string" },
+    /** The many-games mode: G games at once, of --players-per-game players each. */
+    games: { type: "string" },
+    "players-per-game": { type: "string", default: "20" },
+    /** Many games: their starts spread evenly over S seconds (0: all at the same moment). */
+    stagger: { type: "string", default: "0" },
+    /** The whole measurement R times, each on a fresh server and database; the median of each figure is printed. */
+    runs: { type: "string", default: "1" },
     /** 5 for `--kinds choice`, 12 (every kind twice) for `--kinds mixed`. */
     questions: { type: "string" },
     /** `choice`: four-option choice questions, as the bench always played; `mixed`: the six kinds in rotation. */
@@ -74,66 +98,46 @@ if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
   throw new Error(`--kinds must be one of ${KINDS_SETTINGS.join(", ")} (got ${values.kinds}).`);
 }
 const kinds = values.kinds as KindsSetting;
+const manyGames = values.games !== undefined;
+if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
+if (manyGames && (values.pictures || values["baseline-broadcasts"] !== "5"))
+  throw new Error("--pictures and --baseline-broadcasts are for the single-game mode.");
 const withPictures = values.pictures!;
 const withScreens = values["display-remote"]!;
-const playerCount = Number(values.players);
+const gameCount = Number(values.games ?? 1);
+const playersPerGame = Number(values["players-per-game"]);
+const staggerSeconds = Number(values.stagger);
+const playerCount = manyGames ? gameCount * playersPerGame : Number(values.players ?? 2000);
 const questionCount = Number(values.questions ?? (kinds === "mixed" ? 12 : 5));
 const timeLimitSeconds = Number(values["time-limit"]);
-/** About 2,500 sockets per load-generator process keeps each one's event loop responsive. */
-const workerCount = Number(values.workers ?? Math.max(2, Math.ceil(playerCount / 2500)));
+/** About 2,500 sockets per load-generator process keeps each one's event loop responsive (a host is a socket too). */
+const workerCount = Number(values.workers ?? defaultWorkerCount(manyGames ? gameCount * (playersPerGame + 1) : playerCount));
 const baselineBroadcasts = Number(values["baseline-broadcasts"]);
 const httpSeconds = Number(values["http-seconds"]);
 const httpConnections = Number(values["http-connections"]);
-for (const [name, value] of Object.entries({ playerCount, questionCount, timeLimitSeconds, workerCount, baselineBroadcasts })) {
+const runCount = Number(values.runs);
+for (const [name, value] of Object.entries({
+  playerCount,
+  gameCount,
+  playersPerGame,
+  questionCount,
+  timeLimitSeconds,
+  workerCount,
+  baselineBroadcasts,
+  runCount,
+})) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got ${value}).`);
 }
+if (!(staggerSeconds >= 0)) throw new Error(`--stagger must be 0 or more seconds (got ${values.stagger}).`);
 const lighthouseRuns = Number(values["lighthouse-runs"]);
 if (!Number.isInteger(lighthouseRuns) || lighthouseRuns < 0) throw new Error(`--lighthouse-runs must be a whole number (got ${values["lighthouse-runs"]}).`);
+const pageOptions = { httpSeconds, httpConnections, weightRuns: Number(values["weight-runs"]), lighthouseRuns };
+/** The command as typed after `npm run bench`, printed with the figures and kept in results.json. */
+const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
 
-const root = path.resolve(import.meta.dirname, "..");
 /** The size of a broadcast in the baseline: a QUESTION_STARTED of the bench's questions is 330-410 B with its kind, points and picture id. */
 const BROADCAST_BYTES = 400;
 const BASELINE_SPACING_MS = 1500;
-
-function log(line: string): void {
-  process.stderr.write(`[bench] ${line}\n`);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A stuck run fails with what it was waiting for instead of hanging. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${Math.round(ms / 1000)} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-// ------------------------------------------------------------------ processes
-
-/** The newest modification time of any file under `dir`, in ms. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * The bench runs the production build (`npm run serve`), not the source: a build older than any
- * file it is made from would benchmark yesterday's server, so it is rebuilt.
- */
-function ensureBuild(): void {
-  const built = path.join(root, "build/node/server.js");
-  const sources = ["app", "server", "db", "migrations"].map((dir) => newestMtime(path.join(root, dir)));
-  const newestSource = Math.max(...sources, fs.statSync(path.join(root, "server.ts")).mtimeMs);
-  if (!fs.existsSync(built)) log("no build found: running `npm run build` once");
-  else if (newestSource > fs.statSync(built).mtimeMs) log("the build is older than its sources: running `npm run build`");
-  else return;
-  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-}
 
 /** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
 function startBenchServer(): Promise<GameServer> {
@@ -153,58 +157,8 @@ function startBenchServer(): Promise<GameServer> {
   });
 }
 
-/** A forked process that reports over IPC; `next(event)` waits for its next report of that kind. */
-class Reporter<Command, Report extends { event: string }> {
-  private readonly waiting = new Map<string, Array<(report: Report) => void>>();
-  private failure: Error | null = null;
-  private readonly onFailure = new Set<(error: Error) => void>();
-
-  constructor(
-    readonly child: ChildProcess,
-    name: string,
-  ) {
-    child.on("message", (report: Report) => {
-      if (report.event === "failed") return this.fail(new Error(`${name}: ${(report as { message?: string }).message}`));
-      this.waiting.get(report.event)?.shift()?.(report);
-    });
-    child.once("exit", (code) => this.fail(new Error(`${name} exited (${code})`)));
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const reject of this.onFailure) reject(error);
-  }
-
-  send(command: Command): void {
-    this.child.send(command as object);
-  }
-
-  next<E extends Report["event"]>(event: E): Promise<Extract<Report, { event: E }>> {
-    return new Promise((resolve, reject) => {
-      if (this.failure) return reject(this.failure);
-      const done = () => this.onFailure.delete(reject);
-      this.onFailure.add(reject);
-      const queue = this.waiting.get(event) ?? [];
-      queue.push((report) => {
-        done();
-        resolve(report as Extract<Report, { event: E }>);
-      });
-      this.waiting.set(event, queue);
-    });
-  }
-
-  stop(): void {
-    this.child.removeAllListeners("exit");
-    this.child.kill();
-  }
-}
-
 type Worker = Reporter<ParentCommand, WorkerReport>;
 type Baseline = Reporter<BaselineCommand, BaselineReport>;
-
-function forkScript(file: string): ChildProcess {
-  return fork(path.join(root, "bench", file), [], { execArgv: ["--import", "tsx"], cwd: root, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
 
 /** Splits N players over the workers: [firstIndex, count] each. */
 function slices(total: number, parts: number): Array<{ firstIndex: number; count: number }> {
@@ -425,8 +379,15 @@ function printTable(rows: Array<[string, string]>): void {
   for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);
 }
 
-async function main(): Promise<void> {
-  ensureBuild();
+interface SingleGameRun {
+  rows: Array<[string, string]>;
+  /** What results.json has always held for one run. */
+  results: ReturnType<typeof singleGameResults>;
+  answersAllKept: boolean;
+}
+
+/** One run of the single-game mode: a fresh server and load workers, the baseline, the game, the page passes. */
+async function measureSingleGame(): Promise<SingleGameRun> {
   const server = await startBenchServer();
   const workers: Worker[] = Array.from({ length: workerCount }, (_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
   log(
@@ -434,26 +395,12 @@ async function main(): Promise<void> {
   );
   let baseline: Awaited<ReturnType<typeof measureBaseline>>;
   let game: GameFigures;
-  let http: HttpFigure[] = [];
-  let weight: { median: PlayerWeight; totals: number[] } | null = null;
-  let lighthouse: LighthouseSummary | null = null;
+  let pages: PagePasses;
   try {
     baseline = await measureBaseline(workers);
     log(`baseline delivery ${formatLatency(baseline.delivery)}`);
     game = await playGame(server, workers);
-    if (httpSeconds > 0) {
-      log(`http: autocannon, ${httpConnections} connections, ${httpSeconds} s per path`);
-      http = await measureHttp(server.url, httpSeconds, httpConnections);
-    }
-    const weightRuns = Number(values["weight-runs"]);
-    if (weightRuns > 0) {
-      log(`player weight: ${weightRuns} phones in Chromium join and answer the first question`);
-      weight = await medianPlayerWeight(server.url, weightRuns);
-    }
-    if (lighthouseRuns > 0) {
-      log(`lighthouse: ${lighthouseRuns} runs of /, /join and /play/CODE, mobile profile`);
-      lighthouse = await measureLighthouse(server.url, lighthouseRuns);
-    }
+    pages = await runPagePasses(server.url, pageOptions);
   } finally {
     for (const worker of workers) worker.stop();
     await server.stop();
@@ -464,9 +411,9 @@ async function main(): Promise<void> {
   const answersAllKept = game.sent === game.acknowledged && game.acknowledged === game.inFinalScores;
   const picturesOn = game.picture ? questionsWithPicture(questionCount) : 0;
   const kindsLabel = `kinds ${kinds}${game.picture ? `, a picture on ${picturesOn} of ${questionCount}` : ""}`;
-  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = machineDescription();
 
-  printTable([
+  const rows: Array<[string, string]> = [
     ["machine", machine],
     ["players × questions", `${playerCount} × ${questionCount} (time limit ${timeLimitSeconds} s, ${kindsLabel}), ${workerCount} load-generator processes`],
     ["join", `${playerCount} in the lobby after ${game.joinSeconds.toFixed(2)} s (${Math.round(playerCount / game.joinSeconds)} players/s)`],
@@ -518,20 +465,26 @@ async function main(): Promise<void> {
       `${Math.round(game.idleRssBytes / MIB)} MiB idle, ${Math.round(game.peakRssBytes / MIB)} MiB peak, ${round1(rssPerPlayerKiB)} KiB per player`,
     ],
     ["errors / dropped", `${game.errors.length} ERROR messages, ${game.unexpectedCloses} sockets closed early`],
-    ...http.map((figure): [string, string] => [
-      `http GET ${figure.path}`,
-      `${figure.requestsPerSecond} req/s, p50 ${figure.latencyP50Ms} ms, p99 ${figure.latencyP99Ms} ms (${figure.non2xx} non-2xx, ${figure.errors} errors)`,
-    ]),
-    ...(weight ? weightRows(weight.median, weight.totals, "npm run bench:weight") : []),
-    ...(lighthouse ? lighthouseRows(lighthouse, `npm run bench:lighthouse -- --runs ${lighthouseRuns}`) : []),
-  ]);
+    ...pagePassRows(pages, lighthouseRuns),
+  ];
   if (game.errors.length > 0) log(`first errors: ${[...new Set(game.errors)].slice(0, 5).join(" | ")}`);
+  return { rows, results: singleGameResults(game, baseline, pages, machine, deliveryRatioP99, rssPerPlayerKiB, picturesOn), answersAllKept };
+}
 
-  const results = {
+function singleGameResults(
+  game: GameFigures,
+  baseline: Awaited<ReturnType<typeof measureBaseline>>,
+  pages: PagePasses,
+  machine: string,
+  deliveryRatioP99: number,
+  rssPerPlayerKiB: number,
+  picturesOn: number,
+) {
+  return {
     date: new Date().toISOString(),
     displayAndRemote: withScreens,
     machine,
-    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+    command,
     players: playerCount,
     questions: questionCount,
     kinds,
@@ -566,16 +519,115 @@ async function main(): Promise<void> {
     /** What the projector's display and the host's phone received over the game (null with --no-display-remote). */
     display: game.display,
     remote: game.remote,
-    http,
-    playerWeight: weight ? { medianBytes: weight.median.totalBytes, totals: weight.totals, files: weight.median.files } : null,
-    lighthouse,
+    ...pagePassResults(pages),
   };
-  fs.writeFileSync(path.resolve(root, values.out!), `${JSON.stringify(results, null, 2)}\n`);
-  log(`wrote ${values.out}`);
-  if (!answersAllKept) {
+}
+
+/** The single-game mode: one run writes what results.json always held; more runs write each run and the medians. */
+async function mainSingleGame(): Promise<void> {
+  const runs: SingleGameRun[] = [];
+  for (let run = 1; run <= runCount; run++) {
+    if (runCount > 1) log(`run ${run} of ${runCount}`);
+    const outcome = await measureSingleGame();
+    runs.push(outcome);
+    if (runCount > 1) console.log(`\nrun ${run} of ${runCount}`);
+    printTable(runCount > 1 ? [["command", command], ...outcome.rows] : outcome.rows);
+  }
+  if (runCount === 1) {
+    writeResults(runs[0].results);
+  } else {
+    const results = runs.map((run) => run.results);
+    const medians = medianFigures(results) as unknown as (typeof results)[number];
+    const of = (pick: (figures: (typeof results)[number]) => number, unit = "") =>
+      withRuns(pick(medians), results.map(pick), (value) => `${Math.round(value * 100) / 100}${unit}`);
+    const latency = (pick: (figures: (typeof results)[number]) => LatencySummary) =>
+      (["p50", "p95", "p99"] as const).map((p) => `${p} ${of((figures) => pick(figures)[p])}`).join(" · ") + " ms";
+    console.log(`\nmedians of ${runCount} runs`);
+    printTable([
+      ["command", command],
+      ["runs", `${runCount}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
+      ["join", `${of((figures) => figures.joinSeconds, " s")}`],
+      ["question delivery", latency((figures) => figures.questionDeliveryMs)],
+      ["bare ws broadcast", latency((figures) => figures.baselineBroadcastMs)],
+      ["delivery p99 / baseline", of((figures) => figures.deliveryP99RatioToBaseline, "×")],
+      ["answer ack", latency((figures) => figures.answerAckMs)],
+      ["answers lost (sent − stored)", of((figures) => figures.answersSent - figures.answersInFinalScores)],
+      ["server CPU joining / playing", `${of((figures) => figures.serverCpuSecondsJoining, " s")} / ${of((figures) => figures.serverCpuSecondsPlaying, " s")}`],
+      ["server RSS idle / per player", `${of((figures) => figures.serverIdleRssMiB, " MiB")} / ${of((figures) => figures.serverRssPerPlayerKiB, " KiB")}`],
+    ]);
+    writeResults({ date: new Date().toISOString(), command, machine: machineDescription(), mode: "single game", runs: results, median: medians });
+  }
+  if (runs.some((run) => !run.answersAllKept)) {
     log("answers were lost: sent, acknowledged and stored differ");
     process.exitCode = 1;
   }
+}
+
+/** The many-games mode (bench/many-games.ts). */
+async function mainManyGames(): Promise<void> {
+  const options: ManyGamesOptions = {
+    games: gameCount,
+    playersPerGame,
+    questions: benchQuestions(kinds, questionCount, null),
+    timeLimitSeconds,
+    staggerSeconds,
+    workers: workerCount,
+    profile: values.profile!,
+    pages: pageOptions,
+  };
+  const settings = describeManyGames(options, `kinds ${kinds}`);
+  const runs: ManyGamesFigures[] = [];
+  const perRun: Array<{ figures: ManyGamesFigures; firstErrors: string[]; pages: ReturnType<typeof pagePassResults> }> = [];
+  for (let run = 1; run <= runCount; run++) {
+    log(`run ${run} of ${runCount}`);
+    const outcome = await runManyGames(options);
+    runs.push(outcome.figures);
+    perRun.push({ figures: outcome.figures, firstErrors: outcome.firstErrors, pages: pagePassResults(outcome.pages) });
+    console.log(`\nrun ${run} of ${runCount}`);
+    printTable([
+      ["command", command],
+      ["machine", machineDescription()],
+      ["games", settings],
+      ...manyGamesRows(options, outcome.figures),
+      ...pagePassRows(outcome.pages, lighthouseRuns),
+    ]);
+    if (outcome.firstErrors.length > 0) log(`first errors: ${outcome.firstErrors.join(" | ")}`);
+  }
+  const medians = medianFigures(runs) as unknown as ManyGamesFigures;
+  if (runCount > 1) {
+    console.log(`\nmedians of ${runCount} runs`);
+    printTable([["command", command], ["games", settings], ...manyGamesMedianRows(options, runs, medians)]);
+  }
+  writeResults({
+    date: new Date().toISOString(),
+    command,
+    machine: machineDescription(),
+    mode: "many games",
+    games: gameCount,
+    playersPerGame,
+    players: playerCount,
+    questions: questionCount,
+    kinds,
+    timeLimitSeconds,
+    staggerSeconds,
+    loadGeneratorProcesses: Math.min(workerCount, gameCount),
+    runs: perRun,
+    median: medians,
+  });
+  if (runs.some((figures) => figures.lostAnswers > 0)) {
+    log("answers were lost: sent but not acknowledged, or acknowledged but not stored");
+    process.exitCode = 1;
+  }
+}
+
+function writeResults(results: object): void {
+  fs.writeFileSync(path.resolve(root, values.out!), `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${values.out}`);
+}
+
+async function main(): Promise<void> {
+  ensureBuild();
+  await (manyGames ? mainManyGames() : mainSingleGame());
 }
 
 main().catch((error: unknown) => {

@@ -57,3 +57,53 @@ export function sampleProcess(pid: number): ProcessSample | null {
 }
 
 export const MIB = 1024 * 1024;
+
+/**
+ * The kernel's peak RSS (VmHWM) of a process restarted from its current RSS (writes 5 to
+ * /proc/PID/clear_refs, Linux 4.0+), so a later VmHWM is the peak since now and not the start-up's.
+ * False when that is not allowed here; the caller then relies on its own samples.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The median of the figures (the mean of the two middle ones for an even count); NaN when any is not a finite number. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0 || values.some((value) => !Number.isFinite(value))) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** A run's figures: numbers, possibly in nested records. */
+export type Figures = { [name: string]: number | Figures };
+
+/**
+ * Each figure's median over the runs, taken apart from the others (so the result is no one run, and
+ * never the best): the runs' shape, keeping the numbers and nested records every run has (strings,
+ * lists and nulls are left out).
+ */
+export function medianFigures(runs: readonly object[]): Figures {
+  if (runs.length === 0) throw new Error("the median of no runs");
+  const records = runs as ReadonlyArray<Record<string, unknown>>;
+  const isRecord = (value: unknown): value is object => typeof value === "object" && value !== null && !Array.isArray(value);
+  const result: Figures = {};
+  for (const name of Object.keys(records[0])) {
+    const values = records.map((run) => run[name]);
+    if (values.every((value) => typeof value === "number")) result[name] = median(values as number[]);
+    else if (values.every(isRecord)) result[name] = medianFigures(values as object[]);
+  }
+  return result;
+}
+
+const twoDecimals = (value: number) => String(Math.round(value * 100) / 100);
+
+/** "88 (80, 88, 95)": a median with the runs' own values, in run order (to two decimals unless `format` says otherwise). */
+export function withRuns(medianValue: number, values: readonly number[], format: (value: number) => string = twoDecimals): string {
+  return values.length > 1 ? `${format(medianValue)} (${values.map(format).join(", ")})` : format(medianValue);
+}

@@ -1,0 +1,303 @@
+/**
+ * One run of the many-games mode (`npm run bench -- --games G --players-per-game P [--stagger S]`):
+ * a fresh production server on a fresh database, G games of P players each, every host and player on
+ * its own loopback address (bench/loopback.ts), all games started at the same moment (the worst case
+ * of a Friday 8 pm) or spread evenly over S seconds.
+ *
+ * The load workers (bench/load-worker.ts with bench/game-players.ts) are dealt whole games in turn:
+ * each game's host creates its quiz and game over the HTTP API and joins as host, its players join,
+ * and once every player of every game is in its lobby the hosts start their games at their moments.
+ * The games then run by the server's own timers to the podium.
+ *
+ * Figures: question delivery (the server's `serverNow` to arrival) and answer acknowledgement
+ * (SUBMIT_ANSWER to ANSWER_ACCEPTED) percentiles over all games; lost answers (sent but never
+ * acknowledged, or acknowledged but not in the answers table of the SQLite file read after the
+ * games); games finished (the host and every player saw GAME_OVER); the server's CPU time
+ * (utime + stime from /proc/PID/stat) while the games play, per player-question; and its RSS: idle
+ * (freshly started, before any game is created) against the peak during setup and play, per player.
+ */
+import os from "node:os";
+import path from "node:path";
+import { SQLite } from "#db/sqlite.server";
+import { startGameServer, type GameServer } from "./game-server";
+import { assignGames, lostAnswers, startOffsetsMs, type LostAnswers } from "./games-plan";
+import type { GameTally, ParentCommand, WorkerReport } from "./ipc";
+import { gameAddresses } from "./loopback";
+import { runPagePasses, type PagePassOptions, type PagePasses } from "./page-passes";
+import { Reporter, forkScript, log, root, sleep, within } from "./processes";
+import type { BenchQuestion } from "./questions";
+import { MIB, formatLatency, resetPeakRss, sampleProcess, summarize, withRuns, type LatencySummary } from "./stats";
+
+type Worker = Reporter<ParentCommand, WorkerReport>;
+
+export interface ManyGamesOptions {
+  games: number;
+  playersPerGame: number;
+  questions: BenchQuestion[];
+  timeLimitSeconds: number;
+  staggerSeconds: number;
+  workers: number;
+  /** A V8 CPU profile of the server to bench/profiles/. */
+  profile: boolean;
+  pages: PagePassOptions;
+}
+
+/** One run's figures: numbers only, so each one's median over the runs can be taken. */
+export interface ManyGamesFigures {
+  /** From the first host's request to the last player in its lobby, every game created. */
+  setupSeconds: number;
+  /** From the common start to the last game's podium. */
+  playSeconds: number;
+  questionDeliveryMs: LatencySummary;
+  answerAckMs: LatencySummary;
+  answersSent: number;
+  answersAcknowledged: number;
+  answersStored: number;
+  lostAnswers: number;
+  /** Sent but never acknowledged. */
+  lostUnacknowledged: number;
+  /** Acknowledged but not stored. */
+  lostNotStored: number;
+  /** Of the unacknowledged: refused with an ERROR (too late, most often). */
+  answersRefused: number;
+  strayAcks: number;
+  errorMessages: number;
+  socketsClosedEarly: number;
+  /** The host and every player saw GAME_OVER. */
+  gamesFinished: number;
+  /** Games whose row in the database says finished. */
+  gamesFinishedStored: number;
+  serverCpuSecondsSetup: number;
+  serverCpuSecondsPlaying: number;
+  /** Server CPU while playing, divided by players × questions. */
+  serverCpuMsPerPlayerQuestion: number;
+  serverIdleRssMiB: number;
+  serverPeakRssMiB: number;
+  /** (peak − idle) / players. */
+  serverRssPerPlayerKiB: number;
+  /** The load workers' CPU time while playing, all together. */
+  generatorCpuSecondsPlaying: number;
+  /** The worst of the workers' event loop delay p99 while playing. */
+  generatorLoopDelayP99Ms: number;
+}
+
+export interface ManyGamesRun {
+  figures: ManyGamesFigures;
+  /** The first ERROR messages the hosts and players received, with their game. */
+  firstErrors: string[];
+  pages: PagePasses;
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+function startServer(options: ManyGamesOptions): Promise<GameServer> {
+  const players = options.games * options.playersPerGame;
+  // Every client has its own address, so the defaults would do; generous all the same, so that a
+  // limit is never what is measured.
+  const limit = String(Math.max(10_000, players * 10));
+  return startGameServer({
+    root,
+    nodeArgs: options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [],
+    env: {
+      RESULTS_DELAY_MS: "500",
+      NEXT_QUESTION_SECONDS: "1",
+      JOIN_LIMIT_PER_IP: limit,
+      JOIN_LIMIT_PER_IP_ALL_GAMES: limit,
+      PLAYERS_PER_IP_PER_GAME: limit,
+      JOIN_LIMIT_PER_GAME: limit,
+      MAX_PLAYERS_PER_GAME: String(Math.max(options.playersPerGame, 10_000)),
+    },
+  });
+}
+
+/** What the SQLite file holds of each game after the run: its answers and whether it finished. */
+function storedGames(databasePath: string): Map<string, { answers: number; finished: boolean }> {
+  const db = new SQLite(databasePath, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT g.game_code AS code, g.status AS status, (SELECT COUNT(*) FROM answers a WHERE a.game_id = g.id) AS answers
+         FROM games g`,
+      )
+      .all() as Array<{ code: string; status: string; answers: number }>;
+    return new Map(rows.map((row) => [row.code, { answers: Number(row.answers), finished: row.status === "finished" }]));
+  } finally {
+    db.close();
+  }
+}
+
+export async function runManyGames(options: ManyGamesOptions): Promise<ManyGamesRun> {
+  const { games, playersPerGame, questions, timeLimitSeconds, staggerSeconds } = options;
+  const players = games * playersPerGame;
+  const dealt = assignGames(games, options.workers);
+  const server = await startServer(options);
+  const workers: Worker[] = dealt.map((_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
+  const lastAddress = gameAddresses(games - 1, playersPerGame).players.at(-1) ?? gameAddresses(games - 1, playersPerGame).host;
+  log(
+    `server ${server.url} (pid ${server.pid}); ${games} games × ${playersPerGame} players over ${workers.length} load-generator processes, clients on 127.1.0.1-${lastAddress}`,
+  );
+  let rssSampler: NodeJS.Timeout | undefined;
+  try {
+    // Idle: the freshly started server, settled, before any game exists.
+    await sleep(1000);
+    const idle = sampleProcess(server.pid);
+    if (!idle) throw new Error("cannot read the server's /proc entry (the many-games figures need Linux)");
+    const kernelPeak = resetPeakRss(server.pid);
+    let peakRssBytes = idle.rssBytes;
+    rssSampler = setInterval(() => {
+      peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
+    }, 100);
+
+    const wsUrl = `${server.url.replace(/^http/, "ws")}/ws`;
+    const setupStart = Date.now();
+    const ready = workers.map((worker) => worker.next("gamesReady"));
+    workers.forEach((worker, index) =>
+      worker.send({
+        cmd: "setupGames",
+        httpUrl: server.url,
+        wsUrl,
+        games: dealt[index],
+        playersPerGame,
+        timeLimitSeconds,
+        questions: questions.map((question) => question.body),
+        keys: questions.map((question) => question.key),
+      }),
+    );
+    const readyReports = await within(Promise.all(ready), 120_000 + players * 20, "every game to be set up and every player to join");
+    const setupSeconds = (Math.max(...readyReports.map((report) => report.at)) - setupStart) / 1000;
+    log(`${games} games created and ${players} players in their lobbies after ${setupSeconds.toFixed(1)} s; starting ${describeStart(games, staggerSeconds)}`);
+
+    const finished = workers.map((worker) => worker.next("gamesFinished"));
+    // A moment ahead, so that every worker has the command before the first start.
+    const startAt = Date.now() + 500;
+    workers.forEach((worker) => worker.send({ cmd: "startGames", at: startAt, offsetsMs: startOffsetsMs(games, staggerSeconds) }));
+    await sleep(Math.max(0, startAt - Date.now()));
+    const beforePlay = sampleProcess(server.pid);
+    const playMs = staggerSeconds * 1000 + questions.length * (timeLimitSeconds + 10) * 1000 + 60_000;
+    const reports = await within(Promise.all(finished), playMs, "every game to finish");
+    const afterPlay = sampleProcess(server.pid);
+    const playSeconds = (Math.max(...reports.map((report) => report.at)) - startAt) / 1000;
+
+    const stored = storedGames(server.databasePath);
+    clearInterval(rssSampler);
+    const kernelPeakBytes = kernelPeak ? (sampleProcess(server.pid)?.peakRssBytes ?? 0) : 0;
+    peakRssBytes = Math.max(peakRssBytes, kernelPeakBytes);
+
+    const tallies: GameTally[] = reports.flatMap((report) => report.games);
+    const perGame = tallies.map((tally) => ({ sent: tally.sent, acknowledged: tally.acknowledged, stored: stored.get(tally.code)?.answers ?? 0 }));
+    const lost: LostAnswers = lostAnswers(perGame);
+    const sum = (pick: (tally: GameTally) => number) => tallies.reduce((total, tally) => total + pick(tally), 0);
+    const cpuPlaying = (afterPlay?.cpuSeconds ?? NaN) - (beforePlay?.cpuSeconds ?? NaN);
+    const figures: ManyGamesFigures = {
+      setupSeconds: round1(setupSeconds),
+      playSeconds: round1(playSeconds),
+      questionDeliveryMs: summarize(reports.flatMap((report) => report.deliveries)),
+      answerAckMs: summarize(reports.flatMap((report) => report.acks)),
+      answersSent: sum((tally) => tally.sent),
+      answersAcknowledged: sum((tally) => tally.acknowledged),
+      answersStored: perGame.reduce((total, game) => total + game.stored, 0),
+      lostAnswers: lost.total,
+      lostUnacknowledged: lost.unacknowledged,
+      lostNotStored: lost.notStored,
+      answersRefused: sum((tally) => tally.refused),
+      strayAcks: sum((tally) => tally.strayAcks),
+      errorMessages: sum((tally) => tally.errors),
+      socketsClosedEarly: sum((tally) => tally.unexpectedCloses),
+      gamesFinished: tallies.filter((tally) => tally.hostSawGameOver && tally.playersFinished === playersPerGame).length,
+      gamesFinishedStored: tallies.filter((tally) => stored.get(tally.code)?.finished).length,
+      serverCpuSecondsSetup: round1((beforePlay?.cpuSeconds ?? NaN) - idle.cpuSeconds),
+      serverCpuSecondsPlaying: round1(cpuPlaying),
+      serverCpuMsPerPlayerQuestion: round3((cpuPlaying * 1000) / (players * questions.length)),
+      serverIdleRssMiB: round1(idle.rssBytes / MIB),
+      serverPeakRssMiB: round1(peakRssBytes / MIB),
+      serverRssPerPlayerKiB: round1((peakRssBytes - idle.rssBytes) / players / 1024),
+      generatorCpuSecondsPlaying: round1(reports.reduce((total, report) => total + report.cpuSeconds, 0)),
+      generatorLoopDelayP99Ms: round1(Math.max(...reports.map((report) => report.loopDelayP99Ms))),
+    };
+    await Promise.all(
+      workers.map((worker) => {
+        const closed = worker.next("closed");
+        worker.send({ cmd: "close" });
+        return closed;
+      }),
+    );
+    const pages = await runPagePasses(server.url, options.pages);
+    return { figures, firstErrors: reports.flatMap((report) => report.errors).slice(0, 5), pages };
+  } finally {
+    clearInterval(rssSampler);
+    for (const worker of workers) worker.stop();
+    await server.stop();
+  }
+}
+
+function describeStart(games: number, staggerSeconds: number): string {
+  return staggerSeconds > 0 ? `the games' starts spread evenly over ${staggerSeconds} s` : `all ${games} games at the same moment`;
+}
+
+// ------------------------------------------------------------------ report
+
+export function machineDescription(): string {
+  return `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+/** The settings line of the table: what was played, and how. */
+export function describeManyGames(options: ManyGamesOptions, kindsLabel: string): string {
+  const last = gameAddresses(options.games - 1, options.playersPerGame);
+  return (
+    `${options.games} games × ${options.playersPerGame} players × ${options.questions.length} questions (time limit ${options.timeLimitSeconds} s, ${kindsLabel}), ` +
+    `${describeStart(options.games, options.staggerSeconds)}; ${Math.min(options.workers, options.games)} load-generator processes; ` +
+    `every host and player on its own address (127.1.0.1-${last.players.at(-1) ?? last.host})`
+  );
+}
+
+export function manyGamesRows(options: ManyGamesOptions, figures: ManyGamesFigures): Array<[string, string]> {
+  const players = options.games * options.playersPerGame;
+  return [
+    ["setup", `${options.games} games created and ${players} players in their lobbies after ${figures.setupSeconds} s`],
+    ["question delivery", formatLatency(figures.questionDeliveryMs)],
+    ["answer ack", formatLatency(figures.answerAckMs)],
+    [
+      "answers",
+      `${figures.answersSent} sent, ${figures.answersAcknowledged} acknowledged, ${figures.answersStored} stored; ` +
+        `lost ${figures.lostAnswers}${figures.lostAnswers > 0 ? ` (${figures.lostUnacknowledged} never acknowledged, of which ${figures.answersRefused} refused with an ERROR; ${figures.lostNotStored} acknowledged but not stored)  <-- LOST` : ""}` +
+        `${figures.strayAcks > 0 ? `, ${figures.strayAcks} stray acks` : ""}`,
+    ],
+    [
+      "games finished",
+      `${figures.gamesFinished}/${options.games}${figures.gamesFinished < options.games ? "  <-- UNFINISHED" : ""} (host and every player saw GAME_OVER; ${figures.gamesFinishedStored} finished in the database), last podium ${figures.playSeconds} s after the start`,
+    ],
+    [
+      "server CPU",
+      `${figures.serverCpuSecondsSetup} s setup, ${figures.serverCpuSecondsPlaying} s playing: ${figures.serverCpuMsPerPlayerQuestion} ms per player-question`,
+    ],
+    ["server RSS", `${figures.serverIdleRssMiB} MiB idle, ${figures.serverPeakRssMiB} MiB peak, ${figures.serverRssPerPlayerKiB} KiB per player`],
+    ["errors / dropped", `${figures.errorMessages} ERROR messages, ${figures.socketsClosedEarly} sockets closed early`],
+    [
+      "load generator",
+      `${figures.generatorCpuSecondsPlaying} s CPU playing (all workers), event loop delay p99 ${figures.generatorLoopDelayP99Ms} ms (the worst worker)`,
+    ],
+  ];
+}
+
+/** The median of each figure over the runs, with every run's own value beside it. */
+export function manyGamesMedianRows(options: ManyGamesOptions, runs: ManyGamesFigures[], medians: ManyGamesFigures): Array<[string, string]> {
+  const of = (pick: (figures: ManyGamesFigures) => number) => withRuns(pick(medians), runs.map(pick));
+  const latency = (pick: (figures: ManyGamesFigures) => LatencySummary) =>
+    (["p50", "p95", "p99"] as const).map((p) => `${p} ${of((figures) => pick(figures)[p])}`).join(" · ") + " ms";
+  return [
+    ["runs", `${runs.length}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
+    ["setup", `${of((figures) => figures.setupSeconds)} s`],
+    ["question delivery", latency((figures) => figures.questionDeliveryMs)],
+    ["answer ack", latency((figures) => figures.answerAckMs)],
+    ["lost answers", of((figures) => figures.lostAnswers)],
+    ["games finished", `${of((figures) => figures.gamesFinished)} of ${options.games}`],
+    ["server CPU per player-question", `${of((figures) => figures.serverCpuMsPerPlayerQuestion)} ms`],
+    ["server RSS idle / peak", `${of((figures) => figures.serverIdleRssMiB)} / ${of((figures) => figures.serverPeakRssMiB)} MiB`],
+    ["server RSS per player", `${of((figures) => figures.serverRssPerPlayerKiB)} KiB`],
+    [
+      "load generator",
+      `${of((figures) => figures.generatorCpuSecondsPlaying)} s CPU playing, event loop delay p99 ${of((figures) => figures.generatorLoopDelayP99Ms)} ms`,
+    ],
+  ];
+}
