@@ -465,3 +465,19 @@ describe("restoring a night in its second round", () => {
     expect(restored.questions.map((question) => question.id)).toEqual([11, 12]);
   });
 });
+
+describe("a latecomer in a team game", () => {
+  it("may join an existing team by name, but a new name puts it in the smallest team instead of making one", () => {
+    const state = teamGame();
+    ok(state, { type: "teamMode", actor: HOST, enabled: true }, T0);
+    join(state, "Ann", "Red");
+    join(state, "Bob", "Red");
+    join(state, "Cat", "Blue");
+    ok(state, { type: "start", actor: HOST }, T0);
+    const dan = join(state, "Dan", "red", T0 + 1000);
+    expect(state.players.get(dan)!.teamId).toBe(state.teamsByName.get("red")!.id);
+    const eve = join(state, "Eve", "Brand new", T0 + 2000);
+    expect(state.teams.size).toBe(2);
+    expect(state.players.get(eve)!.teamId).toBe(state.teamsByName.get("blue")!.id);
+  });
+});

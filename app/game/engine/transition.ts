@@ -22,6 +22,7 @@ import {
   currentPause,
   isLastRound,
   isNight,
+  teamKey,
   teamOf,
   currentQuestion,
   isLastQuestion,
@@ -351,9 +352,10 @@ function join(state: GameState, clientId: string, rawNickname: string, now: numb
  * none (it picks on the waiting screen); once the game runs, the smallest team, or one of its own.
  */
 function teamForNewcomer(state: GameState, teamName: string | undefined): TeamState | TeamRefusal | null {
-  if (teamName) return findOrAddTeam(state, teamName);
-  if (state.phase === "lobby") return null;
-  return smallestTeam(state) ?? findOrAddTeam(state, `Team ${state.nextTeamId}`);
+  if (state.phase === "lobby") return teamName ? findOrAddTeam(state, teamName) : null;
+  // Once the game runs, a latecomer may join its friends' table, but makes no new team.
+  const named = teamName ? state.teamsByName.get(teamKey(teamName)) : undefined;
+  return named ?? smallestTeam(state) ?? findOrAddTeam(state, `Team ${state.nextTeamId}`);
 }
 
 /** A late joiner enters the standings at the bottom with 0 points. */
