@@ -8,6 +8,7 @@ import { useEffect, type ReactNode } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
 import { playProjectorCue } from "./projector/projector-sound";
+import { RoundLabel } from "./round-label";
 import { countdownCue } from "./projector/sound";
 import { AnswerDistribution, AnswerLabel, Countdown, NumberSpreadChart, PointsBadge, QuestionPicture, ScreenHeading, useGameFormat } from "./game-ui";
 
@@ -63,6 +64,7 @@ export function QuestionStage({
   const hasOptions = question.answers.length > 0;
   return (
     <>
+      <RoundLabel round={state.round} />
       <div className="row" style={{ justifyContent: "space-between" }}>
         <ScreenHeading screenKey={`${state.questionNumber}-${revealed ? "results" : "question"}`}>
           {t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}

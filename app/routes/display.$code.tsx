@@ -14,6 +14,9 @@ import { useGame } from "#app/game/client/game-provider";
 import type { ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
 import { KEYED_PAGE_HEADERS, loadKeyedScreen } from "#app/utils/game-links.server";
+import { BreakScreen } from "#app/components/break-screen";
+import { leaderboardNext, RoundLabel } from "#app/components/round-label";
+import { RoundStandings } from "#app/components/round-standings";
 
 /**
  * The projector's display (docs/product.md, "Projector mode"; docs/decisions/0032-display-and-remote.md):
@@ -74,6 +77,13 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
       );
     case "leaderboard":
       return <DisplayLeaderboard state={state} now={now} />;
+    case "break":
+      if (!state.round) break;
+      return (
+        <Page>
+          <BreakScreen state={state} variant="display" controls={<ProjectorControls />} />
+        </Page>
+      );
     case "finished":
       return (
         <Page narrow>
@@ -90,6 +100,7 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
             {state.playerCount > state.leaderboard.length ? (
               <p className="muted center">{t("results.andMorePlayers", { count: state.playerCount - state.leaderboard.length })}</p>
             ) : null}
+            <RoundStandings rounds={state.roundResults} open="all" />
           </div>
         </Page>
       );
@@ -134,6 +145,7 @@ function DisplayLeaderboard({ state, now }: { state: ClientGameState; now: numbe
     <Page narrow>
       <div className="stack" data-testid="display">
         <ScreenHeading className="center">{t("leaderboard.heading")}</ScreenHeading>
+        <RoundLabel round={state.round} />
         <ProjectorControls />
         <TeamLeaderboard state={state} />
         <ol className="leaderboard" aria-label={t("leaderboard.heading")}>
@@ -143,7 +155,7 @@ function DisplayLeaderboard({ state, now }: { state: ClientGameState; now: numbe
         </ol>
         <p className="center">{t("leaderboard.completed", { number: state.questionNumber, total: state.totalQuestions })}</p>
         <p className="center muted" role="timer">
-          {t(state.isLastLeaderboard ? "leaderboard.finalResultsIn" : "leaderboard.nextQuestionIn", { count: secondsLeft })}
+          {t(leaderboardNext(state).countdown, { count: secondsLeft })}
         </p>
       </div>
     </Page>

@@ -139,6 +139,9 @@ export default function HostQuiz() {
     <Page narrow>
       <div className="stack">
         <h1>{t("host.title")}</h1>
+        <p className="hint">
+          <Trans i18nKey="night.hostPageHint" values={{ ns: "quiz" }} components={{ plan: <Link to="/night/new" /> }} />
+        </p>
         <Form method="post" {...getFormProps(form)} className="card stack">
           <FormError message={actionData?.formError} />
           <div className="field">

@@ -4,6 +4,7 @@ import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectingNotice, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
 import { TeamLeaderboard } from "#app/components/team-standings";
+import { leaderboardNext, RoundLabel } from "#app/components/round-label";
 import { useGame } from "#app/game/client/game-provider";
 import { metaT } from "#app/i18n/meta";
 import { loadGameScreen } from "#app/utils/game-screen.server";
@@ -37,6 +38,7 @@ export default function Leaderboard() {
     <Page narrow>
       <div className="stack">
         <ScreenHeading className="center">{t("leaderboard.heading")}</ScreenHeading>
+        <RoundLabel round={state.round} />
         <TeamLeaderboard state={state} />
         <ol className="leaderboard" aria-label={t("leaderboard.heading")}>
           {state.leaderboard.map((entry) => (
@@ -48,12 +50,12 @@ export default function Leaderboard() {
         </ol>
         <p className="center">{t("leaderboard.completed", { number: state.questionNumber, total: state.totalQuestions })}</p>
         <p className="center muted" role="timer">
-          {t(state.isLastLeaderboard ? "leaderboard.finalResultsIn" : "leaderboard.nextQuestionIn", { count: secondsLeft })}
+          {t(leaderboardNext(state).countdown, { count: secondsLeft })}
         </p>
         {state.isHost ? (
           <div className="center">
             <button type="button" className="button" onClick={nextQuestion}>
-              {t(state.isLastLeaderboard ? "leaderboard.showFinalResults" : "leaderboard.nextQuestion")}
+              {t(leaderboardNext(state).button)}
             </button>
           </div>
         ) : null}

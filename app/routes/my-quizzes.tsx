@@ -146,9 +146,14 @@ export default function MyQuizzes() {
       <div className="stack">
         <div className="row section-heading">
           <h1>{t("myQuizzes.heading")}</h1>
-          <Link to="/create" className="button">
-            {t("myQuizzes.create")}
-          </Link>
+          <div className="row">
+            <Link to="/night/new" className="button button-secondary">
+              {t("night.planLink")}
+            </Link>
+            <Link to="/create" className="button">
+              {t("myQuizzes.create")}
+            </Link>
+          </div>
         </div>
         {notice ? (
           <p className="status-notice" role="status">

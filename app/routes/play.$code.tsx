@@ -5,6 +5,7 @@ import { useTranslation } from "#app/i18n/use-translation";
 import { AnswerInput, QUESTION_TEXT_ID } from "#app/components/answer-inputs";
 import { ConnectingNotice, Countdown, PointsBadge, QuestionPicture, ScreenHeading, useNow } from "#app/components/game-ui";
 import { Page } from "#app/components/layout";
+import { RoundLabel } from "#app/components/round-label";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
 import { useErrorText } from "#app/i18n/error-text";
@@ -61,6 +62,7 @@ export default function PlayQuestion() {
   return (
     <Page>
       <div className={paused ? "stack question-paused" : "stack"} ref={screenRef}>
+        <RoundLabel round={state.round} />
         <div className="row" style={{ justifyContent: "space-between" }}>
           <ScreenHeading screenKey={state.questionNumber}>{t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}</ScreenHeading>
           <Countdown secondsLeft={secondsLeft} paused={paused} />

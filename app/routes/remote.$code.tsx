@@ -12,6 +12,8 @@ import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
 import { KEYED_PAGE_HEADERS, loadKeyedScreen } from "#app/utils/game-links.server";
+import { BreakClock, BreakControls } from "#app/components/break-screen";
+import { leaderboardNext, RoundLabel } from "#app/components/round-label";
 
 /**
  * The remote: the host's phone, opened with the game's remote key (docs/decisions/0032-display-and-remote.md).
@@ -74,14 +76,16 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
         </div>
         <section className="card stack" aria-labelledby="remote-now">
           <h2 id="remote-now">
-            <span data-testid="remote-phase">{t(`remote.phase.${paused ? "paused" : phase}`)}</span>
-            {phase === "lobby" ? null : (
+            <span data-testid="remote-phase">{phase === "break" ? t("night.remote.phase") : t(`remote.phase.${paused ? "paused" : phase}`)}</span>
+            {phase === "lobby" || phase === "break" ? null : (
               <>
                 {" · "}
                 {t("questionOf", { number: state.questionNumber, total: state.totalQuestions })}
               </>
             )}
           </h2>
+          <RoundLabel round={state.round} />
+          {phase === "break" ? <BreakClock breakEndsAt={state.breakEndsAt} clockOffsetMs={state.clockOffsetMs} /> : null}
           {phase === "question" ? (
             <>
               <Countdown secondsLeft={secondsLeft} paused={paused} />
@@ -128,10 +132,13 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
           ) : null}
           {phase === "leaderboard" ? (
             <button type="button" className="button button-large" onClick={game.nextQuestion}>
-              {t(state.isLastLeaderboard ? "leaderboard.showFinalResults" : "leaderboard.nextQuestion")}
+              {t(leaderboardNext(state).button)}
             </button>
           ) : null}
-          {phase === "finished" ? (
+          {phase === "break" && state.round ? (
+            <BreakControls state={state} actions={{ startNextRound: game.nextQuestion, setBreakTimer: game.setBreakTimer }} />
+          ) : null}
+          {phase === "finished" && state.roundResults.length === 0 ? (
             <button type="button" className="button button-large" onClick={game.playAgain}>
               {t("results.playAgain")}
             </button>

@@ -13,6 +13,7 @@ import { metaT } from "#app/i18n/meta";
 import type { GameResults } from "#app/models/game.server";
 import { loadGameScreen } from "#app/utils/game-screen.server";
 import { resultsCsv } from "#app/utils/results-csv";
+import { RoundStandings } from "#app/components/round-standings";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.results") }];
 
@@ -102,12 +103,20 @@ export default function FinalResults() {
         {!state.isHost && state.playerCount > everyone.length ? (
           <p className="muted center">{t("results.andMorePlayers", { count: state.playerCount - everyone.length })}</p>
         ) : null}
+        <RoundStandings rounds={state.roundResults} open="all" playerId={state.playerId} />
         <div className="row" style={{ justifyContent: "center" }}>
           {state.isHost ? (
             <>
-              <button type="button" className="button" onClick={playAgain}>
-                {t("results.playAgain")}
-              </button>
+              {/* A night ends with its last round (NIGHT_OVER): its host plans the next one. */}
+              {state.roundResults.length > 0 ? (
+                <Link to="/night/new" className="button">
+                  {t("night.results.planAnother")}
+                </Link>
+              ) : (
+                <button type="button" className="button" onClick={playAgain}>
+                  {t("results.playAgain")}
+                </button>
+              )}
               <button type="button" className="button button-secondary" onClick={onDownload}>
                 {t("results.downloadCsv")}
               </button>

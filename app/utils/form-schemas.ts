@@ -5,10 +5,11 @@
  * form: quiz-form-schema.ts).
  */
 import { z } from "zod";
-import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH } from "#app/game/rules";
+import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH, MAX_ROUNDS } from "#app/game/rules";
 import { normalizeGameCode } from "./field-rules";
 import { isOffensive } from "./profanity";
 import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE } from "./team-choice";
+import { MIN_ROUNDS, NIGHT_ROUND_COUNT_MESSAGE, NIGHT_TITLE_MAX_LENGTH, type NightDraft } from "./night-plan";
 import { GameCodeSchema, IdSchema, NewNicknameSchema, TeamNameSchema } from "./validation";
 
 /** A toast's title and description, as docs/product.md#messages pairs them. */
@@ -74,6 +75,63 @@ export const HostFormSchema = z
   .transform(({ quizCode, quizId, hostName }): HostChoice =>
     quizId !== undefined ? { hostName, quizId } : { hostName, gameCode: GameCodeSchema.parse(quizCode) },
   );
+
+// ------------------------------------------------------------------------------------ night
+
+/** A form field as conform reads it: text (the first, if sent twice), or "" when absent. */
+const FormTextSchema = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional()).transform((value) => value ?? "");
+/** One round's fields as typed; a round whose every field was empty arrives as a hole. */
+const NightRoundFieldsSchema = z.preprocess((value) => value ?? {}, z.object({ quizId: FormTextSchema, title: FormTextSchema }));
+const NightRoundListSchema = z.preprocess((value) => (Array.isArray(value) ? value : []), z.array(NightRoundFieldsSchema));
+
+/**
+ * A posted plan of a night as typed (what the page shows again) and the button that sent it
+ * (`intent`: "host", or one of the plan's steps in night-plan.ts). It refuses nothing; the rules
+ * are `NightFormSchema`'s.
+ */
+export const NightDraftSchema = z
+  .object({ intent: FormTextSchema, title: FormTextSchema, rounds: NightRoundListSchema })
+  .transform(({ intent, title, rounds }): { intent: string; draft: NightDraft } => ({
+    intent: intent || "host",
+    // More rounds than a night may have are not shown again (NightFormSchema says why).
+    draft: { title, rounds: rounds.slice(0, MAX_ROUNDS + 1) },
+  }));
+
+export const NIGHT_TITLE_MESSAGE = "Give the night a title.";
+export const NIGHT_TITLE_TOO_LONG_MESSAGE = `Keep the night's title under ${NIGHT_TITLE_MAX_LENGTH} characters.`;
+export const nightRoundQuizMessage = (n: number) => `Round ${n}: choose a quiz.`;
+export const nightRoundTitleMessage = (n: number) => `Round ${n}: keep the round's title under ${NIGHT_TITLE_MAX_LENGTH} characters.`;
+
+/** What `hostNewNight` takes: the night's title and each round's quiz, with a title when one was typed. */
+export interface NightPlanValue {
+  title: string;
+  rounds: { quizId: number; title?: string }[];
+}
+
+/**
+ * A plan of a night, checked as a whole (by the action through `parseForm`, and by the page before
+ * posting): a title, 2 to MAX_ROUNDS rounds, a quiz chosen for each. Every message names its round,
+ * on the field it is about (`rounds[1].quizId`); a round's title may stay empty (its quiz's title).
+ */
+export const NightFormSchema = z
+  .object({ title: FormTextSchema, rounds: NightRoundListSchema })
+  .superRefine((form, ctx) => {
+    const title = form.title.trim();
+    if (title === "") ctx.addIssue({ code: "custom", path: ["title"], message: NIGHT_TITLE_MESSAGE });
+    else if (title.length > NIGHT_TITLE_MAX_LENGTH) ctx.addIssue({ code: "custom", path: ["title"], message: NIGHT_TITLE_TOO_LONG_MESSAGE });
+    if (form.rounds.length < MIN_ROUNDS || form.rounds.length > MAX_ROUNDS)
+      ctx.addIssue({ code: "custom", path: ["rounds"], message: NIGHT_ROUND_COUNT_MESSAGE });
+    form.rounds.slice(0, MAX_ROUNDS).forEach((round, index) => {
+      if (!FormIdSchema.safeParse(round.quizId.trim()).success)
+        ctx.addIssue({ code: "custom", path: ["rounds", index, "quizId"], message: nightRoundQuizMessage(index + 1) });
+      if (round.title.trim().length > NIGHT_TITLE_MAX_LENGTH)
+        ctx.addIssue({ code: "custom", path: ["rounds", index, "title"], message: nightRoundTitleMessage(index + 1) });
+    });
+  })
+  .transform((form): NightPlanValue => ({
+    title: form.title.trim(),
+    rounds: form.rounds.map((round) => ({ quizId: Number(round.quizId.trim()), ...(round.title.trim() ? { title: round.title.trim() } : {}) })),
+  }));
 
 // ------------------------------------------------------------------------------------ join
 

@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import type { DB } from "#db/connection.server";
 import { ensureGameKeys, findGameByCode, gameKeyMatches } from "#app/models/game.server";
 import { normalizeGameCode } from "./field-rules";
+import { gameTitleOf } from "./game-screen.server";
 
 /** The host's links to the game's display and remote, with their QR codes (docs/decisions/0032-display-and-remote.md). */
 export interface GameLinks {
@@ -40,8 +41,7 @@ export async function loadKeyedScreen(db: DB, request: Request, rawCode: string 
   const game = await findGameByCode(db, gameCode);
   const keys = game ? await ensureGameKeys(db, game.id) : null;
   if (!game || !keys || !gameKeyMatches(which === "display" ? keys.displayKey : keys.remoteKey, key)) return { ok: false, gameCode };
-  const quiz = await db.selectFrom("quizzes").select("title").where("id", "=", game.quiz_id).executeTakeFirstOrThrow();
-  return { ok: true, gameCode, key: key!, title: quiz.title, status: game.status };
+  return { ok: true, gameCode, key: key!, title: await gameTitleOf(db, game), status: game.status };
 }
 
 /** A page whose address holds a key: never kept by a cache, the browser's or the service worker's. */

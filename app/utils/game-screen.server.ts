@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
-import { findGameByCode } from "#app/models/game.server";
+import { findGameByCode, getGameRounds, readEvening } from "#app/models/game.server";
 import { clientIdOf } from "./client-id.server";
 import { normalizeGameCode } from "./field-rules";
 
@@ -17,9 +17,18 @@ export async function loadGameScreen(db: DB, request: Request, rawCode: string |
   const gameCode = normalizeGameCode(rawCode ?? "");
   const game = await findGameByCode(db, gameCode);
   if (!game) throw new Response("Game not found", { status: 404 });
-  const quiz = await db.selectFrom("quizzes").select("title").where("id", "=", game.quiz_id).executeTakeFirstOrThrow();
   const clientId = clientIdOf(request);
-  return { gameCode, title: quiz.title, status: game.status, isHost: clientId !== null && clientId === game.host_client_id };
+  return { gameCode, title: await gameTitleOf(db, game), status: game.status, isHost: clientId !== null && clientId === game.host_client_id };
+}
+
+/** What a game's screens call it: a night's own title (docs/decisions/0034-a-night-of-rounds.md), else its quiz's. */
+export async function gameTitleOf(db: DB, game: { id: number; quiz_id: number; evening: string | null }): Promise<string> {
+  const [quiz, rounds] = await Promise.all([
+    db.selectFrom("quizzes").select("title").where("id", "=", game.quiz_id).executeTakeFirstOrThrow(),
+    game.evening ? getGameRounds(db, game.id) : [],
+  ]);
+  const night = rounds.length > 1 ? readEvening(game.evening)?.title : undefined;
+  return night || quiz.title;
 }
 
 /** docs/product.md#roles: host screens send non-hosts to /. */

@@ -3,7 +3,7 @@
  * where a player's attention belongs to the game, so the page keeps everything else out of view
  * (the install card, the footer).
  */
-const GAME_SCREEN = /^\/(waiting|host|play|result|leaderboard|results|display|remote)\//;
+const GAME_SCREEN = /^\/(waiting|host|play|result|leaderboard|break|results|display|remote)\//;
 
 export function isGameScreen(pathname: string): boolean {
   return GAME_SCREEN.test(pathname);

@@ -173,6 +173,7 @@ const VISITS: Visit[] = [
   { name: "host", path: "/host", ready: heading("Host a Quiz") },
   { name: "create", path: "/create", ready: heading("Create Quiz") },
   { name: "import", path: "/create/import", ready: heading("Import a Quiz") },
+  { name: "plan a night", path: "/night/new", ready: heading("Plan a Night") },
   {
     name: "featured (empty)",
     path: "/featured",

@@ -17,6 +17,7 @@ const PLAYER_ROUTES = [
   "routes/play.$code",
   "routes/result.$code",
   "routes/leaderboard.$code",
+  "routes/break.$code",
   "routes/results.$code",
 ];
 

@@ -1,0 +1,416 @@
+/**
+ * Plan a night (docs/decisions/0034-a-night-of-rounds.md): a title and 2 to MAX_ROUNDS rounds, each a
+ * quiz this browser or account may host (its own and the public ones, as the host page lists them)
+ * with a title that defaults to the quiz's. Rounds are added, removed and moved by buttons that post
+ * their intent without JavaScript and apply at once with it, as the quiz editor's do. Hosting the
+ * night opens one game of every round, with this browser as its host, and goes to its lobby.
+ */
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { FormError } from "#app/components/form-field";
+import { Page } from "#app/components/layout";
+import { MAX_ROUNDS } from "#app/game/rules";
+import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { metaT } from "#app/i18n/meta";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
+import { hostNewNight } from "#app/models/game.server";
+import { listHostableQuizzes } from "#app/models/quiz.server";
+import { retryAfterHeaders } from "#app/utils/api.server";
+import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
+import { parseForm, type FieldErrors } from "#app/utils/forms";
+import { logGameCreated } from "#app/utils/game-log.server";
+import { HOST_CONNECTION_FAILED } from "#app/utils/game-messages";
+import {
+  applyNightIntent,
+  emptyNightDraft,
+  fieldIdOf,
+  fieldNameOf,
+  MIN_ROUNDS,
+  nightRefusalMessage,
+  NIGHT_TITLE_MAX_LENGTH,
+  type NightDraft,
+  type NightRoundDraft,
+} from "#app/utils/night-plan";
+import { checkLimits } from "#app/utils/rate-limits.server";
+import { retryAfterFromAction } from "#app/utils/route-headers";
+import { requesterOf, requesterWithClientId } from "#app/utils/session.server";
+import "#app/styles/night.css";
+
+export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("night.metaTitle") }];
+
+interface QuizOption {
+  id: number;
+  title: string;
+  questionCount: number;
+  isPublic: boolean;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  try {
+    const quizzes = await listHostableQuizzes(context.db, await requesterOf(context, request));
+    const options: QuizOption[] = quizzes.map(({ id, title, questionCount, isPublic }) => ({ id, title, questionCount, isPublic }));
+    return { quizzes: options, loadFailed: false };
+  } catch (error) {
+    context.logger.error({ event: "quiz_list_failed", err: error }, "could not list quizzes to plan a night");
+    return { quizzes: [] as QuizOption[], loadFailed: true };
+  }
+}
+
+export interface NightFormReply {
+  draft?: NightDraft;
+  /** Field name (`title`, `rounds`, `rounds[1].quizId`) to its message, in English. */
+  errors?: FieldErrors;
+  /** A message about the whole form (a limit, a lost connection). */
+  formError?: string;
+}
+
+function reply(body: NightFormReply, status = 200, headers?: HeadersInit) {
+  return data(body, { status, headers });
+}
+
+/** A post refused by a limit carries Retry-After. */
+export const headers = retryAfterFromAction;
+
+/**
+ * Hosting the night, or (without JavaScript) one of the plan's buttons: add, remove or move a
+ * round; the edited plan goes back to the page. Opening a night counts as opening a game.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const posted = parseForm(formData, NightDraftSchema);
+  if (posted.status !== "success") return reply({ draft: emptyNightDraft(), formError: HOST_CONNECTION_FAILED }, 400);
+  const { intent, draft } = posted.value;
+  const edited = applyNightIntent(draft, intent);
+  if (edited) return "error" in edited ? reply({ draft, errors: { rounds: edited.error } }, 400) : reply({ draft: edited.draft });
+
+  const submission = parseForm(formData, NightFormSchema);
+  if (submission.status !== "success") return reply({ draft, errors: submission.errors }, 400);
+  const plan = submission.value;
+
+  const allowed = await checkLimits(context, [{ name: "game" }]);
+  if (!allowed.ok) return reply({ draft, formError: allowed.message }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
+  const { requester, headers } = await requesterWithClientId(context, request);
+  const hosted = await hostNewNight(context.db, plan, requester);
+  if (hosted.status !== "ok") {
+    const status = hosted.status === "not-found" ? 404 : hosted.status === "forbidden" ? 403 : 409;
+    return reply({ draft, errors: { [fieldNameOf(["rounds", hosted.round, "quizId"])]: nightRefusalMessage(hosted.status, hosted.round) } }, status);
+  }
+  logGameCreated(context.logger, hosted.value, plan.rounds[0].quizId, "night form");
+  return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
+}
+
+/** A post that never reached the server says so beside the form. */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs): Promise<NightFormReply> {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { formError: HOST_CONNECTION_FAILED };
+  }
+}
+
+/** The quiz list does not change with a post that stays on the page: reloading it could only replace the form with an error page. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
+
+/** The plan's messages by field name, as the action's reply has them: the same schema, here before posting. */
+function checkDraft(draft: NightDraft): FieldErrors {
+  const result = NightFormSchema.safeParse(draft);
+  const errors: FieldErrors = {};
+  if (!result.success) for (const issue of result.error.issues) errors[fieldNameOf(issue.path)] ??= issue.message;
+  return errors;
+}
+
+export default function PlanNight() {
+  const { quizzes, loadFailed } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof clientAction>();
+  const { t } = useTranslation("quiz");
+  const errorText = useErrorTextWithValues();
+  const navigation = useNavigation();
+  const [draft, setDraft] = useState<NightDraft>(() => reply?.draft ?? emptyNightDraft());
+  // Stable keys, so removing or moving a round does not hand its fields to another one.
+  const nextKey = useRef(draft.rounds.length);
+  const [keys, setKeys] = useState(() => draft.rounds.map((_, i) => i));
+  const [validateLive, setValidateLive] = useState(false);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  /** A step the plan does not allow (an 11th round, a night of one). */
+  const [stepError, setStepError] = useState<string | null>(null);
+  const quizById = useMemo(() => new Map(quizzes.map((quiz) => [String(quiz.id), quiz])), [quizzes]);
+
+  useEffect(() => {
+    if (!reply) return;
+    if (reply.draft) {
+      setDraft(reply.draft);
+      setKeys(reply.draft.rounds.map(() => nextKey.current++));
+    }
+    const first = Object.keys(reply.errors ?? {})[0];
+    if (first) setFocusId(fieldIdOf(first === "rounds" ? "rounds[0].quizId" : first));
+  }, [reply]);
+
+  useEffect(() => {
+    if (!focusId) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
+
+  const liveErrors = useMemo(() => (validateLive ? checkDraft(draft) : null), [draft, validateLive]);
+  const errors: FieldErrors = liveErrors ?? reply?.errors ?? {};
+  const message = (name: string) => {
+    const english = errors[name];
+    return english ? errorText(english) : undefined;
+  };
+  const hosting = navigation.state !== "idle" && navigation.formData?.get("intent") === "host";
+
+  const updateRound = (index: number, change: Partial<NightRoundDraft>) =>
+    setDraft((current) => ({ ...current, rounds: current.rounds.map((round, i) => (i === index ? { ...round, ...change } : round)) }));
+
+  /** A quiz chosen for a round names the round after it, unless a title of its own was typed. */
+  function chooseQuiz(index: number, quizId: string) {
+    const round = draft.rounds[index];
+    const previousTitle = quizById.get(round.quizId)?.title ?? "";
+    const keepTitle = round.title.trim() !== "" && round.title !== previousTitle;
+    updateRound(index, { quizId, ...(keepTitle ? {} : { title: quizById.get(quizId)?.title ?? "" }) });
+  }
+
+  /** A plan button's step, here and now; the post it would have made is not sent. */
+  function onIntent(event: MouseEvent<HTMLButtonElement>, intent: string) {
+    const result = applyNightIntent(draft, intent);
+    if (!result) return;
+    event.preventDefault();
+    if ("error" in result) {
+      setStepError(result.error);
+      return;
+    }
+    setStepError(null);
+    const match = /^(remove|move)-round-(\d+)(?:-(up|down))?$/.exec(intent);
+    setKeys((current) => {
+      if (intent === "add-round") return [...current, nextKey.current++];
+      if (!match) return current;
+      const index = Number(match[2]);
+      if (match[1] === "remove") return current.filter((_, i) => i !== index);
+      const copy = current.slice();
+      const [moved] = copy.splice(index, 1);
+      copy.splice(result.focus, 0, moved);
+      return copy;
+    });
+    setDraft(result.draft);
+    const total = result.draft.rounds.length;
+    if (match?.[1] === "move") {
+      setAnnouncement(t("night.moved", { n: Number(match[2]) + 1, position: result.focus + 1, total }));
+      // The same button on the round's new place, while it still goes that way; else its quiz.
+      const direction = match[3];
+      const canGoOn = direction === "up" ? result.focus > 0 : result.focus < total - 1;
+      setFocusId(canGoOn ? `round-${result.focus}-move-${direction}` : fieldIdOf(`rounds[${result.focus}].quizId`));
+    } else {
+      if (match?.[1] === "remove") setAnnouncement(t("night.removed", { n: Number(match[2]) + 1 }));
+      setFocusId(fieldIdOf(`rounds[${result.focus}].quizId`));
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.value && submitter.value !== "host") return;
+    const found = checkDraft(draft);
+    const first = Object.keys(found)[0];
+    if (!first) return;
+    event.preventDefault();
+    setValidateLive(true);
+    setFocusId(fieldIdOf(first === "rounds" ? "rounds[0].quizId" : first));
+  }
+
+  const titleError = message("title");
+  const roundsError = message("rounds") ?? (stepError ? errorText(stepError) : undefined);
+
+  return (
+    <Page narrow>
+      <div className="stack night-plan">
+        <h1>{t("night.heading")}</h1>
+        <p className="hint">{t("night.intro")}</p>
+        <FormError message={reply?.formError} />
+        {loadFailed ? <FormError message={QUIZZES_LOAD_FAILED.description} /> : null}
+        <p className="visually-hidden" aria-live="polite">
+          {announcement}
+        </p>
+        <Form method="post" noValidate onSubmit={onSubmit} className="stack">
+          {/* The first submit button answers the Enter key: it must host the night, not move round 1. */}
+          <button type="submit" name="intent" value="host" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={hosting}>
+            {t("night.host")}
+          </button>
+          <div className="card stack">
+            <div className="field">
+              <label htmlFor="title">{t("night.title")}</label>
+              <input
+                id="title"
+                name="title"
+                className="input"
+                value={draft.title}
+                maxLength={NIGHT_TITLE_MAX_LENGTH}
+                autoComplete="off"
+                aria-invalid={titleError ? true : undefined}
+                aria-describedby={titleError ? "title-error" : undefined}
+                onChange={(event) => setDraft((current) => ({ ...current, title: event.target.value }))}
+              />
+              {titleError ? (
+                <p id="title-error" className="field-error">
+                  {titleError}
+                </p>
+              ) : null}
+            </div>
+          </div>
+
+          <h2 id="rounds-heading">{t("night.rounds")}</h2>
+          <p className="hint" id="rounds-hint">
+            {t("night.roundsHint", { min: MIN_ROUNDS, max: MAX_ROUNDS })}
+          </p>
+          {roundsError ? (
+            <p id="rounds-error" className="field-error" role="alert">
+              {roundsError}
+            </p>
+          ) : null}
+          {quizzes.length === 0 && !loadFailed ? (
+            <p className="muted">
+              <Trans t={t} i18nKey="night.noQuizzes" components={{ create: <Link to="/create" /> }} />
+            </p>
+          ) : null}
+          <ol className="night-rounds" aria-labelledby="rounds-heading">
+            {draft.rounds.map((round, index) => (
+              <li key={keys[index] ?? `extra-${index}`}>
+                <RoundFields
+                  index={index}
+                  count={draft.rounds.length}
+                  round={round}
+                  quizzes={quizzes}
+                  quizError={message(`rounds[${index}].quizId`)}
+                  titleError={message(`rounds[${index}].title`)}
+                  onQuiz={(quizId) => chooseQuiz(index, quizId)}
+                  onTitle={(title) => updateRound(index, { title })}
+                  onIntent={onIntent}
+                />
+              </li>
+            ))}
+          </ol>
+
+          <div className="form-actions">
+            <button
+              type="submit"
+              name="intent"
+              value="add-round"
+              className="button button-secondary"
+              disabled={draft.rounds.length >= MAX_ROUNDS}
+              onClick={(event) => onIntent(event, "add-round")}
+            >
+              {t("night.add")}
+            </button>
+            <button type="submit" name="intent" value="host" className="button" disabled={hosting}>
+              {hosting ? t("night.hosting") : t("night.host")}
+            </button>
+          </div>
+        </Form>
+      </div>
+    </Page>
+  );
+}
+
+function RoundFields({
+  index,
+  count,
+  round,
+  quizzes,
+  quizError,
+  titleError,
+  onQuiz,
+  onTitle,
+  onIntent,
+}: {
+  index: number;
+  count: number;
+  round: NightRoundDraft;
+  quizzes: QuizOption[];
+  quizError?: string;
+  titleError?: string;
+  onQuiz(quizId: string): void;
+  onTitle(title: string): void;
+  onIntent(event: MouseEvent<HTMLButtonElement>, intent: string): void;
+}) {
+  const { t } = useTranslation("quiz");
+  const n = index + 1;
+  const quizId = fieldIdOf(`rounds[${index}].quizId`);
+  const titleId = fieldIdOf(`rounds[${index}].title`);
+  const chosen = quizzes.find((quiz) => String(quiz.id) === round.quizId);
+  // Each button's name holds its visible word (WCAG 2.5.3) and says which round it moves.
+  const button = (intent: string, label: string, text: string, disabled: boolean, id?: string) => (
+    <button
+      type="submit"
+      name="intent"
+      value={intent}
+      id={id}
+      className="button button-secondary button-small"
+      aria-label={label}
+      disabled={disabled}
+      onClick={(event) => onIntent(event, intent)}
+    >
+      {text}
+    </button>
+  );
+  return (
+    <fieldset className="card stack night-round" data-testid={`round-${index}`}>
+      <legend>{t("night.round", { n })}</legend>
+      <div className="field">
+        <label htmlFor={quizId}>{t("night.quiz")}</label>
+        <select
+          id={quizId}
+          name={`rounds[${index}].quizId`}
+          className="select"
+          value={round.quizId}
+          aria-invalid={quizError ? true : undefined}
+          aria-describedby={quizError ? `${quizId}-error` : undefined}
+          onChange={(event) => onQuiz(event.target.value)}
+        >
+          <option value="">{t("night.chooseQuiz")}</option>
+          {quizzes.map((quiz) => (
+            <option key={quiz.id} value={quiz.id} disabled={quiz.questionCount === 0 && String(quiz.id) !== round.quizId}>
+              {quiz.questionCount === 0
+                ? t("night.quizOptionEmpty", { title: quiz.title })
+                : t(quiz.isPublic ? "night.quizOptionPublic" : "night.quizOptionPrivate", { title: quiz.title, count: quiz.questionCount })}
+            </option>
+          ))}
+        </select>
+        {quizError ? (
+          <p id={`${quizId}-error`} className="field-error">
+            {quizError}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor={titleId}>{t("night.roundTitle")}</label>
+        <input
+          id={titleId}
+          name={`rounds[${index}].title`}
+          className="input"
+          value={round.title}
+          maxLength={NIGHT_TITLE_MAX_LENGTH}
+          placeholder={chosen?.title}
+          autoComplete="off"
+          aria-invalid={titleError ? true : undefined}
+          aria-describedby={titleError ? `${titleId}-hint ${titleId}-error` : `${titleId}-hint`}
+          onChange={(event) => onTitle(event.target.value)}
+        />
+        <p id={`${titleId}-hint`} className="hint">
+          {t("night.roundTitleHint")}
+        </p>
+        {titleError ? (
+          <p id={`${titleId}-error`} className="field-error">
+            {titleError}
+          </p>
+        ) : null}
+      </div>
+      <div className="row">
+        {button(`move-round-${index}-up`, t("night.moveUpLabel", { n }), t("night.moveUp"), index === 0, `round-${index}-move-up`)}
+        {button(`move-round-${index}-down`, t("night.moveDownLabel", { n }), t("night.moveDown"), index === count - 1, `round-${index}-move-down`)}
+        {button(`remove-round-${index}`, t("night.removeLabel", { n }), t("night.remove"), count <= MIN_ROUNDS)}
+      </div>
+    </fieldset>
+  );
+}
