@@ -140,7 +140,8 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
     start();
     await page.waitForURL(`**/play/${gameCode}`);
     await page.getByRole("button", { name: /B\. 4/ }).click();
-    await page.getByText("Answer submitted!", { exact: false }).waitFor();
+    // The lone player's answer closes the question at once: the result screen may replace "Answer submitted!" before it is seen.
+    await Promise.race([page.getByText("Answer submitted!", { exact: false }).waitFor(), page.waitForURL(`**/result/${gameCode}`)]);
     counting = false;
     const responses = await Promise.all(finished);
     await context.close();
