@@ -24,6 +24,22 @@ export interface GameServerOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The benchmark's game timing (short results and leaderboards) and join limits lifted to `limit`,
+ * so that no limit is what a benchmark measures.
+ */
+export function benchServerEnv(limit: number, maxPlayersPerGame: number): Record<string, string> {
+  return {
+    RESULTS_DELAY_MS: "500",
+    NEXT_QUESTION_SECONDS: "1",
+    JOIN_LIMIT_PER_IP: String(limit),
+    JOIN_LIMIT_PER_IP_ALL_GAMES: String(limit),
+    PLAYERS_PER_IP_PER_GAME: String(limit),
+    JOIN_LIMIT_PER_GAME: String(limit),
+    MAX_PLAYERS_PER_GAME: String(Math.max(maxPlayersPerGame, 10_000)),
+  };
+}
+
 export async function startGameServer({ root, nodeArgs = [], env = {} }: GameServerOptions): Promise<GameServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
   const databasePath = path.join(dir, "bench.sqlite");

@@ -19,7 +19,7 @@
 import os from "node:os";
 import path from "node:path";
 import { SQLite } from "#db/sqlite.server";
-import { startGameServer, type GameServer } from "./game-server";
+import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
 import { assignGames, lostAnswers, startOffsetsMs, type LostAnswers } from "./games-plan";
 import type { GameTally, ParentCommand, WorkerReport } from "./ipc";
 import { gameAddresses } from "./loopback";
@@ -95,19 +95,10 @@ function startServer(options: ManyGamesOptions): Promise<GameServer> {
   const players = options.games * options.playersPerGame;
   // Every client has its own address, so the defaults would do; generous all the same, so that a
   // limit is never what is measured.
-  const limit = String(Math.max(10_000, players * 10));
   return startGameServer({
     root,
     nodeArgs: options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [],
-    env: {
-      RESULTS_DELAY_MS: "500",
-      NEXT_QUESTION_SECONDS: "1",
-      JOIN_LIMIT_PER_IP: limit,
-      JOIN_LIMIT_PER_IP_ALL_GAMES: limit,
-      PLAYERS_PER_IP_PER_GAME: limit,
-      JOIN_LIMIT_PER_GAME: limit,
-      MAX_PLAYERS_PER_GAME: String(Math.max(options.playersPerGame, 10_000)),
-    },
+    env: benchServerEnv(Math.max(10_000, players * 10), options.playersPerGame),
   });
 }
 

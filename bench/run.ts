@@ -40,7 +40,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
-import { startGameServer, type GameServer } from "./game-server";
+import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
 import { defaultWorkerCount } from "./games-plan";
 import { api } from "./player-weight";
 import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
@@ -141,19 +141,10 @@ const BASELINE_SPACING_MS = 1500;
 
 /** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
 function startBenchServer(): Promise<GameServer> {
-  const limit = String(playerCount * 10);
   return startGameServer({
     root,
     nodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [],
-    env: {
-      RESULTS_DELAY_MS: "500",
-      NEXT_QUESTION_SECONDS: "1",
-      JOIN_LIMIT_PER_IP: limit,
-      JOIN_LIMIT_PER_IP_ALL_GAMES: limit,
-      PLAYERS_PER_IP_PER_GAME: limit,
-      JOIN_LIMIT_PER_GAME: limit,
-      MAX_PLAYERS_PER_GAME: String(Math.max(playerCount, 10_000)),
-    },
+    env: benchServerEnv(playerCount * 10, playerCount),
   });
 }
 
