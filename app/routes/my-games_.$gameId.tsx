@@ -3,17 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Page } from "#app/components/layout";
-import {
-  EveningStandingsTable,
-  PlayerDetails,
-  QuestionCard,
-  StandingsTable,
-  TeamDetails,
-  TeamStandingsTable,
-  TextWithDate,
-  questionLabel,
-  useFormats,
-} from "#app/components/game-report";
+import { PlayerDetails, QuestionCard, TextWithDate, questionLabel, useFormats } from "#app/components/game-report";
+import { EveningStandingsTable, StandingsTable, TeamDetails, TeamStandingsTable } from "#app/components/report-standings";
 import { metaT } from "#app/i18n/meta";
 import { useTranslation } from "#app/i18n/use-translation";
 import { deleteOwnGame, getGameReport } from "#app/models/game-report.server";
