@@ -6,7 +6,8 @@ import { purgeExpiredGames } from "#app/models/game-report.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";
-import { GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
+import { CommitClock } from "./commit-clock";
+import { DEFAULT_COMMIT_INTERVAL_MS, GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { GameWriter } from "./game-writer";
 import { silentLogger, type Logger } from "./logger";
 
@@ -45,12 +46,15 @@ export class GameHub {
   private readonly sweepTimer: NodeJS.Timeout;
   /** Every room's group commits of a tick in one transaction (docs/decisions/0035-one-writer.md). */
   private readonly writer: GameWriter;
+  /** Every room's waiting group commits fall due on this one clock, so they reach the writer together. */
+  private readonly commitClock: CommitClock;
 
   constructor(
     private readonly db: DB,
     private readonly options: HubOptions = {},
   ) {
     this.writer = new GameWriter(db, { onTransaction: options.onSharedCommit });
+    this.commitClock = new CommitClock(options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS);
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
   }
@@ -107,6 +111,7 @@ export class GameHub {
     const roomOptions: RoomOptions = {
       settings: this.options.settings,
       commitIntervalMs: this.options.commitIntervalMs,
+      commitClock: this.commitClock,
       now: this.options.now,
       logger: this.options.logger,
       metrics: this.options.metrics,

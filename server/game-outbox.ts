@@ -16,6 +16,7 @@ import {
 } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game.server";
+import { CommitClock } from "./commit-clock";
 import type { Logger } from "./logger";
 
 /**
@@ -57,6 +58,8 @@ export interface OutboxMetrics {
 export interface OutboxOptions {
   commit(batch: GameWriteBatch): Promise<CommitOutcome>;
   commitIntervalMs: number;
+  /** The process's one clock for waiting commits (the hub's); by default one of the outbox's own. */
+  commitClock?: CommitClock;
   now: () => number;
   logger: Logger;
   metrics?: OutboxMetrics;
@@ -186,8 +189,9 @@ export class GameOutbox {
   private deliveries: Delivery[] = [];
   /** Messages per type among `deliveries`, counted as sent once their commit is stored. */
   private counts = new Map<ServerMessageType, number>();
+  private readonly commitClock: CommitClock;
+  /** A flush due at once, for a change of phase; a waiting one is on `commitClock` instead. */
   private flushTimer: NodeJS.Timeout | null = null;
-  private flushTimerDelayMs = 0;
   private flushing: Promise<void> | null = null;
   /** The batch holds a change of phase: it is committed and announced now, not at the end of the interval. */
   private phaseChanged = false;
@@ -202,6 +206,7 @@ export class GameOutbox {
     this.options = options;
     this.logger = options.logger;
     this.metrics = options.metrics ?? noMetrics;
+    this.commitClock = options.commitClock ?? new CommitClock(options.commitIntervalMs);
   }
 
   /** When the open question reached this player, if it did in its broadcast. */
@@ -383,24 +388,25 @@ export class GameOutbox {
   // ------------------------------------------------------------------ commit, then deliver
 
   scheduleFlush(): void {
-    if (this.flushing || this.stopped) return;
+    if (this.flushing || this.stopped || this.flushTimer) return;
     if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
-    // Answers are grouped for up to the commit interval; a new phase (a question opening or closing)
-    // reaches everyone at once, since every player waits on it.
-    const delay = this.phaseChanged ? 0 : this.options.commitIntervalMs;
-    if (this.flushTimer) {
-      if (delay >= this.flushTimerDelayMs) return;
-      clearTimeout(this.flushTimer);
+    // Answers are grouped for up to the commit interval, on the clock all games share; a new phase
+    // (a question opening or closing) reaches everyone at once, since every player waits on it.
+    if (this.phaseChanged) {
+      this.commitClock.cancel(this.startFlush);
+      this.flushTimer = setTimeout(this.startFlush, 0);
+      return;
     }
-    this.flushTimerDelayMs = delay;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = null;
-        this.scheduleFlush();
-      });
-    }, delay);
+    this.commitClock.schedule(this.startFlush);
   }
+
+  private readonly startFlush = (): void => {
+    this.cancelTimer();
+    this.flushing = this.flush().finally(() => {
+      this.flushing = null;
+      this.scheduleFlush();
+    });
+  };
 
   /**
    * Commits what happened since the last flush in one transaction, then delivers its messages. A
@@ -506,6 +512,7 @@ export class GameOutbox {
   cancelTimer(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    this.commitClock.cancel(this.startFlush);
   }
 
   /** Shutting down: commits and delivers what is pending, trying a failing commit only a few more times, then takes nothing more. */

@@ -19,9 +19,13 @@ import { CloseCode, encodeServerMessage } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
 import { gameKeyMatches, type GameWriteBatch, type LoadedGame } from "#app/models/game.server";
 import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
+import type { CommitClock } from "./commit-clock";
 import type { Logger } from "./logger";
 import { silentLogger } from "./logger";
 import { Throttle } from "./throttle";
+
+/** docs/decisions/0006: an accepted answer waits at most this long for the commit that stores it. */
+export const DEFAULT_COMMIT_INTERVAL_MS = 10;
 
 export type { CommitOutcome, Connection, OutgoingData } from "./game-outbox";
 
@@ -35,6 +39,8 @@ export interface RoomOptions {
   settings?: Partial<GameSettings>;
   /** Longest time an accepted action waits for its group commit. */
   commitIntervalMs?: number;
+  /** The clock the process's rooms share for that wait (the hub's), so their commits share transactions. */
+  commitClock?: CommitClock;
   now?: () => number;
   logger?: Logger;
   /** Messages sent and group commits, for /metrics. */
@@ -101,7 +107,8 @@ export class GameRoom {
     this.onClosed = options.onClosed ?? (() => {});
     this.outbox = new GameOutbox(this.gameId, {
       commit: (batch) => store.commit(batch),
-      commitIntervalMs: options.commitIntervalMs ?? 10,
+      commitIntervalMs: options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
+      commitClock: options.commitClock,
       now: this.now,
       logger: this.logger,
       metrics: options.metrics,

@@ -2,7 +2,8 @@
  * One writer for the process (issue 18, docs/decisions/0035-one-writer.md) against a real SQLite
  * file: many games' group commits in one transaction; a game whose write SQLite refuses is rolled
  * back alone and told so while the others commit; rooms sharing the writer acknowledge nothing
- * before its commit, and each game's messages keep their order.
+ * before its commit, and each game's messages keep their order; on the one commit clock, answers of
+ * several games given within an interval share a transaction.
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { isConstraintViolation } from "#db/errors";
 import { SQLite } from "#db/sqlite.server";
 import { createGame, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
+import { CommitClock } from "#server/commit-clock";
 import { GameRoom, type Connection } from "#server/game-room";
 import { GameWriter } from "#server/game-writer";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
@@ -141,6 +143,43 @@ describe("rooms sharing the writer", () => {
       ]);
     }
     await sql`pragma busy_timeout = 5000`.execute(db);
+    for (const { room } of rooms) await room.dispose();
+  });
+
+  it("on the one commit clock, store answers given at different moments of an interval in one transaction", async () => {
+    const transactions: number[] = [];
+    const writer = new GameWriter(db, { onTransaction: (games) => transactions.push(games) });
+    const clock = new CommitClock(300);
+    const rooms = [];
+    for (let index = 0; index < 3; index++) {
+      const game = await newGame();
+      const loaded = (await loadGameForPlay(db, game.gameCode))!;
+      const room = new GameRoom(
+        loaded,
+        { commit: (pending) => writer.commit(game.id, pending), getHostClientId: async () => "host" },
+        { commitIntervalMs: 300, commitClock: clock },
+      );
+      const host = connection("host");
+      // Two players, so one answer leaves the question open (its close would be committed at once).
+      const [ann, bob] = [connection(`clock-ann-${index}`), connection(`clock-bob-${index}`)];
+      await room.joinAsHost(host);
+      room.joinAsPlayer(ann, "Ann");
+      room.joinAsPlayer(bob, "Bob");
+      await expect.poll(() => has(bob, "PLAYER_JOINED") && has(ann, "PLAYER_JOINED")).toBe(true);
+      room.start(host);
+      await expect.poll(() => has(ann, "QUESTION_STARTED")).toBe(true);
+      rooms.push({ room, ann, playerId: ann.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id as number });
+    }
+    // Past the joins' and starts' commits.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    transactions.length = 0;
+    for (const { room, ann, playerId } of rooms) {
+      room.answer(ann, playerId, { answerIndex: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    for (const { ann } of rooms) await expect.poll(() => has(ann, "ANSWER_ACCEPTED")).toBe(true);
+    // With a timer per room, each answer was stored in a transaction of its own: [1, 1, 1].
+    expect(transactions).toEqual([3]);
     for (const { room } of rooms) await room.dispose();
   });
 });
