@@ -14,7 +14,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import type { QuestionKind } from "#app/game/question-kinds";
-import type { GameTally, GamesSetupCommand, WorkerReport } from "./ipc";
+import type { GameTally, GamesSetupCommand, QuestionSamples, WorkerReport } from "./ipc";
 import { gameAddresses, postJson } from "./loopback";
 import { answerFor } from "./questions";
 
@@ -34,9 +34,9 @@ let games: LiveGame[] = [];
 let sockets: WebSocket[] = [];
 let startTimers: NodeJS.Timeout[] = [];
 
-/** Samples of every game this process drives. */
-let deliveries: number[] = [];
-let acks: number[] = [];
+/** Samples of every game this process drives: the first question's apart, since every game's start can fall at one moment. */
+let deliveries: QuestionSamples = { first: [], later: [] };
+let acks: QuestionSamples = { first: [], later: [] };
 let errors: string[] = [];
 /** This process's own load while the games play: whether the generator, not the server, was late. */
 let loopDelay: IntervalHistogram | null = null;
@@ -182,8 +182,8 @@ function play(command: GamesSetupCommand, live: LiveGame, socket: WebSocket, nic
           return;
         case "QUESTION_STARTED": {
           const { payload } = JSON.parse(data.toString());
-          deliveries.push(receivedAt - payload.serverNow);
           const questionNumber: number = payload.questionNumber;
+          (questionNumber === 1 ? deliveries.first : deliveries.later).push(receivedAt - payload.serverNow);
           const { kind, answers } = payload.question as { kind: QuestionKind; answers?: string[] };
           // A random moment in the open window, leaving a tenth of it so a busy machine is not late.
           const window = payload.endsAt - payload.serverNow;
@@ -206,9 +206,9 @@ function play(command: GamesSetupCommand, live: LiveGame, socket: WebSocket, nic
             tally.strayAcks++;
             return;
           }
+          (awaitingAck === 1 ? acks.first : acks.later).push(performance.now() - answerSentAt);
           awaitingAck = 0;
           tally.acknowledged++;
-          acks.push(performance.now() - answerSentAt);
           return;
         case "ERROR":
           tally.errors++;
@@ -245,8 +245,8 @@ function play(command: GamesSetupCommand, live: LiveGame, socket: WebSocket, nic
 export async function setUpGames(command: GamesSetupCommand): Promise<void> {
   games = [];
   sockets = [];
-  deliveries = [];
-  acks = [];
+  deliveries = { first: [], later: [] };
+  acks = { first: [], later: [] };
   errors = [];
   remaining = command.games.length * (command.playersPerGame + 1);
   finishedReported = false;

@@ -70,9 +70,9 @@ export type WorkerReport =
       at: number;
       games: GameTally[];
       /** Question delivery (ms) of every player of every game of this worker. */
-      deliveries: number[];
+      deliveries: QuestionSamples;
       /** Answer acknowledgement (ms), likewise. */
-      acks: number[];
+      acks: QuestionSamples;
       /** The first ERROR messages, with their game and who got them. */
       errors: string[];
       /** This process's CPU time (user + system) while the games played. */
@@ -87,3 +87,9 @@ export type WorkerReport =
 /** What the baseline server is told, and what it answers. */
 export type BaselineCommand = { cmd: "broadcast"; bytes: number } | { cmd: "stop" };
 export type BaselineReport = { event: "listening"; port: number } | { event: "broadcast"; clients: number };
+
+/** Latency samples (ms) of the first question and of the later ones. */
+export interface QuestionSamples {
+  first: number[];
+  later: number[];
+}

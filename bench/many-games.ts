@@ -19,6 +19,7 @@
 import os from "node:os";
 import path from "node:path";
 import { SQLite } from "#db/sqlite.server";
+import { measureBaseline } from "./baseline";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
 import { assignGames, lostAnswers, startOffsetsMs, type LostAnswers } from "./games-plan";
 import type { GameTally, ParentCommand, WorkerReport } from "./ipc";
@@ -37,6 +38,8 @@ export interface ManyGamesOptions {
   timeLimitSeconds: number;
   staggerSeconds: number;
   workers: number;
+  /** Broadcasts of the bare `ws` baseline to as many sockets as the games have hosts and players. */
+  baselineBroadcasts: number;
   /** A V8 CPU profile of the server to bench/profiles/. */
   profile: boolean;
   pages: PagePassOptions;
@@ -50,6 +53,15 @@ export interface ManyGamesFigures {
   playSeconds: number;
   questionDeliveryMs: LatencySummary;
   answerAckMs: LatencySummary;
+  /** The first question: with every game started at one moment, every game's broadcast falls together. */
+  firstQuestionDeliveryMs: LatencySummary;
+  firstQuestionAckMs: LatencySummary;
+  laterQuestionsDeliveryMs: LatencySummary;
+  laterQuestionsAckMs: LatencySummary;
+  /** A bare `ws` server's broadcast to as many sockets, from the same load workers. */
+  baselineDeliveryMs: LatencySummary;
+  /** Question delivery p99 over the baseline's. */
+  deliveryP99OverBaseline: number;
   answersSent: number;
   answersAcknowledged: number;
   answersStored: number;
@@ -130,6 +142,9 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
   );
   let rssSampler: NodeJS.Timeout | undefined;
   try {
+    // Hosts receive every question too: the games' broadcasts reach players + hosts.
+    const baseline = await measureBaseline(workers, { sockets: games * (playersPerGame + 1), broadcasts: options.baselineBroadcasts });
+    log(`baseline delivery ${formatLatency(baseline.delivery)}`);
     // Idle: the freshly started server, settled, before any game exists.
     await sleep(1000);
     const idle = sampleProcess(server.pid);
@@ -180,11 +195,18 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
     const lost: LostAnswers = lostAnswers(perGame);
     const sum = (pick: (tally: GameTally) => number) => tallies.reduce((total, tally) => total + pick(tally), 0);
     const cpuPlaying = (afterPlay?.cpuSeconds ?? NaN) - (beforePlay?.cpuSeconds ?? NaN);
+    const questionDeliveryMs = summarize(reports.flatMap((report) => [...report.deliveries.first, ...report.deliveries.later]));
     const figures: ManyGamesFigures = {
       setupSeconds: round1(setupSeconds),
       playSeconds: round1(playSeconds),
-      questionDeliveryMs: summarize(reports.flatMap((report) => report.deliveries)),
-      answerAckMs: summarize(reports.flatMap((report) => report.acks)),
+      questionDeliveryMs,
+      answerAckMs: summarize(reports.flatMap((report) => [...report.acks.first, ...report.acks.later])),
+      firstQuestionDeliveryMs: summarize(reports.flatMap((report) => report.deliveries.first)),
+      firstQuestionAckMs: summarize(reports.flatMap((report) => report.acks.first)),
+      laterQuestionsDeliveryMs: summarize(reports.flatMap((report) => report.deliveries.later)),
+      laterQuestionsAckMs: summarize(reports.flatMap((report) => report.acks.later)),
+      baselineDeliveryMs: baseline.delivery,
+      deliveryP99OverBaseline: Math.round((questionDeliveryMs.p99 / baseline.delivery.p99) * 100) / 100,
       answersSent: sum((tally) => tally.sent),
       answersAcknowledged: sum((tally) => tally.acknowledged),
       answersStored: perGame.reduce((total, game) => total + game.stored, 0),
@@ -242,12 +264,21 @@ export function describeManyGames(options: ManyGamesOptions, kindsLabel: string)
   );
 }
 
+const laterQuestionsLabel = (options: ManyGamesOptions) => (options.questions.length === 2 ? "question 2" : `questions 2-${options.questions.length}`);
+
 export function manyGamesRows(options: ManyGamesOptions, figures: ManyGamesFigures): Array<[string, string]> {
   const players = options.games * options.playersPerGame;
   return [
     ["setup", `${options.games} games created and ${players} players in their lobbies after ${figures.setupSeconds} s`],
     ["question delivery", formatLatency(figures.questionDeliveryMs)],
+    ["bare ws broadcast", `${formatLatency(figures.baselineDeliveryMs)} to ${options.games * (options.playersPerGame + 1)} sockets`],
+    ["delivery p99 / baseline", `${figures.deliveryP99OverBaseline}×`],
     ["answer ack", formatLatency(figures.answerAckMs)],
+    [
+      `question 1${options.staggerSeconds === 0 ? " (all games at once)" : ""}`,
+      `delivery ${formatLatency(figures.firstQuestionDeliveryMs)}; ack ${formatLatency(figures.firstQuestionAckMs)}`,
+    ],
+    [laterQuestionsLabel(options), `delivery ${formatLatency(figures.laterQuestionsDeliveryMs)}; ack ${formatLatency(figures.laterQuestionsAckMs)}`],
     [
       "answers",
       `${figures.answersSent} sent, ${figures.answersAcknowledged} acknowledged, ${figures.answersStored} stored; ` +
@@ -280,7 +311,14 @@ export function manyGamesMedianRows(options: ManyGamesOptions, runs: ManyGamesFi
     ["runs", `${runs.length}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
     ["setup", `${of((figures) => figures.setupSeconds)} s`],
     ["question delivery", latency((figures) => figures.questionDeliveryMs)],
+    ["bare ws broadcast", latency((figures) => figures.baselineDeliveryMs)],
+    ["delivery p99 / baseline", `${of((figures) => figures.deliveryP99OverBaseline)}×`],
     ["answer ack", latency((figures) => figures.answerAckMs)],
+    ["question 1 delivery / ack", `${latency((figures) => figures.firstQuestionDeliveryMs)} / ${latency((figures) => figures.firstQuestionAckMs)}`],
+    [
+      `${laterQuestionsLabel(options)} delivery / ack`,
+      `${latency((figures) => figures.laterQuestionsDeliveryMs)} / ${latency((figures) => figures.laterQuestionsAckMs)}`,
+    ],
     ["lost answers", of((figures) => figures.lostAnswers)],
     ["games finished", `${of((figures) => figures.gamesFinished)} of ${options.games}`],
     ["server CPU per player-question", `${of((figures) => figures.serverCpuMsPerPlayerQuestion)} ms`],

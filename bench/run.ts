@@ -29,7 +29,9 @@
  *
  * `--games G --players-per-game P` is the many-games mode (bench/many-games.ts): G games of P players
  * on one server, every host and player on its own loopback address, all started at the same moment
- * or spread over `--stagger S` seconds; no baseline, display or remote there.
+ * or spread over `--stagger S` seconds; no display or remote there. Its baseline broadcasts to as
+ * many sockets as the games' hosts and players together, and the first question's figures are
+ * printed apart from the later ones' (with no stagger, every game's first question opens at once).
  *
  * `--runs R` repeats the whole measurement R times, each on a fresh server and database, prints each
  * run's table and then the median of each figure with every run's value, and writes the runs and the
@@ -43,7 +45,8 @@ import { HOST_NICKNAME } from "#app/game/rules";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
 import { defaultWorkerCount } from "./games-plan";
 import { api } from "./player-weight";
-import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
+import type { ParentCommand, WorkerReport } from "./ipc";
+import { BROADCAST_BYTES, measureBaseline, slices, type BaselineFigures } from "./baseline";
 import {
   describeManyGames,
   machineDescription,
@@ -100,8 +103,7 @@ if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
 const kinds = values.kinds as KindsSetting;
 const manyGames = values.games !== undefined;
 if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
-if (manyGames && (values.pictures || values["baseline-broadcasts"] !== "5"))
-  throw new Error("--pictures and --baseline-broadcasts are for the single-game mode.");
+if (manyGames && values.pictures) throw new Error("--pictures is for the single-game mode.");
 const withPictures = values.pictures!;
 const withScreens = values["display-remote"]!;
 const gameCount = Number(values.games ?? 1);
@@ -135,10 +137,6 @@ const pageOptions = { httpSeconds, httpConnections, weightRuns: Number(values["w
 /** The command as typed after `npm run bench`, printed with the figures and kept in results.json. */
 const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
 
-/** The size of a broadcast in the baseline: a QUESTION_STARTED of the bench's questions is 330-410 B with its kind, points and picture id. */
-const BROADCAST_BYTES = 400;
-const BASELINE_SPACING_MS = 1500;
-
 /** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
 function startBenchServer(): Promise<GameServer> {
   return startGameServer({
@@ -149,56 +147,6 @@ function startBenchServer(): Promise<GameServer> {
 }
 
 type Worker = Reporter<ParentCommand, WorkerReport>;
-type Baseline = Reporter<BaselineCommand, BaselineReport>;
-
-/** Splits N players over the workers: [firstIndex, count] each. */
-function slices(total: number, parts: number): Array<{ firstIndex: number; count: number }> {
-  const size = Math.ceil(total / parts);
-  return Array.from({ length: parts }, (_, part) => ({ firstIndex: part * size, count: Math.max(0, Math.min(size, total - part * size)) })).filter(
-    (slice) => slice.count > 0,
-  );
-}
-
-// ------------------------------------------------------------------ the baseline
-
-async function measureBaseline(workers: Worker[]): Promise<{ delivery: LatencySummary; received: number; expected: number }> {
-  const baseline: Baseline = new Reporter(forkScript("baseline-server.ts"), "baseline server");
-  try {
-    const { port } = await baseline.next("listening");
-    const parts = slices(playerCount, workers.length);
-    await Promise.all(
-      parts.map((slice, index) => {
-        const ready = workers[index].next("baselineReady");
-        workers[index].send({ cmd: "baseline", url: `ws://127.0.0.1:${port}`, count: slice.count });
-        return ready;
-      }),
-    );
-    log(`baseline: ${playerCount} sockets open; ${baselineBroadcasts} broadcasts of ${BROADCAST_BYTES} bytes`);
-    for (let round = 0; round < baselineBroadcasts; round++) {
-      const sent = baseline.next("broadcast");
-      baseline.send({ cmd: "broadcast", bytes: BROADCAST_BYTES });
-      await sent;
-      await sleep(BASELINE_SPACING_MS);
-    }
-    const samples: number[] = [];
-    for (const worker of workers.slice(0, parts.length)) {
-      const report = worker.next("baselineSamples");
-      worker.send({ cmd: "collect" });
-      samples.push(...(await report).deliveries);
-    }
-    await Promise.all(
-      workers.slice(0, parts.length).map((worker) => {
-        const closed = worker.next("closed");
-        worker.send({ cmd: "close" });
-        return closed;
-      }),
-    );
-    return { delivery: summarize(samples), received: samples.length, expected: playerCount * baselineBroadcasts };
-  } finally {
-    baseline.send({ cmd: "stop" });
-    await new Promise((resolve) => baseline.child.once("exit", resolve));
-  }
-}
 
 // ------------------------------------------------------------------ the game
 
@@ -384,11 +332,11 @@ async function measureSingleGame(): Promise<SingleGameRun> {
   log(
     `server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`,
   );
-  let baseline: Awaited<ReturnType<typeof measureBaseline>>;
+  let baseline: BaselineFigures;
   let game: GameFigures;
   let pages: PagePasses;
   try {
-    baseline = await measureBaseline(workers);
+    baseline = await measureBaseline(workers, { sockets: playerCount, broadcasts: baselineBroadcasts });
     log(`baseline delivery ${formatLatency(baseline.delivery)}`);
     game = await playGame(server, workers);
     pages = await runPagePasses(server.url, pageOptions);
@@ -464,7 +412,7 @@ async function measureSingleGame(): Promise<SingleGameRun> {
 
 function singleGameResults(
   game: GameFigures,
-  baseline: Awaited<ReturnType<typeof measureBaseline>>,
+  baseline: BaselineFigures,
   pages: PagePasses,
   machine: string,
   deliveryRatioP99: number,
@@ -563,6 +511,7 @@ async function mainManyGames(): Promise<void> {
     timeLimitSeconds,
     staggerSeconds,
     workers: workerCount,
+    baselineBroadcasts,
     profile: values.profile!,
     pages: pageOptions,
   };

@@ -1,0 +1,69 @@
+/**
+ * The floor a game's delivery is measured against, in both modes of `npm run bench`: a bare `ws`
+ * server (bench/baseline-server.ts) that broadcasts one message, serialised once, to as many
+ * sockets as the game's broadcast reaches, held open by the same load workers on the same cores.
+ */
+import type { BaselineCommand, BaselineReport, ParentCommand, WorkerReport } from "./ipc";
+import { Reporter, forkScript, log, sleep } from "./processes";
+import { summarize, type LatencySummary } from "./stats";
+
+/** The size of a broadcast in the baseline: a QUESTION_STARTED of the bench's questions is 330-410 B with its kind, points and picture id. */
+export const BROADCAST_BYTES = 400;
+const BASELINE_SPACING_MS = 1500;
+
+type Worker = Reporter<ParentCommand, WorkerReport>;
+type Baseline = Reporter<BaselineCommand, BaselineReport>;
+
+export interface BaselineFigures {
+  delivery: LatencySummary;
+  received: number;
+  expected: number;
+}
+
+/** Splits N sockets over the workers: [firstIndex, count] each. */
+export function slices(total: number, parts: number): Array<{ firstIndex: number; count: number }> {
+  const size = Math.ceil(total / parts);
+  return Array.from({ length: parts }, (_, part) => ({ firstIndex: part * size, count: Math.max(0, Math.min(size, total - part * size)) })).filter(
+    (slice) => slice.count > 0,
+  );
+}
+
+/** Opens `sockets` sockets to a bare `ws` server over the workers, times `broadcasts` broadcasts to all of them, and closes them. */
+export async function measureBaseline(workers: Worker[], { sockets, broadcasts }: { sockets: number; broadcasts: number }): Promise<BaselineFigures> {
+  const baseline: Baseline = new Reporter(forkScript("baseline-server.ts"), "baseline server");
+  try {
+    const { port } = await baseline.next("listening");
+    const parts = slices(sockets, workers.length);
+    await Promise.all(
+      parts.map((slice, index) => {
+        const ready = workers[index].next("baselineReady");
+        workers[index].send({ cmd: "baseline", url: `ws://127.0.0.1:${port}`, count: slice.count });
+        return ready;
+      }),
+    );
+    log(`baseline: ${sockets} sockets open; ${broadcasts} broadcasts of ${BROADCAST_BYTES} bytes`);
+    for (let round = 0; round < broadcasts; round++) {
+      const sent = baseline.next("broadcast");
+      baseline.send({ cmd: "broadcast", bytes: BROADCAST_BYTES });
+      await sent;
+      await sleep(BASELINE_SPACING_MS);
+    }
+    const samples: number[] = [];
+    for (const worker of workers.slice(0, parts.length)) {
+      const report = worker.next("baselineSamples");
+      worker.send({ cmd: "collect" });
+      samples.push(...(await report).deliveries);
+    }
+    await Promise.all(
+      workers.slice(0, parts.length).map((worker) => {
+        const closed = worker.next("closed");
+        worker.send({ cmd: "close" });
+        return closed;
+      }),
+    );
+    return { delivery: summarize(samples), received: samples.length, expected: sockets * broadcasts };
+  } finally {
+    baseline.send({ cmd: "stop" });
+    await new Promise((resolve) => baseline.child.once("exit", resolve));
+  }
+}
