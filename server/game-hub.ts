@@ -7,6 +7,7 @@ import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";
 import { CommitClock } from "./commit-clock";
+import { SendPacer } from "./send-pacer";
 import { DEFAULT_COMMIT_INTERVAL_MS, GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { GameWriter } from "./game-writer";
 import { silentLogger, type Logger } from "./logger";
@@ -48,6 +49,8 @@ export class GameHub {
   private readonly writer: GameWriter;
   /** Every room's waiting group commits fall due on this one clock, so they reach the writer together. */
   private readonly commitClock: CommitClock;
+  /** Every room's deliveries count against one slice of socket writes per turn of the event loop. */
+  private readonly sendPacer = new SendPacer();
 
   constructor(
     private readonly db: DB,
@@ -112,6 +115,7 @@ export class GameHub {
       settings: this.options.settings,
       commitIntervalMs: this.options.commitIntervalMs,
       commitClock: this.commitClock,
+      sendPacer: this.sendPacer,
       now: this.options.now,
       logger: this.options.logger,
       metrics: this.options.metrics,

@@ -18,6 +18,7 @@ import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol"
 import type { GameWriteBatch } from "#app/models/game.server";
 import { CommitClock } from "./commit-clock";
 import type { Logger } from "./logger";
+import { SendPacer } from "./send-pacer";
 
 /**
  * A serialised message. A broadcast is encoded to UTF-8 once (a Buffer) rather than once per socket;
@@ -60,6 +61,8 @@ export interface OutboxOptions {
   commitIntervalMs: number;
   /** The process's one clock for waiting commits (the hub's); by default one of the outbox's own. */
   commitClock?: CommitClock;
+  /** The slice of socket writes all games share (the hub's); by default one of the outbox's own. */
+  sendPacer?: SendPacer;
   now: () => number;
   logger: Logger;
   metrics?: OutboxMetrics;
@@ -67,28 +70,39 @@ export interface OutboxOptions {
   onCommitFailed: (outcome: "game-gone" | "refused") => void;
 }
 
+/**
+ * A player's own copy of a message that is shared but for one field: the shared part serialised once
+ * for all players (`head`), this player's field (`own`). The two are joined only when the message is
+ * written to the player's socket, so a large game never holds thousands of full copies at once
+ * while they wait for their commit and their slice of the delivery (issue 18: they outlived the
+ * young generation and piled up as garbage in the old one).
+ */
+class PersonalMessage {
+  constructor(
+    private readonly head: string,
+    private readonly own: string,
+  ) {}
+
+  text(): string {
+    return `${this.head}${this.own}}}`;
+  }
+}
+
+type QueuedData = OutgoingData | PersonalMessage;
+const outgoing = (data: QueuedData): OutgoingData => (data instanceof PersonalMessage ? data.text() : data);
+
 /** A message to send once the batch before it is committed; `close` then ends the connection. */
 type Delivery = {
   to: Connection;
-  data: OutgoingData;
+  data: QueuedData;
   close?: { code: number; reason: string };
   /** This is the current question for that player: note when it was written to the socket. */
   questionFor?: number;
 };
-type DeliveryGroup = { messages: OutgoingData[]; close?: Delivery["close"]; questionFor?: number };
+type DeliveryGroup = { messages: QueuedData[]; close?: Delivery["close"]; questionFor?: number };
 
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
-
-/**
- * Sockets written between two looks at the event loop during a large delivery (some 50 ms of work
- * on a small machine). A broadcast to 10,000 sockets takes a few hundred milliseconds; in slices,
- * the answers that arrive meanwhile are timed when they arrive and acknowledged before it ends.
- * Smaller slices cost the broadcast itself more (measured with `npm run bench`).
- */
-const SEND_SLICE = 2000;
-
-const nextTurnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const noMetrics: OutboxMetrics = { sent: () => {}, committed: () => {} };
 
@@ -173,10 +187,10 @@ function addToGroup(group: DeliveryGroup, { data, close, questionFor }: Delivery
 }
 
 /** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
-function personalized(type: ServerMessageType, shared: object, key: string): (value: unknown) => string {
+function personalized(type: ServerMessageType, shared: object, key: string): (value: unknown) => PersonalMessage {
   const head = JSON.stringify({ type, payload: shared }).slice(0, -2);
   const prefix = `${head}${head.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
-  return (value) => `${prefix}${JSON.stringify(value)}}}`;
+  return (value) => new PersonalMessage(prefix, JSON.stringify(value));
 }
 
 export class GameOutbox {
@@ -190,6 +204,7 @@ export class GameOutbox {
   /** Messages per type among `deliveries`, counted as sent once their commit is stored. */
   private counts = new Map<ServerMessageType, number>();
   private readonly commitClock: CommitClock;
+  private readonly sendPacer: SendPacer;
   /** A flush due at once, for a change of phase; a waiting one is on `commitClock` instead. */
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
@@ -207,6 +222,7 @@ export class GameOutbox {
     this.logger = options.logger;
     this.metrics = options.metrics ?? noMetrics;
     this.commitClock = options.commitClock ?? new CommitClock(options.commitIntervalMs);
+    this.sendPacer = options.sendPacer ?? new SendPacer();
   }
 
   /** When the open question reached this player, if it did in its broadcast. */
@@ -418,14 +434,14 @@ export class GameOutbox {
     if (!outbox) return;
     // `pending` holds the connections this flush has yet to write to, in order.
     const pending = groupByConnection(outbox);
-    let sinceLastTurn = 0;
     for (const [to, group] of pending) {
+      if (this.sendPacer.sliceSpent) {
+        // This game's or others': the answers that came meanwhile are read, then committed and told.
+        await this.sendPacer.nextTurn();
+        await this.flushBetweenSlices(pending);
+      }
       pending.delete(to);
       this.deliver(to, group);
-      if (++sinceLastTurn < SEND_SLICE || pending.size === 0) continue;
-      sinceLastTurn = 0;
-      await nextTurnOfEventLoop();
-      await this.flushBetweenSlices(pending);
     }
   }
 
@@ -469,8 +485,10 @@ export class GameOutbox {
   }
 
   private deliver(to: Connection, { messages, close, questionFor }: DeliveryGroup): void {
+    this.sendPacer.wrote();
     try {
-      to.send(...messages);
+      if (messages.length === 1) to.send(outgoing(messages[0]));
+      else to.send(...messages.map(outgoing));
       if (questionFor !== undefined) this.questionDeliveredAt.set(questionFor, this.options.now());
       if (close) to.close(close.code, close.reason);
     } catch (error) {

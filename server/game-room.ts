@@ -20,6 +20,7 @@ import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game
 import { gameKeyMatches, type GameWriteBatch, type LoadedGame } from "#app/models/game.server";
 import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
 import type { CommitClock } from "./commit-clock";
+import type { SendPacer } from "./send-pacer";
 import type { Logger } from "./logger";
 import { silentLogger } from "./logger";
 import { Throttle } from "./throttle";
@@ -41,6 +42,8 @@ export interface RoomOptions {
   commitIntervalMs?: number;
   /** The clock the process's rooms share for that wait (the hub's), so their commits share transactions. */
   commitClock?: CommitClock;
+  /** The slice of socket writes the process's rooms share (the hub's). */
+  sendPacer?: SendPacer;
   now?: () => number;
   logger?: Logger;
   /** Messages sent and group commits, for /metrics. */
@@ -109,6 +112,7 @@ export class GameRoom {
       commit: (batch) => store.commit(batch),
       commitIntervalMs: options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
       commitClock: options.commitClock,
+      sendPacer: options.sendPacer,
       now: this.now,
       logger: this.logger,
       metrics: options.metrics,
