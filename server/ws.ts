@@ -74,6 +74,8 @@ export const JOIN_LIMIT_MESSAGES = {
 /** How long the count of players an address brought into a game is kept: longer than any game lasts. */
 const PLAYERS_PER_IP_WINDOW_SECONDS = 24 * 60 * 60;
 
+const SOCKET_CLOSED = Symbol("socket closed");
+
 interface Client {
   socket: WebSocket;
   /** For the join limits; never logged. */
@@ -81,8 +83,13 @@ interface Client {
   connection: Connection;
   room: GameRoom | null;
   alive: boolean;
-  /** Messages of one socket are handled in order, even when one waits for the database. */
-  queue: Promise<void>;
+  /**
+   * Messages of one socket are handled in order, even when one waits for the database (a join
+   * loads its game): while one does, those arriving behind it wait here, and `SOCKET_CLOSED` marks
+   * where the socket closed. Null when nothing waits, the case of nearly every message: it is then
+   * handled at once, with no promise made for it (issue 18).
+   */
+  waiting: Array<string | typeof SOCKET_CLOSED> | null;
   tokens: number;
   lastRefill: number;
 }
@@ -204,7 +211,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       connection,
       room: null,
       alive: true,
-      queue: Promise.resolve(),
+      waiting: null,
       tokens: burst,
       lastRefill: Date.now(),
     };
@@ -219,21 +226,51 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
         return;
       }
       const text = isBinary ? "" : data.toString();
-      client.queue = client.queue
-        .then(() => handle(client, text))
-        .catch((error) => {
-          logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
-          replyError(client, "Something went wrong handling that message.", "MESSAGE_FAILED");
-        });
+      if (client.waiting) client.waiting.push(text);
+      else run(client, text);
     });
     socket.on("close", () => {
       clients.delete(client);
-      client.queue = client.queue.then(() => client.room?.drop(connection));
+      if (client.waiting) client.waiting.push(SOCKET_CLOSED);
+      else client.room?.drop(connection);
     });
     socket.on("error", (error) => {
       // Oversized or malformed frames land here; ws closes the socket itself.
       logger.warn({ event: "socket_error", gameCode: client.room?.gameCode, reason: error.message }, "socket error");
     });
+  }
+
+  /** Handles one message; one that waits holds back those behind it until it is done. */
+  function run(client: Client, text: string): void {
+    let handled: void | Promise<void>;
+    try {
+      handled = handle(client, text);
+    } catch (error) {
+      failed(client, error);
+      return;
+    }
+    if (!handled) return;
+    client.waiting = [];
+    handled.catch((error) => failed(client, error)).finally(() => runWaiting(client));
+  }
+
+  function runWaiting(client: Client): void {
+    const waiting = client.waiting ?? [];
+    client.waiting = null;
+    for (const [index, next] of waiting.entries()) {
+      if (client.waiting) {
+        // The one before waits in turn: the rest stay behind it, in order.
+        (client.waiting as Array<string | typeof SOCKET_CLOSED>).push(...waiting.slice(index));
+        return;
+      }
+      if (next === SOCKET_CLOSED) client.room?.drop(client.connection);
+      else run(client, next);
+    }
+  }
+
+  function failed(client: Client, error: unknown): void {
+    logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
+    replyError(client, "Something went wrong handling that message.", "MESSAGE_FAILED");
   }
 
   function takeToken(client: Client): boolean {
@@ -254,7 +291,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     metrics.sent("ERROR", 1);
   }
 
-  async function handle(client: Client, text: string): Promise<void> {
+  /** A promise only for the messages that wait for the database: joining and watching. */
+  function handle(client: Client, text: string): void | Promise<void> {
     const parsed = parseClientMessage(text);
     metrics.received(parsed.ok ? parsed.message.type : "invalid");
     if (!parsed.ok) {
@@ -262,14 +300,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       return;
     }
     const message = parsed.message;
-    if (message.type === "JOIN_GAME") {
-      await join(client, message);
-      return;
-    }
-    if (message.type === "WATCH_GAME") {
-      await watch(client, message);
-      return;
-    }
+    if (message.type === "JOIN_GAME") return join(client, message);
+    if (message.type === "WATCH_GAME") return watch(client, message);
     const room = client.room;
     if (message.type === "LEAVE_GAME" && !room) return;
     if (!room || room.gameCode !== message.payload.gameCode) {
