@@ -100,6 +100,12 @@ type Delivery = {
   questionFor?: number;
 };
 type DeliveryGroup = { messages: QueuedData[]; close?: Delivery["close"]; questionFor?: number };
+/**
+ * One connection's messages of a flush: a lone delivery as it is (the case of nearly every
+ * connection: a broadcast reaches each player once), several as a group. A large game makes no
+ * group object per player for a broadcast (issue 18).
+ */
+type ConnectionMessages = Delivery | DeliveryGroup;
 
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
@@ -167,23 +173,28 @@ function rescoreOf(round: number, answer: AnswerRecord) {
  * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
  * time until the last one has its question.
  */
-function groupByConnection(outbox: Delivery[]): Map<Connection, DeliveryGroup> {
-  const groups = new Map<Connection, DeliveryGroup>();
-  for (const delivery of outbox) {
-    let group = groups.get(delivery.to);
-    if (!group) {
-      group = { messages: [] };
-      groups.set(delivery.to, group);
-    }
-    addToGroup(group, delivery);
-  }
+function groupByConnection(outbox: Delivery[]): Map<Connection, ConnectionMessages> {
+  const groups = new Map<Connection, ConnectionMessages>();
+  for (const delivery of outbox) addDelivery(groups, delivery);
   return groups;
 }
 
-function addToGroup(group: DeliveryGroup, { data, close, questionFor }: Delivery): void {
-  group.messages.push(data);
-  if (close) group.close = close;
-  if (questionFor !== undefined) group.questionFor = questionFor;
+/** Adds a delivery after its connection's others; the first stays a lone delivery until a second comes. */
+function addDelivery(groups: Map<Connection, ConnectionMessages>, delivery: Delivery): void {
+  const existing = groups.get(delivery.to);
+  if (!existing) {
+    groups.set(delivery.to, delivery);
+    return;
+  }
+  let group: DeliveryGroup;
+  if ("messages" in existing) group = existing;
+  else {
+    group = { messages: [existing.data], close: existing.close, questionFor: existing.questionFor };
+    groups.set(delivery.to, group);
+  }
+  group.messages.push(delivery.data);
+  if (delivery.close) group.close = delivery.close;
+  if (delivery.questionFor !== undefined) group.questionFor = delivery.questionFor;
 }
 
 /** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
@@ -434,14 +445,16 @@ export class GameOutbox {
     if (!outbox) return;
     // `pending` holds the connections this flush has yet to write to, in order.
     const pending = groupByConnection(outbox);
-    for (const [to, group] of pending) {
+    for (const to of pending.keys()) {
       if (this.sendPacer.sliceSpent) {
         // This game's or others': the answers that came meanwhile are read, then committed and told.
         await this.sendPacer.nextTurn();
         await this.flushBetweenSlices(pending);
       }
+      // Read after the wait: a message added meanwhile may have made the lone delivery a group.
+      const messages = pending.get(to)!;
       pending.delete(to);
-      this.deliver(to, group);
+      this.deliver(to, messages);
     }
   }
 
@@ -471,24 +484,25 @@ export class GameOutbox {
    * Commits and delivers what happened during a slice of a large delivery. A connection still
    * waiting for that delivery gets the new messages after it, in order; the rest get them now.
    */
-  private async flushBetweenSlices(pending: Map<Connection, DeliveryGroup>): Promise<void> {
+  private async flushBetweenSlices(pending: Map<Connection, ConnectionMessages>): Promise<void> {
     if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
     const outbox = await this.takeCommitted();
     if (!outbox) return;
     const now: Delivery[] = [];
     for (const delivery of outbox) {
-      const waiting = pending.get(delivery.to);
-      if (waiting) addToGroup(waiting, delivery);
+      if (pending.has(delivery.to)) addDelivery(pending, delivery);
       else now.push(delivery);
     }
-    for (const [to, group] of groupByConnection(now)) this.deliver(to, group);
+    for (const [to, messages] of groupByConnection(now)) this.deliver(to, messages);
   }
 
-  private deliver(to: Connection, { messages, close, questionFor }: DeliveryGroup): void {
+  private deliver(to: Connection, connectionMessages: ConnectionMessages): void {
     this.sendPacer.wrote();
+    const { close, questionFor } = connectionMessages;
     try {
-      if (messages.length === 1) to.send(outgoing(messages[0]));
-      else to.send(...messages.map(outgoing));
+      if (!("messages" in connectionMessages)) to.send(outgoing(connectionMessages.data));
+      else if (connectionMessages.messages.length === 1) to.send(outgoing(connectionMessages.messages[0]));
+      else to.send(...connectionMessages.messages.map(outgoing));
       if (questionFor !== undefined) this.questionDeliveredAt.set(questionFor, this.options.now());
       if (close) to.close(close.code, close.reason);
     } catch (error) {
