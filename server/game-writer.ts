@@ -17,7 +17,17 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/**
+ * Games' batches in one transaction at most. SQLite holds the event loop for the whole transaction;
+ * when every game changes phase at the same moment, hundreds of batches would hold it for a few
+ * hundred milliseconds, and the answers arriving meanwhile would wait unread (issue 18). The rest go
+ * in the next turn, after the event loop has read what came meanwhile.
+ */
+export const MAX_GAMES_PER_TRANSACTION = 100;
+
 export interface GameWriterOptions {
+  /** Games' batches in one transaction at most (MAX_GAMES_PER_TRANSACTION). */
+  maxGamesPerTransaction?: number;
   /** A shared transaction of `games` games' batches returned after `seconds` (for /metrics and tests). */
   onTransaction?: (games: number, seconds: number) => void;
 }
@@ -56,8 +66,7 @@ export class GameWriter {
   }
 
   private async run(): Promise<void> {
-    const due = this.queue;
-    this.queue = [];
+    const due = this.queue.splice(0, this.options.maxGamesPerTransaction ?? MAX_GAMES_PER_TRANSACTION);
     if (due.length === 0) return;
     this.running = true;
     try {

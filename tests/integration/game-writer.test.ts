@@ -58,6 +58,16 @@ describe("the shared writer", () => {
     for (const game of games) expect(await playersOf(game.id)).toEqual([1, 2]);
   });
 
+  it("puts at most the set number of games in one transaction, the rest in the next turn", async () => {
+    const transactions: number[] = [];
+    const writer = new GameWriter(db, { onTransaction: (games) => transactions.push(games), maxGamesPerTransaction: 4 });
+    const games = await Promise.all(Array.from({ length: 10 }, () => newGame()));
+    const outcomes = await Promise.all(games.map((game) => writer.commit(game.id, batch({ joined: [player(1, game.id)] }))));
+    expect(outcomes).toEqual(games.map(() => "stored"));
+    expect(transactions).toEqual([4, 4, 2]);
+    for (const game of games) expect(await playersOf(game.id)).toEqual([1]);
+  });
+
   it("rolls back only the game whose write the database refuses, and tells that game alone", async () => {
     const writer = new GameWriter(db);
     const [good, bad, gone, alsoGood] = await Promise.all([newGame(), newGame(), newGame(), newGame()]);
