@@ -7,6 +7,7 @@ import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClient
 import { HOST_NICKNAME } from "#app/game/rules";
 import { ClientIdSchema } from "#app/utils/validation";
 import type { GameHub } from "./game-hub";
+import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
 import { silentLogger, type Logger } from "./logger";
 import type { Connection, GameRoom } from "./game-room";
@@ -104,7 +105,8 @@ function refuse(socket: Duplex, status: number, text: string): void {
 }
 
 /**
- * How often the server pings every game socket (and ends one that did not answer the last ping).
+ * How often the server pings every game socket (and ends one that did not answer the last ping),
+ * spread over the interval (server/heartbeat.ts).
  * A proxy in front must allow a silence longer than this (docs/deploy/).
  */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
@@ -400,16 +402,15 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     room.joinAsDisplay(client.connection, key);
   }
 
-  const heartbeat = setInterval(() => {
-    for (const client of clients) {
-      if (!client.alive) {
-        client.socket.terminate();
-        continue;
-      }
-      client.alive = false;
-      client.socket.ping();
+  const rounds = new HeartbeatRounds(clients, heartbeatIntervalMs, (client) => {
+    if (!client.alive) {
+      client.socket.terminate();
+      return;
     }
-  }, heartbeatIntervalMs);
+    client.alive = false;
+    client.socket.ping();
+  });
+  const heartbeat = setInterval(() => rounds.tick(), rounds.tickMs);
   heartbeat.unref();
 
   return {
