@@ -3,48 +3,9 @@
  * until the group commit holding it is stored, however often the commit fails first.
  */
 import { describe, expect, it } from "vitest";
-import { QuestionInputSchema } from "#app/game/question-input";
-import type { GameRow } from "#db/schema";
-import type { GameWriteBatch, LoadedGame } from "#app/models/game.server";
+import type { GameWriteBatch } from "#app/models/game.server";
 import { GameRoom, type Connection, type RoomOptions } from "#server/game-room";
-
-function loadedGame(): LoadedGame {
-  const game: GameRow = {
-    id: 1,
-    quiz_id: 1,
-    host_id: null,
-    game_code: "ROOM42",
-    status: "waiting",
-    host_client_id: "host",
-    creator_client_id: "host",
-    time_limit: 20,
-    phase: "lobby",
-    question_index: -1,
-    question_started_at: null,
-    question_pauses: "[]",
-    round: 0,
-    locked: 0,
-    pictures_on_players: 0,
-    display_key: "display-key",
-    remote_key: "remote-key",
-    evening: null,
-    created_at: 0,
-    started_at: null,
-    ended_at: null,
-  };
-  return {
-    game,
-    title: "Commit test",
-    timeLimit: 20,
-    questions: [{ id: 7, quizId: 1, order: 0, ...QuestionInputSchema.parse({ text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1 }) }],
-    laterRounds: [],
-    evening: null,
-    players: [],
-    answers: [],
-    kickedClientIds: [],
-    questionPauses: [],
-  };
-}
+import { loadedGame } from "./loaded-game";
 
 function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
   const received: { type: string; payload: any }[] = [];

@@ -4,49 +4,9 @@
  * arriving meanwhile are read and timed instead of waiting for every game's delivery.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { QuestionInputSchema } from "#app/game/question-input";
-import type { GameRow } from "#db/schema";
-import type { LoadedGame } from "#app/models/game.server";
 import { GameRoom, type Connection } from "#server/game-room";
 import { SendPacer } from "#server/send-pacer";
-
-function loadedGame(id: number): LoadedGame {
-  const game: GameRow = {
-    id,
-    quiz_id: 1,
-    host_id: null,
-    game_code: `PACE${id}`,
-    status: "waiting",
-    host_client_id: "host",
-    creator_client_id: "host",
-    time_limit: 20,
-    phase: "lobby",
-    question_index: -1,
-    question_started_at: null,
-    question_pauses: "[]",
-    round: 0,
-    locked: 0,
-    pictures_on_players: 0,
-    display_key: "display-key",
-    remote_key: "remote-key",
-    evening: null,
-    created_at: 0,
-    started_at: null,
-    ended_at: null,
-  };
-  return {
-    game,
-    title: "Pacing",
-    timeLimit: 20,
-    questions: [{ id: 7, quizId: 1, order: 0, ...QuestionInputSchema.parse({ text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1 }) }],
-    laterRounds: [],
-    evening: null,
-    players: [],
-    answers: [],
-    kickedClientIds: [],
-    questionPauses: [],
-  };
-}
+import { loadedGame } from "./loaded-game";
 
 /** Every socket write ("w") and every turn of the event loop ("|"), in the order they happened. */
 const timeline: string[] = [];
@@ -83,7 +43,7 @@ async function startTogether(pacerFor: (room: number) => SendPacer): Promise<{ l
   const players = [];
   for (const id of [1, 2]) {
     const room = new GameRoom(
-      loadedGame(id),
+      loadedGame({ id, gameCode: `PACE${id}`, title: "Pacing" }),
       { commit: async () => "stored", getHostClientId: async () => "host" },
       { commitIntervalMs: 1, sendPacer: pacerFor(id) },
     );
