@@ -10,8 +10,12 @@
 export const HEARTBEAT_TICK_MS = 1000;
 
 export class HeartbeatRounds<T> {
-  private cursor: Iterator<T> | null = null;
-  /** Ticks per interval: each visits this share of the members. */
+  private cursor: Iterator<T> = [].values();
+  /** Ticks of the current round so far. */
+  private ticksDone = 0;
+  /** Members each tick of the current round visits: its members at its start over its ticks. */
+  private share = 0;
+  /** Ticks per interval: a round of visits takes exactly this many. */
   readonly ticksPerRound: number;
   /** How long between ticks: the interval over the ticks per round. */
   readonly tickMs: number;
@@ -25,19 +29,23 @@ export class HeartbeatRounds<T> {
     this.tickMs = intervalMs / this.ticksPerRound;
   }
 
-  /** Visits the next share of the members; a round ends when every member has been visited. */
+  /**
+   * Visits the next share of the members. A round starts every `ticksPerRound` ticks, so each member
+   * is visited once per interval; its last tick visits whoever is left, members who joined during
+   * the round included (a Set's iterator is live: removed members are skipped).
+   */
   tick(): void {
-    let left = Math.ceil(this.members.size / this.ticksPerRound);
-    // A Set's iterator is live: members added during a round are visited in it, removed ones skipped.
-    this.cursor ??= this.members.values();
-    while (left > 0) {
+    if (this.ticksDone === 0) {
+      this.cursor = this.members.values();
+      this.share = Math.ceil(this.members.size / this.ticksPerRound);
+    }
+    this.ticksDone++;
+    const lastOfRound = this.ticksDone === this.ticksPerRound;
+    if (lastOfRound) this.ticksDone = 0;
+    for (let left = lastOfRound ? Infinity : this.share; left > 0; left--) {
       const next = this.cursor.next();
-      if (next.done) {
-        this.cursor = null;
-        return;
-      }
+      if (next.done) return;
       this.visit(next.value);
-      left--;
     }
   }
 }
