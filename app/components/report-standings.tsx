@@ -60,11 +60,7 @@ export function EveningStandingsTable({
             </th>
             <th scope="col">{t("report.player")}</th>
             {teams ? <th scope="col">{t("report.team")}</th> : null}
-            {rounds.map((round) => (
-              <th key={round.index} scope="col" className="numeric">
-                <abbr title={round.title}>{t("report.round", { round: round.index + 1 })}</abbr>
-              </th>
-            ))}
+            <RoundColumnHeaders rounds={rounds} />
             <th scope="col" className="numeric">
               {t("report.total")}
             </th>
@@ -90,6 +86,16 @@ export function EveningStandingsTable({
   );
 }
 
+/** A night's column per round, headed "Round 1", "Round 2"…, with the round's title on hover. */
+function RoundColumnHeaders({ rounds }: { rounds: { index: number; title: string }[] }) {
+  const { t } = useTranslation("reports");
+  return rounds.map((round) => (
+    <th key={round.index} scope="col" className="numeric">
+      <abbr title={round.title}>{t("report.round", { round: round.index + 1 })}</abbr>
+    </th>
+  ));
+}
+
 /** The teams by rank: members and score, and a night's points per round. */
 export function TeamStandingsTable({ teams, rounds, format }: { teams: TeamLine[]; rounds: { index: number; title: string }[] | null; format: Formats }) {
   const { t } = useTranslation("reports");
@@ -106,11 +112,7 @@ export function TeamStandingsTable({ teams, rounds, format }: { teams: TeamLine[
             <th scope="col" className="numeric">
               {t("report.members")}
             </th>
-            {rounds?.map((round) => (
-              <th key={round.index} scope="col" className="numeric">
-                <abbr title={round.title}>{t("report.round", { round: round.index + 1 })}</abbr>
-              </th>
-            ))}
+            {rounds ? <RoundColumnHeaders rounds={rounds} /> : null}
             <th scope="col" className="numeric">
               {rounds ? t("report.total") : t("report.score")}
             </th>
