@@ -1,7 +1,7 @@
 # Quiz Night in a container: `docker compose up -d` (compose.yaml puts Caddy with automatic HTTPS in
 # front), or on its own: `docker build -t quiz-night . && docker run -p 3000:3000 -v quiz-data:/data quiz-night`.
 # The database, its rate-limit companion and the session secret live in the /data volume: back that up.
-# tests/unit/dockerfile.test.ts checks the files and scripts named here exist.
+# tests/integration/container.test.ts checks the files and scripts named here exist.
 ARG NODE_VERSION=24
 
 # Production dependencies only; build tools in case a native module (better-sqlite3) has no prebuilt binary.
