@@ -102,4 +102,30 @@ export default tseslint.config(
     ignores: CONSOLE_ALLOWED,
     rules: { "no-console": "error" },
   },
+  {
+    // One error style: models and utilities return results; only routes and app/utils/api.server.ts answer with
+    // HTTP (a status, a redirect, a Response). docs/product.md#http-api lists what each endpoint answers.
+    files: ["app/models/**", "app/utils/**", "app/game/**", "db/**"],
+    ignores: ["app/utils/api.server.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@remix-run/node",
+              importNames: ["json", "redirect", "redirectDocument", "data"],
+              message: "Answer with HTTP in the route or app/utils/api.server.ts.",
+            },
+            { name: "@remix-run/react", importNames: ["json", "redirect", "data"], message: "Answer with HTTP in the route or app/utils/api.server.ts." },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "NewExpression[callee.name='Response']", message: "Return a result; the route or app/utils/api.server.ts makes the Response." },
+        { selector: "CallExpression[callee.object.name='Response']", message: "Return a result; the route or app/utils/api.server.ts makes the Response." },
+      ],
+    },
+  },
 );

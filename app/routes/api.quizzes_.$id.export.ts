@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findOwnQuizWithQuestions, type Requester } from "#app/models/quiz.server";
 import { exportQuiz } from "#app/models/quiz-transfer.server";
-import { ApiError, handleApi, parseIdParam } from "#app/utils/api.server";
+import { ApiError, attachmentResponse, handleApi, parseIdParam } from "#app/utils/api.server";
 import { QUIZ_SCHEMA_PATH, quizFileSlug } from "#app/utils/quiz-file";
 import { CSV_CONTENT_TYPE, quizToCsv, quizToXlsx, XLSX_CONTENT_TYPE } from "#app/utils/quiz-spreadsheet.server";
 import { requesterOf } from "#app/utils/session.server";
@@ -11,17 +11,6 @@ type Format = (typeof FORMATS)[number];
 
 const NOT_FOUND = "Quiz not found.";
 const FORBIDDEN = "Only the quiz's creator can export it.";
-
-/** The owner's answers travel in the file: no shared cache may keep it. */
-function download(body: BodyInit, contentType: string, fileName: string): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": contentType,
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
-}
 
 async function ownQuiz(db: LoaderFunctionArgs["context"]["db"], quizId: number, requester: Requester) {
   const access = await findOwnQuizWithQuestions(db, quizId, requester);
@@ -52,12 +41,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       const file = exported.value;
       // An editor that understands $schema checks and completes the file against the published schema.
       const body = { $schema: new URL(QUIZ_SCHEMA_PATH, request.url).href, ...file };
-      return download(JSON.stringify(body, null, 2), "application/json; charset=utf-8", `${quizFileSlug(file.title)}.quiz.json`);
+      return attachmentResponse({
+        body: JSON.stringify(body, null, 2),
+        contentType: "application/json; charset=utf-8",
+        fileName: `${quizFileSlug(file.title)}.quiz.json`,
+      });
     }
 
+    // The owner's answers travel in the file: no shared cache may keep it (attachmentResponse's default).
     const quiz = await ownQuiz(context.db, quizId, requester);
     const slug = quizFileSlug(quiz.title);
-    if (format === "csv") return download(quizToCsv(quiz.questions), CSV_CONTENT_TYPE, `${slug}.csv`);
-    return download(new Uint8Array(await quizToXlsx(quiz.questions)), XLSX_CONTENT_TYPE, `${slug}.xlsx`);
+    if (format === "csv") return attachmentResponse({ body: quizToCsv(quiz.questions), contentType: CSV_CONTENT_TYPE, fileName: `${slug}.csv` });
+    return attachmentResponse({ body: new Uint8Array(await quizToXlsx(quiz.questions)), contentType: XLSX_CONTENT_TYPE, fileName: `${slug}.xlsx` });
   });
 }

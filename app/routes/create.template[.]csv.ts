@@ -1,3 +1,4 @@
+import { attachmentResponse } from "#app/utils/api.server";
 import { CSV_CONTENT_TYPE, quizTemplateCsv } from "#app/utils/quiz-spreadsheet.server";
 
 /**
@@ -6,11 +7,8 @@ import { CSV_CONTENT_TYPE, quizTemplateCsv } from "#app/utils/quiz-spreadsheet.s
  * quiz's content (the XLSX template's help sheet is the prose that is translated).
  */
 export function loader() {
-  return new Response(quizTemplateCsv(), {
-    headers: {
-      "Content-Type": CSV_CONTENT_TYPE,
-      "Content-Disposition": 'attachment; filename="quiz-template.csv"',
-      "Cache-Control": "public, max-age=3600",
-    },
-  });
+  return attachmentResponse(
+    { body: quizTemplateCsv(), contentType: CSV_CONTENT_TYPE, fileName: "quiz-template.csv" },
+    { "Cache-Control": "public, max-age=3600" },
+  );
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { languageOf } from "#app/i18n/language.server";
+import { attachmentResponse } from "#app/utils/api.server";
 import { quizTemplateXlsx, XLSX_CONTENT_TYPE } from "#app/utils/quiz-spreadsheet.server";
 import { getUser } from "#app/utils/session.server";
 
@@ -11,13 +12,7 @@ import { getUser } from "#app/utils/session.server";
 export async function loader({ request, context }: Partial<LoaderFunctionArgs> = {}) {
   const user = request && context ? await getUser(context, request) : null;
   const language = request ? await languageOf(request, user) : undefined;
-  return new Response(new Uint8Array(await quizTemplateXlsx(language)), {
-    headers: {
-      "Content-Type": XLSX_CONTENT_TYPE,
-      "Content-Disposition": 'attachment; filename="quiz-template.xlsx"',
-      "Cache-Control": "public, max-age=3600",
-      // The help sheet's language comes from these.
-      Vary: "Accept-Language, Cookie",
-    },
-  });
+  const file = { body: new Uint8Array(await quizTemplateXlsx(language)), contentType: XLSX_CONTENT_TYPE, fileName: "quiz-template.xlsx" };
+  // The help sheet's language comes from the Vary headers.
+  return attachmentResponse(file, { "Cache-Control": "public, max-age=3600", Vary: "Accept-Language, Cookie" });
 }

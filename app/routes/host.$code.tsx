@@ -10,7 +10,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
 import { gameLinks } from "#app/utils/game-links.server";
-import { requireHostScreen } from "#app/utils/game-screen.server";
+import { requireHostScreen } from "#app/utils/api.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.host") }];
 

@@ -4,7 +4,7 @@ import { LINKS_RENEWED } from "#app/components/display-links";
 import { renewGameKeys } from "#app/models/game.server";
 import { clientIdOf } from "#app/utils/client-id.server";
 import { parseForm } from "#app/utils/forms";
-import { requireHostScreen } from "#app/utils/game-screen.server";
+import { requireHostScreen } from "#app/utils/api.server";
 import { safeRedirect } from "#app/utils/safe-redirect";
 
 const NewLinksFormSchema = z.object({ redirectTo: z.string().optional() });

@@ -149,7 +149,7 @@ export default function Join() {
     joinGame(gameCode, nickname.trim(), chosenTeam(choice, newTeam));
   }
 
-  /** Shows the spec's message beside a field the browser refused, instead of its bubble, and focuses the first such field. */
+  /** Shows our own message (docs/product.md) beside a field the browser refused, instead of its bubble, and focuses the first such field. */
   function onInvalid(event: FormEvent<HTMLInputElement>) {
     event.preventDefault();
     const input = event.currentTarget;

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { languageOf } from "#app/i18n/language.server";
 import { getFullGameReport } from "#app/models/game-report.server";
-import { REPORT_FORMATS, reportCsvResponse, reportXlsxResponse, type ReportFormat } from "#app/utils/game-report-files.server";
+import { attachmentResponse } from "#app/utils/api.server";
+import { REPORT_FORMATS, reportCsvFile, reportXlsxFile, type ReportFormat } from "#app/utils/game-report-files.server";
 import { getUser } from "#app/utils/session.server";
 import { clientIdOf } from "#app/utils/client-id.server";
 
@@ -26,5 +27,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (found.status !== "ok") throw new Response("Not Found", { status: 404 });
   const language = await languageOf(request, user);
   context.logger.info({ event: "report_exported", gameId, format }, "a host downloaded a game's report");
-  return format === "csv" ? reportCsvResponse(found.value, language) : reportXlsxResponse(found.value, language);
+  // Players' names and answers: no shared cache may keep them.
+  return attachmentResponse(format === "csv" ? reportCsvFile(found.value, language) : reportXlsxFile(found.value, language));
 }

@@ -12,8 +12,8 @@ import { deleteQuiz, duplicateQuiz, findOwnQuizWithQuestions, listOwnQuizzes } f
 import { FormIdSchema } from "#app/utils/form-schemas";
 import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
 import { parseForm, parseIntent } from "#app/utils/forms";
-import { requesterWithClientId, requesterOf, requireUser } from "#app/utils/session.server";
-import { retryAfterHeaders } from "#app/utils/api.server";
+import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
+import { retryAfterHeaders, requireUser } from "#app/utils/api.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";

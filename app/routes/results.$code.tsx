@@ -11,7 +11,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { getClientId } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
 import type { GameResults } from "#app/models/game.server";
-import { loadGameScreen } from "#app/utils/game-screen.server";
+import { loadGameScreen } from "#app/utils/api.server";
 import { resultsCsv } from "#app/utils/results-csv";
 import { RoundStandings } from "#app/components/round-standings";
 

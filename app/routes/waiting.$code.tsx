@@ -11,7 +11,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { loadHostSession } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
 import { gameLinks } from "#app/utils/game-links.server";
-import { loadGameScreen } from "#app/utils/game-screen.server";
+import { loadGameScreen } from "#app/utils/api.server";
 
 // The host's projector controls and display and remote links: a player's phone, which never shows them, never downloads them.
 const ProjectorControls = lazy(() => import("#app/components/projector/projector-controls").then((module) => ({ default: module.ProjectorControls })));
@@ -145,7 +145,7 @@ export default function Lobby() {
           ) : (
             <PlayerList
               players={players}
-              highlightId={state.playerId}
+              highlightName={state.playerId === null ? null : state.nickname}
               onRemove={
                 isHost
                   ? (player) => {

@@ -1,8 +1,10 @@
 /**
- * JSON endpoints: one way to read a body, one error shape `{ error, fieldErrors? }`, and the
- * right status for each failure. No stack trace ever reaches a client.
+ * Where the routes' outcomes become HTTP: for JSON endpoints one way to read a body, one error
+ * shape `{ error, fieldErrors? }` and the right status for each failure; for pages, the 404s and
+ * redirects of a missing game, the wrong role or no account. Models and the other utilities return
+ * results and never a status. No stack trace ever reaches a client.
  */
-import type { AppLoadContext } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { Logger } from "#server/logger";
 import type { BillingFailure } from "#app/billing/billing.server";
@@ -11,7 +13,11 @@ import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.ser
 import type { AuthFailureReason } from "./auth.server";
 import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
 import { errorTextOf } from "#app/i18n/error-codes.server";
+import type { User } from "#app/models/user.server";
+import type { DB } from "#db/connection.server";
+import { findGameScreen, type GameScreenData } from "./game-screen.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
+import { getUser } from "./session.server";
 
 const SERVER_FAILURE = "Something went wrong on the server. Please try again.";
 
@@ -219,4 +225,63 @@ export function parseIdParam(value: string | undefined, what: string): number {
   const id = Number(value);
   if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, `${what} not found.`);
   return id;
+}
+
+// ------------------------------------------------------------------ pages
+
+/** A file to download, as a utility makes it; `attachmentResponse` answers with it. */
+export interface DownloadFile {
+  body: BodyInit;
+  contentType: string;
+  fileName: string;
+}
+
+/**
+ * A download. By default no shared cache may keep it (a quiz's answers, players' names); a file that
+ * is the same for everyone passes its own Cache-Control.
+ */
+export function attachmentResponse(file: DownloadFile, headers: Record<string, string> = {}): Response {
+  return new Response(file.body, {
+    headers: {
+      "Content-Type": file.contentType,
+      "Content-Disposition": `attachment; filename="${file.fileName}"`,
+      "Cache-Control": "private, no-store",
+      ...headers,
+    },
+  });
+}
+
+/** Loads the game a screen is about; unknown codes are a 404. */
+export async function loadGameScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await findGameScreen(db, request, rawCode);
+  if (!screen) throw new Response("Game not found", { status: 404 });
+  return screen;
+}
+
+/** docs/product.md#roles: host screens send non-hosts to /. */
+export async function requireHostScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await loadGameScreen(db, request, rawCode);
+  if (!screen.isHost) throw redirect("/");
+  return screen;
+}
+
+/** docs/product.md#roles: player screens send hosts to /. */
+export async function requirePlayerScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await loadGameScreen(db, request, rawCode);
+  if (screen.isHost) throw redirect("/");
+  return screen;
+}
+
+/** For loaders and actions that need an account (or a guest, when allowed); others go to /auth. */
+export async function requireUser(
+  context: Pick<AppLoadContext, "db" | "sessionSecret">,
+  request: Request,
+  options: { allowGuest?: boolean } = {},
+): Promise<User> {
+  const user = await getUser(context, request);
+  if (!user || (user.isGuest && !options.allowGuest)) {
+    const from = new URL(request.url).pathname;
+    throw redirect(`/auth?${new URLSearchParams({ redirectTo: from })}`);
+  }
+  return user;
 }

@@ -5,6 +5,7 @@ import type { Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
 import { shownScore } from "#app/game/engine/teams";
 import { answerText, type FullReport, type PlayerLine, type QuestionFigures } from "#app/models/game-report.server";
+import type { DownloadFile } from "./api.server";
 import { quizFileSlug } from "./quiz-file";
 import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "./quiz-spreadsheet.server";
 
@@ -96,17 +97,6 @@ function answerRows(t: Translate, full: FullReport, players: PlayerLine[]): (str
   return rows;
 }
 
-function attachment(body: BodyInit, contentType: string, fileName: string): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": contentType,
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      // Players' names and answers: no shared cache may keep them.
-      "Cache-Control": "private, no-store",
-    },
-  });
-}
-
 export function reportFileName(full: FullReport, format: ReportFormat): string {
   const { report } = full;
   const day = new Date(report.startedAt ?? report.createdAt).toISOString().slice(0, 10);
@@ -115,7 +105,7 @@ export function reportFileName(full: FullReport, format: ReportFormat): string {
 }
 
 /** The answers table as CSV: UTF-8 with a byte-order mark (so Excel reads "Zoë" as Zoë), formula-like cells escaped. */
-export function reportCsvResponse(full: FullReport, language: Language): Response {
+export function reportCsvFile(full: FullReport, language: Language): DownloadFile {
   const t = translator(language, "reports");
   // Bytes, not strings: a web stream's readers (Response.text(), the Fetch API) take Uint8Array chunks only.
   const utf8 = new TextEncoder();
@@ -126,7 +116,7 @@ export function reportCsvResponse(full: FullReport, language: Language): Respons
     }
   }
   const body = Readable.toWeb(Readable.from(chunks())) as ReadableStream<Uint8Array>;
-  return attachment(body, CSV_CONTENT_TYPE, reportFileName(full, "csv"));
+  return { body, contentType: CSV_CONTENT_TYPE, fileName: reportFileName(full, "csv") };
 }
 
 function distributionText(figures: QuestionFigures): string {
@@ -135,7 +125,7 @@ function distributionText(figures: QuestionFigures): string {
 }
 
 /** The workbook: Questions, Teams (a team game's), Players and Answers sheets, streamed as it is written. */
-export function reportXlsxResponse(full: FullReport, language: Language): Response {
+export function reportXlsxFile(full: FullReport, language: Language): DownloadFile {
   const t = translator(language, "reports");
   const { report } = full;
   const output = new PassThrough();
@@ -264,5 +254,5 @@ export function reportXlsxResponse(full: FullReport, language: Language): Respon
   }
   write().catch((error: unknown) => output.destroy(error as Error));
   const body = Readable.toWeb(output) as ReadableStream<Uint8Array>;
-  return attachment(body, XLSX_CONTENT_TYPE, reportFileName(full, "xlsx"));
+  return { body, contentType: XLSX_CONTENT_TYPE, fileName: reportFileName(full, "xlsx") };
 }

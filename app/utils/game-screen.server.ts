@@ -1,4 +1,3 @@
-import { redirect } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
 import { findGameByCode, getGameRounds, readEvening } from "#app/models/game.server";
 import { clientIdOf } from "./client-id.server";
@@ -12,11 +11,11 @@ export interface GameScreenData {
   isHost: boolean;
 }
 
-/** Loads the game a screen is about; unknown codes are a 404. */
-export async function loadGameScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+/** The game a screen is about; null for an unknown code (app/utils/api.server.ts answers it with a 404). */
+export async function findGameScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData | null> {
   const gameCode = normalizeGameCode(rawCode ?? "");
   const game = await findGameByCode(db, gameCode);
-  if (!game) throw new Response("Game not found", { status: 404 });
+  if (!game) return null;
   const clientId = clientIdOf(request);
   return { gameCode, title: await gameTitleOf(db, game), status: game.status, isHost: clientId !== null && clientId === game.host_client_id };
 }
@@ -29,18 +28,4 @@ export async function gameTitleOf(db: DB, game: { id: number; quiz_id: number; e
   ]);
   const night = rounds.length > 1 ? readEvening(game.evening)?.title : undefined;
   return night || quiz.title;
-}
-
-/** docs/product.md#roles: host screens send non-hosts to /. */
-export async function requireHostScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
-  const screen = await loadGameScreen(db, request, rawCode);
-  if (!screen.isHost) throw redirect("/");
-  return screen;
-}
-
-/** docs/product.md#roles: player screens send hosts to /. */
-export async function requirePlayerScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
-  const screen = await loadGameScreen(db, request, rawCode);
-  if (screen.isHost) throw redirect("/");
-  return screen;
 }

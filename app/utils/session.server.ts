@@ -5,7 +5,7 @@
  * the others (docs/decisions/0008).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
+import { createCookie, type AppLoadContext } from "@remix-run/node";
 import { clientIdOf, ensureClientId } from "./client-id.server";
 import { findUserById, type User } from "#app/models/user.server";
 import type { Requester } from "#app/models/quiz.server";
@@ -68,16 +68,6 @@ export async function endSession(context: AuthContext, request: Request): Promis
   const id = await sessionIdOf(context, request);
   if (id) await context.db.deleteFrom("sessions").where("id_hash", "=", hashId(id)).execute();
   return sessionCookie(context.sessionSecret).serialize("", { maxAge: 0, secure: isHttps(request) });
-}
-
-/** For loaders and actions that need an account (or a guest, when allowed); others go to /auth. */
-export async function requireUser(context: AuthContext, request: Request, options: { allowGuest?: boolean } = {}): Promise<User> {
-  const user = await getUser(context, request);
-  if (!user || (user.isGuest && !options.allowGuest)) {
-    const from = new URL(request.url).pathname;
-    throw redirect(`/auth?${new URLSearchParams({ redirectTo: from })}`);
-  }
-  return user;
 }
 
 /** Who is asking, for ownership checks: the signed-in user (or guest) and the browser's client id. */

@@ -21,7 +21,8 @@ import {
   type QuestionFigures,
 } from "#app/models/game-report.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
-import { reportCsvResponse, reportFileName, reportXlsxResponse } from "#app/utils/game-report-files.server";
+import { attachmentResponse } from "#app/utils/api.server";
+import { reportCsvFile, reportFileName, reportXlsxFile } from "#app/utils/game-report-files.server";
 import { openTempDatabase, type TempDatabase } from "../integration/temp-database";
 
 function question(index: number, kind: QuestionFigures["kind"], correctRate: number | null, averageResponseMs = 5000, answered = 4): QuestionFigures {
@@ -164,14 +165,14 @@ async function fullReportOf(db: DB, gameId: number, host: { clientId: string }):
 }
 
 async function csvRows(full: FullReport, language: Language = "en"): Promise<string[][]> {
-  const bytes = new Uint8Array(await reportCsvResponse(full, language).arrayBuffer());
+  const bytes = new Uint8Array(await attachmentResponse(reportCsvFile(full, language)).arrayBuffer());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   return parse(new TextDecoder().decode(bytes.subarray(3))) as string[][];
 }
 
 async function workbookOf(full: FullReport): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load((await reportXlsxResponse(full, "en").arrayBuffer()) as ExcelJS.Buffer);
+  await workbook.xlsx.load((await attachmentResponse(reportXlsxFile(full, "en")).arrayBuffer()) as ExcelJS.Buffer);
   return workbook;
 }
 
