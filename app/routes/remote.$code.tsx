@@ -50,8 +50,10 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
   const inGame = state.gameCode === gameCode && state.isHost && !state.joining && state.phase !== null;
 
   if (!inGame) {
+    // The page's heading names it while it connects or says why it cannot (a replaced link, a game gone).
     return (
       <Page narrow>
+        <h1>{t("remote.heading", { code: gameCode })}</h1>
         <div className="card center stack" role={state.joinError ? "alert" : "status"}>
           <p>{state.joinError ? errorText(state.joinError, state.joinErrorCode ?? undefined) : t("connecting.message", { code: gameCode })}</p>
         </div>
@@ -180,7 +182,7 @@ function RemotePlayers({ state, onRemove }: { state: ClientGameState; onRemove(p
       {state.players.length > 0 ? (
         <div className="field">
           <label htmlFor={inputId}>{t("remote.findPlayer")}</label>
-          <input id={inputId} type="search" value={search} onChange={(event) => setSearch(event.target.value)} autoComplete="off" />
+          <input id={inputId} type="search" className="input" value={search} onChange={(event) => setSearch(event.target.value)} autoComplete="off" />
         </div>
       ) : null}
       {state.players.length === 0 ? (

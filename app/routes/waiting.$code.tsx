@@ -99,7 +99,7 @@ export default function Lobby() {
           joinUrl={joinUrl}
           qrSvg={qrSvg}
           link={
-            <a href={joinUrl} data-testid="join-link">
+            <a href={joinUrl} className="join-url" data-testid="join-link">
               {joinUrl}
             </a>
           }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import sharp from "sharp";
-import { AXE_CONTEXT, axeViolations } from "./axe";
+import { AXE_CONTEXT, axeViolations, smallTargets } from "./axe";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -254,53 +254,6 @@ for (const colorScheme of ["light", "dark"] as const) {
     allowNotFoundLogs(consoleErrors);
     expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
   });
-}
-
-/**
- * Every control's target on the page as it is: its box, or for a radio or checkbox the label that
- * wraps it (a press on the label is a press on the box). WCAG 2.5.8 exempts a link inside a
- * sentence: an <a> shown inline whose block has other words besides its own; nothing else is.
- */
-async function smallTargets(page: Page, where: string): Promise<string[]> {
-  const small = await page.evaluate(() => {
-    const SELECTOR =
-      'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="checkbox"], [role="tab"], [role="radio"], [tabindex]:not([tabindex="-1"])';
-    const blockOf = (element: Element): Element => {
-      let block = element.parentElement!;
-      while (getComputedStyle(block).display.startsWith("inline")) block = block.parentElement!;
-      return block;
-    };
-    // The words of the link's block other than the text of its controls: a sentence has some.
-    const sentenceWords = (block: Element) => {
-      const copy = block.cloneNode(true) as Element;
-      for (const control of copy.querySelectorAll("a, button, input, select, textarea, label")) control.remove();
-      return /[\p{L}\p{N}]/u.test(copy.textContent ?? "");
-    };
-    const inSentence = (link: Element) => link.tagName === "A" && getComputedStyle(link).display === "inline" && sentenceWords(blockOf(link));
-    // The hidden default button of a form (its Enter key): out of the tab order and the accessibility tree, no one's target.
-    const nobodysTarget = (element: HTMLElement) => element.tabIndex < 0 && element.getAttribute("aria-hidden") === "true";
-    const found: string[] = [];
-    for (const element of document.querySelectorAll(SELECTOR)) {
-      if (
-        element.getClientRects().length === 0 ||
-        getComputedStyle(element).visibility === "hidden" ||
-        inSentence(element) ||
-        nobodysTarget(element as HTMLElement)
-      )
-        continue;
-      const input = element as HTMLInputElement;
-      const target = (input.type === "radio" || input.type === "checkbox") && element.closest("label") ? element.closest("label")! : element;
-      const box = target.getBoundingClientRect();
-      if (box.width < 43.5 || box.height < 43.5) {
-        const name = (element.getAttribute("aria-label") ?? element.textContent ?? input.name ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
-        found.push(
-          `${element.tagName.toLowerCase()}${input.type ? `[${input.type}]` : ""}.${element.className} "${name}": ${box.width.toFixed(1)} x ${box.height.toFixed(1)}`,
-        );
-      }
-    }
-    return found;
-  });
-  return small.map((line) => `[${where}] ${line}`);
 }
 
 test("every control on every page outside a game is at least 44 by 44 px, on a phone and on a desktop (WCAG 2.5.8 and 2.5.5)", async ({

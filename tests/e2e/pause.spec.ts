@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { AXE_CONTEXT, axeScreens, smallTargets } from "./axe";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -7,24 +8,39 @@ const QUESTIONS = [
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
 
-test("the host pauses a question from the keyboard: the player sees Paused and cannot answer, then answers once the host resumes", async ({
+test("the host pauses a question from the keyboard: the player sees Paused and cannot answer, then answers once the host resumes; the lobby's and the paused screens pass axe and have 44 px targets", async ({
   page,
   browser,
 }, testInfo) => {
   test.setTimeout(90_000);
+  const found: string[] = [];
+  const small: string[] = [];
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Pause Night", timeLimit: 30, questions: QUESTIONS });
-  const host = await (await contextWithClientId(browser, hostId)).newPage();
+  const host = await (await contextWithClientId(browser, hostId, AXE_CONTEXT)).newPage();
   await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
   await host.goto(`/waiting/${gameCode}`);
   await expect(host.getByRole("button", { name: "Start Game" })).toBeVisible();
 
-  const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, { viewport: PHONE })).newPage();
+  const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, { ...AXE_CONTEXT, viewport: PHONE })).newPage();
   await player.goto(`/join?code=${gameCode}`);
   await player.getByLabel("Nickname").fill("Ann");
   await player.getByRole("button", { name: "Join Game" }).click();
   await expect(player.getByText("Waiting for host to start the game...")).toBeVisible();
   await expect(host.getByTestId("player-count")).toHaveText("1");
+
+  // The lobby's controls are 44 px targets: the host's (Start, Lock, Remove, the team setup with a team) and the player's (a team to pick).
+  small.push(...(await smallTargets(host, "host lobby")), ...(await smallTargets(player, "player lobby")));
+  const setup = host.getByRole("region", { name: "Teams" });
+  await setup.getByLabel("Play in teams").check();
+  await setup.getByLabel("Team name").fill("Owls");
+  await setup.getByRole("button", { name: "Add team" }).click();
+  await expect(setup.getByRole("button", { name: "Remove team Owls" })).toBeVisible();
+  await expect(player.getByRole("button", { name: /Owls/ })).toBeVisible();
+  small.push(...(await smallTargets(host, "host lobby with a team")), ...(await smallTargets(player, "player lobby with a team")));
+  await setup.getByRole("button", { name: "Remove team Owls" }).click();
+  await setup.getByLabel("Play in teams").uncheck();
+  await expect(player.getByRole("button", { name: /Owls/ })).toHaveCount(0);
 
   await host.getByRole("button", { name: "Start Game" }).click();
   await expect(host.getByRole("heading", { name: "Question 1 of 2" })).toBeVisible();
@@ -61,6 +77,9 @@ test("the host pauses a question from the keyboard: the player sees Paused and c
   await expect(player.getByText("Answer submitted! Waiting for other players...")).toBeHidden();
   await expect(host.getByText("0 of 1 answered")).toBeVisible();
   await player.screenshot({ path: testInfo.outputPath("phone-paused.png") });
+  // The paused screens, host and player, in the light and the dark theme.
+  found.push(...(await axeScreens([host, "host paused"], [player, "player paused"])));
+  small.push(...(await smallTargets(host, "host paused")), ...(await smallTargets(player, "player paused")));
 
   await resume.focus();
   await host.keyboard.press("Enter");
@@ -77,4 +96,7 @@ test("the host pauses a question from the keyboard: the player sees Paused and c
   await player.getByRole("button", { name: /B\. 4/ }).click();
   await expect(player).toHaveURL(`/result/${gameCode}`);
   await expect(player.getByRole("heading", { name: "Correct!" })).toBeVisible();
+
+  expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
+  expect(small, `${small.length} control(s) smaller than 44 x 44 px:\n${small.join("\n")}`).toEqual([]);
 });

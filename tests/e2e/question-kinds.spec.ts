@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
+import { AXE_CONTEXT, axeScreens, ScreenHold, smallTargets } from "./axe";
 import { contextWithClientId, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -58,10 +59,21 @@ async function hostMovesOn(host: Page, next: string) {
   }
 }
 
-test("a host builds a quiz of all six kinds with a picture, reorders it by dragging, and plays it with two players to the podium", async ({ browser }) => {
+test("a host builds a quiz of all six kinds with a picture, reorders it by dragging, and plays it with two players to the podium; every kind's screens pass axe in both themes, with 44 px targets", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
+  // Each kind's question and reveal, host and players, light and dark (issue 16): axe finds nothing, and every control is a 44 px target.
+  const found: string[] = [];
+  const small: string[] = [];
+  async function check(...screens: [Page, string][]) {
+    found.push(...(await axeScreens(...screens)));
+    for (const [page, screen] of screens) small.push(...(await smallTargets(page, screen)));
+  }
   // A tall window, so a question and the one below it are both in view while dragging.
-  const host = await (await contextWithClientId(browser, `host-${randomUUID()}`, { viewport: { width: 1280, height: 1400 } })).newPage();
+  const hostContext = await contextWithClientId(browser, `host-${randomUUID()}`, { ...AXE_CONTEXT, viewport: { width: 1280, height: 1400 } });
+  const holds = [await ScreenHold.on(hostContext)];
+  const host = await hostContext.newPage();
   await host.goto("/create");
   await host.getByLabel("Title").fill("Six kinds");
 
@@ -111,7 +123,9 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
 
   const players: Page[] = [];
   for (const [index, name] of ["Ann", "Bob"].entries()) {
-    const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, index === 1 ? { viewport: PHONE } : {})).newPage();
+    const context = await contextWithClientId(browser, `player-${randomUUID()}`, index === 1 ? { ...AXE_CONTEXT, viewport: PHONE } : AXE_CONTEXT);
+    holds.push(await ScreenHold.on(context));
+    const player = await context.newPage();
     await player.goto(`/join?code=${gameCode}`);
     await player.getByLabel("Nickname").fill(name);
     await player.getByRole("button", { name: "Join Game" }).click();
@@ -119,6 +133,25 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
     players.push(player);
   }
   const [ann, bob] = players;
+  const hostHeading = host.getByRole("heading", { level: 1 });
+  /** A reveal stays up a second and a half: from the message that ends it, every screen is held until its checks are done. */
+  const holdTheReveal = () => holds.forEach((hold) => hold.holdFrom("LEADERBOARD_UPDATE"));
+  /**
+   * Checks the held reveal on each `[page, screen, what shows on it]` (still showing after the checks), then lets every screen
+   * go to the leaderboard, and only once all are there to what follows it (a page handed two screens at once can stay on the
+   * first); the host then moves on to `next`.
+   */
+  async function checkRevealAndMoveOn(next: string, ...screens: [Page, string, Locator][]) {
+    for (const [, , shown] of screens) await expect(shown).toBeVisible();
+    await check(...screens.map(([page, screen]): [Page, string] => [page, screen]));
+    for (const [, , shown] of screens) await expect(shown).toBeVisible();
+    for (const hold of holds) hold.release("QUESTION_STARTED", "GAME_OVER");
+    for (const page of [host, ann, bob]) await expect(page).toHaveURL(/\/leaderboard\//);
+    const [hostGot] = holds.map((hold) => hold.release());
+    // The host's Next hurries a leaderboard the server is still on; one it has left would skip the next question.
+    if (hostGot.length > 0) await expect(hostHeading).toHaveText(next, { timeout: 15_000 });
+    else await hostMovesOn(host, next);
+  }
   await expect(host.getByTestId("player-count")).toHaveText("2");
   await host.getByRole("button", { name: "Start Game" }).click();
   await expect(host.getByText("Which is a woodwind instrument?")).toBeVisible();
@@ -132,41 +165,77 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
   await host.getByLabel("Show pictures on players' devices").check();
   await expect(bob.getByTestId("question-picture")).toBeVisible();
   expect(await bob.getByTestId("question-picture").getAttribute("src")).toMatch(/\?size=small$/);
+  await check([host, "host question, choice"], [bob, "player question, choice"]);
+  small.push(...(await smallTargets(ann, "player question on a desktop, choice")));
   await ann.getByRole("button", { name: /B\. Clarinet/ }).click();
+  holdTheReveal();
   await bob.getByRole("button", { name: /A\. Trumpet/ }).click();
   await expect(bob.getByTestId("correct-answer")).toHaveText("B. Clarinet");
-  await hostMovesOn(host, "Question 2 of 6");
+  await checkRevealAndMoveOn(
+    "Question 2 of 6",
+    [host, "host reveal, choice", host.getByLabel("Answer distribution")],
+    [ann, "player result (correct), choice", ann.getByRole("heading", { name: "Correct!" })],
+    [bob, "player result (incorrect), choice", bob.getByRole("heading", { name: "Incorrect" })],
+  );
 
   // 3. True or false.
   await expect(ann.getByRole("button", { name: /B\. False/ })).toBeVisible();
+  await expect(bob.getByRole("button", { name: /A\. True/ })).toBeVisible();
+  await check([host, "host question, true/false"], [bob, "player question, true/false"]);
+  small.push(...(await smallTargets(ann, "player question on a desktop, true/false")));
   await ann.getByRole("button", { name: /B\. False/ }).click();
+  holdTheReveal();
   await bob.getByRole("button", { name: /A\. True/ }).click();
   await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
-  await hostMovesOn(host, "Question 3 of 6");
+  await checkRevealAndMoveOn(
+    "Question 3 of 6",
+    [host, "host reveal, true/false", host.getByLabel("Answer distribution")],
+    [ann, "player result (correct), true/false", ann.getByRole("heading", { name: "Correct!" })],
+    [bob, "player result (incorrect), true/false", bob.getByRole("heading", { name: "Incorrect" })],
+  );
 
   // 4. Multi-select: Ann picks both primes, Bob one of them and earns part of the points.
   await expect(ann.getByText("Which are prime numbers?")).toBeVisible();
+  await expect(bob.getByText("Which are prime numbers?")).toBeVisible();
+  await check([host, "host question, multi-select"], [bob, "player question, multi-select"]);
   await ann.getByRole("checkbox", { name: /A\. 2/ }).check();
   await ann.getByRole("checkbox", { name: /C\. 11/ }).check();
+  // Two ticked: the ticked tiles' look and the submit button's count.
+  await check([ann, "player question on a desktop, multi-select with two ticked"]);
   await ann.getByRole("button", { name: "Submit answers (2)" }).click();
   await bob.getByRole("checkbox", { name: /C\. 11/ }).check();
+  holdTheReveal();
   await bob.getByRole("button", { name: "Submit answer" }).click();
   await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
   await expect(bob.getByRole("heading", { name: "Partly right" })).toBeVisible();
   await expect(bob.getByTestId("correct-answer")).toHaveText("A. 2, C. 11");
-  await hostMovesOn(host, "Question 4 of 6");
+  await checkRevealAndMoveOn(
+    "Question 4 of 6",
+    [host, "host reveal, multi-select", host.getByLabel("Answer distribution")],
+    [ann, "player result (correct), multi-select", ann.getByRole("heading", { name: "Correct!" })],
+    [bob, "player result (partly right), multi-select", bob.getByRole("heading", { name: "Partly right" })],
+  );
 
   // 5. Type the answer: Ann's typo is forgiven; the host accepts Bob's answer after the reveal.
   await expect(ann.getByLabel("Your answer")).toBeVisible();
   await ann.getByLabel("Your answer").fill("Mercry");
-  await ann.getByRole("button", { name: "Submit answer" }).click();
   await bob.getByLabel("Your answer").fill("Hermes");
+  await check([host, "host question, type the answer"], [bob, "player question, type the answer (typed)"]);
+  small.push(...(await smallTargets(ann, "player question on a desktop, type the answer (typed)")));
+  await ann.getByRole("button", { name: "Submit answer" }).click();
   await bob.getByRole("button", { name: "Submit answer" }).click();
   await expect(ann.getByRole("heading", { name: "Correct!" })).toBeVisible();
   await expect(bob.getByRole("heading", { name: "Incorrect" })).toBeVisible();
   const typedAnswers = host.getByTestId("typed-answers");
   await expect(typedAnswers).toContainText("Mercry");
   await expect(typedAnswers).toContainText("Hermes");
+  // A typed reveal stays up for the host to review (20 s): its Accept controls and the players' results, unheld.
+  await expect(host.getByRole("button", { name: "Accept Hermes" })).toBeVisible();
+  await check(
+    [host, "host reveal with Accept, type the answer"],
+    [ann, "player result (correct), type the answer"],
+    [bob, "player result (incorrect), type the answer"],
+  );
   const bobBefore = Number(await bob.getByTestId("score").textContent());
   await host.getByRole("button", { name: "Accept Hermes" }).click();
   await expect(bob.getByRole("heading", { name: "Correct!" })).toBeVisible();
@@ -175,27 +244,46 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
 
   // 5. Poll: no right answer; everyone sees how the room voted.
   await expect(host.getByText("What should the next round be about?")).toBeVisible();
+  await expect(bob.getByRole("button", { name: /B\. Films/ })).toBeVisible();
+  await check([host, "host question, poll"], [bob, "player question, poll"]);
+  small.push(...(await smallTargets(ann, "player question on a desktop, poll")));
   await ann.getByRole("button", { name: /A\. Music/ }).click();
+  holdTheReveal();
   await bob.getByRole("button", { name: /B\. Films/ }).click();
   await expect(ann.getByRole("heading", { name: "Thanks for voting!" })).toBeVisible();
   await expect(host.getByLabel("Answer distribution")).toContainText("50% (1)");
-  await hostMovesOn(host, "Question 6 of 6");
+  await checkRevealAndMoveOn(
+    "Question 6 of 6",
+    [host, "host reveal, poll", host.getByLabel("Answer distribution")],
+    [bob, "player result, poll", bob.getByRole("heading", { name: "Thanks for voting!" })],
+  );
 
   // 6. Closest number: the true value and the spread of guesses.
   await expect(ann.getByLabel("Your guess")).toBeVisible();
   await ann.getByLabel("Your guess").fill("1969");
-  await ann.getByRole("button", { name: "Submit guess" }).click();
   await bob.getByLabel("Your guess").fill("1,970");
+  await check([host, "host question, closest number"], [bob, "player question, closest number (typed)"]);
+  small.push(...(await smallTargets(ann, "player question on a desktop, closest number (typed)")));
+  await ann.getByRole("button", { name: "Submit guess" }).click();
+  holdTheReveal();
   await bob.getByRole("button", { name: "Submit guess" }).click();
   await expect(ann.getByRole("heading", { name: "Spot on!" })).toBeVisible();
   await expect(host.getByTestId("correct-number")).toHaveText("1,969");
   await expect(host.getByTestId("number-spread")).toContainText("2 guesses from 1,969 to 1,970");
-  await hostMovesOn(host, "Game Complete");
+  await checkRevealAndMoveOn(
+    "Game Complete",
+    [host, "host reveal, closest number", host.getByTestId("number-spread")],
+    [ann, "player result (spot on), closest number", ann.getByRole("heading", { name: "Spot on!" })],
+    [bob, "player result (close), closest number", bob.getByRole("heading", { name: "Close" })],
+  );
 
   await expect(host.getByRole("heading", { name: "Game Complete" })).toBeVisible();
   await expect(ann.getByTestId("own-rank")).toContainText("You finished #1 of 2");
   await expect(host.getByLabel("Podium")).toContainText("Ann");
   await expect(host.getByLabel("Podium")).toContainText("Bob");
+
+  expect(found, `axe-core found ${found.length} violation(s):\n${found.join("\n")}`).toEqual([]);
+  expect(small, `${small.length} control(s) smaller than 44 x 44 px:\n${small.join("\n")}`).toEqual([]);
 });
 
 test("a host imports a spreadsheet (bad rows named, then a good one) and lands in the editor with its questions", async ({ page, consoleErrors }) => {
