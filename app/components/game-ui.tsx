@@ -2,7 +2,7 @@ import type { Translate } from "#app/i18n/translator";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { gameFormat, type GameFormat } from "#app/game/client/format";
-import type { PlayerRef } from "#app/game/client/game-state";
+import type { LobbyPlayer, PlayerRef } from "#app/game/client/game-state";
 import { Tooltip } from "./tooltip";
 
 export const ANSWER_LETTERS = ["A", "B", "C", "D", "E", "F"] as const;
@@ -26,18 +26,30 @@ export function Avatar({ nickname }: { nickname: string }) {
   );
 }
 
-/** The lobby's players; the host also gets a Remove button on each. */
-export function PlayerList({ players, highlightId, onRemove }: { players: PlayerRef[]; highlightId?: number | null; onRemove?: (player: PlayerRef) => void }) {
+/**
+ * The lobby's players; the host also gets a Remove button on each. A player's and a display's list
+ * has names without ids (issue 17): each is keyed and a player's own is marked by its name, which is
+ * unique in a game.
+ */
+export function PlayerList({
+  players,
+  highlightName,
+  onRemove,
+}: {
+  players: readonly LobbyPlayer[];
+  highlightName?: string | null;
+  onRemove?: (player: PlayerRef) => void;
+}) {
   const { t } = useTranslation("game");
   return (
     <ul className="player-list" aria-label={t("players.label")}>
-      {players.map((player) => (
-        <li key={player.id} className={player.id === highlightId ? "me" : undefined}>
-          <Avatar nickname={player.nickname} />
-          <span className="player-name">{player.nickname}</span>
-          {onRemove ? (
-            <Tooltip label={t("players.remove", { name: player.nickname })}>
-              <button type="button" className="remove-player" onClick={() => onRemove(player)}>
+      {players.map(({ id, nickname }) => (
+        <li key={id === undefined ? `name:${nickname}` : `id:${id}`} className={highlightName != null && nickname === highlightName ? "me" : undefined}>
+          <Avatar nickname={nickname} />
+          <span className="player-name">{nickname}</span>
+          {onRemove && id !== undefined ? (
+            <Tooltip label={t("players.remove", { name: nickname })}>
+              <button type="button" className="remove-player" onClick={() => onRemove({ id, nickname })}>
                 ×
               </button>
             </Tooltip>

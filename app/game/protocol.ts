@@ -172,7 +172,15 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
 
 // ---------------------------------------------------------------- server -> client
 
-const PlayerRefSchema = z.object({ id: z.number().int(), nickname: z.string() });
+/**
+ * A name on the lobby's list as players and displays see it: the name alone, no player id (issue
+ * 17). Strict, so a list that carried ids would fail the protocol's check in the tests.
+ */
+const LobbyNameSchema = z.strictObject({ nickname: z.string() });
+/** A player as hosts know it, with the id they remove it by. */
+const PlayerRefSchema = LobbyNameSchema.extend({ id: z.number().int() });
+/** A snapshot's player: with its id for a host, the name alone for a player or a display. */
+const LobbyPlayerSchema = LobbyNameSchema.extend({ id: z.number().int().optional() });
 const StandingSchema = z.object({ rank: z.number().int(), id: z.number().int(), nickname: z.string(), score: z.number().int() });
 /** A team, or a player in a round's own standings: by name. */
 const NamedStandingSchema = z.object({ rank: z.number().int(), id: z.number().int(), name: z.string(), score: z.number().int() });
@@ -232,7 +240,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("PLAYER_LEFT"), payload: z.object({ playerId: z.number().int() }) }),
   z.object({
     type: z.literal("LOBBY_UPDATE"),
-    payload: z.object({ playerCount: z.number().int(), players: z.array(PlayerRefSchema) }),
+    /** To players and displays: the 50 newest names, without ids. */
+    payload: z.object({ playerCount: z.number().int(), players: z.array(LobbyNameSchema) }),
   }),
   z.object({
     type: z.literal("GAME_SNAPSHOT"),
@@ -247,8 +256,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
       totalQuestions: z.number().int(),
       timeLimit: z.number().int(),
       playerCount: z.number().int(),
-      /** Every player for the host; the 50 most recent for a player or a display. */
-      players: z.array(PlayerRefSchema),
+      /** Every player with its id for the host; the 50 most recent names, without ids, for a player or a display. */
+      players: z.array(LobbyPlayerSchema),
       /** Closed to new players by the host. */
       locked: z.boolean().optional(),
       picturesOnPlayers: z.boolean().optional(),
@@ -381,6 +390,9 @@ export type ServerMessageType = ServerMessage["type"];
 export type ServerPayload<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>["payload"];
 export type PlayerResult = z.infer<typeof PlayerResultSchema>;
 export type Standing = z.infer<typeof StandingSchema>;
+export type PlayerRef = z.infer<typeof PlayerRefSchema>;
+export type LobbyName = z.infer<typeof LobbyNameSchema>;
+export type LobbyPlayer = z.infer<typeof LobbyPlayerSchema>;
 export type OwnStanding = z.infer<typeof OwnStandingSchema>;
 export type OwnTeam = z.infer<typeof OwnTeamSchema>;
 export type NamedStanding = z.infer<typeof NamedStandingSchema>;

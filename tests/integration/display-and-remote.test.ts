@@ -41,6 +41,27 @@ async function watch(gameCode: string, key: string, on: TestServer = server) {
   return { display, snapshot };
 }
 
+/**
+ * Every field holding an id in what a client received, as "TYPE path" ("LOBBY_UPDATE players[].id"):
+ * `id` and any `...Id`; a null one (a display's `playerId: null`) names nobody.
+ */
+function idFieldsOf(client: TestClient): string[] {
+  const found: string[] = [];
+  const walk = (type: string, value: unknown, path: string): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(type, item, `${path}[]`);
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (/^id$|Ids?$/.test(key) && inner !== null) found.push(`${type} ${at}`);
+        walk(type, inner, at);
+      }
+    }
+  };
+  for (const { message } of client.received) walk(message.type, message.payload, "");
+  return found;
+}
+
 /** A game with its host and two players in the lobby. */
 async function lobby(options: Parameters<typeof createGameFixture>[1] = {}) {
   const fixture = await createGameFixture(server, options);
@@ -87,7 +108,8 @@ describe("a display", () => {
     const game = await lobby({ questions: [{ kind: "typeAnswer", text: "Largest ocean?", acceptedAnswers: ["Pacific"] }] });
     const { display, snapshot } = await watch(game.gameCode, game.displayKey);
     expect(snapshot).toMatchObject({ role: "display", playerId: null, phase: "lobby", playerCount: 2 });
-    expect(snapshot.players.map((player) => player.nickname)).toEqual(["Ann", "Bob"]);
+    // The names alone: a display holds no player's id outside the standings (issue 17).
+    expect(snapshot.players).toEqual([{ nickname: "Ann" }, { nickname: "Bob" }]);
 
     const commands: [string, Record<string, unknown>][] = [
       ["START_GAME", {}],
@@ -140,10 +162,11 @@ describe("a display", () => {
     expect(over.players.map((player) => player.nickname).sort()).toEqual(["Ann", "Bob"]);
     await tryAll("podium");
 
-    // Nothing it received names a browser or carries a player's own result.
+    // Nothing it received names a browser or carries a player's own result, nor a player's id beyond the podium's.
     const everything = JSON.stringify(display.received.map((entry) => entry.message));
     for (const clientId of [game.ann.clientId, game.bob.clientId, game.hostClientId]) expect(everything).not.toContain(clientId);
     expect(display.all("PLAYER_JOINED")).toEqual([]);
+    expect(idFieldsOf(display).filter((field) => !/^GAME_OVER players\[\]\.id$|^(QUESTION_STARTED|ANSWER_RESULTS) question\.id$/.test(field))).toEqual([]);
   });
 
   it("comes back to the current screen when it reconnects, and any number of displays watch at once", async () => {
@@ -183,11 +206,14 @@ describe("a display", () => {
     const cat = await connect();
     await cat.joinAsPlayer(game.gameCode, "Cat");
     const update = await display.next("LOBBY_UPDATE", (payload) => payload.playerCount === 3);
-    expect(update.players.map((player) => player.nickname)).toEqual(["Ann", "Bob", "Cat"]);
+    expect(update.players).toEqual([{ nickname: "Ann" }, { nickname: "Bob" }, { nickname: "Cat" }]);
     game.host.send("KICK_PLAYER", { gameCode: game.gameCode, playerId: game.annId });
     const after = await display.next("LOBBY_UPDATE", (payload) => payload.playerCount === 2, 3000);
-    expect(after.players.map((player) => player.nickname)).toEqual(["Bob", "Cat"]);
+    expect(after.players).toEqual([{ nickname: "Bob" }, { nickname: "Cat" }]);
     expect(display.all("PLAYER_LEFT")).toEqual([]);
+    // No player's id in anything it got in the lobby; the host still has every id, to remove a player by.
+    expect(idFieldsOf(display)).toEqual([]);
+    expect((await game.host.next("PLAYER_JOINED", (payload) => payload.player.nickname === "Cat")).player.id).toEqual(expect.any(Number));
   });
 });
 

@@ -613,7 +613,7 @@ describe("fuzzing /ws while a game is in progress", () => {
     expect(snapshot).toMatchObject({ phase: "question", questionNumber: 1, playerCount: good.length + joiners.length });
     expect(snapshot.locked ?? false, "nobody but the host may lock the game").toBe(false);
     const ids = [...good.map((player) => player.id), ...joiners.map((joiner) => joiner.id)];
-    expect(snapshot.players.map((player) => player.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    expect(snapshot.players.map((player) => player.id ?? -1).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(snapshot.players.map((player) => player.nickname))).toEqual(
       new Set([...good.map((player) => player.name), ...joiners.map((joiner) => joiner.nickname)]),
     );

@@ -235,9 +235,14 @@ describe("a whole game over the real protocol", () => {
       role: "player",
       playerId: annId,
       playerCount: 1,
+      // A player's list is the lobby's names alone; its own id is `playerId` (issue 17).
+      players: [{ nickname: "Ann" }],
+    });
+    expect(await host.next("GAME_SNAPSHOT", (payload) => payload.phase === "lobby")).toMatchObject({
+      role: "host",
+      playerCount: 1,
       players: [{ id: annId, nickname: "Ann" }],
     });
-    expect(await host.next("GAME_SNAPSHOT", (payload) => payload.phase === "lobby")).toMatchObject({ role: "host", playerCount: 1 });
     const sessions = await server.api("/api/game-sessions");
     expect(sessions.body.find((session: any) => session.gameCode === gameCode)?.status).toBe("waiting");
     const second = await round();

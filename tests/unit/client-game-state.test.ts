@@ -21,7 +21,7 @@ const joinAsPlayer: GameAction[] = [
       totalQuestions: 3,
       timeLimit: 20,
       playerCount: 1,
-      players: [{ id: 7, nickname: "Ann" }],
+      players: [{ nickname: "Ann" }],
     },
   }),
 ];
@@ -43,6 +43,36 @@ describe("client game state (docs/product.md#client-state)", () => {
     const state = run(joinAsPlayer);
     expect(state).toMatchObject({ gameCode: "ABC234", playerId: 7, isHost: false, joining: false, phase: "lobby", playerCount: 1 });
     expect(screenFor(state)).toBe("/waiting/ABC234");
+  });
+
+  it("keeps the lobby's names without ids for a player, and every player with its id for a host (issue 17)", () => {
+    const lobby = server({ type: "LOBBY_UPDATE", payload: { playerCount: 3, players: [{ nickname: "Ann" }, { nickname: "Bob" }, { nickname: "Cat" }] } });
+    const player = run([...joinAsPlayer, lobby]);
+    expect(player).toMatchObject({ playerId: 7, nickname: "Ann", playerCount: 3, players: [{ nickname: "Ann" }, { nickname: "Bob" }, { nickname: "Cat" }] });
+    // Its own join told again (a rejoin) is the same entry, matched by name.
+    expect(run([server({ type: "PLAYER_JOINED", payload: { player: { id: 7, nickname: "Ann" } } })], player).players).toHaveLength(3);
+
+    const host = run([
+      { type: "joining", gameCode: "ABC234", nickname: "__HOST__", isHost: true },
+      server({
+        type: "GAME_SNAPSHOT",
+        payload: {
+          gameCode: "ABC234",
+          title: "Quiz",
+          role: "host",
+          playerId: null,
+          phase: "lobby",
+          questionNumber: 0,
+          totalQuestions: 3,
+          timeLimit: 20,
+          playerCount: 1,
+          players: [{ id: 7, nickname: "Ann" }],
+        },
+      }),
+      server({ type: "PLAYER_JOINED", payload: { player: { id: 8, nickname: "Bob" } } }),
+      server({ type: "PLAYER_LEFT", payload: { playerId: 7 } }),
+    ]);
+    expect(host).toMatchObject({ playerCount: 1, players: [{ id: 8, nickname: "Bob" }] });
   });
 
   it("clears the join and keeps the reason when the server refuses it", () => {

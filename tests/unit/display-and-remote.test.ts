@@ -11,6 +11,7 @@ import {
   lobbyUpdate,
   answerProgress,
   recipientsOf,
+  teamsUpdate,
   transition,
   type Actor,
   type Addressed,
@@ -169,6 +170,141 @@ describe("what a display receives", () => {
     apply(state, { type: "end", actor: HOST });
     expect(types()).toEqual(["GAME_SNAPSHOT", "GAME_OVER"]);
     expectNothingPrivate(joinMessages(state, DISPLAY, T0));
+  });
+});
+
+/**
+ * Every field of a payload that holds an id, as "TYPE path" ("LOBBY_UPDATE players[].id"): `id` and
+ * any `...Id`/`...Ids`. A null one (a display's snapshot says `playerId: null`) names nobody.
+ */
+function idFields(message: Message): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, `${path}[]`);
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (/^id$|Ids?$/.test(key) && inner !== null) found.push(`${message.type} ${at}`);
+        walk(inner, at);
+      }
+    }
+  };
+  walk(message.payload, "");
+  return found;
+}
+
+/** The ids a display may hold: the standings' entries (leaderboard, break, rounds, podium), a team's own id, the question's. */
+const IDS_A_DISPLAY_MAY_HOLD = [
+  /^(LEADERBOARD_UPDATE|ROUND_OVER|GAME_OVER) (rounds\[\]\.)?(players|teams)\[\]\.id$/,
+  // A team's id names one of at most 50 teams, never a player.
+  /^(GAME_SNAPSHOT|TEAMS_UPDATE) teams\[\]\.id$/,
+  /^(QUESTION_STARTED|ANSWER_RESULTS) question\.id$/,
+];
+
+describe("a display never holds a player's id outside the standings (issue 17)", () => {
+  it("over a whole night in teams: the lobby with joins, team changes, a leave and a kick, the questions, reveals, leaderboards, the break and the podium", () => {
+    const state = createGameState({
+      gameCode: "ABC234",
+      title: "Friday night",
+      timeLimitSeconds: 20,
+      questions: [QUESTIONS[0]],
+      firstRoundTitle: "Round one",
+      laterRounds: [{ title: "Round two", timeLimitMs: 20_000, questions: [QUESTIONS[1], QUESTIONS[2]] }],
+      settings: { resultsDelayMs: 3000, nextQuestionSeconds: 5, lobbyGraceMs: 60_000 },
+    });
+    const received: Message[] = [];
+    let now = T0;
+    /** A command's messages for displays, then what the room sends them between commands, and what a display opening now gets. */
+    const step = (command: Command | null): Addressed[] => {
+      now += 500;
+      const addressed = command ? apply(state, command, now) : [];
+      received.push(...forDisplays(addressed));
+      received.push(...forDisplays([lobbyUpdate(state), teamsUpdate(state)].filter((entry) => entry !== null)));
+      received.push(...forDisplays(answerProgress(state)));
+      received.push(...joinMessages(state, DISPLAY, now));
+      return addressed;
+    };
+    const join = (nickname: string, team?: string): number => {
+      step({ type: "join", clientId: `client-${nickname}`, nickname, team });
+      return state.players.size === 0 ? 0 : [...state.players.values()].find((player) => player.nickname === nickname)!.id;
+    };
+    const player = (playerId: number) => ({ role: "player", playerId }) as const;
+
+    step(null);
+    step({ type: "teamMode", actor: HOST, enabled: true });
+    step({ type: "addTeam", actor: HOST, name: "Owls" });
+    step({ type: "addTeam", actor: HOST, name: "Empty" });
+    const ann = join("Ann", "Owls");
+    const bob = join("Bob", "Foxes");
+    const cat = join("Cat");
+    const dan = join("Dan", "Owls");
+    const eve = join("Eve", "Foxes");
+    step({ type: "chooseTeam", actor: player(cat), playerId: cat, team: "Foxes" });
+    step({ type: "removeTeam", actor: HOST, teamId: state.teamsByName.get("empty")!.id });
+    step({ type: "leave", playerId: eve });
+    step({ type: "kick", actor: HOST, playerId: dan });
+    step({ type: "lock", actor: HOST, locked: true });
+    const lobbyNames = received.filter((message) => message.type === "LOBBY_UPDATE").at(-1)!;
+    expect(lobbyNames.payload).toEqual({ playerCount: 3, players: [{ nickname: "Ann" }, { nickname: "Bob" }, { nickname: "Cat" }] });
+
+    step({ type: "start", actor: HOST });
+    step({ type: "answer", actor: player(ann), playerId: ann, answerIndex: 1 });
+    step({ type: "pause", actor: HOST });
+    step({ type: "resume", actor: HOST });
+    step({ type: "answer", actor: player(bob), playerId: bob, answerIndex: 0 });
+    step({ type: "next", actor: HOST }); // the reveal
+    step({ type: "next", actor: HOST }); // the leaderboard
+    step({ type: "next", actor: HOST }); // the break
+    expect(state.phase).toBe("break");
+    step({ type: "breakTimer", actor: HOST, minutes: 5 });
+    step({ type: "next", actor: HOST }); // round two
+    step({ type: "answer", actor: player(cat), playerId: cat, text: "Atlantic" });
+    step({ type: "next", actor: HOST });
+    step({ type: "acceptTypedAnswer", actor: HOST, questionNumber: 1, text: "Atlantic" });
+    step({ type: "next", actor: HOST });
+    step({ type: "next", actor: HOST });
+    step({ type: "answer", actor: player(ann), playerId: ann, number: 1969 });
+    step({ type: "end", actor: HOST });
+    expect(state.phase).toBe("finished");
+
+    expect(new Set(received.map((message) => message.type))).toEqual(
+      new Set([
+        "GAME_SNAPSHOT",
+        "LOBBY_UPDATE",
+        "TEAMS_UPDATE",
+        "LOBBY_LOCKED",
+        "GAME_STARTED",
+        "QUESTION_STARTED",
+        "ANSWER_PROGRESS",
+        "QUESTION_PAUSED",
+        "QUESTION_RESUMED",
+        "ANSWER_RESULTS",
+        "LEADERBOARD_UPDATE",
+        "ROUND_OVER",
+        "BREAK_TIMER",
+        "GAME_OVER",
+      ]),
+    );
+    expectNothingPrivate(received);
+    const held = received.flatMap(idFields);
+    expect(held.filter((field) => !IDS_A_DISPLAY_MAY_HOLD.some((allowed) => allowed.test(field)))).toEqual([]);
+    // The standings do name their players: the allowance above is used, not idle.
+    expect(held).toContain("GAME_OVER players[].id");
+    expect(held).toContain("ROUND_OVER rounds[].teams[].id");
+  });
+
+  it("gets the lobby's names as one message for every display and player, however many play", () => {
+    const state = newGame(LOBBY_RECENT_NAMES + 5);
+    expect(lobbyUpdate(state)!.to).toBe("viewers");
+    const [update] = forDisplays([lobbyUpdate(state)!]);
+    expect(update.type === "LOBBY_UPDATE" && update.payload.players).toEqual(
+      [...state.players.values()].slice(-LOBBY_RECENT_NAMES).map((entry) => ({ nickname: entry.nickname })),
+    );
+    const [snapshot] = joinMessages(state, DISPLAY, T0);
+    expect(snapshot.type === "GAME_SNAPSHOT" && snapshot.payload.players).toEqual(
+      [...state.players.values()].slice(-LOBBY_RECENT_NAMES).map((entry) => ({ nickname: entry.nickname })),
+    );
   });
 });
 

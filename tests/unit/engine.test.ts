@@ -1215,8 +1215,9 @@ describe("views", () => {
       const view = lobbyView(state);
       expect(view.playerCount).toBe(joined);
       expect(view.players.length).toBeLessThanOrEqual(50);
-      expect(view.players.map((p) => p.id)).toEqual(shown);
-      if (joined > 0) expect(view.players.at(-1)).toEqual({ id: joined, nickname: nicknames(joined).at(-1) });
+      expect(view.players.map((p) => p.nickname)).toEqual(shown.map((id) => nicknames(id).at(-1)));
+      // Names alone: a display sees this list, and holds no player's id (issue 17).
+      if (joined > 0) expect(view.players.at(-1)).toEqual({ nickname: nicknames(joined).at(-1) });
     });
 
     it("drops players who left", () => {
@@ -1224,10 +1225,7 @@ describe("views", () => {
       ok(state, { type: "leave", playerId: 2 }, T0 + 100);
       expect(lobbyView(state)).toEqual({
         playerCount: 2,
-        players: [
-          { id: 1, nickname: "Alice" },
-          { id: 3, nickname: "Carol" },
-        ],
+        players: [{ nickname: "Alice" }, { nickname: "Carol" }],
       });
     });
 
@@ -1242,7 +1240,7 @@ describe("views", () => {
       const hundred = lobbyAfter(100); // players 1..59 remain
       const hundredAndOne = lobbyAfter(101); // players 1..59 remain
       expect([...hundredAndOne.players.keys()]).toEqual([...hundred.players.keys()]);
-      expect(lobbyView(hundred).players.map((p) => p.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 10));
+      expect(lobbyView(hundred).players.map((p) => p.nickname)).toEqual(nicknames(59).slice(9));
       expect(lobbyView(hundredAndOne)).toEqual(lobbyView(hundred));
     });
 
@@ -1250,7 +1248,7 @@ describe("views", () => {
       const state = lobbyWith(["Alice", "Bob"]);
       ok(state, { type: "disconnect", playerId: 1 }, T0 + 100);
       ok(state, joinCmd("client-1", "Alice"), T0 + 200);
-      expect(lobbyView(state).players.map((p) => p.id)).toEqual([1, 2]);
+      expect(lobbyView(state).players.map((p) => p.nickname)).toEqual(["Alice", "Bob"]);
     });
   });
 

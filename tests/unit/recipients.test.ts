@@ -146,6 +146,48 @@ describe("who receives each effect's messages", () => {
   });
 });
 
+describe("the lobby's names (issue 17: a display holds no player id)", () => {
+  it("names the newest players without their ids to players and displays, in one message for all of them", () => {
+    const state = lobbyOfTwo();
+    expect(lobbyUpdate(state)).toEqual({
+      to: "viewers",
+      type: "LOBBY_UPDATE",
+      payload: { playerCount: 2, players: [{ nickname: "Ann" }, { nickname: "Bob" }] },
+    });
+    const bob = state.players.get(2)!;
+    const [, snapshot] = joinMessages(state, { role: "player", player: bob }, T0);
+    expect(snapshot.type === "GAME_SNAPSHOT" && snapshot.payload.players).toEqual([{ nickname: "Ann" }, { nickname: "Bob" }]);
+    // A player still learns its own id, from its join reply and its snapshot.
+    expect(snapshot.type === "GAME_SNAPSHOT" && snapshot.payload.playerId).toBe(2);
+    const [display] = joinMessages(state, { role: "display" }, T0);
+    expect(display.type === "GAME_SNAPSHOT" && display.payload.players).toEqual([{ nickname: "Ann" }, { nickname: "Bob" }]);
+  });
+
+  it("keeps every player with its id for hosts, who remove players by it", () => {
+    const state = lobbyOfTwo();
+    const [snapshot] = joinMessages(state, HOST, T0);
+    expect(snapshot.type === "GAME_SNAPSHOT" && snapshot.payload.players).toEqual([
+      { id: 1, nickname: "Ann" },
+      { id: 2, nickname: "Bob" },
+    ]);
+    expect(run(state, { type: "join", clientId: "c3", nickname: "Cat" })).toEqual(["hosts: PLAYER_JOINED"]);
+  });
+
+  it("sends Play Again's snapshot without ids to displays and players, with them to hosts", () => {
+    const state = lobbyOfTwo();
+    run(state, { type: "start", actor: HOST });
+    run(state, { type: "end", actor: HOST });
+    const [forHosts, forDisplays, forPlayers] = addressedBy(state, { type: "playAgain", actor: HOST });
+    expect(forHosts.to === "hosts" && forHosts.type === "GAME_SNAPSHOT" && forHosts.payload.players.map((entry) => entry.id)).toEqual([1, 2]);
+    expect(forDisplays.to === "displays" && forDisplays.type === "GAME_SNAPSHOT" && forDisplays.payload.players).toEqual([
+      { nickname: "Ann" },
+      { nickname: "Bob" },
+    ]);
+    expect(personalPayload(forPlayers, 1)).toMatchObject({ playerId: 1, players: [{ nickname: "Ann" }, { nickname: "Bob" }] });
+    expect(personalPayload(forPlayers, 1).players[0]).not.toHaveProperty("id");
+  });
+});
+
 describe("what a (re)joining viewer is sent", () => {
   it("tells a host of every player, then the current phase with the answer counts", () => {
     const state = lobbyOfTwo();

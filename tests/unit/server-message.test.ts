@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readServerMessage, SERVER_MESSAGE_TYPES } from "#app/game/client/server-message";
-import { ServerMessageSchema, type PublicQuestion, type ServerMessage } from "#app/game/protocol";
+import { ServerMessageSchema, type PublicQuestion, type ServerMessage, type ServerPayload } from "#app/game/protocol";
 
 const question: PublicQuestion = { id: 1, kind: "choice", text: "2 + 2?", answers: ["3", "4"], points: "standard", image: null, imageOnPlayers: false };
 const standing = { rank: 1, id: 7, nickname: "Ann", score: 950 };
@@ -11,7 +11,7 @@ const MESSAGES: ServerMessage[] = [
   { type: "ERROR", payload: { message: "Nickname already taken" } },
   { type: "PLAYER_JOINED", payload: { player: { id: 7, nickname: "Ann" } } },
   { type: "PLAYER_LEFT", payload: { playerId: 7 } },
-  { type: "LOBBY_UPDATE", payload: { playerCount: 2, players: [{ id: 7, nickname: "Ann" }] } },
+  { type: "LOBBY_UPDATE", payload: { playerCount: 2, players: [{ nickname: "Ann" }] } },
   {
     type: "GAME_SNAPSHOT",
     payload: {
@@ -69,7 +69,31 @@ const MESSAGES: ServerMessage[] = [
   },
   { type: "GAME_OVER", payload: { players: [standing], playerCount: 1 } },
   { type: "ERROR", payload: { message: "Unknown message type: FOO.", code: "BAD_MESSAGE", values: { type: "FOO" } } },
+  // The host's snapshot lists every player with its id; a display's (and a player's) the names alone (issue 17).
+  {
+    type: "GAME_SNAPSHOT",
+    payload: { ...snapshotOf("host"), playerCount: 1, players: [{ id: 7, nickname: "Ann" }] },
+  },
+  {
+    type: "GAME_SNAPSHOT",
+    payload: { ...snapshotOf("display"), playerCount: 1, players: [{ nickname: "Ann" }] },
+  },
 ];
+
+function snapshotOf(role: "host" | "display"): ServerPayload<"GAME_SNAPSHOT"> {
+  return {
+    gameCode: "ABC234",
+    title: "Quiz",
+    role,
+    playerId: null,
+    phase: "lobby",
+    questionNumber: 0,
+    totalQuestions: 3,
+    timeLimit: 20,
+    playerCount: 0,
+    players: [],
+  };
+}
 
 describe("readServerMessage (the browser's check, without zod)", () => {
   it("knows every message type of the protocol", () => {
@@ -96,6 +120,11 @@ describe("readServerMessage (the browser's check, without zod)", () => {
     ["a field of the wrong kind", { type: "LOBBY_LOCKED", payload: { locked: "yes" } }, "LOBBY_LOCKED has an unexpected payload."],
     ["an unknown phase", { ...MESSAGES[5], payload: { ...MESSAGES[5].payload, phase: "intermission" } }, "GAME_SNAPSHOT has an unexpected payload."],
     ["a player without a nickname", { type: "PLAYER_JOINED", payload: { player: { id: 7 } } }, "PLAYER_JOINED has an unexpected payload."],
+    [
+      "a lobby name that is not text",
+      { type: "LOBBY_UPDATE", payload: { playerCount: 1, players: [{ nickname: 7 }] } },
+      "LOBBY_UPDATE has an unexpected payload.",
+    ],
     [
       "a question of an unknown kind",
       { type: "QUESTION_STARTED", payload: { ...MESSAGES[9].payload, question: { ...question, kind: "essay" } } },

@@ -6,9 +6,11 @@ import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
 import type {
   AnswerValueView,
   ErrorValues,
+  LobbyPlayer,
   NamedStanding,
   NumberSpreadView,
   OwnStanding,
+  PlayerRef,
   PlayerResult,
   PublicQuestion,
   RoundInfo,
@@ -22,10 +24,7 @@ import type {
 
 export type Phase = ServerPayload<"GAME_SNAPSHOT">["phase"];
 export type AnswerStatus = "idle" | "submitting" | "success" | "error";
-export interface PlayerRef {
-  id: number;
-  nickname: string;
-}
+export type { LobbyPlayer, PlayerRef };
 
 /** A page that stays put whatever the phase: the projector's display, or the host's phone (docs/decisions/0032). */
 export type Surface = "display" | "remote";
@@ -48,7 +47,8 @@ export interface ClientGameState {
   joinErrorValues: ErrorValues | null;
   title: string;
   phase: Phase | null;
-  players: PlayerRef[];
+  /** The lobby's players: every one with its id on a host's screen; the newest names alone on a player's or a display's. */
+  players: LobbyPlayer[];
   playerCount: number;
   currentQuestion: PublicQuestion | null;
   questionNumber: number;
@@ -184,8 +184,9 @@ export function isFinalError(code: string | undefined): boolean {
   return code !== undefined && code in FINAL_ERROR_TITLES;
 }
 
-function upsertPlayer(players: PlayerRef[], player: PlayerRef): PlayerRef[] {
-  const index = players.findIndex((existing) => existing.id === player.id);
+function upsertPlayer(players: LobbyPlayer[], player: PlayerRef): LobbyPlayer[] {
+  // A name without an id (a player's list) is the same player: nicknames are unique in a game.
+  const index = players.findIndex((existing) => (existing.id === undefined ? existing.nickname === player.nickname : existing.id === player.id));
   if (index === -1) return [...players, player];
   const copy = players.slice();
   copy[index] = player;

@@ -7,6 +7,8 @@
  * those schemas, so a field added to or renamed in the protocol fails to compile here.
  */
 import type {
+  LobbyName,
+  LobbyPlayer,
   NamedStanding,
   NumberSpreadView,
   OwnStanding,
@@ -14,6 +16,7 @@ import type {
   RoundInfo,
   RoundResultView,
   TeamRef,
+  PlayerRef,
   PlayerResult,
   PublicQuestion,
   ServerMessage,
@@ -59,7 +62,9 @@ function object<T>(shape: Shape<T>): Check {
 }
 
 const kind = oneOf(...QUESTION_KINDS);
-const playerRef = object<ServerPayload<"PLAYER_JOINED">["player"]>({ id: number, nickname: string });
+const playerRef = object<PlayerRef>({ id: number, nickname: string });
+const lobbyName = object<LobbyName>({ nickname: string });
+const lobbyPlayer = object<LobbyPlayer>({ id: optional(number), nickname: string });
 const standing = object<Standing>({ rank: number, id: number, nickname: string, score: number });
 const ownTeam = object<OwnTeam>({ id: number, name: string, rank: number, score: number, contribution: number });
 const ownStanding = object<OwnStanding>({ rank: number, score: number, team: optional(ownTeam) });
@@ -102,7 +107,7 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
   ERROR: { message: string, code: optional(string), values: optional(record((value) => string(value) || number(value))) },
   PLAYER_JOINED: { player: playerRef },
   PLAYER_LEFT: { playerId: number },
-  LOBBY_UPDATE: { playerCount: number, players: list(playerRef) },
+  LOBBY_UPDATE: { playerCount: number, players: list(lobbyName) },
   GAME_SNAPSHOT: {
     gameCode: string,
     title: string,
@@ -113,7 +118,7 @@ const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
     totalQuestions: number,
     timeLimit: number,
     playerCount: number,
-    players: list(playerRef),
+    players: list(lobbyPlayer),
     locked: optional(boolean),
     picturesOnPlayers: optional(boolean),
     teamMode: optional(boolean),

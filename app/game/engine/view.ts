@@ -3,7 +3,7 @@
  * nor other players' picks; payloads that go to everyone are built once.
  */
 import { LEADERBOARD_SIZE } from "../rules";
-import type { NamedStanding, OwnStanding, PlayerResult, RoundInfo, ServerPayload, Standing, TeamRef, TypedAnswerSummary } from "../protocol";
+import type { LobbyName, NamedStanding, OwnStanding, PlayerResult, RoundInfo, ServerPayload, Standing, TeamRef, TypedAnswerSummary } from "../protocol";
 import { shownScore, teamStandings } from "./teams";
 import {
   answerToCurrentQuestion,
@@ -19,20 +19,32 @@ import {
   type PlayerState,
 } from "./state";
 
+/** A player as hosts know it: its id (to remove it) and its name. */
 export function playerRef(player: PlayerState) {
   return { id: player.id, nickname: player.nickname };
 }
 
+/**
+ * A player on the lobby's list of newest names, as players and displays see it: the name alone.
+ * A display shows only what the projector shows, no player's id (issue 17); a player highlights
+ * itself by its name, which is unique in its game.
+ */
+export function lobbyName(player: PlayerState): LobbyName {
+  return { nickname: player.nickname };
+}
+
+/** The lobby's newest names: one message for every player and display, whatever the game's size. */
 export function lobbyView(state: GameState): ServerPayload<"LOBBY_UPDATE"> {
-  return { playerCount: state.players.size, players: recentPlayers(state).map(playerRef) };
+  return { playerCount: state.players.size, players: recentPlayers(state).map(lobbyName) };
 }
 
 /** Who looks at a game: its host (every player), a display (what the projector shows), or a player (itself). */
 export type Viewer = { role: "host" } | { role: "display" } | { role: "player"; player: PlayerState };
 
 export function snapshotView(state: GameState, viewer: Viewer): ServerPayload<"GAME_SNAPSHOT"> {
-  // A display, like a player, gets the newest names, never every player: thousands of players cost it nothing.
-  const players = viewer.role === "host" ? [...state.players.values()] : recentPlayers(state);
+  // A display, like a player, gets the newest names without ids, never every player: thousands of
+  // players cost it nothing. A host gets every player with its id.
+  const players = viewer.role === "host" ? [...state.players.values()].map(playerRef) : recentPlayers(state).map(lobbyName);
   return {
     gameCode: state.gameCode,
     title: state.title,
@@ -43,7 +55,7 @@ export function snapshotView(state: GameState, viewer: Viewer): ServerPayload<"G
     totalQuestions: state.questions.length,
     timeLimit: state.timeLimitMs / 1000,
     playerCount: state.players.size,
-    players: players.map(playerRef),
+    players,
     locked: state.locked,
     picturesOnPlayers: state.picturesOnPlayers,
     ...(state.teamMode ? { teamMode: true, teams: teamRefs(state) } : {}),
