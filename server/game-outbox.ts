@@ -29,10 +29,35 @@ export type OutgoingData = string | Buffer;
 /** One client's socket as the room sees it; the transport adapts `ws` to this. */
 export interface Connection {
   readonly clientId: string;
+  /** Where this connection stands in the deliveries of the game it is in (the outbox's alone). */
+  readonly slot: DeliverySlot;
   /** Sends the messages in order, several in one write where the transport can. */
   send(...messages: OutgoingData[]): void;
   close(code: number, reason: string): void;
 }
+
+/**
+ * A connection's place in its game's deliveries, kept on the connection so that a flush groups its
+ * messages by connection, and knows when the open question reached a player, without a map: a map
+ * of thousands of connections per broadcast, grown and emptied again, was a large part of what a
+ * big game left for the garbage collector (issue 18, docs/decisions/0037-no-object-per-message.md).
+ */
+export class DeliverySlot {
+  /** The flush that last grouped messages for this connection; ids come from one count for the process. */
+  flush = 0;
+  /** That flush's first and last message to this connection, by index; `next` chains the ones between. */
+  first = -1;
+  last = -1;
+  /** The flush whose messages have been written to this connection. */
+  written = 0;
+  /** Which opening of a question last reached this connection, and when it was written. */
+  question = 0;
+  questionAt = 0;
+}
+
+/** Ids of flushes and of question openings, unique across the process's games. */
+let lastId = 0;
+const nextId = (): number => ++lastId;
 
 /** The connections the roles of `Addressed` stand for, as the room keeps them. */
 export interface Members {
@@ -91,21 +116,53 @@ class PersonalMessage {
 type QueuedData = OutgoingData | PersonalMessage;
 const outgoing = (data: QueuedData): OutgoingData => (data instanceof PersonalMessage ? data.text() : data);
 
-/** A message to send once the batch before it is committed; `close` then ends the connection. */
-type Delivery = {
-  to: Connection;
-  data: QueuedData;
-  close?: { code: number; reason: string };
-  /** This is the current question for that player: note when it was written to the socket. */
-  questionFor?: number;
-};
-type DeliveryGroup = { messages: QueuedData[]; close?: Delivery["close"]; questionFor?: number };
+type Close = { code: number; reason: string };
+
 /**
- * One connection's messages of a flush: a lone delivery as it is (the case of nearly every
- * connection: a broadcast reaches each player once), several as a group. A large game makes no
- * group object per player for a broadcast (issue 18).
+ * Messages waiting for their commit, in order, as columns rather than an object per message: a
+ * broadcast to thousands of players, and each player's acknowledgement, wait through a commit and
+ * the slices of a delivery, long enough to outlive the young generation (issue 18).
  */
-type ConnectionMessages = Delivery | DeliveryGroup;
+class Deliveries {
+  readonly to: Connection[] = [];
+  readonly data: QueuedData[] = [];
+  /** The index of the same connection's next message in the same flush, or -1 (see `chain`). */
+  readonly next: number[] = [];
+  /** Messages after which the connection is closed (a removed player): rare, so by index. */
+  closes: Map<number, Close> | null = null;
+  /** Messages that open a question, with that opening's id: each player's answer is timed from their write. */
+  opening: Map<QueuedData, number> | null = null;
+
+  get length(): number {
+    return this.to.length;
+  }
+
+  push(to: Connection, data: QueuedData, close?: Close): number {
+    const index = this.to.length;
+    this.to.push(to);
+    this.data.push(data);
+    this.next.push(-1);
+    if (close) (this.closes ??= new Map()).set(index, close);
+    return index;
+  }
+
+  /**
+   * Links message `index` after its connection's earlier ones of flush `flush`, or makes it the
+   * connection's first. A connection's messages of one flush leave in one write: the first question
+   * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
+   * time until the last one has its question.
+   */
+  chain(index: number, flush: number): void {
+    const slot = this.to[index].slot;
+    if (slot.flush !== flush) {
+      slot.flush = flush;
+      slot.first = slot.last = index;
+      return;
+    }
+    this.next[slot.last] = index;
+    slot.last = index;
+  }
+}
 
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
@@ -168,35 +225,6 @@ function rescoreOf(round: number, answer: AnswerRecord) {
   return { playerId: answer.playerId, round, questionIndex: answer.questionIndex, correct: answer.correct, points: answer.points };
 }
 
-/**
- * A connection's messages of one flush, in order, so they leave in one write: the first question
- * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
- * time until the last one has its question.
- */
-function groupByConnection(outbox: Delivery[]): Map<Connection, ConnectionMessages> {
-  const groups = new Map<Connection, ConnectionMessages>();
-  for (const delivery of outbox) addDelivery(groups, delivery);
-  return groups;
-}
-
-/** Adds a delivery after its connection's others; the first stays a lone delivery until a second comes. */
-function addDelivery(groups: Map<Connection, ConnectionMessages>, delivery: Delivery): void {
-  const existing = groups.get(delivery.to);
-  if (!existing) {
-    groups.set(delivery.to, delivery);
-    return;
-  }
-  let group: DeliveryGroup;
-  if ("messages" in existing) group = existing;
-  else {
-    group = { messages: [existing.data], close: existing.close, questionFor: existing.questionFor };
-    groups.set(delivery.to, group);
-  }
-  group.messages.push(delivery.data);
-  if (delivery.close) group.close = delivery.close;
-  if (delivery.questionFor !== undefined) group.questionFor = delivery.questionFor;
-}
-
 /** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
 function personalized(type: ServerMessageType, shared: object, key: string): (value: unknown) => PersonalMessage {
   const head = JSON.stringify({ type, payload: shared }).slice(0, -2);
@@ -211,7 +239,7 @@ export class GameOutbox {
   private readonly metrics: OutboxMetrics;
 
   private batch = emptyBatch();
-  private deliveries: Delivery[] = [];
+  private deliveries = new Deliveries();
   /** Messages per type among `deliveries`, counted as sent once their commit is stored. */
   private counts = new Map<ServerMessageType, number>();
   private readonly commitClock: CommitClock;
@@ -221,8 +249,8 @@ export class GameOutbox {
   private flushing: Promise<void> | null = null;
   /** The batch holds a change of phase: it is committed and announced now, not at the end of the interval. */
   private phaseChanged = false;
-  /** When the open question was written to each player's socket (players it reached in its broadcast). */
-  private readonly questionDeliveredAt = new Map<number, number>();
+  /** The opening of the open question (an id from `nextId`); connections keep when it reached them. */
+  private question = 0;
   private stopped = false;
   /** Shutting down: a failing commit is tried only a few more times. */
   private closing = false;
@@ -236,9 +264,10 @@ export class GameOutbox {
     this.sendPacer = options.sendPacer ?? new SendPacer();
   }
 
-  /** When the open question reached this player, if it did in its broadcast. */
-  deliveredAt(playerId: number): number | undefined {
-    return this.questionDeliveredAt.get(playerId);
+  /** When the open question reached this connection, if it did in its broadcast. */
+  deliveredAt(connection: Connection): number | undefined {
+    const { slot } = connection;
+    return slot.question === this.question && this.question !== 0 ? slot.questionAt : undefined;
   }
 
   // ------------------------------------------------------------------ writes
@@ -360,13 +389,13 @@ export class GameOutbox {
       case "player": {
         const connection = members.players.get(addressed.playerId);
         if (!connection) return;
-        this.deliveries.push({ to: connection, data: encodeServerMessage(addressed.type, addressed.payload), close: addressed.close });
+        this.deliveries.push(connection, encodeServerMessage(addressed.type, addressed.payload), addressed.close);
         this.count(addressed.type, 1);
         return;
       }
       case "eachPlayer": {
         const render = personalized(addressed.type, addressed.shared, addressed.key);
-        for (const [playerId, connection] of members.players) this.deliveries.push({ to: connection, data: render(addressed.each(playerId)) });
+        for (const [playerId, connection] of members.players) this.deliveries.push(connection, render(addressed.each(playerId)));
         this.count(addressed.type, members.players.size);
         return;
       }
@@ -376,7 +405,7 @@ export class GameOutbox {
         const data = encodeServerMessage(addressed.type, addressed.payload);
         for (const group of [reaches.hosts ? members.hosts : null, reaches.displays ? members.displays : null]) {
           if (!group) continue;
-          for (const connection of group) this.deliveries.push({ to: connection, data });
+          for (const connection of group) this.deliveries.push(connection, data);
           this.count(addressed.type, group.size);
         }
         if (reaches.players) this.toPlayers(data, addressed.type, members, addressed.opensQuestion ?? false);
@@ -387,18 +416,19 @@ export class GameOutbox {
 
   /** `opensQuestion`: each player's answer is timed from this message's delivery. */
   private toPlayers(data: string, type: ServerMessageType, members: Members, opensQuestion: boolean): void {
-    if (opensQuestion) this.questionDeliveredAt.clear();
     const encoded = Buffer.from(data);
-    for (const [playerId, connection] of members.players) {
-      this.deliveries.push({ to: connection, data: encoded, questionFor: opensQuestion ? playerId : undefined });
+    if (opensQuestion) {
+      this.question = nextId();
+      (this.deliveries.opening ??= new Map()).set(encoded, this.question);
     }
+    for (const connection of members.players.values()) this.deliveries.push(connection, encoded);
     this.count(type, members.players.size);
   }
 
   /** Queues messages for one connection, in order. */
   sendTo(to: Connection, ...messages: Message[]): void {
     for (const { type, payload } of messages) {
-      this.deliveries.push({ to, data: encodeServerMessage(type, payload) });
+      this.deliveries.push(to, encodeServerMessage(type, payload));
       this.count(type, 1);
     }
   }
@@ -441,30 +471,33 @@ export class GameOutbox {
    * it holds: no one is told of an answer the database does not have.
    */
   private async flush(): Promise<void> {
-    const outbox = await this.takeCommitted();
-    if (!outbox) return;
-    // `pending` holds the connections this flush has yet to write to, in order.
-    const pending = groupByConnection(outbox);
-    for (const to of pending.keys()) {
+    const queue = await this.takeCommitted();
+    if (!queue) return;
+    const flush = nextId();
+    for (let index = 0; index < queue.length; index++) queue.chain(index, flush);
+    // Each connection is written at its first message, with the rest of its chain. `queue` grows
+    // while this runs: messages committed between slices join the chain of a connection still waiting.
+    for (let index = 0; index < queue.length; index++) {
+      const slot = queue.to[index].slot;
+      if (slot.flush !== flush || slot.first !== index || slot.written === flush) continue;
       if (this.sendPacer.sliceSpent) {
         // This game's or others': the answers that came meanwhile are read, then committed and told.
         await this.sendPacer.nextTurn();
-        await this.flushBetweenSlices(pending);
+        await this.flushBetweenSlices(queue, flush);
+        // The connection may have been grouped again by a later flush of another game it joined.
+        if (slot.flush !== flush) continue;
       }
-      // Read after the wait: a message added meanwhile may have made the lone delivery a group.
-      const messages = pending.get(to)!;
-      pending.delete(to);
-      this.deliver(to, messages);
+      this.deliver(queue, index, flush);
     }
   }
 
   /** Takes the batch and its messages, and commits the batch; null when it could not be stored. */
-  private async takeCommitted(): Promise<Delivery[] | null> {
+  private async takeCommitted(): Promise<Deliveries | null> {
     const batch = this.batch;
-    const outbox = this.deliveries;
+    const queue = this.deliveries;
     const counts = this.counts;
     this.batch = emptyBatch();
-    this.deliveries = [];
+    this.deliveries = new Deliveries();
     this.counts = new Map();
     this.phaseChanged = false;
     if (!isEmptyBatch(batch)) {
@@ -477,33 +510,56 @@ export class GameOutbox {
       }
     }
     for (const [type, count] of counts) this.metrics.sent(type, count);
-    return outbox;
+    return queue;
   }
 
   /**
-   * Commits and delivers what happened during a slice of a large delivery. A connection still
-   * waiting for that delivery gets the new messages after it, in order; the rest get them now.
+   * Commits and delivers what happened during a slice of a large delivery (flush `flush` of
+   * `queue`). A connection still waiting for that delivery gets the new messages after it, in order;
+   * the rest get them now.
    */
-  private async flushBetweenSlices(pending: Map<Connection, ConnectionMessages>): Promise<void> {
+  private async flushBetweenSlices(queue: Deliveries, flush: number): Promise<void> {
     if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
-    const outbox = await this.takeCommitted();
-    if (!outbox) return;
-    const now: Delivery[] = [];
-    for (const delivery of outbox) {
-      if (pending.has(delivery.to)) addDelivery(pending, delivery);
-      else now.push(delivery);
+    const added = await this.takeCommitted();
+    if (!added) return;
+    const now = nextId();
+    const from = queue.length;
+    for (let index = 0; index < added.length; index++) {
+      const slot = added.to[index].slot;
+      const waiting = slot.flush === flush && slot.written !== flush;
+      const at = queue.push(added.to[index], added.data[index], added.closes?.get(index));
+      queue.chain(at, waiting ? flush : now);
     }
-    for (const [to, messages] of groupByConnection(now)) this.deliver(to, messages);
+    if (added.opening) for (const [data, question] of added.opening) (queue.opening ??= new Map()).set(data, question);
+    for (let index = from; index < queue.length; index++) {
+      const slot = queue.to[index].slot;
+      if (slot.flush === now && slot.first === index) this.deliver(queue, index, now);
+    }
   }
 
-  private deliver(to: Connection, connectionMessages: ConnectionMessages): void {
+  /** Writes the chain of messages of flush `flush` that begins at `first` to its connection. */
+  private deliver(queue: Deliveries, first: number, flush: number): void {
     this.sendPacer.wrote();
-    const { close, questionFor } = connectionMessages;
+    const to = queue.to[first];
+    to.slot.written = flush;
+    let close: Close | undefined;
+    let question: number | undefined;
     try {
-      if (!("messages" in connectionMessages)) to.send(outgoing(connectionMessages.data));
-      else if (connectionMessages.messages.length === 1) to.send(outgoing(connectionMessages.messages[0]));
-      else to.send(...connectionMessages.messages.map(outgoing));
-      if (questionFor !== undefined) this.questionDeliveredAt.set(questionFor, this.options.now());
+      if (queue.next[first] === -1) {
+        to.send(outgoing(queue.data[first]));
+      } else {
+        const messages: OutgoingData[] = [];
+        for (let index = first; index !== -1; index = queue.next[index]) messages.push(outgoing(queue.data[index]));
+        to.send(...messages);
+      }
+      for (let index = first; index !== -1; index = queue.next[index]) {
+        close = queue.closes?.get(index) ?? close;
+        question = queue.opening?.get(queue.data[index]) ?? question;
+      }
+      if (question !== undefined) {
+        to.slot.question = question;
+        to.slot.questionAt = this.options.now();
+      }
       if (close) to.close(close.code, close.reason);
     } catch (error) {
       this.logger.warn({ event: "send_failed", err: error }, "a message could not be sent");
@@ -560,7 +616,7 @@ export class GameOutbox {
     this.cancelTimer();
     this.stopped = true;
     this.batch = emptyBatch();
-    this.deliveries = [];
+    this.deliveries = new Deliveries();
     this.counts = new Map();
   }
 }

@@ -29,6 +29,7 @@ import { Throttle } from "./throttle";
 export const DEFAULT_COMMIT_INTERVAL_MS = 10;
 
 export type { CommitOutcome, Connection, OutgoingData } from "./game-outbox";
+export { DeliverySlot } from "./game-outbox";
 
 /** What a room needs from storage; server.ts binds it to the database. */
 export interface RoomStore {
@@ -277,7 +278,7 @@ export class GameRoom {
   }
 
   answer(connection: Connection, playerId: number, answer: SubmittedAnswer): void {
-    const questionDeliveredAt = this.outbox.deliveredAt(playerId);
+    const questionDeliveredAt = this.outbox.deliveredAt(connection);
     this.apply({ type: "answer", actor: this.actorOf(connection), playerId, ...answer, questionDeliveredAt }, connection);
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { WebSocketServer, type WebSocket } from "ws";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { ClientIdSchema } from "#app/utils/validation";
@@ -10,7 +10,7 @@ import type { GameHub } from "./game-hub";
 import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
 import { silentLogger, type Logger } from "./logger";
-import type { Connection, GameRoom } from "./game-room";
+import { DeliverySlot, type Connection, type GameRoom, type OutgoingData } from "./game-room";
 
 /** Every message is JSON, a text frame, also when the room hands it over already encoded. */
 const AS_TEXT = { binary: false } as const;
@@ -77,22 +77,59 @@ const PLAYERS_PER_IP_WINDOW_SECONDS = 24 * 60 * 60;
 
 const SOCKET_CLOSED = Symbol("socket closed");
 
-interface Client {
-  socket: WebSocket;
-  /** For the join limits; never logged. */
-  address: string;
-  connection: Connection;
-  room: GameRoom | null;
-  alive: boolean;
+/** Where a socket's listeners, shared by every socket, find its client. */
+const CLIENT = Symbol("client");
+type ClientSocket = WebSocket & { [CLIENT]: Client };
+
+/**
+ * One game socket: the room's `Connection` and what the transport keeps of it, in one object whose
+ * methods and listeners are shared by every socket. Closures made per socket cost each player about
+ * half a kilobyte (issue 18, docs/decisions/0037-no-object-per-message.md).
+ */
+class Client implements Connection {
+  readonly slot = new DeliverySlot();
+  room: GameRoom | null = null;
+  alive = true;
   /**
    * Messages of one socket are handled in order, even when one waits for the database (a join
    * loads its game): while one does, those arriving behind it wait here, and `SOCKET_CLOSED` marks
    * where the socket closed. Null when nothing waits, the case of nearly every message: it is then
    * handled at once, with no promise made for it (issue 18).
    */
-  waiting: Array<string | typeof SOCKET_CLOSED> | null;
-  tokens: number;
-  lastRefill: number;
+  waiting: Array<string | typeof SOCKET_CLOSED> | null = null;
+  lastRefill = Date.now();
+
+  /** `stream` is the connection under the WebSocket: corked, several frames leave in one write. `address` is for the join limits, never logged. */
+  constructor(
+    readonly socket: WebSocket,
+    private readonly stream: Duplex,
+    readonly clientId: string,
+    readonly address: string,
+    public tokens: number,
+  ) {}
+
+  send(...messages: OutgoingData[]): void {
+    const socket = this.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      socket.terminate();
+      return;
+    }
+    if (messages.length === 1) {
+      socket.send(messages[0], AS_TEXT);
+      return;
+    }
+    this.stream.cork();
+    try {
+      for (const message of messages) socket.send(message, AS_TEXT);
+    } finally {
+      this.stream.uncork();
+    }
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
 }
 
 export interface GameTransport {
@@ -184,62 +221,44 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     });
   }
 
-  /** `stream` is the connection under the WebSocket: corked, several frames leave in one write. */
   function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string): void {
-    const connection: Connection = {
-      clientId,
-      send: (...messages) => {
-        if (socket.readyState !== socket.OPEN) return;
-        if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-          socket.terminate();
-          return;
-        }
-        if (messages.length === 1) {
-          socket.send(messages[0], AS_TEXT);
-          return;
-        }
-        stream.cork();
-        try {
-          for (const message of messages) socket.send(message, AS_TEXT);
-        } finally {
-          stream.uncork();
-        }
-      },
-      close: (code, reason) => socket.close(code, reason),
-    };
-    const client: Client = {
-      socket,
-      address,
-      connection,
-      room: null,
-      alive: true,
-      waiting: null,
-      tokens: burst,
-      lastRefill: Date.now(),
-    };
+    const client = new Client(socket, stream, clientId, address, burst);
+    (socket as ClientSocket)[CLIENT] = client;
     clients.add(client);
-    socket.on("pong", () => {
-      client.alive = true;
-    });
-    socket.on("message", (data, isBinary) => {
-      client.alive = true;
-      if (!takeToken(client)) {
-        socket.close(CloseCode.RATE_LIMITED, "Too many messages");
-        return;
-      }
-      const text = isBinary ? "" : data.toString();
-      if (client.waiting) client.waiting.push(text);
-      else run(client, text);
-    });
-    socket.on("close", () => {
-      clients.delete(client);
-      if (client.waiting) client.waiting.push(SOCKET_CLOSED);
-      else client.room?.drop(connection);
-    });
-    socket.on("error", (error) => {
-      // Oversized or malformed frames land here; ws closes the socket itself.
-      logger.warn({ event: "socket_error", gameCode: client.room?.gameCode, reason: error.message }, "socket error");
-    });
+    socket.on("pong", onPong);
+    socket.on("message", onMessage);
+    socket.on("close", onClose);
+    socket.on("error", onError);
+  }
+
+  // The listeners every socket shares: `this` is the socket.
+  function onPong(this: WebSocket): void {
+    (this as ClientSocket)[CLIENT].alive = true;
+  }
+
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    const client = (this as ClientSocket)[CLIENT];
+    client.alive = true;
+    if (!takeToken(client)) {
+      this.close(CloseCode.RATE_LIMITED, "Too many messages");
+      return;
+    }
+    const text = isBinary ? "" : data.toString();
+    if (client.waiting) client.waiting.push(text);
+    else run(client, text);
+  }
+
+  function onClose(this: WebSocket): void {
+    const client = (this as ClientSocket)[CLIENT];
+    clients.delete(client);
+    if (client.waiting) client.waiting.push(SOCKET_CLOSED);
+    else client.room?.drop(client);
+  }
+
+  function onError(this: WebSocket, error: Error): void {
+    // Oversized or malformed frames land here; ws closes the socket itself.
+    const client = (this as ClientSocket)[CLIENT];
+    logger.warn({ event: "socket_error", gameCode: client.room?.gameCode, reason: error.message }, "socket error");
   }
 
   /** Handles one message; one that waits holds back those behind it until it is done. */
@@ -265,7 +284,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
         (client.waiting as Array<string | typeof SOCKET_CLOSED>).push(...waiting.slice(index));
         return;
       }
-      if (next === SOCKET_CLOSED) client.room?.drop(client.connection);
+      if (next === SOCKET_CLOSED) client.room?.drop(client);
       else run(client, next);
     }
   }
@@ -289,7 +308,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
    * its message by (docs/decisions/0029-languages.md).
    */
   function replyError(client: Client, message: string, code: string, values?: ErrorValues): void {
-    client.connection.send(encodeServerMessage("ERROR", values ? { message, code, values } : { message, code }));
+    client.send(encodeServerMessage("ERROR", values ? { message, code, values } : { message, code }));
     metrics.sent("ERROR", 1);
   }
 
@@ -312,57 +331,57 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     }
     switch (message.type) {
       case "START_GAME":
-        room.start(client.connection);
+        room.start(client);
         return;
       case "NEXT_QUESTION":
-        room.next(client.connection);
+        room.next(client);
         return;
       case "SUBMIT_ANSWER": {
         const { answerIndex, answerIndexes, text, number } = message.payload;
-        room.answer(client.connection, message.payload.playerId, { answerIndex, answerIndexes, text, number });
+        room.answer(client, message.payload.playerId, { answerIndex, answerIndexes, text, number });
         return;
       }
       case "PLAY_AGAIN":
-        room.playAgain(client.connection);
+        room.playAgain(client);
         return;
       case "KICK_PLAYER":
-        room.kick(client.connection, message.payload.playerId);
+        room.kick(client, message.payload.playerId);
         return;
       case "LOCK_GAME":
-        room.lock(client.connection, message.payload.locked);
+        room.lock(client, message.payload.locked);
         return;
       case "ACCEPT_ANSWER":
-        room.acceptTypedAnswer(client.connection, message.payload.questionNumber, message.payload.text);
+        room.acceptTypedAnswer(client, message.payload.questionNumber, message.payload.text);
         return;
       case "PAUSE_QUESTION":
-        room.pause(client.connection);
+        room.pause(client);
         return;
       case "RESUME_QUESTION":
-        room.resume(client.connection);
+        room.resume(client);
         return;
       case "END_GAME":
-        room.end(client.connection);
+        room.end(client);
         return;
       case "SET_PICTURES_ON_PLAYERS":
-        room.setPicturesOnPlayers(client.connection, message.payload.enabled);
+        room.setPicturesOnPlayers(client, message.payload.enabled);
         return;
       case "SET_TEAM_MODE":
-        room.setTeamMode(client.connection, message.payload.enabled);
+        room.setTeamMode(client, message.payload.enabled);
         return;
       case "ADD_TEAM":
-        room.addTeam(client.connection, message.payload.name);
+        room.addTeam(client, message.payload.name);
         return;
       case "REMOVE_TEAM":
-        room.removeTeam(client.connection, message.payload.teamId);
+        room.removeTeam(client, message.payload.teamId);
         return;
       case "CHOOSE_TEAM":
-        room.chooseTeam(client.connection, message.payload.team);
+        room.chooseTeam(client, message.payload.team);
         return;
       case "SET_BREAK_TIMER":
-        room.setBreakTimer(client.connection, message.payload.minutes);
+        room.setBreakTimer(client, message.payload.minutes);
         return;
       case "LEAVE_GAME":
-        room.leave(client.connection);
+        room.leave(client);
         client.room = null;
         return;
     }
@@ -377,16 +396,16 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     }
     const isHost = nickname === HOST_NICKNAME;
     // Limits count new players only: a player coming back after a drop or a restart is never refused.
-    const isNew = !isHost && !room.hasClient(client.connection.clientId);
+    const isNew = !isHost && !room.hasClient(client.clientId);
     if (isNew && !(await allowNewPlayer(client, gameCode))) return;
-    if (client.room && client.room !== room) client.room.drop(client.connection);
+    if (client.room && client.room !== room) client.room.drop(client);
     client.room = room;
     if (isHost) {
-      await room.joinAsHost(client.connection, message.payload.key);
+      await room.joinAsHost(client, message.payload.key);
       return;
     }
-    room.joinAsPlayer(client.connection, nickname, message.payload.team);
-    if (isNew && room.hasClient(client.connection.clientId)) countAdmitted(client, gameCode);
+    room.joinAsPlayer(client, nickname, message.payload.team);
+    if (isNew && room.hasClient(client.clientId)) countAdmitted(client, gameCode);
   }
 
   /** A display: never a new player, so no join limit applies; a wrong key is refused by the room. */
@@ -397,9 +416,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
       return;
     }
-    if (client.room && client.room !== room) client.room.drop(client.connection);
+    if (client.room && client.room !== room) client.room.drop(client);
     client.room = room;
-    room.joinAsDisplay(client.connection, key);
+    room.joinAsDisplay(client, key);
   }
 
   const rounds = new HeartbeatRounds(clients, heartbeatIntervalMs, (client) => {

@@ -13,7 +13,7 @@ import { SQLite } from "#db/sqlite.server";
 import { createGame, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { CommitClock } from "#server/commit-clock";
-import { GameRoom, type Connection } from "#server/game-room";
+import { DeliverySlot, GameRoom, type Connection } from "#server/game-room";
 import { GameWriter } from "#server/game-writer";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 
@@ -95,7 +95,13 @@ describe("the shared writer", () => {
 
 function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
   const received: { type: string; payload: any }[] = [];
-  return { clientId, received, send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))), close: () => {} };
+  return {
+    clientId,
+    slot: new DeliverySlot(),
+    received,
+    send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))),
+    close: () => {},
+  };
 }
 
 const has = (client: { received: { type: string }[] }, type: string) => client.received.some((message) => message.type === type);

@@ -4,12 +4,18 @@
  */
 import { describe, expect, it } from "vitest";
 import type { GameWriteBatch } from "#app/models/game.server";
-import { GameRoom, type Connection, type RoomOptions } from "#server/game-room";
+import { DeliverySlot, GameRoom, type Connection, type RoomOptions } from "#server/game-room";
 import { loadedGame } from "./loaded-game";
 
 function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
   const received: { type: string; payload: any }[] = [];
-  return { clientId, received, send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))), close: () => {} };
+  return {
+    clientId,
+    slot: new DeliverySlot(),
+    received,
+    send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))),
+    close: () => {},
+  };
 }
 
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -125,6 +131,7 @@ describe("group commits", () => {
     const calls: string[][] = [];
     const ann: Connection = {
       clientId: "ann",
+      slot: new DeliverySlot(),
       send: (...messages) => void calls.push(messages.map((data) => JSON.parse(data.toString()).type)),
       close: () => {},
     };
@@ -166,6 +173,7 @@ describe("group commits", () => {
     const playerIds = new Map<string, number>();
     const player = (clientId: string): Connection => ({
       clientId,
+      slot: new DeliverySlot(),
       send: (...messages) => {
         for (const data of messages) {
           const message = JSON.parse(data.toString());

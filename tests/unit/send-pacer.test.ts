@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { CommitClock } from "#server/commit-clock";
-import { GameRoom, type Connection } from "#server/game-room";
+import { DeliverySlot, GameRoom, type Connection } from "#server/game-room";
 import { SendPacer } from "#server/send-pacer";
 import { loadedGame } from "./loaded-game";
 
@@ -24,6 +24,7 @@ function connection(clientId: string): Connection & { received: Received[] } {
   const received: Received[] = [];
   return {
     clientId,
+    slot: new DeliverySlot(),
     received,
     send: (...messages) => {
       timeline.push("w");
