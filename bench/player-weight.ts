@@ -110,6 +110,12 @@ export async function openBenchGame(serverUrl: string, { title, questionTimeLimi
 /** One phone joins one game and answers its first question; what its page downloaded. */
 export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeight> {
   const { gameCode, host, start } = await openBenchGame(serverUrl, { title: "Weight benchmark" });
+  // A second player, who never answers, keeps the question open: the phone's answer does not close
+  // it, so the results screen (a later screen, not part of answering) never enters the count.
+  const other = await openSocket(serverUrl, `bench-other-${process.pid}-${Date.now()}`);
+  const otherJoined = nextMessage(other, "PLAYER_JOINED");
+  other.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: "Other table" } }));
+  await otherJoined;
   step("host ready; launching Chromium");
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
@@ -140,8 +146,7 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
     start();
     await page.waitForURL(`**/play/${gameCode}`);
     await page.getByRole("button", { name: /B\. 4/ }).click();
-    // The lone player's answer closes the question at once: the result screen may replace "Answer submitted!" before it is seen.
-    await Promise.race([page.getByText("Answer submitted!", { exact: false }).waitFor(), page.waitForURL(`**/result/${gameCode}`)]);
+    await page.getByText("Answer submitted!", { exact: false }).waitFor();
     counting = false;
     const responses = await Promise.all(finished);
     await context.close();
@@ -179,6 +184,7 @@ export async function measurePlayerWeight(serverUrl: string): Promise<PlayerWeig
   } finally {
     await browser.close();
     host.terminate();
+    other.terminate();
   }
 }
 
