@@ -138,8 +138,20 @@ export function TeamStandingsTable({ teams, rounds, format }: { teams: TeamLine[
   );
 }
 
-/** A team as a player is shown: its members with what each added, and per question its average points and right share. */
-export function TeamDetails({ team, questions, night, format }: { team: TeamLine; questions: QuestionFigures[]; night: boolean; format: Formats }) {
+/** A team as a player is shown: its members with what each added, and per question its average points, right share and average time. */
+export function TeamDetails({
+  team,
+  questions,
+  night,
+  seconds,
+  format,
+}: {
+  team: TeamLine;
+  questions: QuestionFigures[];
+  night: boolean;
+  seconds: (ms: number | null) => string;
+  format: Formats;
+}) {
   const { t } = useTranslation("reports");
   const whole = (value: number) => format.number.format(Math.round(value));
   return (
@@ -189,6 +201,9 @@ export function TeamDetails({ team, questions, night, format }: { team: TeamLine
                   <th scope="col" className="numeric">
                     {t("report.rightShare")}
                   </th>
+                  <th scope="col" className="numeric">
+                    {t("report.averageTime")}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -201,6 +216,7 @@ export function TeamDetails({ team, questions, night, format }: { team: TeamLine
                       </th>
                       <td className="numeric">{figures?.averagePoints == null ? "–" : whole(figures.averagePoints)}</td>
                       <td className="numeric">{figures?.correctRate == null ? "–" : format.percent.format(figures.correctRate)}</td>
+                      <td className="numeric">{seconds(figures?.averageResponseMs ?? null)}</td>
                     </tr>
                   );
                 })}

@@ -215,6 +215,8 @@ export interface TeamQuestionFigures {
   correctRate: number | null;
   /** The members' average points (no answer counts 0); null for a team without members. */
   averagePoints: number | null;
+  /** The average time of the members who answered, in ms; null when none did. */
+  averageResponseMs: number | null;
 }
 
 export interface TeamMember {
@@ -624,7 +626,7 @@ function lineOf(scope: Scope, player: PlayerFigures, answers: AnswerRow[] | unde
 
 /**
  * The teams' lines (docs/decisions/0033-team-scoring.md): standings, members and per question the
- * members' average points and right share, in one grouped scan of the members' answers. The score
+ * members' average points, right share and average time, in one grouped scan of the members' answers. The score
  * is the one the game kept (the average of the points of the members who played each question:
  * those who answered or were connected at its close). The per-question average counts every
  * member, a member without an answer for 0, since who was connected is not stored; the scores
@@ -686,6 +688,7 @@ async function teamLines(
         correct: scored ? figures.correct : null,
         correctRate: scored && count > 0 ? figures.correct / count : null,
         averagePoints: count > 0 ? figures.points / count : null,
+        averageResponseMs: figures.answered > 0 ? Math.round(figures.responseMs / figures.answered) : null,
       };
     });
     const averagedScore = teamQuestions.reduce((sum, figures) => sum + (figures.averagePoints ?? 0), 0);

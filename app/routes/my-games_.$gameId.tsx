@@ -189,7 +189,7 @@ export default function GameReportPage() {
             </div>
             <ol className="report-list report-players">
               {teams.map((team) => (
-                <TeamDetails key={team.id} team={team} questions={report.questions} night={night !== null} format={format} />
+                <TeamDetails key={team.id} team={team} questions={report.questions} night={night !== null} seconds={seconds} format={format} />
               ))}
             </ol>
           </section>

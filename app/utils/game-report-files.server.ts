@@ -4,7 +4,7 @@ import ExcelJS from "exceljs";
 import type { Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
 import { shownScore } from "#app/game/engine/teams";
-import { answerText, type FullReport, type PlayerLine, type QuestionFigures } from "#app/models/game-report.server";
+import { answerText, type FullReport, type PlayerLine, type QuestionFigures, type TeamQuestionFigures } from "#app/models/game-report.server";
 import type { DownloadFile } from "./api.server";
 import { quizFileSlug } from "./quiz-file";
 import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "./quiz-spreadsheet.server";
@@ -40,9 +40,15 @@ function roundTitles(full: FullReport): string[] | null {
   return full.report.night?.map((round) => round.title) ?? null;
 }
 
+/** A team's average points on a question, whole as the game shows points; null for a team without members. */
+function wholePoints(points: number | null): number | null {
+  return points === null ? null : Math.round(points);
+}
+
 /**
  * The answers table's columns: a night adds its round's title beside the round's number, a team
- * game the player's team beside the nickname.
+ * game the player's team beside the nickname and, after the answer, the team's figures on that
+ * question (its members' average points, right share and average time).
  */
 function answerColumns(t: Translate, full: FullReport): string[] {
   const night = full.report.night !== null;
@@ -62,6 +68,7 @@ function answerColumns(t: Translate, full: FullReport): string[] {
     t("export.correct"),
     t("export.time"),
     t("export.points"),
+    ...(teams ? [t("export.teamAveragePoints"), t("export.teamCorrectRate"), t("export.teamAverageTime")] : []),
   ];
 }
 
@@ -69,8 +76,11 @@ function answerRows(t: Translate, full: FullReport, players: PlayerLine[]): (str
   const { report, questions } = full;
   const titles = roundTitles(full);
   const teams = report.teams !== null;
+  // At most MAX_TEAMS teams: each player's is found without a pass over them.
+  const teamQuestions = new Map<number, TeamQuestionFigures[]>((report.teams ?? []).map((team) => [team.id, team.questions]));
   const rows: (string | number | null)[][] = [];
   for (const player of players) {
+    const ofTeam = player.teamId === null ? undefined : teamQuestions.get(player.teamId);
     for (const [index, question] of questions.entries()) {
       const figures = report.questions[index];
       const answer = player.answers[index];
@@ -91,10 +101,17 @@ function answerRows(t: Translate, full: FullReport, players: PlayerLine[]): (str
         right,
         answer ? seconds(answer.responseMs) : null,
         answer ? answer.points : null,
+        ...(teams ? teamFigures(ofTeam?.[index]) : []),
       ]);
     }
   }
   return rows;
+}
+
+/** A team's average points, right share (%) and average time (s) on one question; blanks outside a team. */
+function teamFigures(figures: TeamQuestionFigures | undefined): (number | null)[] {
+  if (!figures) return [null, null, null];
+  return [wholePoints(figures.averagePoints), percent(figures.correctRate), seconds(figures.averageResponseMs)];
 }
 
 export function reportFileName(full: FullReport, format: ReportFormat): string {
@@ -124,7 +141,7 @@ function distributionText(figures: QuestionFigures): string {
   return tallies.map((tally) => `${tally.text}: ${tally.count}`).join("; ");
 }
 
-/** The workbook: Questions, Teams (a team game's), Players and Answers sheets, streamed as it is written. */
+/** The workbook: Questions, Teams and Team questions (a team game's), Players and Answers sheets, streamed as it is written. */
 export function reportXlsxFile(full: FullReport, language: Language): DownloadFile {
   const t = translator(language, "reports");
   const { report } = full;
@@ -203,6 +220,47 @@ export function reportXlsxFile(full: FullReport, language: Language): DownloadFi
           .commit();
       }
       teamSheet.commit();
+
+      // Per team, per question, as the answers are per player: the right share, the points and the time.
+      const teamQuestionSheet = workbook.addWorksheet(t("export.sheetTeamQuestions"), frozen);
+      teamQuestionSheet.columns = [
+        { header: t("export.rank"), width: 8 },
+        { header: t("export.team"), width: 20 },
+        ...(titles
+          ? [
+              { header: t("export.round"), width: 8 },
+              { header: t("export.roundTitle"), width: 24 },
+            ]
+          : []),
+        { header: t("export.number"), width: 6 },
+        { header: t("export.question"), width: 50 },
+        { header: t("export.answered"), width: 12 },
+        { header: t("export.correct"), width: 10 },
+        { header: t("export.correctRate"), width: 10 },
+        { header: t("export.averagePoints"), width: 14 },
+        { header: t("export.averageTime"), width: 16 },
+      ];
+      teamQuestionSheet.getRow(1).font = { bold: true };
+      for (const team of report.teams) {
+        for (const [index, question] of report.questions.entries()) {
+          const figures = team.questions[index];
+          teamQuestionSheet
+            .addRow([
+              team.rank,
+              team.name,
+              ...(titles ? [question.round + 1, titles[question.round] ?? ""] : []),
+              question.number,
+              question.text,
+              figures?.answered ?? 0,
+              figures?.correct ?? null,
+              percent(figures?.correctRate ?? null),
+              wholePoints(figures?.averagePoints ?? null),
+              seconds(figures?.averageResponseMs ?? null),
+            ])
+            .commit();
+        }
+      }
+      teamQuestionSheet.commit();
     }
 
     // Sheets are written one after another: the players' totals, then their answers, a batch of players at a time.

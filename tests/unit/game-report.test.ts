@@ -4,6 +4,8 @@
  * game, of a night of two rounds, and of a single game without teams, which stays as it was.
  */
 import ExcelJS from "exceljs";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { parse } from "csv-parse/sync";
 import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +23,10 @@ import {
   type QuestionFigures,
 } from "#app/models/game-report.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
+import { TeamDetails } from "#app/components/report-standings";
+import { pageMessages } from "#app/i18n/page-messages.server";
+import { createCatalogTranslator } from "#app/i18n/translator";
+import { TranslatorProvider } from "#app/i18n/use-translation";
 import { attachmentResponse } from "#app/utils/api.server";
 import { reportCsvFile, reportFileName, reportXlsxFile } from "#app/utils/game-report-files.server";
 import { openTempDatabase, type TempDatabase } from "../integration/temp-database";
@@ -244,15 +250,50 @@ describe("the report of a team game", () => {
       { id: 1, rank: 1, nickname: "Ann", score: 1700, teamPoints: 850 },
       { id: 2, rank: 3, nickname: "Bob", score: 700, teamPoints: 350.4 },
     ]);
+    // Per question, as per player: the right share, the points and the time (of the members who answered).
     expect(owls.questions).toEqual([
-      { answered: 2, correct: 1, correctRate: 0.5, averagePoints: 450 },
-      { answered: 2, correct: 2, correctRate: 1, averagePoints: 750 },
-      { answered: 2, correct: null, correctRate: null, averagePoints: 0 },
+      { answered: 2, correct: 1, correctRate: 0.5, averagePoints: 450, averageResponseMs: 3000 },
+      { answered: 2, correct: 2, correctRate: 1, averagePoints: 750, averageResponseMs: 6000 },
+      { answered: 2, correct: null, correctRate: null, averagePoints: 0, averageResponseMs: 3000 },
     ]);
-    // Cat did not answer the typed question: no right answer, 0 points in the average.
-    expect(foxes.questions[1]).toEqual({ answered: 0, correct: 0, correctRate: 0, averagePoints: 0 });
-    expect(empty.questions[0]).toEqual({ answered: 0, correct: 0, correctRate: null, averagePoints: null });
+    expect(foxes.questions[0]).toEqual({ answered: 1, correct: 1, correctRate: 1, averagePoints: 1000, averageResponseMs: 1000 });
+    // Cat did not answer the typed question: no right answer, 0 points in the average, no time.
+    expect(foxes.questions[1]).toEqual({ answered: 0, correct: 0, correctRate: 0, averagePoints: 0, averageResponseMs: null });
+    expect(empty.questions[0]).toEqual({ answered: 0, correct: 0, correctRate: null, averagePoints: null, averageResponseMs: null });
     expect(owls.roundScores).toBeNull();
+  });
+
+  it("shows each team's average points, right share and average time per question on the report page", async () => {
+    const report = await reportOf(database.db, gameId, HOST);
+    const format = {
+      number: new Intl.NumberFormat("en"),
+      percent: new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 0 }),
+      seconds: new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    };
+    // As the report page writes a time.
+    const seconds = (ms: number | null) => (ms === null ? "–" : `${format.seconds.format(ms / 1000)} s`);
+    const html = (team: number) =>
+      renderToStaticMarkup(
+        createElement(
+          TranslatorProvider,
+          { translator: createCatalogTranslator("en", pageMessages("en").resources) },
+          createElement(TeamDetails, { team: report.teams![team], questions: report.questions, night: false, seconds, format }),
+        ),
+      );
+    /** The question table's rows: each question's label and its cells' texts. */
+    const questionRows = (markup: string) =>
+      [...markup.matchAll(/<tr><th scope="row">([^<]*)<\/th>((?:<td[^>]*>[^<]*<\/td>)+)<\/tr>/g)]
+        .filter((row) => row[1].startsWith("Question"))
+        .map((row) => [row[1], ...[...row[2].matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((cell) => cell[1])]);
+    const owls = html(0);
+    expect(owls).toContain('<th scope="col" class="numeric">Average time</th>');
+    expect(questionRows(owls)).toEqual([
+      ["Question 1: Capital of France?", "450", "50%", "3.0 s"],
+      ["Question 2: Closest planet to the Sun?", "750", "100%", "6.0 s"],
+      ["Question 3: Next round?", "0", "–", "3.0 s"],
+    ]);
+    // The Foxes' Cat gave no answer to the typed question: no time.
+    expect(questionRows(html(1))[1]).toEqual(["Question 2: Closest planet to the Sun?", "0", "0%", "–"]);
   });
 
   it("names each player's team and what the player added to it", async () => {
@@ -272,19 +313,51 @@ describe("the report of a team game", () => {
     expect((await getFullGameReport(database.db, gameId, { clientId: "someone-else" })).status).toBe("not-found");
   });
 
-  it("writes a Team column after the player in the CSV, formulas made harmless", async () => {
+  it("writes a Team column after the player in the CSV, and the team's figures on each question, formulas made harmless", async () => {
     const rows = await csvRows(await fullReportOf(database.db, gameId, HOST));
-    expect(rows[0]).toEqual(["Round", "Rank", "Player", "Team", "Score", "No.", "Question", "Kind", "Right answer", "Answer", "Right", "Time (s)", "Points"]);
+    expect(rows[0]).toEqual([
+      "Round",
+      "Rank",
+      "Player",
+      "Team",
+      "Score",
+      "No.",
+      "Question",
+      "Kind",
+      "Right answer",
+      "Answer",
+      "Right",
+      "Time (s)",
+      "Points",
+      "Team's average points",
+      "Team's right (%)",
+      "Team's average time (s)",
+    ]);
     expect(rows).toHaveLength(1 + 3 * 3);
     expect(rows[1].slice(0, 6)).toEqual(["1", "1", "Ann", "Owls", "1700", "1"]);
+    // Ann's answer to the first question, then the Owls' figures there: (900 + 0) / 2 points, 1 of 2 right, (2 + 4) / 2 seconds.
+    expect(rows[1].slice(10)).toEqual(["yes", "2", "900", "450", "50", "3"]);
+    // Cat gave no answer to the typed question: the Foxes' figures are 0 points, 0% right, no time.
+    expect(rows.find((row) => row[2] === "Cat" && row[5] === "2")!.slice(10)).toEqual(["", "", "", "0", "0", ""]);
+    // A poll has no right share.
+    expect(rows.find((row) => row[2] === "Bob" && row[5] === "3")!.slice(13)).toEqual(["0", "", "3"]);
     expect(rows.find((row) => row[2] === "Cat")![3]).toBe("'=Foxes");
     const german = await csvRows(await fullReportOf(database.db, gameId, HOST), "de");
     expect(german[0].slice(0, 4)).toEqual(["Runde", "Platz", "Spieler", "Team"]);
   });
 
-  it("adds a Teams sheet to the workbook and the team to the players' sheet", async () => {
+  it("adds a Teams sheet, the teams' figures per question and the team to the players' sheet to the workbook", async () => {
     const workbook = await workbookOf(await fullReportOf(database.db, gameId, HOST));
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["Questions", "Teams", "Players", "Answers"]);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["Questions", "Teams", "Team questions", "Players", "Answers"]);
+    const teamQuestions = workbook.getWorksheet("Team questions")!;
+    expect(rowValues(teamQuestions, 1)).toEqual(["Rank", "Team", "No.", "Question", "Answered", "Right", "Right (%)", "Average points", "Average time (s)"]);
+    // One row per team and question, the teams by rank: the Owls' three, the Foxes', the empty team's.
+    expect(teamQuestions.rowCount).toBe(1 + 3 * 3);
+    expect(rowValues(teamQuestions, 2)).toEqual([1, "Owls", 1, "Capital of France?", 2, 1, 50, 450, 3]);
+    expect(rowValues(teamQuestions, 3)).toEqual([1, "Owls", 2, "Closest planet to the Sun?", 2, 2, 100, 750, 6]);
+    expect(rowValues(teamQuestions, 4).slice(0, 8)).toEqual([1, "Owls", 3, "Next round?", 2, undefined, undefined, 0]);
+    expect(rowValues(teamQuestions, 6)).toEqual([2, "=Foxes", 2, "Closest planet to the Sun?", 0, 0, 0, 0]);
+    expect(rowValues(teamQuestions, 8).slice(0, 5)).toEqual([3, "Empty", 1, "Capital of France?", 0]);
     const teams = workbook.getWorksheet("Teams")!;
     expect(rowValues(teams, 1)).toEqual(["Rank", "Team", "Members", "Score", "Right answers", "Answered", "Average time (s)"]);
     expect(rowValues(teams, 2)).toEqual([1, "Owls", 2, 1200, 3, 6, 4]);
@@ -511,6 +584,9 @@ describe("the report of a night of two rounds", () => {
       "Right",
       "Time (s)",
       "Points",
+      "Team's average points",
+      "Team's right (%)",
+      "Team's average time (s)",
     ]);
     expect(rows).toHaveLength(1 + 2 * 4);
     expect(rows.slice(1, 5).map((row) => row.slice(0, 8))).toEqual([
@@ -519,13 +595,17 @@ describe("the report of a night of two rounds", () => {
       ["2", "Music", "1", "Ann", "Reds", "2900", "1", "ABBA is Swedish."],
       ["2", "Music", "1", "Ann", "Reds", "2900", "2", "Year of Woodstock?"],
     ]);
-    expect(rows[4].slice(10)).toEqual(["1969", "yes", "9", "1000"]);
+    expect(rows[4].slice(10)).toEqual(["1969", "yes", "9", "1000", "1000", "100", "9"]);
     expect(reportFileName(full, "csv")).toMatch(/^friday-night-2026-11-27-[a-z0-9]{6}-report\.csv$/);
   });
 
   it("puts the rounds in the workbook: each question's round, each player's and team's points per round", async () => {
     const workbook = await workbookOf(await fullReportOf(database.db, gameId, HOST));
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["Questions", "Teams", "Players", "Answers"]);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(["Questions", "Teams", "Team questions", "Players", "Answers"]);
+    const teamQuestions = workbook.getWorksheet("Team questions")!;
+    expect(rowValues(teamQuestions, 1).slice(0, 6)).toEqual(["Rank", "Team", "Round", "Round title", "No.", "Question"]);
+    // The Blues (Bob alone) on the second round's first question.
+    expect(rowValues(teamQuestions, 8)).toEqual([2, "Blues", 2, "Music", 1, "ABBA is Swedish.", 1, 1, 100, 800, 8]);
     const questions = workbook.getWorksheet("Questions")!;
     expect(rowValues(questions, 1).slice(0, 4)).toEqual(["Round", "Round title", "No.", "Question"]);
     expect(rowValues(questions, 4)).toEqual([2, "Music", 1, "ABBA is Swedish.", "True or false", "True", 2, 1, 50, 7, "True: 1; False: 1"]);
