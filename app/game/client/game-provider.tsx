@@ -1,4 +1,4 @@
-import { useLocation, useNavigate } from "@remix-run/react";
+import { useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
@@ -189,10 +189,26 @@ export function GameProvider({ children }: { children: ReactNode }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // Server messages move everyone to the screen of the game's phase (docs/product.md#screens).
+  // Server messages move everyone to the screen of the game's phase (docs/product.md#screens), compared
+  // with where the app is going, not where it is: the pathname changes only once a navigation's loaders
+  // are done, so a screen that came back while another still loaded (the leaderboard and then the next
+  // question in one burst on a venue's slow Wi-Fi) looked "already there", and the stale screen won.
+  // The router's state reaches renders in a transition, a render or so after navigate(): until it moves,
+  // the screen last asked for here is the destination. The effect runs only when the screen changes, so
+  // a player's own way elsewhere (home, My Games) stands until the game moves on.
+  const navigation = useNavigation();
+  const routedRef = useRef(location.pathname);
+  routedRef.current = navigation.location?.pathname ?? location.pathname;
+  const askedRef = useRef<{ screen: string; routed: string } | null>(null);
   const screen = screenFor(state);
   useEffect(() => {
-    if (screen && screen !== pathnameRef.current) navigate(screen);
+    const routed = routedRef.current;
+    const asked = askedRef.current;
+    const destination = asked && asked.routed === routed ? asked.screen : routed;
+    if (screen && screen !== destination) {
+      askedRef.current = { screen, routed };
+      navigate(screen);
+    }
   }, [screen, navigate]);
 
   const send = useCallback((message: Parameters<GameSocket["send"]>[0]) => socketRef.current?.send(message), []);
