@@ -54,8 +54,10 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
   usePreloadPicture(inGame && state.phase === "leaderboard" ? state.nextImage : null, "large");
 
   if (!inGame) {
+    // The page's heading names it while it connects or says why it cannot (a replaced link, a game gone).
     return (
       <Page narrow>
+        <h1>{t("display.heading", { code: gameCode })}</h1>
         <div className="card center stack" role={state.joinError ? "alert" : "status"}>
           <p>{state.joinError ? errorText(state.joinError, state.joinErrorCode ?? undefined) : t("connecting.message", { code: gameCode })}</p>
         </div>
