@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
@@ -10,6 +9,7 @@ import type { GameHub } from "./game-hub";
 import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
 import { silentLogger, type Logger } from "./logger";
+import { WindowCounter } from "./window-counter";
 import { DeliverySlot, type Connection, type GameRoom, type OutgoingData } from "./game-room";
 
 /** Every message is JSON, a text frame, also when the room hands it over already encoded. */
@@ -176,37 +176,28 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   server.on("upgrade", onUpgrade);
 
   const limits: JoinLimits = { ...DEFAULT_JOIN_LIMITS, ...options.joinLimits };
-  const perMinute = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration: 60 });
-  const joinsPerAddressPerGame = perMinute("join-ip-game", limits.joinsPerIpPerGamePerMinute);
-  const joinsPerAddress = perMinute("join-ip", limits.joinsPerIpPerMinute);
-  const joinsPerGame = perMinute("join-game", limits.joinsPerGamePerMinute);
-  const playersPerAddressPerGame = new RateLimiterMemory({
-    keyPrefix: "players-ip-game",
-    points: limits.playersPerIpPerGame,
-    duration: PLAYERS_PER_IP_WINDOW_SECONDS,
-  });
+  const joinsPerAddressPerGame = new WindowCounter(60);
+  const joinsPerAddress = new WindowCounter(60);
+  const joinsPerGame = new WindowCounter(60);
+  const playersPerAddressPerGame = new WindowCounter(PLAYERS_PER_IP_WINDOW_SECONDS);
 
   /**
    * Spends one new-player join from the address's and the game's allowances; false (and an ERROR
    * sent) when one is used up. The per-minute ones count attempts; the address's total in a game
    * counts players admitted (see `countAdmitted`).
    */
-  async function allowNewPlayer(client: Client, gameCode: string): Promise<boolean> {
+  function allowNewPlayer(client: Client, gameCode: string): boolean {
     const addressInGame = `${gameCode}|${client.address}`;
-    const admitted = await playersPerAddressPerGame.get(addressInGame);
-    if (admitted && admitted.consumedPoints >= limits.playersPerIpPerGame) {
+    if (playersPerAddressPerGame.count(addressInGame) >= limits.playersPerIpPerGame) {
       replyError(client, JOIN_LIMIT_MESSAGES.ipGameTotal, "JOIN_RATE_LIMITED");
       return false;
     }
-    for (const [limiter, key, message] of [
-      [joinsPerAddressPerGame, addressInGame, JOIN_LIMIT_MESSAGES.ipGame],
-      [joinsPerAddress, client.address, JOIN_LIMIT_MESSAGES.ip],
-      [joinsPerGame, gameCode, JOIN_LIMIT_MESSAGES.game],
+    for (const [counter, key, limit, message] of [
+      [joinsPerAddressPerGame, addressInGame, limits.joinsPerIpPerGamePerMinute, JOIN_LIMIT_MESSAGES.ipGame],
+      [joinsPerAddress, client.address, limits.joinsPerIpPerMinute, JOIN_LIMIT_MESSAGES.ip],
+      [joinsPerGame, gameCode, limits.joinsPerGamePerMinute, JOIN_LIMIT_MESSAGES.game],
     ] as const) {
-      try {
-        await limiter.consume(key);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      if (!counter.take(key, limit)) {
         replyError(client, message, "JOIN_RATE_LIMITED");
         return false;
       }
@@ -214,11 +205,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     return true;
   }
 
-  /** A new player from this address is in the game. */
+  /** A new player from this address is in the game; over the cap already, the next one from there is refused before it joins. */
   function countAdmitted(client: Client, gameCode: string): void {
-    playersPerAddressPerGame.consume(`${gameCode}|${client.address}`).catch(() => {
-      // Over the cap already: the next new player from there is refused before it joins.
-    });
+    playersPerAddressPerGame.add(`${gameCode}|${client.address}`);
   }
 
   function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string): void {
@@ -397,7 +386,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const isHost = nickname === HOST_NICKNAME;
     // Limits count new players only: a player coming back after a drop or a restart is never refused.
     const isNew = !isHost && !room.hasClient(client.clientId);
-    if (isNew && !(await allowNewPlayer(client, gameCode))) return;
+    if (isNew && !allowNewPlayer(client, gameCode)) return;
     if (client.room && client.room !== room) client.room.drop(client);
     client.room = room;
     if (isHost) {
@@ -438,6 +427,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     },
     async close() {
       clearInterval(heartbeat);
+      for (const counter of [joinsPerAddressPerGame, joinsPerAddress, joinsPerGame, playersPerAddressPerGame]) counter.stop();
       server.off("upgrade", onUpgrade);
       for (const client of clients) client.socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
