@@ -77,6 +77,35 @@ const PLAYERS_PER_IP_WINDOW_SECONDS = 24 * 60 * 60;
 
 const SOCKET_CLOSED = Symbol("socket closed");
 
+/** The last broadcast framed, and its frame: a broadcast is written to all its sockets one after another. */
+let framedPayload: Buffer | null = null;
+let lastFrame: Buffer = Buffer.alloc(0);
+
+/**
+ * `payload` as one unmasked, final WebSocket text frame (RFC 6455, section 5.2: a server's frames
+ * are never masked), built once per broadcast rather than a header, an options object and two
+ * writes per socket.
+ */
+export function textFrame(payload: Buffer): Buffer {
+  if (payload === framedPayload) return lastFrame;
+  const length = payload.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81; // FIN, text
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, headerLength);
+  framedPayload = payload;
+  lastFrame = frame;
+  return frame;
+}
+
 /** Where a socket's listeners, shared by every socket, find its client. */
 const CLIENT = Symbol("client");
 type ClientSocket = WebSocket & { [CLIENT]: Client };
@@ -116,15 +145,27 @@ class Client implements Connection {
       return;
     }
     if (messages.length === 1) {
-      socket.send(messages[0], AS_TEXT);
+      this.write(messages[0]);
       return;
     }
     this.stream.cork();
     try {
-      for (const message of messages) socket.send(message, AS_TEXT);
+      for (const message of messages) this.write(message);
     } finally {
       this.stream.uncork();
     }
+  }
+
+  /**
+   * A broadcast (a Buffer, encoded once for all its sockets) goes out as one frame built once for all
+   * of them, written straight to the connection; a message of one socket alone through `ws`. Both
+   * reach the connection in the order they are written: `ws` writes a frame at once when nothing is
+   * compressed (`perMessageDeflate: false`), so the two never overtake each other (issue 18,
+   * docs/decisions/0037-no-object-per-message.md).
+   */
+  private write(message: OutgoingData): void {
+    if (typeof message === "string") this.socket.send(message, AS_TEXT);
+    else this.stream.write(textFrame(message));
   }
 
   close(code: number, reason: string): void {
