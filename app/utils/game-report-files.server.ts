@@ -136,6 +136,16 @@ export function reportCsvFile(full: FullReport, language: Language): DownloadFil
   return { body, contentType: CSV_CONTENT_TYPE, fileName: reportFileName(full, "csv") };
 }
 
+/** A night's sheets name each row's round: its number and its title. */
+function roundTitleColumns(t: Translate, titles: string[] | null): Array<{ header: string; width: number }> {
+  return titles
+    ? [
+        { header: t("export.round"), width: 8 },
+        { header: t("export.roundTitle"), width: 24 },
+      ]
+    : [];
+}
+
 function distributionText(figures: QuestionFigures): string {
   const tallies = figures.optionCounts ?? figures.typedAnswers ?? figures.guesses?.map((guess) => ({ text: String(guess.value), count: guess.count })) ?? [];
   return tallies.map((tally) => `${tally.text}: ${tally.count}`).join("; ");
@@ -156,12 +166,7 @@ export function reportXlsxFile(full: FullReport, language: Language): DownloadFi
     const roundColumns = (titles ?? []).map((title, round) => ({ header: t("export.roundScore", { round: round + 1, title }), width: 14 }));
     const questionSheet = workbook.addWorksheet(t("export.sheetQuestions"), frozen);
     questionSheet.columns = [
-      ...(titles
-        ? [
-            { header: t("export.round"), width: 8 },
-            { header: t("export.roundTitle"), width: 24 },
-          ]
-        : []),
+      ...roundTitleColumns(t, titles),
       { header: t("export.number"), width: 6 },
       { header: t("export.question"), width: 50 },
       { header: t("export.kind"), width: 18 },
@@ -226,12 +231,7 @@ export function reportXlsxFile(full: FullReport, language: Language): DownloadFi
       teamQuestionSheet.columns = [
         { header: t("export.rank"), width: 8 },
         { header: t("export.team"), width: 20 },
-        ...(titles
-          ? [
-              { header: t("export.round"), width: 8 },
-              { header: t("export.roundTitle"), width: 24 },
-            ]
-          : []),
+        ...roundTitleColumns(t, titles),
         { header: t("export.number"), width: 6 },
         { header: t("export.question"), width: 50 },
         { header: t("export.answered"), width: 12 },

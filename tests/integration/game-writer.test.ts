@@ -16,6 +16,7 @@ import { CommitClock } from "#server/commit-clock";
 import { DeliverySlot, GameRoom, type Connection } from "#server/game-room";
 import { GameWriter } from "#server/game-writer";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
+import { recordingConnection } from "../unit/recording-connection";
 
 let database: TempDatabase;
 let db: DB;
@@ -93,16 +94,7 @@ describe("the shared writer", () => {
   });
 });
 
-function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
-  const received: { type: string; payload: any }[] = [];
-  return {
-    clientId,
-    slot: new DeliverySlot(),
-    received,
-    send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))),
-    close: () => {},
-  };
-}
+const connection = recordingConnection;
 
 const has = (client: { received: { type: string }[] }, type: string) => client.received.some((message) => message.type === type);
 

@@ -6,17 +6,9 @@ import { describe, expect, it } from "vitest";
 import type { GameWriteBatch } from "#app/models/game.server";
 import { DeliverySlot, GameRoom, type Connection, type RoomOptions } from "#server/game-room";
 import { loadedGame } from "./loaded-game";
+import { recordingConnection } from "./recording-connection";
 
-function connection(clientId: string): Connection & { received: { type: string; payload: any }[] } {
-  const received: { type: string; payload: any }[] = [];
-  return {
-    clientId,
-    slot: new DeliverySlot(),
-    received,
-    send: (...messages) => received.push(...messages.map((data) => JSON.parse(data.toString()))),
-    close: () => {},
-  };
-}
+const connection = recordingConnection;
 
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 

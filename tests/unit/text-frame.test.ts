@@ -3,7 +3,11 @@
  * receiver reads those frames as the text messages they carry, at every length's header form.
  */
 import { describe, expect, it } from "vitest";
-import { Receiver } from "ws";
+import { Writable } from "node:stream";
+import * as ws from "ws";
+
+/** ws's frame reader, which its types leave out. */
+const Receiver = (ws as unknown as { Receiver: new (options: { isServer: boolean }) => Writable }).Receiver;
 import { textFrame } from "#server/ws";
 
 function received(frames: Buffer[]): Promise<string[]> {
