@@ -13,7 +13,7 @@ import { SQLite } from "#db/sqlite.server";
 import { createGame, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { CommitClock } from "#server/commit-clock";
-import { DeliverySlot, GameRoom, type Connection } from "#server/game-room";
+import { GameRoom } from "#server/game-room";
 import { GameWriter } from "#server/game-writer";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { recordingConnection } from "../unit/recording-connection";
