@@ -11,7 +11,7 @@
  * an acknowledgement, an error) are parsed.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
-import WebSocket from "ws";
+import { LeanSocket } from "./lean-socket";
 import { HOST_NICKNAME } from "#app/game/rules";
 import type { QuestionKind } from "#app/game/question-kinds";
 import type { GameTally, GamesSetupCommand, QuestionSamples, WorkerReport } from "./ipc";
@@ -26,12 +26,12 @@ const CONNECT_ATTEMPTS = 5;
 interface LiveGame {
   game: number;
   code: string;
-  host: WebSocket;
+  host: LeanSocket;
   tally: GameTally;
 }
 
 let games: LiveGame[] = [];
-let sockets: WebSocket[] = [];
+let sockets: LeanSocket[] = [];
 let startTimers: NodeJS.Timeout[] = [];
 
 /** Samples of every game this process drives: the first question's apart, since every game's start can fall at one moment. */
@@ -55,9 +55,9 @@ function typeOf(data: Buffer): string {
   return head.startsWith('{"type":"') ? head.slice(9, head.indexOf('"', 9)) : "";
 }
 
-function connect(url: string, localAddress: string): Promise<WebSocket> {
+function connect(url: string, localAddress: string): Promise<LeanSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { perMessageDeflate: false, localAddress });
+    const socket = new LeanSocket(url, { localAddress });
     socket.once("open", () => {
       socket.off("error", reject);
       resolve(socket);
@@ -66,7 +66,7 @@ function connect(url: string, localAddress: string): Promise<WebSocket> {
   });
 }
 
-async function connectWithRetry(url: string, localAddress: string): Promise<WebSocket> {
+async function connectWithRetry(url: string, localAddress: string): Promise<LeanSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await connect(url, localAddress);
@@ -162,7 +162,7 @@ async function setUpHost(command: GamesSetupCommand, game: number): Promise<Live
 }
 
 /** One player: joins, answers every question at a random moment of its window, counts its acknowledgements. */
-function play(command: GamesSetupCommand, live: LiveGame, socket: WebSocket, nickname: string): Promise<void> {
+function play(command: GamesSetupCommand, live: LiveGame, socket: LeanSocket, nickname: string): Promise<void> {
   const { tally, code: gameCode } = live;
   let playerId = 0;
   let answerSentAt = 0;

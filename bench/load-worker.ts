@@ -4,7 +4,7 @@
  * It measures on the client side and reports raw samples to the parent over IPC. The many-games
  * mode's hosts and players live in bench/game-players.ts.
  */
-import WebSocket from "ws";
+import { LeanSocket } from "./lean-socket";
 import type { QuestionKind } from "#app/game/question-kinds";
 import { closeGames, setUpGames, startGames } from "./game-players";
 import type { ParentCommand, WorkerReport } from "./ipc";
@@ -18,9 +18,9 @@ function report(message: WorkerReport): void {
   process.send!(message);
 }
 
-function connect(url: string): Promise<WebSocket> {
+function connect(url: string): Promise<LeanSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { perMessageDeflate: false });
+    const socket = new LeanSocket(url);
     socket.once("open", () => {
       socket.off("error", reject);
       resolve(socket);
@@ -29,7 +29,7 @@ function connect(url: string): Promise<WebSocket> {
   });
 }
 
-async function connectWithRetry(url: string): Promise<WebSocket> {
+async function connectWithRetry(url: string): Promise<LeanSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await connect(url);
@@ -41,8 +41,8 @@ async function connectWithRetry(url: string): Promise<WebSocket> {
 }
 
 /** Opens `count` sockets, at most CONNECT_CONCURRENCY at a time, calling `ready` on each as it opens. */
-async function openAll(count: number, urlOf: (index: number) => string, ready: (socket: WebSocket, index: number) => void) {
-  const sockets: WebSocket[] = new Array(count);
+async function openAll(count: number, urlOf: (index: number) => string, ready: (socket: LeanSocket, index: number) => void) {
+  const sockets: LeanSocket[] = new Array(count);
   let next = 0;
   async function lane() {
     while (next < count) {
@@ -56,7 +56,7 @@ async function openAll(count: number, urlOf: (index: number) => string, ready: (
   return sockets;
 }
 
-let sockets: WebSocket[] = [];
+let sockets: LeanSocket[] = [];
 let baselineDeliveries: number[] = [];
 
 async function runBaseline(url: string, count: number): Promise<void> {
@@ -100,7 +100,7 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
     report({ event: "finished", deliveries, deliveriesByKind, acksByKind, sent, acknowledged, errors, unexpectedCloses, strayAcks, questionStartedBytes });
   };
 
-  const play = (socket: WebSocket, index: number) => {
+  const play = (socket: LeanSocket, index: number) => {
     let playerId = 0;
     let answerSentAt = 0;
     /** The question number whose ack this player waits for; 0 when none. */

@@ -1,0 +1,129 @@
+/**
+ * The load generator's own WebSocket client (bench/lean-socket.ts) against a real `ws` server: the
+ * handshake, text in both directions at every length's header form, fragments, the heartbeat's
+ * pings, closing, and a refused upgrade.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import { LeanSocket } from "../../bench/lean-socket";
+
+let server: http.Server | null = null;
+let wss: WebSocketServer | null = null;
+
+afterEach(async () => {
+  for (const client of wss?.clients ?? []) client.terminate();
+  await new Promise((resolve) => wss?.close(resolve) ?? resolve(null));
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(null));
+  server = null;
+  wss = null;
+});
+
+/** A `ws` server on a free port; `accept` false refuses every upgrade with a 403. */
+async function startServer(accept = true): Promise<{ url: string; connected: Promise<{ socket: WebSocket; url: string }> }> {
+  server = http.createServer();
+  wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const connected = new Promise<{ socket: WebSocket; url: string }>((resolve) => {
+    server!.on("upgrade", (request, stream, head) => {
+      if (!accept) {
+        stream.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        return;
+      }
+      wss!.handleUpgrade(request, stream, head, (socket) => resolve({ socket, url: request.url ?? "" }));
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws?clientId=bench-1`, connected };
+}
+
+function opened(socket: LeanSocket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+}
+
+function messages(socket: LeanSocket, count: number): Promise<string[]> {
+  const received: string[] = [];
+  return new Promise((resolve) =>
+    socket.on("message", (data: Buffer) => {
+      received.push(data.toString());
+      if (received.length === count) resolve(received);
+    }),
+  );
+}
+
+const texts = [0, 1, 125, 126, 65_535, 65_536, 70_000].map((length) => "é".repeat(Math.floor(length / 2)) + "x".repeat(length % 2));
+
+describe("LeanSocket", () => {
+  it("opens on the path and query it was given, and reads the server's texts at every length", async () => {
+    const { url, connected } = await startServer();
+    const client = new LeanSocket(url);
+    await opened(client);
+    const { socket, url: path } = await connected;
+    expect(path).toBe("/ws?clientId=bench-1");
+    const received = messages(client, texts.length);
+    for (const text of texts) socket.send(text);
+    expect(await received).toEqual(texts);
+    client.terminate();
+  });
+
+  it("sends masked texts the server reads back, at every length", async () => {
+    const { url, connected } = await startServer();
+    const client = new LeanSocket(url);
+    await opened(client);
+    const { socket } = await connected;
+    const received = new Promise<string[]>((resolve) => {
+      const all: string[] = [];
+      socket.on("message", (data: Buffer) => {
+        all.push(data.toString());
+        if (all.length === texts.length) resolve(all);
+      });
+    });
+    for (const text of texts) client.send(text);
+    expect(await received).toEqual(texts);
+    client.terminate();
+  });
+
+  it("joins a message sent in fragments", async () => {
+    const { url, connected } = await startServer();
+    const client = new LeanSocket(url);
+    await opened(client);
+    const { socket } = await connected;
+    const received = messages(client, 1);
+    socket.send("first half, ", { fin: false });
+    socket.send("second half", { fin: true });
+    expect(await received).toEqual(["first half, second half"]);
+    client.terminate();
+  });
+
+  it("answers the server's ping with a pong of the same payload", async () => {
+    const { url, connected } = await startServer();
+    const client = new LeanSocket(url);
+    await opened(client);
+    const { socket } = await connected;
+    const pong = new Promise<string>((resolve) => socket.once("pong", (data: Buffer) => resolve(data.toString())));
+    socket.ping("heartbeat");
+    expect(await pong).toBe("heartbeat");
+    client.terminate();
+  });
+
+  it("closes when the server closes, and the server sees its close frame", async () => {
+    const { url, connected } = await startServer();
+    const client = new LeanSocket(url);
+    await opened(client);
+    const { socket } = await connected;
+    const clientClosed = new Promise<void>((resolve) => client.once("close", resolve));
+    const serverClosed = new Promise<number>((resolve) => socket.once("close", (code: number) => resolve(code)));
+    socket.close(1000, "game over");
+    await clientClosed;
+    expect(await serverClosed).toBe(1000);
+  });
+
+  it("reports a refused upgrade as an error, not an open socket", async () => {
+    const { url } = await startServer(false);
+    const client = new LeanSocket(url);
+    await expect(opened(client)).rejects.toThrow(/403/);
+  });
+});
