@@ -19,6 +19,7 @@ import type { GameWriteBatch } from "#app/models/game.server";
 import { CommitClock } from "./commit-clock";
 import type { Logger } from "./logger";
 import { SendPacer } from "./send-pacer";
+import { SharedAcks } from "./shared-acks";
 
 /**
  * A serialised message. A broadcast is encoded to UTF-8 once (a Buffer) rather than once per socket;
@@ -240,6 +241,7 @@ export class GameOutbox {
 
   private batch = emptyBatch();
   private deliveries = new Deliveries();
+  private readonly acks = new SharedAcks();
   /** Messages per type among `deliveries`, counted as sent once their commit is stored. */
   private counts = new Map<ServerMessageType, number>();
   private readonly commitClock: CommitClock;
@@ -389,7 +391,8 @@ export class GameOutbox {
       case "player": {
         const connection = members.players.get(addressed.playerId);
         if (!connection) return;
-        this.deliveries.push(connection, encodeServerMessage(addressed.type, addressed.payload), addressed.close);
+        const shared = addressed.type === "ANSWER_ACCEPTED" ? this.acks.of(addressed.payload) : null;
+        this.deliveries.push(connection, shared ?? encodeServerMessage(addressed.type, addressed.payload), addressed.close);
         this.count(addressed.type, 1);
         return;
       }

@@ -12,9 +12,6 @@ import { silentLogger, type Logger } from "./logger";
 import { WindowCounter } from "./window-counter";
 import { DeliverySlot, type Connection, type GameRoom, type OutgoingData } from "./game-room";
 
-/** Every message is JSON, a text frame, also when the room hands it over already encoded. */
-const AS_TEXT = { binary: false } as const;
-
 /** A client this far behind is too slow to keep: it is dropped and may rejoin, instead of buffering without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -80,17 +77,13 @@ const SOCKET_CLOSED = Symbol("socket closed");
 /** The last broadcast framed, and its frame: a broadcast is written to all its sockets one after another. */
 let framedPayload: Buffer | null = null;
 let lastFrame: Buffer = Buffer.alloc(0);
+/** Frames of payloads written to sockets in turn rather than in a run: the acknowledgements one answer option shares (server/shared-acks.ts). */
+const framesOf = new WeakMap<Buffer, Buffer>();
 
-/**
- * `payload` as one unmasked, final WebSocket text frame (RFC 6455, section 5.2: a server's frames
- * are never masked), built once per broadcast rather than a header, an options object and two
- * writes per socket.
- */
-export function textFrame(payload: Buffer): Buffer {
-  if (payload === framedPayload) return lastFrame;
-  const length = payload.length;
-  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(headerLength + length);
+const headerLengthOf = (length: number) => (length < 126 ? 2 : length < 65_536 ? 4 : 10);
+
+/** An unmasked, final text frame's header (RFC 6455, section 5.2: a server's frames are never masked). */
+function writeTextHeader(frame: Buffer, length: number): void {
   frame[0] = 0x81; // FIN, text
   if (length < 126) frame[1] = length;
   else if (length < 65_536) {
@@ -100,9 +93,39 @@ export function textFrame(payload: Buffer): Buffer {
     frame[1] = 127;
     frame.writeBigUInt64BE(BigInt(length), 2);
   }
-  payload.copy(frame, headerLength);
+}
+
+/**
+ * `payload` as one WebSocket text frame, built once for every socket it is written to, rather than
+ * a header, an options object and two writes per socket.
+ */
+export function textFrame(payload: Buffer): Buffer {
+  if (payload === framedPayload) return lastFrame;
+  let frame = framesOf.get(payload);
+  if (!frame) {
+    const length = payload.length;
+    const headerLength = headerLengthOf(length);
+    frame = Buffer.allocUnsafe(headerLength + length);
+    writeTextHeader(frame, length);
+    payload.copy(frame, headerLength);
+    framesOf.set(payload, frame);
+  }
   framedPayload = payload;
   lastFrame = frame;
+  return frame;
+}
+
+/**
+ * A message of one socket as one text frame: one buffer, where `ws` would make a buffer of the text,
+ * a header, an options object and two writes (issue 18: they outlived the young generation while
+ * waiting in a slice of a delivery).
+ */
+export function ownTextFrame(text: string): Buffer {
+  const length = Buffer.byteLength(text);
+  const headerLength = headerLengthOf(length);
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  writeTextHeader(frame, length);
+  frame.write(text, headerLength);
   return frame;
 }
 
@@ -157,15 +180,14 @@ class Client implements Connection {
   }
 
   /**
-   * A broadcast (a Buffer, encoded once for all its sockets) goes out as one frame built once for all
-   * of them, written straight to the connection; a message of one socket alone through `ws`. Both
-   * reach the connection in the order they are written: `ws` writes a frame at once when nothing is
-   * compressed (`perMessageDeflate: false`), so the two never overtake each other (issue 18,
+   * Every message is written straight to the connection as one frame: a broadcast's (a Buffer,
+   * encoded once for all its sockets) built once for all of them, a socket's own text framed on its
+   * own. `ws` still writes its pings, pongs and close frames; it writes each at once when nothing is
+   * compressed (`perMessageDeflate: false`), so ours and its never overtake each other (issue 18,
    * docs/decisions/0037-no-object-per-message.md).
    */
   private write(message: OutgoingData): void {
-    if (typeof message === "string") this.socket.send(message, AS_TEXT);
-    else this.stream.write(textFrame(message));
+    this.stream.write(typeof message === "string" ? ownTextFrame(message) : textFrame(message));
   }
 
   close(code: number, reason: string): void {

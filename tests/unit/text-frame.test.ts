@@ -1,6 +1,7 @@
 /**
- * A broadcast is framed once and written straight to each connection (server/ws.ts): `ws`'s own
- * receiver reads those frames as the text messages they carry, at every length's header form.
+ * Every message is framed by the server itself and written straight to its connection
+ * (server/ws.ts): `ws`'s own receiver reads those frames as the text messages they carry, at every
+ * length's header form.
  */
 import { describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
@@ -8,7 +9,7 @@ import * as ws from "ws";
 
 /** ws's frame reader, which its types leave out. */
 const Receiver = (ws as unknown as { Receiver: new (options: { isServer: boolean }) => Writable }).Receiver;
-import { textFrame } from "#server/ws";
+import { ownTextFrame, textFrame } from "#server/ws";
 
 function received(frames: Buffer[]): Promise<string[]> {
   const messages: string[] = [];
@@ -38,5 +39,30 @@ describe("textFrame", () => {
     const next = Buffer.from('{"type":"ANSWER_RESULTS"}');
     expect(textFrame(next)).not.toBe(first);
     expect(textFrame(next).subarray(2).toString()).toBe('{"type":"ANSWER_RESULTS"}');
+  });
+
+  it("frames a payload written in turn with others once, as the acknowledgements of one option are", () => {
+    const optionA = Buffer.from('{"type":"ANSWER_ACCEPTED","payload":{"questionNumber":1,"answerIndex":0}}');
+    const optionB = Buffer.from('{"type":"ANSWER_ACCEPTED","payload":{"questionNumber":1,"answerIndex":1}}');
+    const firstA = textFrame(optionA);
+    const firstB = textFrame(optionB);
+    expect(textFrame(optionA)).toBe(firstA);
+    expect(textFrame(optionB)).toBe(firstB);
+  });
+});
+
+describe("ownTextFrame", () => {
+  it("makes frames ws reads back as the same texts, whatever their length and characters", async () => {
+    const texts = [0, 1, 125, 126, 65_535, 65_536, 70_000].map((length) => "é".repeat(Math.floor(length / 2)) + "x".repeat(length % 2));
+    texts.push('{"type":"ANSWER_RESULTS","payload":{"nickname":"Zoë 🦊"}}');
+    expect(await received(texts.map((text) => ownTextFrame(text)))).toEqual(texts);
+  });
+
+  it("counts the header's length in bytes, not characters", () => {
+    // 63 two-byte characters: 126 bytes, so the 16-bit length form, though the text has 63 characters.
+    const frame = ownTextFrame("é".repeat(63));
+    expect(frame[1]).toBe(126);
+    expect(frame.readUInt16BE(2)).toBe(126);
+    expect(frame.length).toBe(4 + 126);
   });
 });
