@@ -23,6 +23,7 @@ import { SESSION_COOKIE } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
 import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
 import { GameHub, type HubOptions } from "#server/game-hub";
+import { limitHeapGrowth } from "#server/heap-growth";
 import { requestLog, requestLogs } from "#server/http-log";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
@@ -263,6 +264,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 }
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   loadDotEnvFile();
   const env = parseEnv();
   const logger = createLogger({ level: env.LOG_LEVEL });
