@@ -17,7 +17,6 @@
  * (freshly started, before any game is created) against the peak during setup and play, per player.
  */
 import os from "node:os";
-import path from "node:path";
 import { SQLite } from "#db/sqlite.server";
 import { measureBaseline } from "./baseline";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
@@ -40,8 +39,8 @@ export interface ManyGamesOptions {
   workers: number;
   /** Broadcasts of the bare `ws` baseline to as many sockets as the games have hosts and players. */
   baselineBroadcasts: number;
-  /** A V8 CPU profile of the server to bench/profiles/. */
-  profile: boolean;
+  /** Arguments for the server's `node` (`--server-node-arg`, and a CPU profile's with `--profile`). */
+  serverNodeArgs: string[];
   pages: PagePassOptions;
 }
 
@@ -109,7 +108,7 @@ function startServer(options: ManyGamesOptions): Promise<GameServer> {
   // limit is never what is measured.
   return startGameServer({
     root,
-    nodeArgs: options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [],
+    nodeArgs: options.serverNodeArgs,
     env: benchServerEnv(Math.max(10_000, players * 10), options.playersPerGame),
   });
 }

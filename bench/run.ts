@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R]`
- * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --server-node-arg=ARG]`
+ * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --server-node-arg=ARG]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -95,6 +95,8 @@ const { values } = parseArgs({
     "display-remote": { type: "boolean", default: true },
     /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
     profile: { type: "boolean", default: false },
+    /** An argument for the server's `node` (repeatable), e.g. `--server-node-arg=--heap-growing-percent=0` for V8's own heap growth (docs/decisions/0039-heap-growth.md). */
+    "server-node-arg": { type: "string", multiple: true, default: [] },
   },
 });
 if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
@@ -137,11 +139,14 @@ const pageOptions = { httpSeconds, httpConnections, weightRuns: Number(values["w
 /** The command as typed after `npm run bench`, printed with the figures and kept in results.json. */
 const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
 
+/** What the server's `node` is started with: the arguments given, and the profiler's when asked for. */
+const serverNodeArgs = [...values["server-node-arg"]!, ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [])];
+
 /** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
 function startBenchServer(): Promise<GameServer> {
   return startGameServer({
     root,
-    nodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(root, "bench/profiles")}`] : [],
+    nodeArgs: serverNodeArgs,
     env: benchServerEnv(playerCount * 10, playerCount),
   });
 }
@@ -512,7 +517,7 @@ async function mainManyGames(): Promise<void> {
     staggerSeconds,
     workers: workerCount,
     baselineBroadcasts,
-    profile: values.profile!,
+    serverNodeArgs,
     pages: pageOptions,
   };
   const settings = describeManyGames(options, `kinds ${kinds}`);
