@@ -54,6 +54,14 @@ function messages(socket: LeanSocket, count: number): Promise<string[]> {
   );
 }
 
+/** A LeanSocket opened on a fresh server, and the server's side of it. */
+async function connectedPair(): Promise<{ client: LeanSocket; socket: WebSocket }> {
+  const { url, connected } = await startServer();
+  const client = new LeanSocket(url);
+  await opened(client);
+  return { client, socket: (await connected).socket };
+}
+
 const texts = [0, 1, 125, 126, 65_535, 65_536, 70_000].map((length) => "é".repeat(Math.floor(length / 2)) + "x".repeat(length % 2));
 
 describe("LeanSocket", () => {
@@ -70,10 +78,7 @@ describe("LeanSocket", () => {
   });
 
   it("sends masked texts the server reads back, at every length", async () => {
-    const { url, connected } = await startServer();
-    const client = new LeanSocket(url);
-    await opened(client);
-    const { socket } = await connected;
+    const { client, socket } = await connectedPair();
     const received = new Promise<string[]>((resolve) => {
       const all: string[] = [];
       socket.on("message", (data: Buffer) => {
@@ -87,10 +92,7 @@ describe("LeanSocket", () => {
   });
 
   it("joins a message sent in fragments", async () => {
-    const { url, connected } = await startServer();
-    const client = new LeanSocket(url);
-    await opened(client);
-    const { socket } = await connected;
+    const { client, socket } = await connectedPair();
     const received = messages(client, 1);
     socket.send("first half, ", { fin: false });
     socket.send("second half", { fin: true });
@@ -99,10 +101,7 @@ describe("LeanSocket", () => {
   });
 
   it("answers the server's ping with a pong of the same payload", async () => {
-    const { url, connected } = await startServer();
-    const client = new LeanSocket(url);
-    await opened(client);
-    const { socket } = await connected;
+    const { client, socket } = await connectedPair();
     const pong = new Promise<string>((resolve) => socket.once("pong", (data: Buffer) => resolve(data.toString())));
     socket.ping("heartbeat");
     expect(await pong).toBe("heartbeat");
@@ -110,10 +109,7 @@ describe("LeanSocket", () => {
   });
 
   it("closes when the server closes, and the server sees its close frame", async () => {
-    const { url, connected } = await startServer();
-    const client = new LeanSocket(url);
-    await opened(client);
-    const { socket } = await connected;
+    const { client, socket } = await connectedPair();
     const clientClosed = new Promise<void>((resolve) => client.once("close", resolve));
     const serverClosed = new Promise<number>((resolve) => socket.once("close", (code: number) => resolve(code)));
     socket.close(1000, "game over");
