@@ -2,11 +2,10 @@ import { encodeServerMessage, type ServerPayload } from "#app/game/protocol";
 
 /**
  * A game's acknowledgements of option answers, encoded once per option of the question and shared
- * by every player who picked it. An acknowledgement waits for the commit of its answer, long enough
- * to outlive the young generation: 10,000 players' own copies were the largest source of garbage
- * in the old one during a question (issue 18, docs/decisions/0038-shared-acknowledgements.md).
- * Its text depends on nothing but the question's number and the option, so sharing it is exact.
- * The frame around it is built once as well (`textFrame` in server/ws.ts).
+ * by every player who picked it, instead of a string per player waiting for its answer's commit
+ * (issue 18, docs/decisions/0039-heap-growth.md). Its text depends on nothing but the question's
+ * number and the option, so sharing it is exact. The frame around it is built once as well
+ * (`textFrame` in server/ws.ts).
  */
 export class SharedAcks {
   private questionNumber = 0;

@@ -116,9 +116,9 @@ export function textFrame(payload: Buffer): Buffer {
 }
 
 /**
- * A message of one socket as one text frame: one buffer, where `ws` would make a buffer of the text,
- * a header, an options object and two writes (issue 18: they outlived the young generation while
- * waiting in a slice of a delivery).
+ * A message of one socket as one text frame: one buffer and one write, where `ws` would make a
+ * buffer of the text, a header and an options object and write twice (issue 18,
+ * docs/decisions/0039-heap-growth.md).
  */
 export function ownTextFrame(text: string): Buffer {
   const length = Buffer.byteLength(text);
