@@ -13,6 +13,8 @@ export interface GameServer {
   pid: number;
   /** The fresh SQLite file, there until stop(). */
   databasePath: string;
+  /** Settles when the server's process ends, with its exit code (or the signal that ended it). */
+  exited: Promise<number | string>;
   stop(): Promise<void>;
 }
 
@@ -73,10 +75,15 @@ export async function startGameServer({ root, nodeArgs = [], env = {} }: GameSer
     child.stdout!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it started`)));
   });
+  const exited = new Promise<number | string>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
+  });
   return {
     url,
     pid: child.pid!,
     databasePath,
+    exited,
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
