@@ -8,7 +8,7 @@ import { Page } from "#app/components/layout";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import { metaT } from "#app/i18n/meta";
 import { changePassword, deleteAccount, findUserRowByEmail, verifyPassword, type User } from "#app/models/user.server";
-import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
+import { cancelSubscriptionsOfDeletedAccount } from "#app/models/subscription.server";
 import { BILLING_FAILURE_STATUS, requireUser } from "#app/utils/api.server";
 import { endSession, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
@@ -98,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "delete-account") {
     const submission = parseForm(form, DeleteAccountSchema);
     if (submission.status !== "success") return refuse(intent, submission.errors);
-    const cancelled = await cancelSubscriptionOfDeletedAccount(context.db, context.billing, user.id, context.logger);
+    const cancelled = await cancelSubscriptionsOfDeletedAccount(context.db, context.billing, user.id, context.logger);
     if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, BILLING_FAILURE_STATUS[cancelled.reason]);
     await deleteAccount(context.db, user.id);
     return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });

@@ -162,7 +162,12 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
           .map(([key, value]) => [key.slice("subscription_data[metadata][".length, -1), value]),
       );
       const price = PRICES.find((known) => known.id === params["line_items[0][price]"]);
-      const subscription = addSubscription(session.customer!, { id: params["line_items[0][price]"], lookup_key: price?.lookup_key ?? null }, "active", metadata);
+      const subscription = addSubscription(
+        session.customer!,
+        { id: params["line_items[0][price]"], lookup_key: price?.lookup_key ?? null },
+        "active",
+        metadata,
+      );
       Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id, url: null });
       return { session: { ...session }, subscription: structuredClone(subscription) };
     },

@@ -59,7 +59,7 @@ async function pageText(response: Response): Promise<string> {
 let eventCount = 0;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function stripeEvent(type: string, object: Record<string, unknown>, created = nowSeconds()) {
+function stripeEvent(type: string, object: object, created = nowSeconds()) {
   return {
     id: `evt_test_${++eventCount}_${randomUUID().slice(0, 8)}`,
     object: "event",
@@ -481,6 +481,11 @@ describe("POST /api/stripe/webhook", () => {
       .set({ subscription_ends_at: Date.now() - 1000 })
       .where("id", "=", caller.user.id)
       .execute();
+    await server.db
+      .updateTable("subscriptions")
+      .set({ ends_at: Date.now() - 1000 })
+      .where("id", "=", caller.subscriptionId)
+      .execute();
     expect(await quota(caller)).toBe(10);
     const me = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
     expect(me).toMatch(/<h2 id="plan-1">Free<\/h2><span class="badge badge-success">Current<\/span>/);
@@ -586,8 +591,20 @@ describe("without Stripe configuration", () => {
     const caller = await signIn(plain);
     await plain.db
       .updateTable("users")
-      .set({ stripe_customer_id: "cus_left_over", stripe_subscription_id: "sub_left_over", subscription_status: "active", subscription_tier: "standard" })
+      .set({ stripe_customer_id: "cus_left_over", subscription_status: "active", subscription_tier: "standard" })
       .where("id", "=", caller.user.id)
+      .execute();
+    await plain.db
+      .insertInto("subscriptions")
+      .values({
+        id: "sub_left_over",
+        user_id: caller.user.id,
+        customer_id: "cus_left_over",
+        tier: "standard",
+        status: "active",
+        ends_at: null,
+        event_at: nowSeconds(),
+      })
       .execute();
     const refused = await deleteAccountOf(caller, plain);
     expect(refused.status).toBe(409);
