@@ -92,6 +92,13 @@ async function linkCustomer(db: DB, user: UserRow, customerId: string | null): P
   if (customerId && !user.stripe_customer_id) await setStripeCustomer(db, user.id, customerId);
 }
 
+/**
+ * Whether a Checkout Session or subscription was started by Quiz Night (its Checkout puts the
+ * account's id in both's metadata): one of another product on the same Stripe account is none of
+ * ours to cancel.
+ */
+const madeHere = (object: { metadata: Stripe.Metadata | null }) => Boolean(object.metadata?.userId);
+
 /** What an event asks: an outcome, or that a subscription of no account be cancelled. */
 type Effect = EventOutcome | { cancel: string };
 
@@ -100,7 +107,7 @@ async function completeCheckout(db: DB, session: Stripe.Checkout.Session, create
   const customerId = idOf(session.customer);
   const subscriptionId = idOf(session.subscription);
   const user = (await userById(db, session.client_reference_id, customerId)) ?? (await userByCustomer(db, customerId));
-  if (!user) return subscriptionId ? { cancel: subscriptionId } : "ignored";
+  if (!user) return subscriptionId && madeHere(session) ? { cancel: subscriptionId } : "ignored";
   await linkCustomer(db, user, customerId);
   if (!subscriptionId) return "ignored";
   const paid = session.payment_status === "paid" || session.payment_status === "no_payment_required";
@@ -133,7 +140,7 @@ async function syncSubscription(
 ): Promise<Effect> {
   const customerId = idOf(subscription.customer);
   const user = (await userByCustomer(db, customerId)) ?? (await userById(db, subscription.metadata?.userId, customerId));
-  if (!user) return OVER_STATUSES.has(subscription.status) ? "ignored" : { cancel: subscription.id };
+  if (!user) return OVER_STATUSES.has(subscription.status) || !madeHere(subscription) ? "ignored" : { cancel: subscription.id };
   const existing = await findSubscription(db, subscription.id);
   if (existing && (existing.user_id !== user.id || existing.event_at > created)) return "ignored";
   await linkCustomer(db, user, customerId);

@@ -79,7 +79,7 @@ export interface FakeStripe {
    */
   completeCheckout(sessionId: string): { session: FakeCheckoutSession; subscription: FakeSubscription };
   /** A subscription Stripe has for a customer, made some other way (the dashboard, an old Checkout). */
-  addSubscription(customer: string, price: { id: string; lookup_key?: string | null }, status?: string): FakeSubscription;
+  addSubscription(customer: string, price: { id: string; lookup_key?: string | null }, status?: string, metadata?: Record<string, string>): FakeSubscription;
   close(): Promise<void>;
 }
 
@@ -171,7 +171,7 @@ export async function startFakeStripe(port = 0): Promise<FakeStripe> {
       Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id, url: null });
       return { session: { ...session }, subscription: structuredClone(subscription) };
     },
-    addSubscription: (customer, price, status) => structuredClone(addSubscription(customer, price, status)),
+    addSubscription: (customer, price, status, metadata) => structuredClone(addSubscription(customer, price, status, metadata)),
     close: async () => {},
   };
 

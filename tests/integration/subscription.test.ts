@@ -366,7 +366,8 @@ describe("Stripe charges no account that is gone, and keeps every subscription (
   it.each(["customer.subscription.created", "customer.subscription.updated"])(
     "%s for a customer no account has cancels that subscription; a failed cancel is retried by Stripe",
     async (type) => {
-      const stray = stripe.addSubscription(`cus_nobody_${randomUUID().slice(0, 8)}`, { id: STANDARD_PRICE });
+      // Made by a Quiz Night Checkout (its metadata names the account), for an account since deleted.
+      const stray = stripe.addSubscription(`cus_nobody_${randomUUID().slice(0, 8)}`, { id: STANDARD_PRICE }, "active", { userId: "999999", tier: "standard" });
       const event = stripeEvent(type, stray);
       stripe.failing = true;
       try {
@@ -381,6 +382,14 @@ describe("Stripe charges no account that is gone, and keeps every subscription (
       expect(stripe.subscriptions.get(stray.id)?.status).toBe("canceled");
     },
   );
+
+  it("leaves alone a subscription Quiz Night did not make (another product on the same Stripe account)", async () => {
+    const foreign = stripe.addSubscription(`cus_elsewhere_${randomUUID().slice(0, 8)}`, { id: "price_someone_elses" });
+    const before = stripe.requests.length;
+    expect((await deliver(stripeEvent("customer.subscription.created", foreign))).body.outcome).toBe("ignored");
+    expect(stripe.requests.slice(before)).toEqual([]);
+    expect(stripe.subscriptions.get(foreign.id)?.status).toBe("active");
+  });
 
   it("an event about a subscription that is already over changes nothing and cancels nothing", async () => {
     const over = stripe.addSubscription(`cus_nobody_${randomUUID().slice(0, 8)}`, { id: STANDARD_PRICE }, "canceled");
