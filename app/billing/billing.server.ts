@@ -167,15 +167,15 @@ export class Billing {
   }
 
   /**
-   * Ends what a customer can still be charged for, for an account being deleted: expires its open
+   * Ends what customers can still be charged for, for an account being deleted: expires their open
    * Checkout Sessions first (a tab left open cannot start a subscription afterwards; one that
    * completed meanwhile has a subscription, listed next), then cancels every subscription Stripe
-   * lists for the customer and every one in `subscriptionIds` (those the webhooks told of).
+   * lists for them and every one in `subscriptionIds` (those the webhooks told of).
    */
-  async closeCustomer(customerId: string | null, subscriptionIds: string[], log: Logger): Promise<BillingResult<void>> {
+  async closeCustomers(customerIds: string[], subscriptionIds: string[], log: Logger): Promise<BillingResult<void>> {
     const ids = new Set(subscriptionIds);
     try {
-      if (customerId) {
+      for (const customerId of customerIds) {
         // Read whole before acting: expiring a session while paging through open ones would move the pages.
         const open = await this.stripe.checkout.sessions.list({ customer: customerId, status: "open", limit: 100 }).autoPagingToArray({ limit: 10_000 });
         for (const session of open) {
@@ -190,7 +190,7 @@ export class Billing {
         for (const subscription of listed) if (!ENDED_STATUSES.has(subscription.status)) ids.add(subscription.id);
       }
     } catch (error) {
-      return this.failed(log, "close a customer's Checkouts", error, SUBSCRIPTION_NOT_CANCELLED);
+      return this.failed(log, "expire Checkouts and list subscriptions of an account being deleted", error, SUBSCRIPTION_NOT_CANCELLED);
     }
     for (const id of ids) {
       const cancelled = await this.cancelSubscription(id, log);

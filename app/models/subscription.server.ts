@@ -67,15 +67,14 @@ async function userByCustomer(db: DB, customer: string | null): Promise<UserRow 
 }
 
 /**
- * The user an id in Stripe metadata names, unless that user has another Stripe customer than the
- * one the object belongs to.
+ * The user an id in Stripe metadata names (only our secret key writes it; user ids are never
+ * reused). It may have another customer than the object's, when two first Checkouts raced to
+ * create one: the subscription is theirs all the same.
  */
-async function userById(db: DB, id: string | null | undefined, customer: string | null): Promise<UserRow | undefined> {
+async function userById(db: DB, id: string | null | undefined): Promise<UserRow | undefined> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return undefined;
-  const user = await db.selectFrom("users").selectAll().where("id", "=", n).executeTakeFirst();
-  if (user?.stripe_customer_id && customer && user.stripe_customer_id !== customer) return undefined;
-  return user;
+  return db.selectFrom("users").selectAll().where("id", "=", n).executeTakeFirst();
 }
 
 /** A tier that names an existing plan, or null. */
@@ -106,7 +105,7 @@ async function completeCheckout(db: DB, session: Stripe.Checkout.Session, create
   if (session.mode !== "subscription") return "ignored";
   const customerId = idOf(session.customer);
   const subscriptionId = idOf(session.subscription);
-  const user = (await userById(db, session.client_reference_id, customerId)) ?? (await userByCustomer(db, customerId));
+  const user = (await userById(db, session.client_reference_id)) ?? (await userByCustomer(db, customerId));
   if (!user) return subscriptionId && madeHere(session) ? { cancel: subscriptionId } : "ignored";
   await linkCustomer(db, user, customerId);
   if (!subscriptionId) return "ignored";
@@ -139,7 +138,7 @@ async function syncSubscription(
   now: number,
 ): Promise<Effect> {
   const customerId = idOf(subscription.customer);
-  const user = (await userByCustomer(db, customerId)) ?? (await userById(db, subscription.metadata?.userId, customerId));
+  const user = (await userByCustomer(db, customerId)) ?? (await userById(db, subscription.metadata?.userId));
   if (!user) return OVER_STATUSES.has(subscription.status) || !madeHere(subscription) ? "ignored" : { cancel: subscription.id };
   const existing = await findSubscription(db, subscription.id);
   if (existing && (existing.user_id !== user.id || existing.event_at > created)) return "ignored";
@@ -331,11 +330,14 @@ export const CANNOT_CANCEL_WITHOUT_BILLING =
  */
 export async function cancelSubscriptionsOfDeletedAccount(db: DB, billing: Billing | null, userId: number, log: Logger): Promise<BillingResult<void>> {
   const user = await db.selectFrom("users").select("stripe_customer_id").where("id", "=", userId).executeTakeFirstOrThrow();
-  const known = (await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).execute()).filter(mayCharge);
-  if (!user.stripe_customer_id && known.length === 0) return { ok: true, value: undefined };
+  const rows = await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).execute();
+  const known = rows.filter(mayCharge);
+  // The user's customer, and any other a subscription of theirs belongs to (two first Checkouts that raced).
+  const customers = [...new Set([user.stripe_customer_id, ...rows.map((row) => row.customer_id)])].filter((id): id is string => id !== null);
+  if (customers.length === 0 && known.length === 0) return { ok: true, value: undefined };
   if (!billing) return known.length === 0 ? { ok: true, value: undefined } : { ok: false, reason: "conflict", message: CANNOT_CANCEL_WITHOUT_BILLING };
-  return billing.closeCustomer(
-    user.stripe_customer_id,
+  return billing.closeCustomers(
+    customers,
     known.map((row) => row.id),
     log,
   );

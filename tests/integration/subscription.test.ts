@@ -398,6 +398,25 @@ describe("Stripe charges no account that is gone, and keeps every subscription (
     expect(stripe.requests.slice(before)).toEqual([]);
   });
 
+  it("keeps a Checkout whose customer lost a race to be the account's (two first Checkouts at once), and closes both customers on deletion", async () => {
+    const caller = await signIn();
+    const tab = await createSession(caller, PLAN_IDS.standard);
+    const otherTab = await createSession(caller, PLAN_IDS.premium);
+    const first = (await userRow(caller)).stripe_customer_id!;
+    // The other request created its own customer and wrote it last.
+    const raced = stripe.addSubscription("cus_raced_elsewhere", { id: STANDARD_PRICE }, "canceled").customer;
+    await server.db.updateTable("users").set({ stripe_customer_id: raced }).where("id", "=", caller.user.id).execute();
+
+    const paid = stripe.completeCheckout(checkoutIdOf(tab));
+    expect(paid.session.customer).toBe(first);
+    expect((await deliver(checkoutCompleted(paid.session))).body.outcome).toBe("applied");
+    expect(await quota(caller)).toBe(50);
+
+    expect((await deleteAccountOf(caller)).status).toBe(302);
+    expect(stripe.subscriptions.get(paid.subscription.id)?.status).toBe("canceled");
+    expect(stripe.checkoutSessions.get(checkoutIdOf(otherTab))?.status).toBe("expired");
+  });
+
   it("keeps a second Checkout completed at the same time: the tier follows the best live subscription", async () => {
     const caller = await signIn();
     const standardTab = await createSession(caller, PLAN_IDS.standard);
