@@ -12,6 +12,7 @@ export interface Database {
   ai_generations: AiGenerationsTable;
   plans: PlansTable;
   stripe_events: StripeEventsTable;
+  subscriptions: SubscriptionsTable;
   game_kicks: GameKicksTable;
   game_questions: GameQuestionsTable;
   game_rounds: GameRoundsTable;
@@ -81,13 +82,10 @@ export interface UsersTable {
   firebase_uid: string | null;
   is_guest: Generated<number>;
   stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
-  stripe_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Stripe's status of the subscription (active, past_due, canceled, ...). */
+  /** Stripe's status of the best live subscription (active, past_due, canceled, ...). */
   subscription_status: ColumnType<string | null, string | null | undefined, string | null>;
-  /** When a cancelled or unpaid subscription's paid tier ends (ms): the user is on Free from then. */
+  /** When the tier's cancelled or unpaid subscription ends (ms): the tier is recomputed from `subscriptions` then. */
   subscription_ends_at: ColumnType<number | null, number | null | undefined, number | null>;
-  /** `created` (s) of the last subscription event applied. */
-  subscription_event_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** The system account that owns the demo quizzes; nobody can sign in as it. */
   is_system: Generated<number>;
   /** The interface language the user chose (en, de, es, fr); null: the browser's. */
@@ -111,6 +109,20 @@ export interface StripeEventsTable {
   id: string;
   type: string;
   received_at: number;
+}
+
+/** A Stripe subscription of a user, as its webhooks last told us (decision 0043). */
+export interface SubscriptionsTable {
+  id: string;
+  user_id: number;
+  customer_id: string | null;
+  /** The tier it sells; null for a price no plan is set up for. */
+  tier: string | null;
+  status: string;
+  /** When its paid tier ends (ms), for one cancelled, unpaid or deleted; null while it renews. */
+  ends_at: number | null;
+  /** `created` (s) of the last event applied to it, so an older one arriving late is ignored. */
+  event_at: number;
 }
 
 export interface SessionsTable {
@@ -233,6 +245,7 @@ export interface AnswersTable {
 
 export type UserRow = Selectable<UsersTable>;
 export type PlanRow = Selectable<PlansTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type QuizRow = Selectable<QuizzesTable>;
 export type QuestionRow = Selectable<QuestionsTable>;
 export type GameRow = Selectable<GamesTable>;

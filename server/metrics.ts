@@ -17,10 +17,11 @@ export interface MetricSources {
 }
 
 /**
- * A Stripe webhook event as the route saw it: applied, duplicate or ignored (subscription.server's
- * outcomes), failed while being applied, or rejected before (its signature did not verify).
+ * A Stripe webhook event as the route saw it: applied, duplicate, ignored or cancelled (a
+ * subscription of no account; subscription.server's outcomes), failed while being applied, or
+ * rejected before (its signature did not verify).
  */
-export type WebhookOutcome = "applied" | "duplicate" | "ignored" | "failed" | "rejected";
+export type WebhookOutcome = "applied" | "duplicate" | "ignored" | "cancelled" | "failed" | "rejected";
 
 type CounterChild = ReturnType<Counter<"type">["labels"]>;
 

@@ -41,6 +41,9 @@ const SUBSCRIPTION_FAILED = SUBSCRIPTION_ERROR.description;
 export const SUBSCRIPTION_NOT_CANCELLED =
   "Your subscription could not be cancelled with Stripe just now, so your account was not deleted (and you are not charged twice). Please try again in a moment, or cancel it under Manage billing first.";
 
+/** Statuses after which Stripe charges nothing more. */
+const ENDED_STATUSES = new Set(["canceled", "incomplete_expired"]);
+
 /** Lookup key of a tier's price when no price id is configured: quiz_night_standard, ... */
 export function priceLookupKey(tier: string): string {
   return `quiz_night_${tier.toLowerCase()}`;
@@ -161,6 +164,39 @@ export class Billing {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return { ok: true, value: undefined };
       return this.failed(log, "cancel a subscription", error, SUBSCRIPTION_NOT_CANCELLED);
     }
+  }
+
+  /**
+   * Ends what customers can still be charged for, for an account being deleted: expires their open
+   * Checkout Sessions first (a tab left open cannot start a subscription afterwards; one that
+   * completed meanwhile has a subscription, listed next), then cancels every subscription Stripe
+   * lists for them and every one in `subscriptionIds` (those the webhooks told of).
+   */
+  async closeCustomers(customerIds: string[], subscriptionIds: string[], log: Logger): Promise<BillingResult<void>> {
+    const ids = new Set(subscriptionIds);
+    try {
+      for (const customerId of customerIds) {
+        // Read whole before acting: expiring a session while paging through open ones would move the pages.
+        const open = await this.stripe.checkout.sessions.list({ customer: customerId, status: "open", limit: 100 }).autoPagingToArray({ limit: 10_000 });
+        for (const session of open) {
+          try {
+            await this.stripe.checkout.sessions.expire(session.id);
+          } catch (error) {
+            // Completed or expired meanwhile: nothing to expire (a subscription it started is listed below).
+            if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+          }
+        }
+        const listed = await this.stripe.subscriptions.list({ customer: customerId, limit: 100 }).autoPagingToArray({ limit: 10_000 });
+        for (const subscription of listed) if (!ENDED_STATUSES.has(subscription.status)) ids.add(subscription.id);
+      }
+    } catch (error) {
+      return this.failed(log, "expire Checkouts and list subscriptions of an account being deleted", error, SUBSCRIPTION_NOT_CANCELLED);
+    }
+    for (const id of ids) {
+      const cancelled = await this.cancelSubscription(id, log);
+      if (!cancelled.ok) return cancelled;
+    }
+    return { ok: true, value: undefined };
   }
 
   /** The tier a Stripe price sells: a configured price id, else a quiz_night_<tier> lookup key. */

@@ -6,6 +6,7 @@ import type { UserRow } from "#db/schema";
 import { isLanguage, type Language } from "#app/i18n/languages";
 import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
 import { dailyAiQuizLimit } from "./plan.server";
+import { refreshTier } from "./subscription-tier.server";
 import { removeQuiz } from "./quiz.server";
 
 /** What the browser may know about a user (docs/product.md#accounts). */
@@ -66,8 +67,16 @@ export async function setUserLanguage(db: DB, userId: number, language: Language
   await db.updateTable("users").set({ language }).where("id", "=", userId).execute();
 }
 
-export async function findUserById(db: DB, id: number): Promise<User | null> {
-  const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+/**
+ * The user; when the subscription that gave their tier has ended, the tier is first worked out
+ * again from their other subscriptions (one still paid for keeps a paid tier), so no scheduler is needed.
+ */
+export async function findUserById(db: DB, id: number, now = Date.now()): Promise<User | null> {
+  let row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  if (row && row.subscription_ends_at !== null && row.subscription_ends_at <= now) {
+    await refreshTier(db, id, now);
+    row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  }
   return row ? toUser(row) : null;
 }
 

@@ -8,9 +8,9 @@ import { Page } from "#app/components/layout";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import { metaT } from "#app/i18n/meta";
 import { changePassword, deleteAccount, findUserRowByEmail, verifyPassword, type User } from "#app/models/user.server";
-import { cancelSubscriptionOfDeletedAccount } from "#app/models/subscription.server";
+import { cancelSubscriptionsOfDeletedAccount } from "#app/models/subscription.server";
 import { BILLING_FAILURE_STATUS, requireUser } from "#app/utils/api.server";
-import { endSession, startSession } from "#app/utils/session.server";
+import { endAllSessions, endSession, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
 import { checkQuizLimit } from "#app/utils/quiz-limit.server";
 import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
@@ -59,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type Intent = "change-password" | "delete-account";
+type Intent = "change-password" | "sign-out-everywhere" | "delete-account";
 
 interface AccountActionData {
   intent: Intent | "unknown";
@@ -77,11 +77,14 @@ async function currentPasswordMatches(context: ActionFunctionArgs["context"], us
   return verifyPassword(row.password_hash, password);
 }
 
-/** Change the password, or delete the account (which ends the session); both work as plain form posts. */
+/**
+ * Change the password, sign out everywhere (every session of the account ends, this one
+ * included), or delete the account (which ends the session); all work as plain form posts.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await request.formData();
-  const intent = parseIntent(form, ["change-password", "delete-account"]);
+  const intent = parseIntent(form, ["change-password", "sign-out-everywhere", "delete-account"]);
 
   if (intent === "change-password") {
     const submission = parseForm(form, passwordSchemaFor(user.hasPassword));
@@ -92,13 +95,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     await changePassword(context.db, user.id, newPassword);
     // Every other browser signed in to the account is signed out; this one goes on under a new session.
-    return redirect("/account?password=changed", { headers: { "Set-Cookie": await startSession(context, request, user.id) } });
+    const cookie = await startSession(context, request, user.id, { endOtherSessions: true });
+    return redirect("/account?password=changed", { headers: { "Set-Cookie": cookie } });
+  }
+
+  if (intent === "sign-out-everywhere") {
+    return redirect("/", { headers: { "Set-Cookie": await endAllSessions(context, request, user.id) } });
   }
 
   if (intent === "delete-account") {
     const submission = parseForm(form, DeleteAccountSchema);
     if (submission.status !== "success") return refuse(intent, submission.errors);
-    const cancelled = await cancelSubscriptionOfDeletedAccount(context.db, context.billing, user.id, context.logger);
+    const cancelled = await cancelSubscriptionsOfDeletedAccount(context.db, context.billing, user.id, context.logger);
     if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, BILLING_FAILURE_STATUS[cancelled.reason]);
     await deleteAccount(context.db, user.id);
     return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });
@@ -182,6 +190,8 @@ export default function Account() {
           changed={passwordChanged}
         />
 
+        <SignOutEverywhereForm />
+
         <DeleteAccountForm serverErrors={actionData?.intent === "delete-account" ? actionData.errors : undefined} />
       </div>
     </Page>
@@ -255,6 +265,24 @@ function ChangePasswordForm(props: { username: string; hasPassword: boolean; ser
             {busy ? t("account.password.busy") : props.hasPassword ? t("account.password.change") : t("account.password.set")}
           </button>
         </div>
+      </Form>
+    </section>
+  );
+}
+
+/** Ends every session of the account (docs/decisions/0043): signing in elsewhere no longer does. */
+function SignOutEverywhereForm() {
+  const { t } = useTranslation("account");
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "sign-out-everywhere";
+  return (
+    <section className="card stack" aria-labelledby="sign-out-everywhere-heading">
+      <h2 id="sign-out-everywhere-heading">{t("account.signOutEverywhere.heading")}</h2>
+      <p className="hint">{t("account.signOutEverywhere.text")}</p>
+      <Form method="post" action="/account" aria-labelledby="sign-out-everywhere-heading">
+        <button type="submit" name="intent" value="sign-out-everywhere" className="button button-secondary" disabled={busy}>
+          {busy ? t("account.signOutEverywhere.busy") : t("account.signOutEverywhere.submit")}
+        </button>
       </Form>
     </section>
   );

@@ -76,8 +76,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!identity.email) throw new ApiError(400, NO_EMAIL);
     if (!identity.emailVerified) throw new ApiError(400, EMAIL_NOT_VERIFIED);
     const email = identity.email;
-    await assertCanRegister(context.db, identity, email);
+    // The limit before any answer that says whether the account or email exists (issue 26).
     await requireWithinLimit(context, "register");
+    await assertCanRegister(context.db, identity, email);
 
     const current = await getUser(context, request);
     const guestId = current?.isGuest ? current.id : null;
@@ -95,7 +96,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     }
 
-    const cookie = await startSession(context, request, user.id);
+    // A guest's upgrade: a copy of the guest's cookie elsewhere must not open the new account.
+    const cookie = await startSession(context, request, user.id, { endOtherSessions: true });
     return Response.json(
       { ...user, remainingQuizzes: await remainingAiQuizzes(context.db, user) },
       { status: 201, headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },

@@ -11,7 +11,9 @@ export function loader() {
 
 /**
  * POST /api/stripe/webhook: Stripe's events, verified against the raw body with
- * STRIPE_WEBHOOK_SECRET (400 and nothing changed when the signature fails), each applied once.
+ * STRIPE_WEBHOOK_SECRET (400 and nothing changed when the signature fails), each applied once. An
+ * event about a subscription of no account (deleted with a Checkout tab open) cancels it; when
+ * Stripe cannot cancel it now, 502, and Stripe delivers the event again.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
@@ -29,9 +31,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const event = verified.value;
     try {
-      const outcome = await applyStripeEvent(context.db, event, (price) => billing.tierOfPrice(price), context.logger);
-      context.metrics.webhookEvent(event.type, outcome);
-      return Response.json({ received: true, outcome });
+      const applied = await applyStripeEvent(context.db, billing, event, context.logger);
+      if (!applied.ok) {
+        // A subscription of no account could not be cancelled: an error, so Stripe delivers the event again.
+        context.metrics.webhookEvent(event.type, "failed");
+        throw billingError(applied);
+      }
+      context.metrics.webhookEvent(event.type, applied.value);
+      return Response.json({ received: true, outcome: applied.value });
     } catch (error) {
       context.metrics.webhookEvent(event.type, "failed");
       throw error;

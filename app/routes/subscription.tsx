@@ -48,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     plans: await plansOrDefaults(context.logger, () => listPlans(context.db)),
     user: user ? { tier: user.subscriptionTier, isGuest: user.isGuest, hasBillingAccount: user.hasBillingAccount } : null,
-    paymentFailed: state?.status === "past_due",
+    paymentFailed: state?.paymentFailed ?? false,
     endsAt: state?.endsAt ?? null,
     billingConfigured: context.billing !== null,
   };

@@ -98,15 +98,18 @@ export async function register(context: AuthContext, request: Request, form: For
   const submission = parseForm(form, RegisterSchema);
   if (submission.status !== "success") throw new AuthError("invalid", Object.values(submission.errors)[0] ?? "Failed to register", submission.errors);
   const { username, email, password } = submission.value;
+  // The limit first, and every attempt spends it: past it the answer is the same whatever the
+  // email, so registration cannot be used to learn, without end, which emails have accounts.
+  await requireAllowed(context, [{ name: "register" }]);
   const conflicts = await findConflicts(context.db, username, email);
   if (conflicts.length > 0) {
     const errors = Object.fromEntries(conflicts.map((conflict) => [conflict, CONFLICT_MESSAGES[conflict]]));
     throw new AuthError("conflict", CONFLICT_MESSAGES[conflicts[0]], errors);
   }
-  await requireAllowed(context, [{ name: "register" }]);
   const current = await getUser(context, request);
   const user = await createAccount(context.db, { username, email, password }, current?.isGuest ? current.id : null);
-  return { user, cookie: await startSession(context, request, user.id) };
+  // A guest's upgrade: a copy of the guest's cookie elsewhere must not open the new account.
+  return { user, cookie: await startSession(context, request, user.id, { endOtherSessions: true }) };
 }
 
 /** 'Continue as Guest': a session with no account, so what the guest makes has an owner. */

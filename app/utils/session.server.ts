@@ -1,8 +1,10 @@
 /**
  * Sessions are rows in SQLite; the cookie holds only a random id (signed with SESSION_SECRET),
- * httpOnly, SameSite=Lax, Secure over https. Logout deletes the row. An account has one session:
- * every sign-in, registration (a guest's included) and password change issues a new id and ends
- * the others (docs/decisions/0008).
+ * httpOnly, SameSite=Lax, Secure over https. Logout deletes the row. Every sign-in, registration
+ * and password change issues a new id to the browser and ends the one it had (no fixation); an
+ * account may be signed in on several devices, and registration (a guest's upgrade) and a password
+ * change end the account's other sessions, as "Sign out everywhere" does
+ * (docs/decisions/0008, 0017, 0043).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, type AppLoadContext } from "@remix-run/node";
@@ -41,19 +43,39 @@ export async function getUser(context: AuthContext, request: Request, now = Date
   return findUserById(context.db, session.user_id);
 }
 
+export interface StartSessionOptions {
+  /**
+   * End every other session of the account too: for a registration (a guest's copied cookie must
+   * not open the new account) and a password change (whoever learned the old one is shut out).
+   * A plain sign-in leaves the account's other devices signed in.
+   */
+  endOtherSessions?: boolean;
+}
+
 /**
- * Starts the user's session under a new id and returns the Set-Cookie header value. Every other
- * session of the user ends, and so does this browser's previous one (a guest's, say): a cookie
- * copied from a shared tablet, or a session left open elsewhere, stops working the moment the
- * account signs in, registers or changes its password.
+ * Starts the user's session under a new random id and returns the Set-Cookie header value. The
+ * browser's previous session (a guest's, another account's, or one planted in it) ends, so an id
+ * the browser had before signing in never becomes the signed-in one.
  */
-export async function startSession(context: AuthContext, request: Request, userId: number, now = Date.now()): Promise<string> {
+export async function startSession(
+  context: AuthContext,
+  request: Request,
+  userId: number,
+  { endOtherSessions = false }: StartSessionOptions = {},
+  now = Date.now(),
+): Promise<string> {
   const previous = await sessionIdOf(context, request);
   const id = randomBytes(32).toString("hex");
   await context.db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom("sessions")
-      .where((eb) => eb.or([eb("user_id", "=", userId), eb("expires_at", "<=", now), ...(previous ? [eb("id_hash", "=", hashId(previous))] : [])]))
+      .where((eb) =>
+        eb.or([
+          eb("expires_at", "<=", now),
+          ...(endOtherSessions ? [eb("user_id", "=", userId)] : []),
+          ...(previous ? [eb("id_hash", "=", hashId(previous))] : []),
+        ]),
+      )
       .execute();
     await trx
       .insertInto("sessions")
@@ -61,6 +83,12 @@ export async function startSession(context: AuthContext, request: Request, userI
       .execute();
   });
   return sessionCookie(context.sessionSecret).serialize(id, { maxAge: SESSION_TTL_MS / 1000, secure: isHttps(request) });
+}
+
+/** "Sign out everywhere": ends every session of the user, this browser's included; returns the Set-Cookie header that clears the cookie. */
+export async function endAllSessions(context: AuthContext, request: Request, userId: number): Promise<string> {
+  await context.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  return sessionCookie(context.sessionSecret).serialize("", { maxAge: 0, secure: isHttps(request) });
 }
 
 /** Deletes this request's session and returns the Set-Cookie header that clears the cookie. */

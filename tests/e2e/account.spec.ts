@@ -188,12 +188,9 @@ test.describe("with JavaScript", () => {
     expect(await canLogIn(page, account.email, account.password)).toBe(false);
     expect(await canLogIn(page, account.email, "second-password")).toBe(true);
 
-    // Signing in in that other browser signed this one out: one session per account.
-    await page.goto("/account");
-    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount$/);
-    const signedIn = await page.request.post("/auth", { form: { intent: "login", email: account.email, password: "second-password" }, maxRedirects: 0 });
-    expect(signedIn.status()).toBe(302);
+    // Signing in in that other browser left this one signed in (decision 0043).
     await openHydrated(page, "/account");
+    await expect(page).toHaveURL(/\/account$/);
 
     const deleteForm = page.getByRole("form", { name: "Delete account" });
     await deleteForm.getByRole("button", { name: "Delete Account" }).click();
@@ -208,6 +205,34 @@ test.describe("with JavaScript", () => {
     await page.goto("/account");
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount$/);
     allowStatusLogs(consoleErrors, 400, 401, 404);
+  });
+
+  test("Sign out everywhere ends this browser's session and the other browser's", async ({ page, consoleErrors }) => {
+    const account = newAccount("everywhere");
+    await register(page, account);
+    const other = await page
+      .context()
+      .browser()!
+      .newContext({ baseURL: new URL(page.url()).origin });
+    try {
+      const signedIn = await other.request.post("/auth", { form: { intent: "login", email: account.email, password: account.password }, maxRedirects: 0 });
+      expect(signedIn.status()).toBe(302);
+      const stillIn = await other.request.get("/account", { maxRedirects: 0 });
+      expect(stillIn.status()).toBe(200);
+
+      await openHydrated(page, "/account");
+      const section = page.getByRole("region", { name: "Sign out everywhere" });
+      await expect(section).toContainText("this one included");
+      await section.getByRole("button", { name: "Sign out everywhere" }).click();
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+      const signedOut = await other.request.get("/account", { maxRedirects: 0 });
+      expect(signedOut.status()).toBe(302);
+      expect(signedOut.headers().location).toBe("/auth?redirectTo=%2Faccount");
+    } finally {
+      await other.close();
+    }
+    allowStatusLogs(consoleErrors, 401);
   });
 
   test("a visitor who is not signed in is sent to /auth from My Account and My Quizzes", async ({ page }) => {
@@ -265,5 +290,14 @@ test.describe("without JavaScript", () => {
     await page.goto("/account");
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount$/);
     allowStatusLogs(consoleErrors, 400, 404);
+  });
+
+  test("Sign out everywhere works as a plain form", async ({ page }) => {
+    await register(page, newAccount("everywherenojs"), false);
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount$/);
   });
 });

@@ -317,6 +317,42 @@ describe("Google sign-in with Firebase configured", () => {
   });
 });
 
+describe("Google registration past its limit (issue 26)", () => {
+  let server: TestServer;
+  let emulator: Awaited<ReturnType<typeof startFakeEmulator>>;
+
+  beforeAll(async () => {
+    emulator = await startFakeEmulator();
+    process.env.FIREBASE_PROJECT_ID = PROJECT_ID;
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+    server = await startTestServer({ limits: { registrationsPerIpPerHour: 1 } });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await emulator?.close();
+    restoreEnv();
+  });
+
+  const registerAs = (claims: TokenClaims) =>
+    server.api("/api/auth/register", { headers: { authorization: `Bearer ${emulatorToken(claims)}` }, body: { username: claims.name ?? "Someone" } });
+
+  it("says 'too many' whatever the email: taken by a password account, registered with Google already, or new", async () => {
+    await createAccount(server.db, { username: "hopper", email: "grace@example.com", password: "secret-password" });
+    const first = await registerAs({ uid: "google-first", email: "first@example.com", name: "First" });
+    expect(first.status).toBe(201);
+    for (const claims of [
+      { uid: "google-grace", email: "grace@example.com", name: "Grace" },
+      { uid: "google-first", email: "first@example.com", name: "First" },
+      { uid: "google-new", email: "new-one@example.com", name: "New One" },
+    ]) {
+      const refused = await registerAs(claims);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatch(/^Too many accounts were registered from your network\./);
+    }
+  });
+});
+
 describe("Google sign-in without Firebase configuration", () => {
   let server: TestServer;
 

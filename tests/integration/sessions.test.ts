@@ -81,20 +81,61 @@ describe("sessions", () => {
     expect(await whoIs(tabletCopy)).toBeNull();
   });
 
-  it("signing in ends the account's other sessions and this browser's previous one", async () => {
+  it("signing in on a second device leaves the first signed in; this browser's previous session (a guest's) ends", async () => {
     const { email, cookie: laptop } = await register();
+    const userId = await whoIs(laptop);
     const phone = await login(email, PASSWORD, "192.0.2.20");
     expect(phone.status).toBe(302);
-    expect(await whoIs(phone.cookie!)).not.toBeNull();
-    expect(await whoIs(laptop)).toBeNull();
+    expect(await whoIs(phone.cookie!)).toBe(userId);
+    // The laptop, hosting a game, is still signed in.
+    expect(await whoIs(laptop)).toBe(userId);
 
-    // A guest browsing at a pub signs in to its account there: the guest's session ends too.
+    // A guest browsing at a pub signs in to its account there: the guest's session ends, the others go on.
     const guest = await post("/auth", { intent: "guest" }, { from: "192.0.2.21" });
     const signedIn = await login(email, PASSWORD, "192.0.2.21", guest.cookie!);
     expect(signedIn.status).toBe(302);
     expect(await whoIs(guest.cookie!)).toBeNull();
-    expect(await whoIs(phone.cookie!)).toBeNull();
-    expect(await whoIs(signedIn.cookie!)).not.toBeNull();
+    expect(await whoIs(signedIn.cookie!)).toBe(userId);
+    expect(await whoIs(phone.cookie!)).toBe(userId);
+    expect(await whoIs(laptop)).toBe(userId);
+  });
+
+  it("rotates the session on sign-in: an id the browser had before (planted, or a guest's) never becomes the signed-in one", async () => {
+    const { email } = await register();
+    // Someone planted a session of theirs in this browser (a guest session they know the cookie of).
+    const planted = await post("/auth", { intent: "guest" }, { from: "192.0.2.22" });
+    const plantedHash = await hashOfCookie(planted.cookie!);
+    const signedIn = await login(email, PASSWORD, "192.0.2.22", planted.cookie!);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.cookie).not.toBe(planted.cookie);
+    expect(await hashOfCookie(signedIn.cookie!)).not.toBe(plantedHash);
+    expect(await whoIs(planted.cookie!)).toBeNull();
+    expect(await server.db.selectFrom("sessions").select("id_hash").where("id_hash", "=", plantedHash).executeTakeFirst()).toBeUndefined();
+
+    // Signing in again from a signed-in browser issues yet another id.
+    const again = await login(email, PASSWORD, "192.0.2.22", signedIn.cookie!);
+    expect(again.cookie).not.toBe(signedIn.cookie);
+    expect(await whoIs(signedIn.cookie!)).toBeNull();
+    expect(await whoIs(again.cookie!)).not.toBeNull();
+  });
+
+  it("'Sign out everywhere' on My Account ends every session of the account, this one included, without JavaScript", async () => {
+    const { email, cookie: laptop } = await register();
+    const phone = (await login(email, PASSWORD, "192.0.2.23")).cookie!;
+    const page = await fetch(`${server.url}/account`, { headers: { cookie: laptop } });
+    const html = await page.text();
+    expect(html).toMatch(/<button[^>]*name="intent"[^>]*value="sign-out-everywhere"[^>]*>Sign out everywhere<\/button>/);
+
+    const other = await register();
+    const reply = await post("/account", { intent: "sign-out-everywhere" }, { cookie: phone });
+    expect(reply.status).toBe(302);
+    expect(reply.cookie).toBe("qn_session=");
+    expect(await whoIs(phone)).toBeNull();
+    expect(await whoIs(laptop)).toBeNull();
+    // Nobody else's sessions.
+    expect(await whoIs(other.cookie)).not.toBeNull();
+    // Signing in again works as ever.
+    expect((await login(email, PASSWORD, "192.0.2.23")).status).toBe(302);
   });
 
   it("changing the password reissues this session and ends every other", async () => {
@@ -148,5 +189,47 @@ describe("the login limit", () => {
     expect((await login(email, PASSWORD, "192.0.2.50")).status).toBe(302);
     for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) expect((await login(email, `typo-again-${i}`, "192.0.2.50")).status).toBe(401);
     expect((await login(email, PASSWORD, "192.0.2.50")).status).toBe(302);
+  });
+});
+
+describe("the registration limit (issue 26)", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ trustProxy: ["127.0.0.1"], limits: { registrationsPerIpPerHour: 2 } });
+  });
+  afterAll(() => limited.stop());
+
+  async function registerAt(from: string, username: string, email: string) {
+    const response = await fetch(`${limited.url}/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": from },
+      body: new URLSearchParams({ intent: "register", username, email, password: PASSWORD, confirmPassword: PASSWORD }),
+      redirect: "manual",
+    });
+    const html = (await response.text()).replaceAll("&#x27;", "'");
+    // What the form says: its one message, and whether a field (the email, the username) is marked wrong.
+    const formError = /class="form-error" role="alert">([^<]*)</.exec(html)?.[1] ?? null;
+    return { status: response.status, formError, fieldMarked: html.includes('aria-invalid="true"') };
+  }
+
+  it("past its limit says 'too many' whatever the email, so it cannot be used to learn which emails have accounts", async () => {
+    expect((await registerAt("198.51.100.70", "known70", "known70@example.com")).status).toBe(302);
+    expect((await registerAt("198.51.100.70", "other70", "other70@example.com")).status).toBe(302);
+    for (const [username, email] of [
+      ["fresh70", "fresh70@example.com"],
+      ["fresh71", "known70@example.com"],
+      ["known70", "fresh72@example.com"],
+    ]) {
+      const refused = await registerAt("198.51.100.70", username, email);
+      expect(refused).toEqual({ status: 429, formError: expect.stringMatching(/^Too many accounts were registered from your network\./), fieldMarked: false });
+    }
+  });
+
+  it("counts an attempt that finds the email taken, so asking about emails spends the limit too", async () => {
+    const taken = await registerAt("198.51.100.71", "probe71", "known70@example.com");
+    expect(taken).toMatchObject({ status: 409, fieldMarked: true });
+    expect((await registerAt("198.51.100.71", "probe72", "known70@example.com")).status).toBe(409);
+    const refused = await registerAt("198.51.100.71", "probe73", "known70@example.com");
+    expect(refused).toEqual({ status: 429, formError: expect.stringMatching(/^Too many accounts/), fieldMarked: false });
   });
 });

@@ -59,7 +59,7 @@ async function pageText(response: Response): Promise<string> {
 let eventCount = 0;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function stripeEvent(type: string, object: Record<string, unknown>, created = nowSeconds()) {
+function stripeEvent(type: string, object: object, created = nowSeconds()) {
   return {
     id: `evt_test_${++eventCount}_${randomUUID().slice(0, 8)}`,
     object: "event",
@@ -111,25 +111,26 @@ async function deliver(event: object, signature?: string): Promise<{ status: num
   return server.api("/api/stripe/webhook", { body: payload, headers: { "stripe-signature": header } });
 }
 
+/** The Checkout Session a create-session answer sends the browser to. */
+function checkoutIdOf(response: { body: { url: string } }): string {
+  return new URL(response.body.url).pathname.split("/").pop()!;
+}
+
+/** What Stripe sends when a Checkout it made for us completes. */
+function checkoutCompleted(session: object) {
+  return stripeEvent("checkout.session.completed", session);
+}
+
 /** A caller who has gone through Checkout for Standard; also returns the event, for replays. */
 async function subscribedToStandard(caller?: Caller) {
   const subscriber = caller ?? (await signIn());
-  expect((await createSession(subscriber, PLAN_IDS.standard)).status).toBe(200);
+  const opened = await createSession(subscriber, PLAN_IDS.standard);
+  expect(opened.status).toBe(200);
   const customer = (await userRow(subscriber)).stripe_customer_id!;
-  const subscriptionId = `sub_${randomUUID().slice(0, 12)}`;
-  const completedEvent = stripeEvent("checkout.session.completed", {
-    id: `cs_${randomUUID().slice(0, 8)}`,
-    object: "checkout.session",
-    mode: "subscription",
-    customer,
-    subscription: subscriptionId,
-    client_reference_id: String(subscriber.user.id),
-    payment_status: "paid",
-    status: "complete",
-    metadata: { userId: String(subscriber.user.id), tier: "standard" },
-  });
+  const paid = stripe.completeCheckout(checkoutIdOf(opened));
+  const completedEvent = checkoutCompleted(paid.session);
   expect((await deliver(completedEvent)).body).toEqual({ received: true, outcome: "applied" });
-  return { ...subscriber, customer, subscriptionId, completedEvent };
+  return { ...subscriber, customer, subscriptionId: paid.subscription.id, completedEvent };
 }
 
 describe("plans", () => {
@@ -301,18 +302,145 @@ describe("deleting an account with a subscription", () => {
     } finally {
       stripe.failing = false;
     }
-    expect(await userRow(subscriber)).toMatchObject({ stripe_subscription_id: subscriber.subscriptionId });
+    expect(await userRow(subscriber)).toMatchObject({ subscription_tier: "standard" });
+    expect(stripe.subscriptions.get(subscriber.subscriptionId)?.status).toBe("active");
     expect((await deleteAccountOf(subscriber)).status).toBe(302);
+    expect(stripe.subscriptions.get(subscriber.subscriptionId)?.status).toBe("canceled");
   });
 
   it("deletes an account whose subscription Stripe no longer has, or that has none", async () => {
     const gone = await subscribedToStandard();
-    await server.db.updateTable("users").set({ stripe_subscription_id: "sub_missing_1" }).where("id", "=", gone.user.id).execute();
+    stripe.subscriptions.delete(gone.subscriptionId);
     expect((await deleteAccountOf(gone)).status).toBe(302);
     const never = await signIn();
     const before = stripe.requests.length;
     expect((await deleteAccountOf(never)).status).toBe(302);
     expect(stripe.requests.slice(before).filter((request) => request.method === "DELETE")).toEqual([]);
+  });
+});
+
+describe("Stripe charges no account that is gone, and keeps every subscription (issue 26, hole 9)", () => {
+  const premium = { id: "price_lookup_premium", lookup_key: "quiz_night_premium" };
+
+  it("deleting an account cancels every subscription of its customer and expires its open Checkouts", async () => {
+    const subscriber = await signIn();
+    // Two tabs: Checkout for Standard and for Premium; Standard is paid, the Premium tab is left open.
+    const standardTab = await createSession(subscriber, PLAN_IDS.standard);
+    const premiumTab = await createSession(subscriber, PLAN_IDS.premium);
+    const paid = stripe.completeCheckout(checkoutIdOf(standardTab));
+    expect((await deliver(checkoutCompleted(paid.session))).body.outcome).toBe("applied");
+    // A subscription Quiz Night never heard of (its webhook lost, or made in Stripe's dashboard).
+    const unheardOf = stripe.addSubscription(paid.session.customer!, premium);
+    // Someone else's subscription is none of this account's business.
+    const neighbour = await subscribedToStandard();
+
+    expect((await deleteAccountOf(subscriber)).status).toBe(302);
+    expect(stripe.subscriptions.get(paid.subscription.id)?.status).toBe("canceled");
+    expect(stripe.subscriptions.get(unheardOf.id)?.status).toBe("canceled");
+    expect(stripe.checkoutSessions.get(checkoutIdOf(premiumTab))?.status).toBe("expired");
+    expect(stripe.subscriptions.get(neighbour.subscriptionId)?.status).toBe("active");
+    expect(() => stripe.completeCheckout(checkoutIdOf(premiumTab))).toThrow(/not open/);
+  });
+
+  it("a Checkout that completes for a deleted account is cancelled by its webhook, once", async () => {
+    const leaver = await signIn();
+    const tab = await createSession(leaver, PLAN_IDS.standard);
+    const customer = (await userRow(leaver)).stripe_customer_id!;
+    expect((await deleteAccountOf(leaver)).status).toBe(302);
+    // The tab was paid a moment before the account went (its webhook arrives afterwards).
+    stripe.checkoutSessions.get(checkoutIdOf(tab))!.status = "open";
+    const late = stripe.completeCheckout(checkoutIdOf(tab));
+    expect(stripe.subscriptions.get(late.subscription.id)?.status).toBe("active");
+
+    const event = checkoutCompleted(late.session);
+    const delivered = await deliver(event);
+    expect(delivered).toEqual({ status: 200, body: { received: true, outcome: "cancelled" } });
+    expect(stripe.subscriptions.get(late.subscription.id)?.status).toBe("canceled");
+    expect(customer).toBe(late.session.customer);
+
+    const before = stripe.requests.length;
+    expect((await deliver(event)).body.outcome).toBe("duplicate");
+    expect(stripe.requests.slice(before)).toEqual([]);
+  });
+
+  it.each(["customer.subscription.created", "customer.subscription.updated"])(
+    "%s for a customer no account has cancels that subscription; a failed cancel is retried by Stripe",
+    async (type) => {
+      // Made by a Quiz Night Checkout (its metadata names the account), for an account since deleted.
+      const stray = stripe.addSubscription(`cus_nobody_${randomUUID().slice(0, 8)}`, { id: STANDARD_PRICE }, "active", { userId: "999999", tier: "standard" });
+      const event = stripeEvent(type, stray);
+      stripe.failing = true;
+      try {
+        const failed = await deliver(event);
+        expect(failed.status).toBe(502);
+      } finally {
+        stripe.failing = false;
+      }
+      expect(stripe.subscriptions.get(stray.id)?.status).toBe("active");
+      // Stripe delivers it again: this time the cancel goes through.
+      expect((await deliver(event)).body).toEqual({ received: true, outcome: "cancelled" });
+      expect(stripe.subscriptions.get(stray.id)?.status).toBe("canceled");
+    },
+  );
+
+  it("leaves alone a subscription Quiz Night did not make (another product on the same Stripe account)", async () => {
+    const foreign = stripe.addSubscription(`cus_elsewhere_${randomUUID().slice(0, 8)}`, { id: "price_someone_elses" });
+    const before = stripe.requests.length;
+    expect((await deliver(stripeEvent("customer.subscription.created", foreign))).body.outcome).toBe("ignored");
+    expect(stripe.requests.slice(before)).toEqual([]);
+    expect(stripe.subscriptions.get(foreign.id)?.status).toBe("active");
+  });
+
+  it("an event about a subscription that is already over changes nothing and cancels nothing", async () => {
+    const over = stripe.addSubscription(`cus_nobody_${randomUUID().slice(0, 8)}`, { id: STANDARD_PRICE }, "canceled");
+    const before = stripe.requests.length;
+    expect((await deliver(stripeEvent("customer.subscription.updated", over))).body.outcome).toBe("ignored");
+    expect(stripe.requests.slice(before)).toEqual([]);
+  });
+
+  it("keeps a Checkout whose customer lost a race to be the account's (two first Checkouts at once), and closes both customers on deletion", async () => {
+    const caller = await signIn();
+    const tab = await createSession(caller, PLAN_IDS.standard);
+    const otherTab = await createSession(caller, PLAN_IDS.premium);
+    const first = (await userRow(caller)).stripe_customer_id!;
+    // The other request created its own customer and wrote it last.
+    const raced = stripe.addSubscription("cus_raced_elsewhere", { id: STANDARD_PRICE }, "canceled").customer;
+    await server.db.updateTable("users").set({ stripe_customer_id: raced }).where("id", "=", caller.user.id).execute();
+
+    const paid = stripe.completeCheckout(checkoutIdOf(tab));
+    expect(paid.session.customer).toBe(first);
+    expect((await deliver(checkoutCompleted(paid.session))).body.outcome).toBe("applied");
+    expect(await quota(caller)).toBe(50);
+
+    expect((await deleteAccountOf(caller)).status).toBe(302);
+    expect(stripe.subscriptions.get(paid.subscription.id)?.status).toBe("canceled");
+    expect(stripe.checkoutSessions.get(checkoutIdOf(otherTab))?.status).toBe("expired");
+  });
+
+  it("keeps a second Checkout completed at the same time: the tier follows the best live subscription", async () => {
+    const caller = await signIn();
+    const standardTab = await createSession(caller, PLAN_IDS.standard);
+    const premiumTab = await createSession(caller, PLAN_IDS.premium);
+    const first = stripe.completeCheckout(checkoutIdOf(premiumTab));
+    const second = stripe.completeCheckout(checkoutIdOf(standardTab));
+    const created = nowSeconds();
+    expect((await deliver(checkoutCompleted(first.session), undefined)).body.outcome).toBe("applied");
+    expect((await deliver(stripeEvent("checkout.session.completed", second.session, created))).body.outcome).toBe("applied");
+    expect((await userRow(caller)).subscription_tier).toBe("premium");
+    expect(await quota(caller)).toBe(100);
+    const kept = await server.db.selectFrom("subscriptions").select("id").where("user_id", "=", caller.user.id).orderBy("id").execute();
+    expect(kept.map((row) => row.id)).toEqual([first.subscription.id, second.subscription.id].sort());
+
+    // Premium is cancelled in the portal: Standard, still paid for, holds.
+    const ended = stripe.subscriptions.get(first.subscription.id)!;
+    ended.status = "canceled";
+    expect((await deliver(stripeEvent("customer.subscription.deleted", ended, created + 1))).body.outcome).toBe("applied");
+    expect((await userRow(caller)).subscription_tier).toBe("standard");
+    expect(await quota(caller)).toBe(50);
+
+    // And deleting the account cancels the one left.
+    expect((await deleteAccountOf(caller)).status).toBe(302);
+    expect(stripe.subscriptions.get(second.subscription.id)?.status).toBe("canceled");
   });
 });
 
@@ -381,6 +509,11 @@ describe("POST /api/stripe/webhook", () => {
       .set({ subscription_ends_at: Date.now() - 1000 })
       .where("id", "=", caller.user.id)
       .execute();
+    await server.db
+      .updateTable("subscriptions")
+      .set({ ends_at: Date.now() - 1000 })
+      .where("id", "=", caller.subscriptionId)
+      .execute();
     expect(await quota(caller)).toBe(10);
     const me = await pageText(await fetch(`${server.url}/subscription`, { headers: { cookie: caller.cookie } }));
     expect(me).toMatch(/<h2 id="plan-1">Free<\/h2><span class="badge badge-success">Current<\/span>/);
@@ -389,7 +522,7 @@ describe("POST /api/stripe/webhook", () => {
       stripeEvent("customer.subscription.deleted", subscription({ id: caller.subscriptionId, customer: caller.customer, price: premium, status: "canceled" })),
     );
     expect(ended.body.outcome).toBe("applied");
-    expect(await userRow(caller)).toMatchObject({ subscription_tier: "free", stripe_subscription_id: null, subscription_ends_at: null });
+    expect(await userRow(caller)).toMatchObject({ subscription_tier: "free", subscription_ends_at: null });
   });
 
   it("follows a downgrade from Premium to Standard made in the customer portal", async () => {
@@ -486,8 +619,20 @@ describe("without Stripe configuration", () => {
     const caller = await signIn(plain);
     await plain.db
       .updateTable("users")
-      .set({ stripe_customer_id: "cus_left_over", stripe_subscription_id: "sub_left_over", subscription_status: "active", subscription_tier: "standard" })
+      .set({ stripe_customer_id: "cus_left_over", subscription_status: "active", subscription_tier: "standard" })
       .where("id", "=", caller.user.id)
+      .execute();
+    await plain.db
+      .insertInto("subscriptions")
+      .values({
+        id: "sub_left_over",
+        user_id: caller.user.id,
+        customer_id: "cus_left_over",
+        tier: "standard",
+        status: "active",
+        ends_at: null,
+        event_at: nowSeconds(),
+      })
       .execute();
     const refused = await deleteAccountOf(caller, plain);
     expect(refused.status).toBe(409);
