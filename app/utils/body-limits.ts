@@ -50,9 +50,10 @@ const SMALL_FORM: BodyLimits = {
 };
 
 /**
- * The quiz editor posted as text (without JavaScript, or with it and no picture chosen). A quiz of
- * MAX_QUESTIONS questions with every field at its longest is about 330 KB of ASCII; 1 MiB leaves
- * room for letters that take several bytes once encoded, and is far below the pictures' multipart.
+ * The quiz editor's fields. The page posts them as multipart, with its picture inputs (below); as
+ * text they are what a script sends. A quiz of MAX_QUESTIONS questions with every field at its
+ * longest is about 360 KB of ASCII; 1 MiB leaves room for letters that take several bytes once
+ * encoded.
  */
 const QUIZ_FORM: BodyLimits = {
   maxBytes: 1 * MIB,
