@@ -4,11 +4,13 @@
  * stored for the caller within the creation limits and its storage. It answers with a result, never
  * an HTTP status: the routes map each reason (IMPORT_FAILURE_STATUS in api.server.ts).
  */
-import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type AppLoadContext } from "@remix-run/node";
+import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { importQuiz, prepareImport, type ImportInput, type RowError } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
 import { fieldErrorsOf, readTextWithin } from "#app/utils/api.server";
+import { ROUTE_BODIES } from "#app/utils/body-limits";
+import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -87,14 +89,17 @@ function quizFileInput(text: string, visibility: FormDataEntryValue | string | n
 async function readUpload(request: Request): Promise<Checked<ImportInput>> {
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(
+    // Its parts counted and checked as they come (body-limits.ts); the file is read here.
+    form = await readMultipart(
       request,
+      ROUTE_BODIES["/api/quizzes/import"].body,
       unstable_createMemoryUploadHandler({
         maxPartSize: MAX_QUIZ_FILE_BYTES,
         filter: ({ name }) => FORM_FIELDS.has(name),
       }),
     );
   } catch (error) {
+    if (error instanceof BodyRefusal) return { ok: false, reason: error.status === 413 ? "too-large" : "no-file", message: error.message };
     if (error instanceof MaxPartSizeExceededError) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
     return { ok: false, reason: "no-file", message: CHOOSE_FILE };
   }

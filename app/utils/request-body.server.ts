@@ -11,7 +11,7 @@
  * `errors` catalog (api.server.ts answers with it).
  */
 import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { isMultipart, JSON_API, limitsFor, type BodyLimits, type RouteBody } from "./body-limits";
+import { bodyCapOf, isMultipart, JSON_API, limitsFor, type BodyLimits, type RouteBody } from "./body-limits";
 
 // ------------------------------------------------------------------------------ refusals
 
@@ -38,17 +38,29 @@ export class BodyRefusal extends Error {
 
 // ------------------------------------------------------------------------------ bytes
 
-/** A declared length past `max` is refused before a byte is read. */
-function checkDeclaredLength(request: Request, max: number): void {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > max) throw new BodyRefusal(413, BODY_TOO_LARGE);
+/**
+ * Reads what is left of a refused body and drops it, unparsed, up to what Express let through for
+ * its route (bodyCapOf) and past that cancels it: left unread, it would stall the refusal's answer
+ * and the next request on the same keep-alive connection.
+ */
+function discardRest(request: Request, reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): void {
+  const cap = bodyCapOf(new URL(request.url).pathname, request.headers.get("content-type"));
+  void (async () => {
+    let size = alreadyRead;
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      if ((size += read.value.byteLength) > cap) return reader.cancel();
+    }
+  })().catch(() => undefined);
 }
 
 /** The body's bytes, read as a stream and refused once past `max` however it is sent. */
 export async function readBodyBytes(request: Request, max: number): Promise<Buffer> {
-  checkDeclaredLength(request, max);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
+  if (Number(request.headers.get("content-length") ?? "0") > max) {
+    discardRest(request, reader, 0);
+    throw new BodyRefusal(413, BODY_TOO_LARGE);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -56,7 +68,7 @@ export async function readBodyBytes(request: Request, max: number): Promise<Buff
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel();
+      discardRest(request, reader, size);
       throw new BodyRefusal(413, BODY_TOO_LARGE);
     }
     chunks.push(value);
@@ -64,24 +76,35 @@ export async function readBodyBytes(request: Request, max: number): Promise<Buff
   return Buffer.concat(chunks, size);
 }
 
-/** The body as a stream that fails with a 413 refusal once past `max`. */
-function cappedStream(body: ReadableStream<Uint8Array>, max: number): ReadableStream<Uint8Array> {
+/**
+ * Pieces the multipart parser is handed at most: it copies what is left of its current piece at
+ * every part, so a 64 KiB chunk of a thousand tiny parts costs it 64 MB of copying; 4 KiB pieces
+ * (views, not copies) keep that to a few.
+ */
+const MULTIPART_PIECE_BYTES = 4 * 1024;
+
+/**
+ * The body as a stream of small pieces that fails with a 413 refusal once past `max`; `discard`
+ * drops what is left of it (see discardRest).
+ */
+function cappedStream(request: Request, body: ReadableStream<Uint8Array>, max: number): { stream: ReadableStream<Uint8Array>; discard(): void } {
   const reader = body.getReader();
   let size = 0;
-  return new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
       if (done) return controller.close();
       size += value.byteLength;
       if (size > max) {
-        await reader.cancel();
+        discardRest(request, reader, size);
         controller.error(new BodyRefusal(413, BODY_TOO_LARGE));
         return;
       }
-      controller.enqueue(value);
+      for (let at = 0; at < value.byteLength; at += MULTIPART_PIECE_BYTES) controller.enqueue(value.subarray(at, at + MULTIPART_PIECE_BYTES));
     },
     cancel: (reason) => reader.cancel(reason),
   });
+  return { stream, discard: () => discardRest(request, reader, size) };
 }
 
 // ------------------------------------------------------------------------------ forms
@@ -149,6 +172,9 @@ async function readUrlEncoded(request: Request, limits: BodyLimits): Promise<For
   return form;
 }
 
+/** Parts read before the event loop gets a turn. */
+const PARTS_PER_TURN = 16;
+
 /** What a route's own file reader threw, passed on to the route as it was. */
 class RouteFileError extends Error {
   constructor(cause: unknown) {
@@ -164,9 +190,12 @@ class RouteFileError extends Error {
 function boundedUploads(limits: BodyLimits, readFile?: UploadHandler): UploadHandler {
   const counter = new FieldCounter(limits);
   let files = 0;
+  let parts = 0;
   return async (part) => {
     const { name, filename, contentType, data } = part;
     const keep = counter.add(name);
+    // The parser runs from part to part without giving the event loop a turn; the games get one.
+    if (++parts % PARTS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     const isFile = typeof filename === "string";
     if (isFile && limits.maxFiles === 0) throw new BodyRefusal(400, FORM_FILES_REFUSED);
     // An empty file input sends a part without a file name; a file past the allowance is left out.
@@ -199,19 +228,25 @@ function boundedUploads(limits: BodyLimits, readFile?: UploadHandler): UploadHan
  * before it is read; `readFile` reads the files where a route has its own way (see boundedUploads).
  */
 export async function readMultipart(request: Request, limits: BodyLimits, readFile?: UploadHandler): Promise<FormData> {
-  checkDeclaredLength(request, limits.maxBytes);
   const contentType = request.headers.get("content-type") ?? "";
+  if (!request.body) throw new BodyRefusal(400, FORM_UNREADABLE);
+  const { stream, discard } = cappedStream(request, request.body, limits.maxBytes);
   // Remix finds the boundary with a regular expression; a header of a sane length keeps it quick.
-  if (contentType.length > 200 || !request.body) throw new BodyRefusal(400, FORM_UNREADABLE);
-  const capped = new Request(request.url, {
-    method: request.method,
-    headers: { "content-type": contentType },
-    body: cappedStream(request.body, limits.maxBytes),
-    duplex: "half",
-  } as RequestInit);
+  const refusal =
+    Number(request.headers.get("content-length") ?? "0") > limits.maxBytes
+      ? new BodyRefusal(413, BODY_TOO_LARGE)
+      : contentType.length > 200
+        ? new BodyRefusal(400, FORM_UNREADABLE)
+        : null;
+  if (refusal) {
+    discard();
+    throw refusal;
+  }
+  const capped = new Request(request.url, { method: request.method, headers: { "content-type": contentType }, body: stream, duplex: "half" } as RequestInit);
   try {
     return await unstable_parseMultipartFormData(capped, boundedUploads(limits, readFile));
   } catch (error) {
+    discard();
     if (error instanceof RouteFileError) throw error.cause;
     if (error instanceof BodyRefusal || error instanceof MaxPartSizeExceededError) throw error;
     // The parser's own: a body that is not the multipart it says.

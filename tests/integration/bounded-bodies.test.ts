@@ -18,6 +18,11 @@ beforeAll(async () => {
   for (const pathname of ["/join", "/auth", "/create", "/night/new", "/language", "/theme", "/api/quizzes"]) {
     await (await fetch(server.url + pathname, { method: "POST", headers: FORM, body: "a=1", redirect: "manual" })).arrayBuffer();
   }
+  for (const pathname of ["/create", "/api/images", "/api/quizzes/import"]) {
+    const body = new FormData();
+    body.set("title", "warm-up");
+    await (await fetch(server.url + pathname, { method: "POST", body, redirect: "manual" })).arrayBuffer();
+  }
 });
 
 afterAll(async () => {
@@ -147,6 +152,19 @@ describe("bounded form bodies", () => {
     expectRefusedQuickly(await attack(() => post("/join", many, headers)), 400, "FORM_TOO_MANY_FIELDS");
     const file = part("gameCode", "ABCDEF") + part("nickname", "x", "x.txt") + `--${boundary}--\r\n`;
     expect((await post("/join", file, headers)).status).toBe(400);
+  });
+
+  it("counts the parts of the editor's, a picture's and an import's multipart before reading them", async () => {
+    const boundary = "----parts";
+    const headers = { "content-type": `multipart/form-data; boundary=${boundary}` };
+    const parts = (count: number, name: (i: number) => string) =>
+      Array.from({ length: count }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="${name(i)}"\r\n\r\n\r\n`).join("") +
+      `--${boundary}--\r\n`;
+    const editor = parts(3000, (i) => `questions[${i % 100}].f${i}`);
+    expectRefusedQuickly(await attack(() => post("/create", editor, headers)), 400, "FORM_TOO_MANY_FIELDS");
+    const many = parts(5000, (i) => `f${i}`);
+    expectRefusedQuickly(await attack(() => post("/api/images", many, headers)), 400, "FORM_TOO_MANY_FIELDS");
+    expectRefusedQuickly(await attack(() => post("/api/quizzes/import", many, headers)), 400, "FORM_TOO_MANY_FIELDS");
   });
 
   it("refuses a chunked body without a Content-Length past the cap", async () => {
