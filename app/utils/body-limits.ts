@@ -109,6 +109,7 @@ export interface RouteBody {
 export const ROUTE_BODIES = {
   "/join": { body: SMALL_FORM },
   "/auth": { body: SMALL_FORM },
+  "/logout": { body: SMALL_FORM },
   "/language": { body: SMALL_FORM },
   "/theme": { body: SMALL_FORM },
   "/account": { body: SMALL_FORM },

@@ -10,7 +10,8 @@ import { importQuiz, prepareImport, type ImportInput, type RowError } from "#app
 import type { Question, Quiz } from "#app/models/quiz.server";
 import { fieldErrorsOf, readTextWithin } from "#app/utils/api.server";
 import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
+import { BodyRefusal, JSON_TOO_DEEP, jsonDepthExceeds, readMultipart } from "#app/utils/request-body.server";
+
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -26,6 +27,9 @@ import { getUser } from "#app/utils/session.server";
 import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
+/** A quiz file is an object of questions of answers: a few levels; pictures are strings. */
+const QUIZ_FILE_MAX_DEPTH = 16;
+
 const CHOOSE_FILE = "Choose a quiz file (.json) or a spreadsheet (.csv or .xlsx) to import.";
 const NOT_JSON = "This quiz file is not valid JSON.";
 const SEND_A_FILE = "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.";
@@ -60,6 +64,8 @@ type Checked<T> = { ok: true; value: T } | Refused;
 export type ImportFromRequestResult = { ok: true; quiz: Quiz & { questions: Question[] }; headers: HeadersInit } | Refused;
 
 function parseJson(text: string): Checked<unknown> {
+  // Nested past what a quiz file is, it is refused before JSON.parse and zod walk it.
+  if (jsonDepthExceeds(text, QUIZ_FILE_MAX_DEPTH)) return { ok: false, reason: "not-json", message: JSON_TOO_DEEP, fieldErrors: { file: [JSON_TOO_DEEP] } };
   try {
     return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, "")) };
   } catch {

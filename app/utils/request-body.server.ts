@@ -265,7 +265,8 @@ export async function readFormWithin(request: Request, route: RouteBody): Promis
   const limits = limitsFor(route, contentType);
   if (isMultipart(contentType)) return readMultipart(request, limits);
   const type = (contentType ?? "").trimStart().toLowerCase();
-  if (type.startsWith("application/x-www-form-urlencoded") || (type === "" && !request.body)) return readUrlEncoded(request, limits);
+  // A post without a type (a script's bodiless fetch) is read as the form it would be.
+  if (type.startsWith("application/x-www-form-urlencoded") || type === "") return readUrlEncoded(request, limits);
   throw new BodyRefusal(415, FORM_CONTENT_TYPE);
 }
 

@@ -93,7 +93,7 @@ function expectRefusedQuickly(result: Attack, status: number | number[], code?: 
 describe("bounded form bodies", () => {
   const repeated = "a=&".repeat(20_000);
 
-  for (const pathname of ["/join", "/auth", "/create", "/night/new", "/language", "/theme"]) {
+  for (const pathname of ["/join", "/auth", "/create", "/night/new", "/language", "/theme", "/logout"]) {
     it(`refuses 20,000 repeats of one field on ${pathname} before conform reads them`, async () => {
       const result = await attack(() => post(pathname, repeated));
       expectRefusedQuickly(result, 400, "FORM_TOO_MANY_FIELDS");
@@ -214,6 +214,12 @@ describe("bounded JSON bodies", () => {
   it("refuses JSON nested past the depth an endpoint reads, though it is small", async () => {
     const body = '{"title":' + "[".repeat(10_000) + "]".repeat(10_000) + "}";
     const result = await attack(() => post("/api/quizzes", body, JSON_HEADERS));
+    expectRefusedQuickly(result, 400, "JSON_TOO_DEEP");
+  });
+
+  it("refuses a quiz file nested past what a quiz is, before JSON.parse and zod walk it", async () => {
+    const body = '{"title":"Deep","questions":' + "[".repeat(50_000) + "]".repeat(50_000) + "}";
+    const result = await attack(() => post("/api/quizzes/import", body, JSON_HEADERS));
     expectRefusedQuickly(result, 400, "JSON_TOO_DEEP");
   });
 
