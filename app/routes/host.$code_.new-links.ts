@@ -17,8 +17,9 @@ const NewLinksFormSchema = z.object({ redirectTo: z.string().optional() });
  * goes home. A plain form post: it works without JavaScript.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const screen = await requireHostScreen(context.db, request, params.code);
+  // The form first, within its limits, so no refusal leaves it unread.
   const submission = parseForm(await readForm(request, "/host/:code/new-links"), NewLinksFormSchema);
+  const screen = await requireHostScreen(context.db, request, params.code);
   const back = new URL(
     safeRedirect(submission.status === "success" ? submission.value.redirectTo : null, `/waiting/${screen.gameCode}`),
     "http://quiz.invalid",

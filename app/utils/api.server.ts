@@ -19,7 +19,7 @@ import { findGameScreen, type GameScreenData } from "./game-screen.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
 import { getUser } from "./session.server";
 import { ROUTE_BODIES, type BodyRoute } from "./body-limits";
-import { BodyRefusal, readBodyBytes, readFormWithin, readJsonText } from "./request-body.server";
+import { BodyRefusal, discardBody, readBodyBytes, readFormWithin, readJsonText } from "./request-body.server";
 
 const SERVER_FAILURE = "Something went wrong on the server. Please try again.";
 
@@ -154,6 +154,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   // Form encodings are refused so a cross-site HTML form cannot post here.
   if (contentType.startsWith("multipart/form-data") || contentType.startsWith("application/x-www-form-urlencoded")) {
+    discardBody(request);
     throw new ApiError(415, "Send the body as JSON with Content-Type: application/json.");
   }
   let data: unknown;

@@ -53,6 +53,11 @@ function discardRest(request: Request, reader: ReadableStreamDefaultReader<Uint8
   })().catch(() => undefined);
 }
 
+/** Drops a body a route refuses without reading it (its type is wrong), as discardRest does. */
+export function discardBody(request: Request): void {
+  if (request.body && !request.bodyUsed) discardRest(request, request.body.getReader(), 0);
+}
+
 /** The body's bytes, read as a stream and refused once past `max` however it is sent. */
 export async function readBodyBytes(request: Request, max: number): Promise<Buffer> {
   if (!request.body) return Buffer.alloc(0);
@@ -267,6 +272,7 @@ export async function readFormWithin(request: Request, route: RouteBody): Promis
   const type = (contentType ?? "").trimStart().toLowerCase();
   // A post without a type (a script's bodiless fetch) is read as the form it would be.
   if (type.startsWith("application/x-www-form-urlencoded") || type === "") return readUrlEncoded(request, limits);
+  discardBody(request);
   throw new BodyRefusal(415, FORM_CONTENT_TYPE);
 }
 
