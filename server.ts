@@ -20,8 +20,7 @@ import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured
 import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
-import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
-import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
+import { bodyCapOf } from "#app/utils/body-limits";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { limitHeapGrowth } from "#server/heap-growth";
 import { requestLog, requestLogs } from "#server/http-log";
@@ -76,9 +75,6 @@ export interface ServerLimits extends JoinLimits {
   /** Pictures uploaded (IMAGE_LIMIT_PER_IP). */
   imagesPerIpPerHour: number;
 }
-
-/** Far above any form or JSON body the app takes; stops a huge upload before anything reads it. */
-const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 const rules = DEFAULT_LIMIT_RULES;
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -155,17 +151,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
   // Stripe's webhooks come from Stripe's servers, without an Origin; browsers always send one on a POST.
   app.use(requireAllowedOrigin(config.allowedOrigins));
-  // Uploads get twice their own cap here, so a picture a little too large hears it from the route
-  // ("Pictures can be at most 5 MB.") rather than a bare "too large".
-  app.use(
-    limitRequestBodies(MAX_REQUEST_BODY_BYTES, {
-      "/api/images": 2 * MAX_UPLOAD_REQUEST_BYTES,
-      // A quiz file carries its pictures; the editor posted without JavaScript carries up to ten.
-      "/api/quizzes/import": 2 * MAX_IMPORT_REQUEST_BYTES,
-      "/create": 2 * MAX_IMPORT_REQUEST_BYTES,
-      "/create/import": 2 * MAX_IMPORT_REQUEST_BYTES,
-    }),
-  );
+  // Each route's body cap, from the one table the app reads bodies by (64 KiB unless a route says why).
+  app.use(limitRequestBodies(bodyCapOf));
   app.use(compression());
 
   let build: ServerBuild | (() => Promise<ServerBuild>);

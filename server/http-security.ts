@@ -79,10 +79,12 @@ export function requireAllowedOrigin(allowedOrigins: string[]): RequestHandler {
 }
 
 /**
- * Bodies beyond `maxBytes` are refused before anything reads them (413), as are bodies of unknown
- * length (411); each refusal has its code in the errors catalog, as the app's own do. `largerFor` gives the few endpoints that take files (by exact path) their own cap.
+ * Bodies beyond their route's cap are refused before anything reads them (413), as are bodies of
+ * unknown length (411); each refusal has its code in the errors catalog, as the app's own do.
+ * `capOf` gives a path's cap, for its content type (app/utils/body-limits.ts: `bodyCapOf`); the
+ * app then reads the body within the same limits, as a stream.
  */
-export function limitRequestBodies(maxBytes: number, largerFor: Record<string, number> = {}): RequestHandler {
+export function limitRequestBodies(capOf: (path: string, contentType: string | undefined) => number): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const declared = req.headers["content-length"];
@@ -90,7 +92,7 @@ export function limitRequestBodies(maxBytes: number, largerFor: Record<string, n
       res.status(411).json({ error: "Send the request with a Content-Length.", code: "CONTENT_LENGTH_REQUIRED" });
       return;
     }
-    if (Number(declared ?? 0) > (Object.hasOwn(largerFor, req.path) ? largerFor[req.path] : maxBytes)) {
+    if (Number(declared ?? 0) > capOf(req.path, req.headers["content-type"])) {
       res.status(413).json({ error: "Request body is too large.", code: "BODY_TOO_LARGE" });
       return;
     }

@@ -9,7 +9,7 @@ import { LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import { metaT } from "#app/i18n/meta";
 import { changePassword, deleteAccount, findUserRowByEmail, verifyPassword, type User } from "#app/models/user.server";
 import { cancelSubscriptionsOfDeletedAccount } from "#app/models/subscription.server";
-import { BILLING_FAILURE_STATUS, requireUser } from "#app/utils/api.server";
+import { BILLING_FAILURE_STATUS, requireUser, readForm } from "#app/utils/api.server";
 import { endAllSessions, endSession, startSession } from "#app/utils/session.server";
 import { planName } from "#app/utils/plans";
 import { checkQuizLimit } from "#app/utils/quiz-limit.server";
@@ -83,7 +83,7 @@ async function currentPasswordMatches(context: ActionFunctionArgs["context"], us
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
-  const form = await request.formData();
+  const form = await readForm(request, "/account");
   const intent = parseIntent(form, ["change-password", "sign-out-everywhere", "delete-account"]);
 
   if (intent === "change-password") {

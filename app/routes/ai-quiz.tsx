@@ -32,7 +32,7 @@ import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
 import { getClientId } from "#app/game/client/storage";
 import { generateAndHostQuiz, quotaExhaustedMessage } from "#app/models/ai-quiz.server";
 import { dailyAiQuizLimit } from "#app/models/plan.server";
-import { AI_QUIZ_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
+import { AI_QUIZ_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/utils/api.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import { type ToastMessage } from "#app/utils/form-schemas";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
@@ -112,7 +112,7 @@ interface AiQuizActionData extends FormReply {
 export const headers = retryAfterFromAction;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, "/ai-quiz");
   const submission = parseForm(formData, GenerateQuizFormSchema);
   const { values } = submission;
   const chip = parseForm(formData, TopicChipSchema);

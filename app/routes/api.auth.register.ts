@@ -71,8 +71,9 @@ async function assertCanRegister(db: DB, identity: GoogleIdentity, email: string
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(context.logger, async () => {
-    const identity = requireGoogleIdentity(await verifyGoogleToken(request, context.logger));
+    // The body first, within its limits, so no refusal leaves it unread.
     const body = await readJson(request, GoogleRegisterSchema);
+    const identity = requireGoogleIdentity(await verifyGoogleToken(request, context.logger));
     if (!identity.email) throw new ApiError(400, NO_EMAIL);
     if (!identity.emailVerified) throw new ApiError(400, EMAIL_NOT_VERIFIED);
     const email = identity.email;

@@ -1,7 +1,9 @@
-import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type ActionFunctionArgs } from "@remix-run/node";
+import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type ActionFunctionArgs } from "@remix-run/node";
 import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
 import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
+import { ROUTE_BODIES } from "#app/utils/body-limits";
 import { ensureClientId } from "#app/utils/client-id.server";
+import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
 import { getUser } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES, overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
@@ -16,11 +18,14 @@ export function loader() {
 async function readImageField(request: Request): Promise<Uint8Array> {
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(
+    // Its parts counted and checked as they come (body-limits.ts); the picture is read here.
+    form = await readMultipart(
       request,
+      ROUTE_BODIES["/api/images"].body,
       unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES, filter: ({ name }) => name === "image" }),
     );
   } catch (error) {
+    if (error instanceof BodyRefusal) throw error;
     if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
     throw new ApiError(400, SEND_MULTIPART);
   }

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { applyStripeEvent } from "#app/models/subscription.server";
 import { ApiError, billingError, handleApi, methodNotAllowed } from "#app/utils/api.server";
-
-/** Stripe's events are small; this bounds what an unauthenticated caller can make us read. */
-const MAX_WEBHOOK_BYTES = 512 * 1024;
+import { ROUTE_BODIES } from "#app/utils/body-limits";
+import { readBodyBytes } from "#app/utils/request-body.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
@@ -20,9 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(context.logger, async () => {
     const { billing } = context;
     if (!billing) throw new ApiError(503, "Billing is not configured on this server.");
-    if (Number(request.headers.get("content-length") ?? 0) > MAX_WEBHOOK_BYTES) throw new ApiError(413, "Request body is too large.");
-    const body = Buffer.from(await request.arrayBuffer());
-    if (body.byteLength > MAX_WEBHOOK_BYTES) throw new ApiError(413, "Request body is too large.");
+    const body = await readBodyBytes(request, ROUTE_BODIES["/api/stripe/webhook"].body.maxBytes);
     const verified = billing.verifyWebhook(body, request.headers.get("stripe-signature"));
     if (!verified.ok) {
       // An unverified body's type is whatever its sender wrote: it is not a label.

@@ -8,7 +8,7 @@ import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
-import { AUTH_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
+import { AUTH_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/utils/api.server";
 import { AuthError, continueAsGuest, login, register } from "#app/utils/auth.server";
 import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/utils/forms";
 import { FAILED_TO_AUTHENTICATE, SOMETHING_WENT_WRONG } from "#app/utils/google-errors";
@@ -81,14 +81,13 @@ function submitted(form: FormData): Pick<AuthActionData, "intent" | "values"> {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  // The login strategy reads the body itself, so this reads a copy.
-  const form = await request.clone().formData();
+  const form = await readForm(request, "/auth");
   const { intent, values } = submitted(form);
   const to = redirectParam(request) ?? "/";
   try {
     const { cookie } =
       intent === "login"
-        ? await login(context, request)
+        ? await login(context, request, form)
         : intent === "register"
           ? await register(context, request, form)
           : await continueAsGuest(context, request);

@@ -1,13 +1,4 @@
-import {
-  data,
-  MaxPartSizeExceededError,
-  redirect,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, MaxPartSizeExceededError, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { DB } from "#db/connection.server";
 import { Page } from "#app/components/layout";
@@ -29,7 +20,7 @@ import {
   type QuizForm as QuizFormValue,
   type ToastMessage,
 } from "#app/utils/quiz-form-schema";
-import { retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders, readForm } from "#app/utils/api.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -81,25 +72,15 @@ function reply(body: QuizFormReply, status = 200, headers?: HeadersInit) {
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
 
-/** Pictures in a form posted without JavaScript (with it, they upload as they are chosen). */
-const MAX_FORM_PICTURES = 10;
-
 type ReadForm = { ok: true; formData: FormData } | { ok: false; message: string };
 
-/** The posted form: multipart when it carries pictures (without JavaScript), each at most 5 MB. */
-async function readForm(request: Request): Promise<ReadForm> {
-  if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) return { ok: true, formData: await request.formData() };
-  let pictures = 0;
+/**
+ * The posted form, within its limits (body-limits.ts): text, or multipart when it carries pictures
+ * (without JavaScript), at most MAX_FORM_PICTURES of at most 5 MB each.
+ */
+async function readQuizForm(request: Request): Promise<ReadForm> {
   try {
-    const formData = await unstable_parseMultipartFormData(
-      request,
-      unstable_createMemoryUploadHandler({
-        maxPartSize: MAX_UPLOAD_BYTES,
-        // Text fields have no file name and are always read; an empty file input reads as "".
-        filter: ({ filename }) => !filename || ++pictures <= MAX_FORM_PICTURES,
-      }),
-    );
-    return { ok: true, formData };
+    return { ok: true, formData: await readForm(request, "/create") };
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) return { ok: false, message: pictureTooLargeMessage(MAX_UPLOAD_BYTES) };
     throw error;
@@ -146,7 +127,7 @@ async function storeFormPictures(
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const editId = editIdOf(request);
-  const read = await readForm(request);
+  const read = await readQuizForm(request);
   if (!read.ok) return reply({ formError: { title: "Picture too large", description: read.message } }, 413);
   const { formData } = read;
   // The posted form is read leniently into a draft (what the page shows again); the rules come after.

@@ -4,7 +4,7 @@ import { LINKS_RENEWED } from "#app/components/display-links";
 import { renewGameKeys } from "#app/models/game.server";
 import { clientIdOf } from "#app/utils/client-id.server";
 import { parseForm } from "#app/utils/forms";
-import { requireHostScreen } from "#app/utils/api.server";
+import { requireHostScreen, readForm } from "#app/utils/api.server";
 import { safeRedirect } from "#app/utils/safe-redirect";
 
 const NewLinksFormSchema = z.object({ redirectTo: z.string().optional() });
@@ -17,8 +17,9 @@ const NewLinksFormSchema = z.object({ redirectTo: z.string().optional() });
  * goes home. A plain form post: it works without JavaScript.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
+  // The form first, within its limits, so no refusal leaves it unread.
+  const submission = parseForm(await readForm(request, "/host/:code/new-links"), NewLinksFormSchema);
   const screen = await requireHostScreen(context.db, request, params.code);
-  const submission = parseForm(await request.formData(), NewLinksFormSchema);
   const back = new URL(
     safeRedirect(submission.status === "success" ? submission.value.redirectTo : null, `/waiting/${screen.gameCode}`),
     "http://quiz.invalid",

@@ -15,7 +15,7 @@ import { HostFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
 import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
 import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/utils/forms";
 import { normalizeGameCode } from "#app/utils/field-rules";
-import { retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders, readForm } from "#app/utils/api.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -69,7 +69,7 @@ function reply(body: HostActionData, status: number, headers?: HeadersInit) {
 export const headers = retryAfterFromAction;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseForm(await request.formData(), HostFormSchema);
+  const submission = parseForm(await readForm(request, "/host"), HostFormSchema);
   const { quizCode, quizId, hostName } = submission.values;
   const values: HostValues = { quizCode, quizId, hostName };
   if (submission.status !== "success") return reply({ values, errors: submission.errors }, 400);

@@ -14,6 +14,7 @@ import { clientIdOf } from "#app/utils/client-id.server";
 import { JoinFormSchema } from "#app/utils/form-schemas";
 import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { parseForm, type FieldErrors } from "#app/utils/forms";
+import { readForm } from "#app/utils/api.server";
 import { joinTeamsOf } from "#app/utils/join-teams.server";
 import { chosenTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE, type JoinTeams } from "#app/utils/team-choice";
 import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/utils/field-rules";
@@ -52,7 +53,7 @@ function reply(body: JoinActionData, status: number) {
 
 /** Joining without JavaScript checks the code here and hands over to the lobby; with JavaScript the page joins over the socket instead. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, "/join");
   const submission = parseForm(formData, JoinFormSchema);
   // The form offered teams when it sent a team choice (its radios always send one).
   const offered = formData.has("team");

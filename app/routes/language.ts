@@ -3,6 +3,7 @@ import { LanguageFormSchema } from "#app/i18n/language-schema";
 import { rememberLanguage } from "#app/i18n/language.server";
 import { setUserLanguage } from "#app/models/user.server";
 import { parseForm } from "#app/utils/forms";
+import { readForm } from "#app/utils/api.server";
 import { safeRedirect } from "#app/utils/safe-redirect";
 import { getUser } from "#app/utils/session.server";
 
@@ -12,7 +13,7 @@ import { getUser } from "#app/utils/session.server";
  * server renders in the new language (works without JavaScript).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseForm(await request.formData(), LanguageFormSchema);
+  const submission = parseForm(await readForm(request, "/language"), LanguageFormSchema);
   if (submission.status !== "success") return Response.json({ error: "Choose English, Deutsch, Español or Français." }, { status: 400 });
   const { language, redirectTo } = submission.value;
   const user = await getUser(context, request);

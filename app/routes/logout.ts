@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { LOGOUT_FAILED } from "#app/components/logout-form";
+import { readForm } from "#app/utils/api.server";
 import { endSession } from "#app/utils/session.server";
 
 /**
@@ -8,6 +9,8 @@ import { endSession } from "#app/utils/session.server";
  * with a toast rather than replace it with an error page.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The form has no fields; whatever was sent is read within a form's limits all the same.
+  await readForm(request, "/logout");
   if (!(request.headers.get("accept") ?? "").includes("application/json")) {
     return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });
   }

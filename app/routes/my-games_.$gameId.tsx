@@ -9,6 +9,7 @@ import { metaT } from "#app/i18n/meta";
 import { useTranslation } from "#app/i18n/use-translation";
 import { deleteOwnGame, getGameReport } from "#app/models/game-report.server";
 import { parseIntent } from "#app/utils/forms";
+import { readForm } from "#app/utils/api.server";
 import { requesterOf } from "#app/utils/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data: loaded }) => [
@@ -45,7 +46,7 @@ const STILL_OPEN = "still-open";
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const gameId = gameIdOf(params.gameId);
   if (gameId === null) throw notFound();
-  if (parseIntent(await request.formData(), ["delete"]) !== "delete") return data({ error: "unknown" }, { status: 400 });
+  if (parseIntent(await readForm(request, "/my-games/:gameId"), ["delete"]) !== "delete") return data({ error: "unknown" }, { status: 400 });
   const deleted = await deleteOwnGame(context.db, gameId, await requesterOf(context, request));
   if (deleted.status === "not-found") throw notFound();
   if (deleted.status === "unfinished") return data({ error: STILL_OPEN }, { status: 409 });

@@ -13,7 +13,7 @@ import { FormIdSchema } from "#app/utils/form-schemas";
 import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
 import { parseForm, parseIntent } from "#app/utils/forms";
 import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
-import { retryAfterHeaders, requireUser } from "#app/utils/api.server";
+import { retryAfterHeaders, requireUser, readForm } from "#app/utils/api.server";
 import { checkLimits } from "#app/utils/rate-limits.server";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
@@ -58,7 +58,7 @@ export const headers = retryAfterFromAction;
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request, { allowGuest: true });
-  const formData = await request.formData();
+  const formData = await readForm(request, "/my-quizzes");
   const submission = parseForm(formData, QuizActionSchema);
   if (submission.status !== "success") return refuse(QUIZ_NOT_FOUND, 400);
   const { quizId } = submission.value;

@@ -16,7 +16,7 @@ import { metaT } from "#app/i18n/meta";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { hostNewNight } from "#app/models/game.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
-import { retryAfterHeaders } from "#app/utils/api.server";
+import { retryAfterHeaders, readForm } from "#app/utils/api.server";
 import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
 import { parseForm, type FieldErrors } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
@@ -77,7 +77,7 @@ export const headers = retryAfterFromAction;
  * round; the edited plan goes back to the page. Opening a night counts as opening a game.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, "/night/new");
   const posted = parseForm(formData, NightDraftSchema);
   if (posted.status !== "success") return reply({ draft: emptyNightDraft(), formError: HOST_CONNECTION_FAILED }, 400);
   const { intent, draft } = posted.value;

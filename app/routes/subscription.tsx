@@ -23,7 +23,7 @@ import {
 import { getUser } from "#app/utils/session.server";
 import { FormIdSchema } from "#app/utils/form-schemas";
 import { parseForm, parseIntent } from "#app/utils/forms";
-import { BILLING_FAILURE_STATUS } from "#app/utils/api.server";
+import { BILLING_FAILURE_STATUS, readForm } from "#app/utils/api.server";
 import type { Logger } from "#server/logger";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("subscription.title") }];
@@ -66,7 +66,7 @@ interface SubscriptionActionData {
 
 /** Without JavaScript: Subscribe and Manage billing post here and are sent on to Stripe. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, "/subscription");
   const user = await getUser(context, request);
   const origin = new URL(request.url).origin;
   const plan = parseForm(formData, PlanChoiceSchema);

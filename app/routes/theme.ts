@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { parseForm } from "#app/utils/forms";
+import { readForm } from "#app/utils/api.server";
 import { safeRedirect } from "#app/utils/safe-redirect";
 import { THEME_CHOICES } from "#app/utils/theme";
 import { rememberTheme } from "#app/utils/theme.server";
@@ -12,7 +13,7 @@ const ThemeFormSchema = z.object({
 
 /** POST /theme: the footer's switch; remembers the choice for this browser and goes back (works without JavaScript). */
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseForm(await request.formData(), ThemeFormSchema);
+  const submission = parseForm(await readForm(request, "/theme"), ThemeFormSchema);
   if (submission.status !== "success") return Response.json({ error: "Choose system, light or dark." }, { status: 400 });
   const { theme, redirectTo } = submission.value;
   return redirect(safeRedirect(redirectTo), { headers: { "Set-Cookie": await rememberTheme(theme) } });

@@ -18,10 +18,10 @@ import type { DB } from "#db/connection.server";
 import { findGameScreen, type GameScreenData } from "./game-screen.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
 import { getUser } from "./session.server";
+import { ROUTE_BODIES, type BodyRoute } from "./body-limits";
+import { BodyRefusal, discardBody, readBodyBytes, readFormWithin, readJsonText } from "./request-body.server";
 
 const SERVER_FAILURE = "Something went wrong on the server. Please try again.";
-
-export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 export class ApiError extends Error {
   constructor(
@@ -146,20 +146,22 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   return fieldErrors;
 }
 
-/** Reads a JSON body within the size limit and validates it; throws ApiError with 400/413/415. */
+/**
+ * Reads a JSON body within its route's limits (`/api/*` in body-limits.ts: 64 KiB, nested at most
+ * 16 deep) and validates it; throws ApiError with 400/413/415.
+ */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_JSON_BODY_BYTES) throw new ApiError(413, "Request body is too large.");
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   // Form encodings are refused so a cross-site HTML form cannot post here.
   if (contentType.startsWith("multipart/form-data") || contentType.startsWith("application/x-www-form-urlencoded")) {
+    discardBody(request);
     throw new ApiError(415, "Send the body as JSON with Content-Type: application/json.");
   }
-  const text = await readLimitedText(request);
   let data: unknown;
   try {
-    data = JSON.parse(text);
-  } catch {
+    data = JSON.parse(await readJsonText(request, ROUTE_BODIES["/api/*"].body));
+  } catch (error) {
+    if (error instanceof BodyRefusal) throw new ApiError(error.status, error.message);
     throw new ApiError(400, "Request body is not valid JSON.");
   }
   const result = schema.safeParse(data);
@@ -171,30 +173,28 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   return result.data;
 }
 
-/** The body as text, refused past `max` bytes (413 ApiError with `tooLarge`) however it is sent. */
-export async function readLimitedText(request: Request, max = MAX_JSON_BODY_BYTES, tooLarge = "Request body is too large."): Promise<string> {
-  const text = await readTextWithin(request, max);
-  if (text === null) throw new ApiError(413, tooLarge);
-  return text;
+/**
+ * A posted form within its route's limits (body-limits.ts), for `parseForm`; a form past them is
+ * refused with its JSON response (`{ error, code }`, 413, 400 or 415), thrown as a guard's
+ * redirect is, which a page shows on its error screen.
+ */
+export async function readForm(request: Request, route: BodyRoute): Promise<FormData> {
+  try {
+    return await readFormWithin(request, ROUTE_BODIES[route]);
+  } catch (error) {
+    if (error instanceof BodyRefusal) throw jsonError(error.status, error.message);
+    throw error;
+  }
 }
 
 /** The body as text, or null past `max` bytes however it is sent (a declared length may be absent or wrong). */
 export async function readTextWithin(request: Request, max: number): Promise<string | null> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
+  try {
+    return (await readBodyBytes(request, max)).toString("utf8");
+  } catch (error) {
+    if (error instanceof BodyRefusal) return null;
+    throw error;
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -206,6 +206,7 @@ export async function handleApi(logger: Logger, run: () => Promise<Response>): P
     return await run();
   } catch (error) {
     if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors, error.retryAfterSeconds);
+    if (error instanceof BodyRefusal) return jsonError(error.status, error.message);
     if (error instanceof Response) return error;
     logger.error({ event: "api_failed", err: error }, "an API request failed on the server");
     return jsonError(500, SERVER_FAILURE);

@@ -18,6 +18,8 @@ import {
 } from "#app/models/user.server";
 import { getUser, startSession } from "./session.server";
 import { parseForm, type FieldErrors } from "./forms";
+import { ROUTE_BODIES } from "./body-limits";
+import { readFormWithin } from "./request-body.server";
 import { LoginSchema, RegisterSchema } from "./validation";
 import { checkLimits } from "./rate-limits.server";
 import { DEFAULT_LIMIT_RULES } from "./rate-limits.server";
@@ -80,11 +82,18 @@ function loginAuthenticator(context: AuthContext): Authenticator<User> {
   return authenticator;
 }
 
-/** Checks a login form; returns the user and the session cookie, or throws AuthError. */
-export async function login(context: AuthContext, request: Request): Promise<{ user: User; cookie: string }> {
+/**
+ * Checks a login form (`form`, or the request's, read within its limits: request-body.server.ts);
+ * returns the user and the session cookie, or throws AuthError.
+ */
+export async function login(context: AuthContext, request: Request, form?: FormData): Promise<{ user: User; cookie: string }> {
+  form ??= await readFormWithin(request, ROUTE_BODIES["/auth"]);
   let user: User;
+  // The strategy reads a request's body itself: it gets the form already read, and nothing more.
+  const fields = new URLSearchParams([...form].map(([name, value]): [string, string] => [name, typeof value === "string" ? value : ""]));
+  const posted = new Request(request.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: fields });
   try {
-    user = await loginAuthenticator(context).authenticate("form", request);
+    user = await loginAuthenticator(context).authenticate("form", posted);
   } catch (error) {
     if (error instanceof AuthError) throw error;
     if (error instanceof Error && error.cause instanceof AuthError) throw error.cause;

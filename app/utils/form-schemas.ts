@@ -82,7 +82,11 @@ export const HostFormSchema = z
 const FormTextSchema = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional()).transform((value) => value ?? "");
 /** One round's fields as typed; a round whose every field was empty arrives as a hole. */
 const NightRoundFieldsSchema = z.preprocess((value) => value ?? {}, z.object({ quizId: FormTextSchema, title: FormTextSchema }));
-const NightRoundListSchema = z.preprocess((value) => (Array.isArray(value) ? value : []), z.array(NightRoundFieldsSchema));
+/** One round past the most a night has, so `NightFormSchema` can say so; what is past it is left out before zod walks it. */
+const NightRoundListSchema = z.preprocess(
+  (value) => (Array.isArray(value) ? value.slice(0, MAX_ROUNDS + 1) : []),
+  z.array(NightRoundFieldsSchema).max(MAX_ROUNDS + 1),
+);
 
 /**
  * A posted plan of a night as typed (what the page shows again) and the button that sent it

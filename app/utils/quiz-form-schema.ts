@@ -97,7 +97,14 @@ export function questionDraftOf(question: QuestionContent): QuestionDraft {
 
 /** A form field as conform reads it: text, a list of texts (checkboxes), or absent. */
 const text = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional()).transform((value) => value ?? "");
-const texts = z.preprocess((value) => (value === undefined || value === "" ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()));
+/**
+ * A form's list, at most `max` long: what is past it is left out before zod walks it (the form's
+ * reader has refused an index past the route's largest already: request-body.server.ts).
+ */
+const list = <T extends z.ZodType>(max: number, item: T) =>
+  z.preprocess((value) => (value === undefined || value === "" ? [] : Array.isArray(value) ? value.slice(0, max) : [value]), z.array(item).max(max));
+/** Options and ticked options: one past the most a question has, so a rule can say there are too many. */
+const texts = list(MAX_OPTIONS + 1, z.string());
 const whole = (raw: string, fallback: number) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : fallback);
 
 /** The fields of one posted question, as typed, into a draft (no rules yet). */
@@ -140,7 +147,8 @@ export const PostedQuizSchema = z
     description: text,
     timeLimit: text,
     visibility: text,
-    questions: z.preprocess((value) => (Array.isArray(value) ? value : []), z.array(z.unknown())),
+    // One past the most a quiz has, for "A quiz can have at most 100 questions."
+    questions: z.preprocess((value) => (Array.isArray(value) ? value.slice(0, MAX_QUESTIONS + 1) : []), z.array(z.unknown()).max(MAX_QUESTIONS + 1)),
   })
   .transform((posted): { intent: string; draft: QuizDraft } => ({
     intent: posted.intent || "save",

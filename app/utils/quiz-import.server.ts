@@ -4,11 +4,14 @@
  * stored for the caller within the creation limits and its storage. It answers with a result, never
  * an HTTP status: the routes map each reason (IMPORT_FAILURE_STATUS in api.server.ts).
  */
-import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type AppLoadContext } from "@remix-run/node";
+import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { importQuiz, prepareImport, type ImportInput, type RowError } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
 import { fieldErrorsOf, readTextWithin } from "#app/utils/api.server";
+import { ROUTE_BODIES } from "#app/utils/body-limits";
+import { BodyRefusal, JSON_TOO_DEEP, jsonDepthExceeds, readMultipart } from "#app/utils/request-body.server";
+
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -24,6 +27,9 @@ import { getUser } from "#app/utils/session.server";
 import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
+/** A quiz file is an object of questions of answers: a few levels; pictures are strings. */
+const QUIZ_FILE_MAX_DEPTH = 16;
+
 const CHOOSE_FILE = "Choose a quiz file (.json) or a spreadsheet (.csv or .xlsx) to import.";
 const NOT_JSON = "This quiz file is not valid JSON.";
 const SEND_A_FILE = "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.";
@@ -58,6 +64,8 @@ type Checked<T> = { ok: true; value: T } | Refused;
 export type ImportFromRequestResult = { ok: true; quiz: Quiz & { questions: Question[] }; headers: HeadersInit } | Refused;
 
 function parseJson(text: string): Checked<unknown> {
+  // Nested past what a quiz file is, it is refused before JSON.parse and zod walk it.
+  if (jsonDepthExceeds(text, QUIZ_FILE_MAX_DEPTH)) return { ok: false, reason: "not-json", message: JSON_TOO_DEEP, fieldErrors: { file: [JSON_TOO_DEEP] } };
   try {
     return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, "")) };
   } catch {
@@ -87,14 +95,17 @@ function quizFileInput(text: string, visibility: FormDataEntryValue | string | n
 async function readUpload(request: Request): Promise<Checked<ImportInput>> {
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(
+    // Its parts counted and checked as they come (body-limits.ts); the file is read here.
+    form = await readMultipart(
       request,
+      ROUTE_BODIES["/api/quizzes/import"].body,
       unstable_createMemoryUploadHandler({
         maxPartSize: MAX_QUIZ_FILE_BYTES,
         filter: ({ name }) => FORM_FIELDS.has(name),
       }),
     );
   } catch (error) {
+    if (error instanceof BodyRefusal) return { ok: false, reason: error.status === 413 ? "too-large" : "no-file", message: error.message };
     if (error instanceof MaxPartSizeExceededError) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
     return { ok: false, reason: "no-file", message: CHOOSE_FILE };
   }

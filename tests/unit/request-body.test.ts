@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { bodyCapOf, ROUTE_BODIES } from "#app/utils/body-limits";
+import { BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
+
+const form = (body: string, contentType = "application/x-www-form-urlencoded") =>
+  new Request("http://quiz.test/x", { method: "POST", headers: { "content-type": contentType }, body });
+
+async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; message: string } | null> {
+  try {
+    await promise;
+    return null;
+  } catch (error) {
+    if (!(error instanceof BodyRefusal)) throw error;
+    return { status: error.status, message: error.message };
+  }
+}
+
+describe("largestIndexOf", () => {
+  it.each([
+    ["title", -1],
+    ["questions[12].text", 12],
+    ["questions[3].answers[5]", 5],
+    ["rounds.7.quizId", 7],
+    ["questions[0004294967294]", 4294967294],
+    ["a1[2]", 2],
+    ["x[" + "9".repeat(400) + "]", Number.POSITIVE_INFINITY],
+  ])("%s gives %d", (name, index) => {
+    expect(largestIndexOf(name)).toBe(index);
+  });
+});
+
+describe("jsonDepthExceeds", () => {
+  it("counts arrays and objects, not brackets in strings", () => {
+    expect(jsonDepthExceeds('{"a":[{"b":1}]}', 3)).toBe(false);
+    expect(jsonDepthExceeds('{"a":[{"b":[1]}]}', 3)).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ text: '[[[[[[[[\\"[[[[' }), 1)).toBe(false);
+    expect(jsonDepthExceeds("[".repeat(17) + "]".repeat(17), 16)).toBe(true);
+  });
+});
+
+describe("readFormWithin", () => {
+  const join = ROUTE_BODIES["/join"];
+
+  it("reads a form within its limits, leaving out conform's own fields", async () => {
+    const read = await readFormWithin(form("gameCode=ABCDEF&nickname=Ann&__state__=%5B%5B%5B"), join);
+    expect([...read]).toEqual([
+      ["gameCode", "ABCDEF"],
+      ["nickname", "Ann"],
+    ]);
+  });
+
+  it("refuses each limit with its status and message", async () => {
+    expect(await refusalOf(readFormWithin(form(Array.from({ length: 40 }, (_, i) => `f${i}=`).join("&")), join))).toEqual({
+      status: 400,
+      message: "The form has too many fields.",
+    });
+    expect(await refusalOf(readFormWithin(form("a=1&".repeat(9)), join))).toEqual({ status: 400, message: "A field of the form is sent too many times." });
+    expect((await refusalOf(readFormWithin(form("a[1]=x"), join)))?.status).toBe(400);
+    expect((await refusalOf(readFormWithin(form("a=" + "x".repeat(70_000)), join)))?.status).toBe(413);
+    expect((await refusalOf(readFormWithin(form("{}", "application/json"), join)))?.status).toBe(415);
+  });
+
+  it("takes a list index up to the route's largest", async () => {
+    const night = ROUTE_BODIES["/night/new"];
+    expect([...(await readFormWithin(form("rounds%5B10%5D.quizId=1"), night))]).toHaveLength(1);
+    expect(await refusalOf(readFormWithin(form("rounds%5B11%5D.quizId=1"), night))).toEqual({
+      status: 400,
+      message: "A field of the form names a list position past what the form can hold.",
+    });
+  });
+});
+
+describe("bodyCapOf", () => {
+  it("gives each path its route's size, more only for the editor's multipart", () => {
+    expect(bodyCapOf("/join", "application/x-www-form-urlencoded")).toBe(64 * 1024);
+    expect(bodyCapOf("/create", "application/x-www-form-urlencoded")).toBe(1024 * 1024);
+    expect(bodyCapOf("/create", "multipart/form-data; boundary=x")).toBeGreaterThan(50 * 1024 * 1024);
+    expect(bodyCapOf("/Create/", "multipart/form-data; boundary=x")).toBe(bodyCapOf("/create", "multipart/form-data; boundary=x"));
+    expect(bodyCapOf("/my-games/12", undefined)).toBe(64 * 1024);
+    expect(bodyCapOf("/api/quizzes", "application/json")).toBe(64 * 1024);
+    expect(bodyCapOf("/anything-else", "multipart/form-data; boundary=x")).toBe(64 * 1024);
+  });
+});
