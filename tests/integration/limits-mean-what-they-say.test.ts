@@ -6,6 +6,8 @@
  * are capped; sweeping for game codes is refused past a limit; the teams endpoint is throttled and
  * never loads a room (docs/decisions/0042-limits-that-mean-what-they-say.md).
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
@@ -60,6 +62,33 @@ async function joinFrom(server: TestServer, address: string, gameCode: string, n
   return reply;
 }
 
+/**
+ * The attacker in a process of its own, as it would be on its own machine: `urls` fetched 20 at a
+ * time in parallel (the issue's attack shape); their statuses, and the worst delay of this process's event loop (the server's) while they
+ * ran, in milliseconds. Measured from the attacker's start: starting a process is the test's cost.
+ */
+async function sweepFromAnotherProcess(urls: string[], headers: Record<string, string>): Promise<{ statuses: number[]; worstDelayMs: number }> {
+  const script = `
+    const { urls, headers } = JSON.parse(process.argv[1]);
+    await new Promise((resolve) => process.stdin.once("data", resolve));
+    const statuses = [];
+    for (let start = 0; start < urls.length; start += 20) {
+      const wave = urls.slice(start, start + 20).map((url) => fetch(url, { headers }).then(async (response) => (await response.arrayBuffer(), response.status)));
+      statuses.push(...(await Promise.all(wave)));
+    }
+    process.stdout.write(JSON.stringify(statuses));`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, JSON.stringify({ urls, headers })], { stdio: ["pipe", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  child.stdin.end("go\n");
+  await once(child, "exit");
+  delay.disable();
+  return { statuses: JSON.parse(output) as number[], worstDelayMs: delay.max / 1e6 };
+}
+
 /** A code in the game-code alphabet that no game has (the fixture's codes are random; `Z` and `9` make these unlikely to clash). */
 const unknownCode = (i: number) => `ZZ9${"ABCDEFGHJKLMNPQRSTUVWXYZ23456789"[i % 32]}${"ABCDEFGH"[Math.floor(i / 32) % 8]}9`;
 
@@ -107,7 +136,9 @@ describe("open sockets per address (SOCKETS_PER_IP)", () => {
     const neighbour = await TestClient.connect(server, undefined, { "x-forwarded-for": "203.0.113.9" });
     await neighbour.close();
     await open.pop()!.close();
-    await expect.poll(async () => (await TestClient.connect(server, undefined, { "x-forwarded-for": "2001:db8:9:9::7" })).close().then(() => "open"), { timeout: 2000 }).toBe("open");
+    await expect
+      .poll(async () => (await TestClient.connect(server, undefined, { "x-forwarded-for": "2001:db8:9:9::7" })).close().then(() => "open"), { timeout: 2000 })
+      .toBe("open");
     await Promise.all(open.map((client) => client.close()));
   });
 });
@@ -116,8 +147,6 @@ describe("failed game-code lookups per address (CODE_LOOKUP_FAILURES_PER_IP)", (
   it("sweeping unknown codes over the socket, the join form, the pages and the API is refused past the limit, for real codes too; the loop stays responsive", async () => {
     const server = await serverBehindProxy({ codeLookupFailuresPerIp: 8 });
     const { gameCode } = await createGameFixture(server);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
     const sweeper = "203.0.113.66";
     const socket = await TestClient.connect(server, undefined, { "x-forwarded-for": sweeper });
     for (let i = 0; i < 3; i++) {
@@ -142,7 +171,13 @@ describe("failed game-code lookups per address (CODE_LOOKUP_FAILURES_PER_IP)", (
     const refused = await socket.next("ERROR");
     expect(refused.code).toBe("CODE_LOOKUPS_LIMITED");
     expect(refused.message).toMatch(/^Too many game codes that do not exist were tried from your network\. Please try again in \d+ minutes?\.$/);
-    for (const path of [`/play/${gameCode}`, `/waiting/${gameCode}`, `/results/${gameCode}`, `/api/games/${gameCode}/teams`, `/api/games/${gameCode}/results`]) {
+    for (const path of [
+      `/play/${gameCode}`,
+      `/waiting/${gameCode}`,
+      `/results/${gameCode}`,
+      `/api/games/${gameCode}/teams`,
+      `/api/games/${gameCode}/results`,
+    ]) {
       const response = await fetch(server.url + path, { headers });
       expect(response.status, path).toBe(429);
       expect(Number(response.headers.get("retry-after")), path).toBeGreaterThan(0);
@@ -159,12 +194,12 @@ describe("failed game-code lookups per address (CODE_LOOKUP_FAILURES_PER_IP)", (
     await joinRefused.text();
 
     // A sweep in parallel is refused too, and costs the loop nothing a game would notice.
-    const sweep = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => fetch(`${server.url}/play/${unknownCode(i + 8)}`, { headers }).then((response) => response.status)),
+    const sweep = await sweepFromAnotherProcess(
+      Array.from({ length: 200 }, (_, i) => `${server.url}/play/${unknownCode(i + 8)}`),
+      headers,
     );
-    expect(new Set(sweep)).toEqual(new Set([429]));
-    delay.disable();
-    expect(delay.max / 1e6).toBeLessThan(100);
+    expect(new Set(sweep.statuses)).toEqual(new Set([429]));
+    expect(sweep.worstDelayMs).toBeLessThan(100);
     await socket.close();
 
     // Another address still finds the game.
@@ -187,7 +222,8 @@ describe("GET /api/games/:code/teams", () => {
     const server = await serverBehindProxy({ teamsLookupsPerIpPerMinute: 3 });
     const { gameCode } = await createGameFixture(server);
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${server.url}/api/games/${gameCode}/teams`, { headers: { "x-forwarded-for": "2001:db8:3::1" } })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await fetch(`${server.url}/api/games/${gameCode}/teams`, { headers: { "x-forwarded-for": "2001:db8:3::1" } })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect((await fetch(`${server.url}/api/games/${gameCode}/teams`, { headers: { "x-forwarded-for": "203.0.113.21" } })).status).toBe(200);
     expect(server.hub.roomCount).toBe(0);
@@ -243,9 +279,7 @@ describe("pictures", () => {
     await player.next("QUESTION_STARTED");
     player.send("SUBMIT_ANSWER", { gameCode, playerId, answerIndex: 1, time: 1 });
     await player.next("ANSWER_ACCEPTED");
-    await expect
-      .poll(async () => (await server.db.selectFrom("answers").select("id").execute()).length, { timeout: 3000 })
-      .toBeGreaterThan(0);
+    await expect.poll(async () => (await server.db.selectFrom("answers").select("player_id").execute()).length, { timeout: 3000 }).toBeGreaterThan(0);
     await Promise.all([host.close(), player.close()]);
   });
 });
