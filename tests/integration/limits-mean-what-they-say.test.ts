@@ -242,6 +242,21 @@ describe("pictures", () => {
     expect((await upload(server, "203.0.113.30", { cookie: guest.cookie })).status).toBe(201);
   });
 
+  it("a signed-out editor continues as a guest (POST /api/auth/guest, within the guest limit), then uploads", async () => {
+    const server = await serverBehindProxy({ guestsPerIpPerHour: 1 });
+    const started = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.31" } });
+    expect(started.status).toBe(201);
+    const cookie = started.headers.get("set-cookie")!.split(";")[0];
+    expect(await started.json()).toMatchObject({ isGuest: true });
+    expect((await upload(server, "203.0.113.31", { cookie })).status).toBe(201);
+    // Signed in already: nothing changes.
+    expect((await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.31", cookie } })).status).toBe(200);
+    // A fresh guest per upload is held to the guest limit of the address.
+    const another = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.31" } });
+    expect(another.status).toBe(429);
+    expect((await another.json()).code).toBe("LIMIT_GUESTS");
+  });
+
   it("fit in a daily budget per address, shared by a /64 and by every session there", async () => {
     const server = await serverBehindProxy({ imageBytesPerIpPerDay: 1 });
     const first = await signInAs(server, "guest");
