@@ -11,7 +11,6 @@
  * app/utils/address-key.ts, so a /64 counts as one address.
  */
 import type { NextFunction, Request, Response } from "express";
-import { errorTextOf } from "#app/i18n/error-codes.server";
 import { describeWait } from "#app/utils/rate-limits.server";
 import { WindowCounter } from "./window-counter";
 
@@ -31,6 +30,8 @@ export const DEFAULT_CODE_LOOKUP_LIMITS: CodeLookupLimits = {
 };
 
 export const CODE_LOOKUPS_MESSAGE = "Too many game codes that do not exist were tried from your network. Please try again in {wait}.";
+/** The code of CODE_LOOKUPS_MESSAGE in the errors catalog, on the socket and over HTTP. */
+export const CODE_LOOKUPS_CODE = "CODE_LOOKUPS_LIMITED";
 export const TEAM_LISTS_MESSAGE = "Too many team lists were asked for from your network. Please wait a moment and try again.";
 
 export interface LookupRefusal {
@@ -94,7 +95,9 @@ export function guardCodeLookups(lookups: CodeLookups, addressOf: (req: Request)
     const refusal = lookups.refusal(address);
     if (refusal) {
       res.status(429).set({ "Retry-After": String(refusal.retryAfterSeconds), "Cache-Control": "no-store" });
-      if (req.path.startsWith("/api/") || req.query._data !== undefined) res.json({ error: refusal.message, ...errorTextOf(refusal.message) });
+      // As app/utils/api.server.ts answers: the English message, its code in the errors catalog and the wait for its translations.
+      if (req.path.startsWith("/api/") || req.query._data !== undefined)
+        res.json({ error: refusal.message, code: CODE_LOOKUPS_CODE, values: { wait: refusal.wait } });
       else res.type("text/plain").send(refusal.message);
       return;
     }

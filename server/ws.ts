@@ -6,7 +6,7 @@ import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClient
 import { HOST_NICKNAME } from "#app/game/rules";
 import { addressKey } from "#app/utils/address-key";
 import { ClientIdSchema } from "#app/utils/validation";
-import type { CodeLookups } from "./code-lookups";
+import { CODE_LOOKUPS_CODE, type CodeLookups } from "./code-lookups";
 import type { GameHub } from "./game-hub";
 import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
@@ -486,7 +486,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   async function lookUpRoom(client: Client, gameCode: string): Promise<GameRoom | null> {
     const refusal = codeLookups?.refusal(client.address);
     if (refusal) {
-      replyError(client, refusal.message, "CODE_LOOKUPS_LIMITED", { wait: refusal.wait });
+      replyError(client, refusal.message, CODE_LOOKUPS_CODE, { wait: refusal.wait });
       return null;
     }
     const room = await hub.getRoom(gameCode);
