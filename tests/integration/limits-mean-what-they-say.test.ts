@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseEnv } from "#app/utils/env.server";
+import { QUIZ_FILE_FORMAT } from "#app/utils/quiz-file";
 import { JOIN_LIMIT_MESSAGES } from "#server/ws";
 import type { ServerLimits } from "../../server";
 import { TestClient, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
@@ -255,6 +256,31 @@ describe("pictures", () => {
     const another = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.31" } });
     expect(another.status).toBe(429);
     expect((await another.json()).code).toBe("LIMIT_GUESTS");
+  });
+
+  it("in an imported quiz file need a session too, and count against the address's budget", async () => {
+    const server = await serverBehindProxy({ imageBytesPerIpPerDay: 1 });
+    const picture = Buffer.from(await (await pictureBlob(9)).arrayBuffer()).toString("base64");
+    const file = JSON.stringify({
+      format: QUIZ_FILE_FORMAT,
+      version: 1,
+      title: "Picture round",
+      questions: [{ kind: "poll", text: "Which?", answers: ["A", "B"], image: { mediaType: "image/png", data: picture } }],
+    });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/quizzes/import`, {
+        method: "POST",
+        body: file,
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.70", ...headers },
+      });
+    const anonymous = await post({ "x-client-id": "made-up-client-id-456" });
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).code).toBe("PICTURES_NEED_SESSION");
+    const guest = await signInAs(server, "guest");
+    expect((await post({ cookie: guest.cookie })).status).toBe(201);
+    const over = await post({ cookie: guest.cookie });
+    expect(over.status).toBe(429);
+    expect((await over.json()).code).toBe("LIMIT_PICTURE_BYTES_ADDRESS");
   });
 
   it("fit in a daily budget per address, shared by a /64 and by every session there", async () => {
