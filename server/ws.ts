@@ -270,7 +270,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     // Counted from the upgrade to the connection's end, whether or not the handshake completes.
     socketsPerAddress.set(address, open + 1);
     (socket as AddressedStream)[ADDRESS] = address;
-    socket.once("close", releaseAddress);
+    // `on`, not `once` (a wrapper per socket): a connection closes once.
+    socket.on("close", releaseAddress);
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address));
