@@ -69,6 +69,9 @@ export default defineConfig({
         QUIZ_LIMIT_PER_IP: "1000",
         QUESTION_LIMIT_PER_IP: "100000",
         GAME_LIMIT_PER_IP: "1000",
+        // The suite's unknown codes and team lists all come from this one address (tested in tests/integration/limits-mean-what-they-say.test.ts).
+        CODE_LOOKUP_FAILURES_PER_IP: "100000",
+        TEAMS_LIMIT_PER_IP: "100000",
       },
     },
   ],

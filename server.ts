@@ -19,6 +19,8 @@ import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
 import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
+import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/utils/address-key";
+import { DiskSpace } from "#app/utils/disk-space.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
 import { bodyCapOf } from "#app/utils/body-limits";
 import { GameHub, type HubOptions } from "#server/game-hub";
@@ -28,7 +30,8 @@ import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, security
 import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
-import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
+import { attachGameTransport, DEFAULT_JOIN_LIMITS, DEFAULT_MAX_SOCKETS_PER_ADDRESS, type JoinLimits } from "#server/ws";
+import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** build/: beside server.ts when run from source (`npm run dev`), this module's parent once compiled to build/node/. */
@@ -43,6 +46,8 @@ export interface ServerConfig {
   sessionSecret: string;
   /** Behind a reverse proxy: which hops of X-Forwarded-For to trust for client addresses (TRUST_PROXY). */
   trustProxy?: TrustProxy;
+  /** Every per-address limit counts an IPv6 client by its network of this prefix (IPV6_PREFIX_LENGTH, 64). */
+  ipv6PrefixLength?: number;
   /** FULL (default): an acknowledged answer survives a power cut; NORMAL: a process crash only (SQLITE_SYNCHRONOUS). */
   sqliteSynchronous?: "full" | "normal";
   mode: "production" | "development";
@@ -74,9 +79,26 @@ export interface ServerLimits extends JoinLimits {
   gamesPerIpPerHour: number;
   /** Pictures uploaded (IMAGE_LIMIT_PER_IP). */
   imagesPerIpPerHour: number;
+  /** Bytes of new pictures one address may add per UTC day; 0 is no limit (IMAGE_MB_PER_IP_PER_DAY). */
+  imageBytesPerIpPerDay: number;
+  /** Bytes of new pictures the whole server takes per UTC day; 0 is no limit (IMAGE_MB_PER_DAY). */
+  imageBytesPerDay: number;
+  /** Uploads are refused while the database's disk has less free; 0 turns the check off (MIN_FREE_DISK_MB). */
+  minFreeDiskBytes: number;
+  /** Game sockets one address may hold open (SOCKETS_PER_IP). */
+  socketsPerIp: number;
+  /** Unknown game codes one address may look up per 10 minutes; 0 is no limit (CODE_LOOKUP_FAILURES_PER_IP). */
+  codeLookupFailuresPerIp: number;
+  /** Team lists (GET /api/games/:code/teams) per address per minute; 0 is no limit (TEAMS_LIMIT_PER_IP). */
+  teamsLookupsPerIpPerMinute: number;
 }
 
 const rules = DEFAULT_LIMIT_RULES;
+const MB = 1024 * 1024;
+
+/** AI generations per UTC day for the whole server when OPENAI_API_KEY is set and AI_DAILY_LIMIT is not (a key spends money). */
+export const DEFAULT_AI_DAILY_LIMIT = 200;
+
 export const DEFAULT_LIMITS: ServerLimits = {
   ...DEFAULT_JOIN_LIMITS,
   maxPlayersPerGame: 10_000,
@@ -88,7 +110,23 @@ export const DEFAULT_LIMITS: ServerLimits = {
   questionsPerIpPerHour: rules.question.points,
   gamesPerIpPerHour: rules.game.points,
   imagesPerIpPerHour: rules.image.points,
+  imageBytesPerIpPerDay: rules.imageBytesAddress.points,
+  imageBytesPerDay: rules.imageBytesServer.points,
+  minFreeDiskBytes: 500 * MB,
+  socketsPerIp: DEFAULT_MAX_SOCKETS_PER_ADDRESS,
+  codeLookupFailuresPerIp: DEFAULT_CODE_LOOKUP_LIMITS.failuresPerAddress,
+  teamsLookupsPerIpPerMinute: DEFAULT_CODE_LOOKUP_LIMITS.teamListsPerAddressPerMinute,
 };
+
+/**
+ * The limits a server runs with: the defaults, what the configuration sets, and a daily cap on AI
+ * generations whenever an OpenAI key is set without one (AI_DAILY_LIMIT=0 turns it off).
+ */
+export function serverLimitsOf(config: Pick<ServerConfig, "limits" | "ai">): ServerLimits {
+  const set = Object.entries(config.limits ?? {}).filter(([, value]) => value !== undefined);
+  const aiQuizzesPerDay = config.ai?.apiKey ? DEFAULT_AI_DAILY_LIMIT : DEFAULT_LIMITS.aiQuizzesPerDay;
+  return { ...DEFAULT_LIMITS, aiQuizzesPerDay, ...Object.fromEntries(set) };
+}
 
 /** The creation limits as rules for RateLimits; 0 turns one off. */
 function limitRules(limits: ServerLimits): LimitRules {
@@ -103,6 +141,8 @@ function limitRules(limits: ServerLimits): LimitRules {
     question: { ...rules.question, points: per(limits.questionsPerIpPerHour) },
     game: { ...rules.game, points: per(limits.gamesPerIpPerHour) },
     image: { ...rules.image, points: per(limits.imagesPerIpPerHour) },
+    imageBytesAddress: { ...rules.imageBytesAddress, points: per(limits.imageBytesPerIpPerDay) },
+    imageBytesServer: { ...rules.imageBytesServer, points: per(limits.imageBytesPerDay) },
   };
 }
 
@@ -124,9 +164,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     const seeded = await seedDemoQuizzes(db);
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
-  const set = Object.entries(config.limits ?? {}).filter(([, value]) => value !== undefined);
-  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...Object.fromEntries(set) };
+  const limits = serverLimitsOf(config);
   const rateLimits = new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
+  const codeLookups = new CodeLookups({
+    failuresPerAddress: limits.codeLookupFailuresPerIp,
+    windowSeconds: DEFAULT_CODE_LOOKUP_LIMITS.windowSeconds,
+    teamListsPerAddressPerMinute: limits.teamsLookupsPerIpPerMinute,
+  });
+  const databaseDir = config.databasePath === ":memory:" ? process.cwd() : path.dirname(path.resolve(config.databasePath));
+  const diskSpace = new DiskSpace(databaseDir, limits.minFreeDiskBytes);
   const metrics = new ServerMetrics();
   const hub = new GameHub(db, {
     ...config.game,
@@ -146,6 +192,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.set("trust proxy", config.trustProxy ?? false);
   // The socket upgrade finds the client's address exactly as Express does for HTTP.
   const clientAddressOf = (request: http.IncomingMessage) => proxyaddr(request, app.get("trust proxy fn"));
+  // What every per-address limit counts a request by: IPv4, or an IPv6 client's network (app/utils/address-key.ts).
+  const ipv6PrefixLength = config.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH;
+  const limitKeyOf = (req: express.Request) => addressKey(req.ip, ipv6PrefixLength);
   const httpServer = http.createServer(app);
   app.use(requestLogs(logger));
   app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
@@ -194,6 +243,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     app.get("/metrics", metricsEndpoint(metrics, config.metricsToken, logger));
   }
   app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/", "/schema/", "/create/template."]));
+  // A game's pages and API: refused for an address that swept codes, their 404s counted (server/code-lookups.ts).
+  app.use(guardCodeLookups(codeLookups, limitKeyOf));
   app.all(
     "*",
     createRequestHandler({
@@ -207,8 +258,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         metrics,
         cspNonce: res.locals.cspNonce as string,
         sessionSecret: config.sessionSecret,
-        clientIp: req.ip ?? "",
+        clientIp: limitKeyOf(req),
         limits: rateLimits,
+        codeLookups,
+        diskSpace,
       }),
       mode: config.mode,
     }),
@@ -219,6 +272,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     joinLimits: limits,
     clientAddressOf,
+    ipv6PrefixLength,
+    maxSocketsPerAddress: limits.socketsPerIp,
+    codeLookups,
     logger,
     metrics,
     rejectOtherUpgrades: config.mode === "production",
@@ -246,6 +302,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await vite?.close();
       await db.destroy();
       rateLimits.close();
+      codeLookups.stop();
     },
   };
 }
@@ -259,6 +316,7 @@ async function main(): Promise<void> {
   const server = await startServer({
     sessionSecret,
     trustProxy: env.TRUST_PROXY,
+    ipv6PrefixLength: env.IPV6_PREFIX_LENGTH,
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     port: env.PORT,
     host: env.HOST,
@@ -284,6 +342,12 @@ async function main(): Promise<void> {
       questionsPerIpPerHour: env.QUESTION_LIMIT_PER_IP,
       gamesPerIpPerHour: env.GAME_LIMIT_PER_IP,
       imagesPerIpPerHour: env.IMAGE_LIMIT_PER_IP,
+      imageBytesPerIpPerDay: env.IMAGE_MB_PER_IP_PER_DAY === undefined ? undefined : env.IMAGE_MB_PER_IP_PER_DAY * MB,
+      imageBytesPerDay: env.IMAGE_MB_PER_DAY === undefined ? undefined : env.IMAGE_MB_PER_DAY * MB,
+      minFreeDiskBytes: env.MIN_FREE_DISK_MB === undefined ? undefined : env.MIN_FREE_DISK_MB * MB,
+      socketsPerIp: env.SOCKETS_PER_IP,
+      codeLookupFailuresPerIp: env.CODE_LOOKUP_FAILURES_PER_IP,
+      teamsLookupsPerIpPerMinute: env.TEAMS_LIMIT_PER_IP,
     },
     game: {
       settings: {

@@ -5,6 +5,8 @@ import type { Billing } from "#app/billing/billing.server";
 import type { Logger } from "#server/logger";
 import type { ServerMetrics } from "#server/metrics";
 import type { RateLimits } from "#app/utils/rate-limits.server";
+import type { DiskSpace } from "#app/utils/disk-space.server";
+import type { CodeLookups } from "#server/code-lookups";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
 declare module "@remix-run/node" {
@@ -13,8 +15,15 @@ declare module "@remix-run/node" {
     hub: GameHub;
     /** Signs the session cookie (SESSION_SECRET). */
     sessionSecret: string;
-    /** The client's address as Express sees it (honours TRUST_PROXY), for rate limits. */
+    /**
+     * The client's address as Express sees it (honours TRUST_PROXY), as every per-address limit
+     * counts it (app/utils/address-key.ts): an IPv4 address, or an IPv6 client's /64.
+     */
     clientIp: string;
+    /** Failed game-code lookups and team lists per address (server/code-lookups.ts). */
+    codeLookups: CodeLookups;
+    /** The free space on the database's disk, which uploads must leave (MIN_FREE_DISK_MB). */
+    diskSpace: DiskSpace;
     /** Cost and abuse limits on what creates something or spends money. */
     limits: RateLimits;
     /** Null when AI generation is not configured (no OPENAI_API_KEY or OPENAI_BASE_URL). */

@@ -38,6 +38,8 @@ export function benchServerEnv(limit: number, maxPlayersPerGame: number): Record
     JOIN_LIMIT_PER_IP_ALL_GAMES: String(limit),
     PLAYERS_PER_IP_PER_GAME: String(limit),
     JOIN_LIMIT_PER_GAME: String(limit),
+    // Every bench player connects from this machine's one address.
+    SOCKETS_PER_IP: String(limit),
     MAX_PLAYERS_PER_GAME: String(Math.max(maxPlayersPerGame, 10_000)),
   };
 }

@@ -78,6 +78,15 @@ export class GameHub {
     return players;
   }
 
+  /**
+   * The room of a game already in memory and not finished, without loading one: for what only
+   * reads a game (the join form's team list), which a stranger must not be able to fill memory with.
+   */
+  liveRoom(gameCode: string): GameRoom | null {
+    const room = this.rooms.get(gameCode);
+    return room && !room.isFinished() ? room : null;
+  }
+
   /** The room of a live game, or null when no live game has this code. */
   async getRoom(gameCode: string): Promise<GameRoom | null> {
     const room = this.rooms.get(gameCode);

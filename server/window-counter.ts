@@ -1,5 +1,6 @@
 /**
- * Counts per key in fixed windows, for the game socket's join limits (server/ws.ts): one map and one
+ * Counts per key in fixed windows, for the game socket's join limits (server/ws.ts) and the failed
+ * game-code lookups of an address (server/code-lookups.ts): one map and one
  * sweep for every key. rate-limiter-flexible's memory store, used here before, arms a timer with a
  * closure for each key; with every phone on its own address that was about a kilobyte per player,
  * held for as long as the window (issue 18, docs/decisions/0037-no-object-per-message.md). The HTTP
@@ -36,6 +37,12 @@ export class WindowCounter {
   count(key: string): number {
     const window = this.windows.get(key);
     return window && window.endsAt > this.seconds() ? window.count : 0;
+  }
+
+  /** Seconds until the key's window ends (0 when it has none): how long a refused caller waits. */
+  secondsLeft(key: string): number {
+    const window = this.windows.get(key);
+    return window ? Math.max(0, window.endsAt - this.seconds()) : 0;
   }
 
   /** Counts one for `key` when it is under `limit` in its window; false, counting nothing, when it is not. */

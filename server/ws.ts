@@ -4,7 +4,9 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
+import { addressKey } from "#app/utils/address-key";
 import { ClientIdSchema } from "#app/utils/validation";
+import { CODE_LOOKUPS_CODE, type CodeLookups } from "./code-lookups";
 import type { GameHub } from "./game-hub";
 import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
@@ -27,6 +29,12 @@ export interface TransportOptions {
   joinLimits?: Partial<JoinLimits>;
   /** The client's address, found as for HTTP requests (TRUST_PROXY); the socket's peer when absent. */
   clientAddressOf?: (request: IncomingMessage) => string | undefined;
+  /** An IPv6 client counts by the network of this prefix (IPV6_PREFIX_LENGTH; app/utils/address-key.ts). */
+  ipv6PrefixLength?: number;
+  /** Sockets one address may hold open at once; past it an upgrade is refused with 429 (SOCKETS_PER_IP). */
+  maxSocketsPerAddress?: number;
+  /** Failed game-code lookups per address (server/code-lookups.ts); none counted when absent. */
+  codeLookups?: CodeLookups;
   logger?: Logger;
   metrics?: TransportMetrics;
 }
@@ -54,6 +62,13 @@ export interface JoinLimits {
   /** New players one game may take per minute, from everywhere (JOIN_LIMIT_PER_GAME). */
   joinsPerGamePerMinute: number;
 }
+
+/**
+ * Open sockets per address: twice the players one address may bring into a game, so a school's
+ * assembly behind one NAT fits with its reconnecting phones (an old socket lingers until the
+ * heartbeat ends it).
+ */
+export const DEFAULT_MAX_SOCKETS_PER_ADDRESS = 2000;
 
 export const DEFAULT_JOIN_LIMITS: JoinLimits = {
   joinsPerIpPerGamePerMinute: 300,
@@ -128,6 +143,10 @@ export function ownTextFrame(text: string): Buffer {
   frame.write(text, headerLength);
   return frame;
 }
+
+/** Where a connection's close listener finds the address its open sockets are counted under. */
+const ADDRESS = Symbol("address");
+type AddressedStream = Duplex & { [ADDRESS]: string };
 
 /** Where a socket's listeners, shared by every socket, find its client. */
 const CLIENT = Symbol("client");
@@ -220,6 +239,17 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   const burst = maxRate * 2;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const clients = new Set<Client>();
+  const maxSocketsPerAddress = options.maxSocketsPerAddress ?? DEFAULT_MAX_SOCKETS_PER_ADDRESS;
+  const socketsPerAddress = new Map<string, number>();
+  const codeLookups = options.codeLookups;
+
+  /** A connection's listener, shared by every connection (`this`): its address holds one socket fewer. */
+  function releaseAddress(this: AddressedStream): void {
+    const address = this[ADDRESS];
+    const left = (socketsPerAddress.get(address) ?? 1) - 1;
+    if (left > 0) socketsPerAddress.set(address, left);
+    else socketsPerAddress.delete(address);
+  }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -231,9 +261,19 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       refuse(socket, 403, "Forbidden");
       return;
     }
+    const address = addressKey(options.clientAddressOf?.(request) || request.socket.remoteAddress, options.ipv6PrefixLength);
+    const open = socketsPerAddress.get(address) ?? 0;
+    if (open >= maxSocketsPerAddress) {
+      refuse(socket, 429, "Too Many Requests");
+      return;
+    }
+    // Counted from the upgrade to the connection's end, whether or not the handshake completes.
+    socketsPerAddress.set(address, open + 1);
+    (socket as AddressedStream)[ADDRESS] = address;
+    // `on`, not `once` (a wrapper per socket): a connection closes once.
+    socket.on("close", releaseAddress);
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
-    const address = options.clientAddressOf?.(request) || request.socket.remoteAddress || "unknown";
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address));
   };
   server.on("upgrade", onUpgrade);
@@ -439,13 +479,29 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     }
   }
 
-  async function join(client: Client, message: Extract<ClientMessage, { type: "JOIN_GAME" }>): Promise<void> {
-    const { gameCode, nickname } = message.payload;
+  /**
+   * The live game of a code, looked up within the address's failed lookups: null (and an ERROR
+   * sent) for an address past them, whatever the code, or for a code no live game has, which
+   * counts as one more.
+   */
+  async function lookUpRoom(client: Client, gameCode: string): Promise<GameRoom | null> {
+    const refusal = codeLookups?.refusal(client.address);
+    if (refusal) {
+      replyError(client, refusal.message, CODE_LOOKUPS_CODE, { wait: refusal.wait });
+      return null;
+    }
     const room = await hub.getRoom(gameCode);
     if (!room) {
+      codeLookups?.failed(client.address);
       replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
-      return;
     }
+    return room;
+  }
+
+  async function join(client: Client, message: Extract<ClientMessage, { type: "JOIN_GAME" }>): Promise<void> {
+    const { gameCode, nickname } = message.payload;
+    const room = await lookUpRoom(client, gameCode);
+    if (!room) return;
     const isHost = nickname === HOST_NICKNAME;
     // Limits count new players only: a player coming back after a drop or a restart is never refused.
     const isNew = !isHost && !room.hasClient(client.clientId);
@@ -463,11 +519,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   /** A display: never a new player, so no join limit applies; a wrong key is refused by the room. */
   async function watch(client: Client, message: Extract<ClientMessage, { type: "WATCH_GAME" }>): Promise<void> {
     const { gameCode, key } = message.payload;
-    const room = await hub.getRoom(gameCode);
-    if (!room) {
-      replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
-      return;
-    }
+    const room = await lookUpRoom(client, gameCode);
+    if (!room) return;
     if (client.room && client.room !== room) client.room.drop(client);
     client.room = room;
     room.joinAsDisplay(client, key);

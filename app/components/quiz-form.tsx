@@ -128,7 +128,9 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
     try {
       const body = new FormData();
       body.append("image", file);
-      const response = await fetch("/api/images", { method: "POST", body });
+      let response = await fetch("/api/images", { method: "POST", body });
+      // Pictures need a session (issue 26): a signed-out browser continues as a guest, then uploads again.
+      if (response.status === 401 && (await fetch("/api/auth/guest", { method: "POST" })).ok) response = await fetch("/api/images", { method: "POST", body });
       const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string; code?: string; values?: ErrorValues };
       if (response.ok && result.id) updateQuestion(index, { imageId: result.id });
       else setUploadErrors((current) => ({ ...current, [key]: result.error ? errorText(result.error, result.code, result.values) : t("form.uploadFailed") }));

@@ -23,6 +23,8 @@ export interface StoredImage {
   height: number;
   /** What it counts against the owner's storage: both renditions. */
   bytes: number;
+  /** What this upload added to the disk: both renditions for a picture new to the server, else 0. */
+  newBytes: number;
 }
 
 export type StoreImageResult =
@@ -74,7 +76,7 @@ async function chargeStored(
       .select(["width", "height", sql<number>`length(large) + length(small)`.as("bytes")])
       .where("id", "=", id)
       .executeTakeFirst();
-    if (charged && stored) return { status: "ok", value: { id, width: stored.width, height: stored.height, bytes: charged.bytes } };
+    if (charged && stored) return { status: "ok", value: { id, width: stored.width, height: stored.height, bytes: charged.bytes, newBytes: 0 } };
 
     // A picture someone else uploaded first keeps its renditions (an older sharp may have made a
     // slightly different small one): the owner is charged what is actually stored.
@@ -92,7 +94,7 @@ async function chargeStored(
       .values({ image_id: id, user_id: owner.userId, client_id: owner.userId === null ? owner.clientId : null, bytes: image.bytes, created_at: now })
       .onConflict((oc) => oc.doNothing())
       .execute();
-    return { status: "ok", value: { id, width: image.width, height: image.height, bytes: image.bytes } };
+    return { status: "ok", value: { id, width: image.width, height: image.height, bytes: image.bytes, newBytes: stored ? 0 : image.bytes } };
   });
 }
 

@@ -2,8 +2,8 @@ import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type Acti
 import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
 import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
 import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { ensureClientId } from "#app/utils/client-id.server";
 import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
+import { chargeUpload, uploadAllowance, type UploadRefusal } from "#app/utils/picture-uploads.server";
 import { getUser } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES, overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
@@ -34,10 +34,14 @@ async function readImageField(request: Request): Promise<Uint8Array> {
   return new Uint8Array(await file.arrayBuffer());
 }
 
+/** 401: sign in (or continue as a guest) first; 429: a daily budget is used up; 507: the disk is nearly full. */
+const UPLOAD_REFUSAL_STATUS: Record<UploadRefusal["reason"], number> = { "no-session": 401, "over-budget": 429, "disk-low": 507 };
+
 /**
  * POST /api/images (multipart/form-data, file field `image`: PNG, JPEG, WebP or GIF up to 5 MB)
  * -> 201 { id, width, height, bytes, url, smallUrl }. The picture counts against the uploader's
- * storage: its account's plan, or a browser's client id (minted here if it has none).
+ * storage: its account's plan, or a guest's. Only a session may upload, within the daily budgets
+ * of its address and of the server, and while the disk has room (app/utils/picture-uploads.server.ts).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
@@ -45,20 +49,30 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // Refused before a byte of the body is read.
     if (Number(request.headers.get("content-length") ?? "0") > MAX_UPLOAD_REQUEST_BYTES) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
     if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) throw new ApiError(415, SEND_MULTIPART);
+    const allowed = await uploadAllowance(context, await getUser(context, request));
+    if (!allowed.ok) {
+      const { refusal } = allowed;
+      throw new ApiError(
+        UPLOAD_REFUSAL_STATUS[refusal.reason],
+        refusal.message,
+        undefined,
+        refusal.reason === "over-budget" ? refusal.retryAfterSeconds : undefined,
+      );
+    }
+    const { user } = allowed;
     await requireWithinLimit(context, "image");
-    const user = await getUser(context, request);
-    const { clientId, headers } = ensureClientId(request);
     const data = await readImageField(request);
 
     const limitBytes = storageLimitOfUser(user);
-    const stored = await storeImage(context.db, data, { userId: user?.id ?? null, clientId }, limitBytes);
+    const stored = await storeImage(context.db, data, { userId: user.id, clientId: null }, limitBytes);
     if (stored.status === "invalid") throw new ApiError(400, stored.message, { image: [stored.message] });
     if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeMessage(stored.maxBytes));
     // 409: the upload itself is fine; the owner's storage is full, and freeing some makes it succeed.
     if (stored.status === "over-quota") throw new ApiError(409, overStorageMessage(stored.usedBytes, stored.limitBytes));
 
-    const { id, width, height, bytes } = stored.value;
-    context.logger.info({ event: "image_uploaded", imageId: id, bytes, userId: user?.id ?? null }, "picture uploaded");
-    return Response.json({ id, width, height, bytes, url: `/images/${id}`, smallUrl: `/images/${id}?size=small` }, { status: 201, headers });
+    const { id, width, height, bytes, newBytes } = stored.value;
+    await chargeUpload(context, newBytes);
+    context.logger.info({ event: "image_uploaded", imageId: id, bytes, userId: user.id }, "picture uploaded");
+    return Response.json({ id, width, height, bytes, url: `/images/${id}`, smallUrl: `/images/${id}?size=small` }, { status: 201 });
   });
 }

@@ -8,6 +8,7 @@ import { hostNewGame } from "#app/models/game.server";
 import { MAX_UPLOAD_BYTES, storeImage, type ImageOwner } from "#app/models/image.server";
 import { createQuizWithQuestions, findOwnQuizWithQuestions, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
 import { ensureClientId } from "#app/utils/client-id.server";
+import { chargeUpload, uploadAllowance } from "#app/utils/picture-uploads.server";
 import { getUser, requesterWithClientId, requesterOf } from "#app/utils/session.server";
 import {
   applyEditorIntent,
@@ -100,19 +101,28 @@ async function storeFormPictures(
   const count = files.filter((file) => file !== null).length;
   if (count === 0) return { draft, errors: {} };
   // Re-encoding costs CPU: the same allowance as POST /api/images, whichever way a picture comes.
+  // Only a session uploads, within the day's budgets and the disk's floor (app/utils/picture-uploads.server.ts).
+  const upload = await uploadAllowance(context, await getUser(context, request));
+  if (!upload.ok) {
+    const { refusal } = upload;
+    if (refusal.reason === "over-budget") return { draft, errors: {}, refused: refusal };
+    return { draft, errors: Object.fromEntries(files.flatMap((file, index) => (file ? [[`questions.${index}.image`, refusal.message]] : []))) };
+  }
   const allowed = await checkLimits(context, [{ name: "image", points: count }]);
   if (!allowed.ok) return { draft, errors: {}, refused: allowed };
-  const user = await getUser(context, request);
-  const { clientId, headers } = ensureClientId(request);
-  const owner: ImageOwner = { userId: user?.id ?? null, clientId };
+  const { user } = upload;
+  const { headers } = ensureClientId(request);
+  const owner: ImageOwner = { userId: user.id, clientId: null };
   const limitBytes = storageLimitOfUser(user);
   const errors: Record<string, string> = {};
   const questions = [...draft.questions];
   for (const [index, file] of files.entries()) {
     if (!file) continue;
     const stored = await storeImage(context.db, new Uint8Array(await file.arrayBuffer()), owner, limitBytes);
-    if (stored.status === "ok") questions[index] = { ...questions[index], imageId: stored.value.id };
-    else if (stored.status === "invalid") errors[`questions.${index}.image`] = stored.message;
+    if (stored.status === "ok") {
+      questions[index] = { ...questions[index], imageId: stored.value.id };
+      await chargeUpload(context, stored.value.newBytes);
+    } else if (stored.status === "invalid") errors[`questions.${index}.image`] = stored.message;
     else if (stored.status === "too-large") errors[`questions.${index}.image`] = pictureTooLargeMessage(stored.maxBytes);
     else errors[`questions.${index}.image`] = overStorageMessage(stored.usedBytes, stored.limitBytes);
   }

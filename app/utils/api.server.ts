@@ -75,6 +75,9 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
   "rate-limited": 429,
   // As for an upload: the file is fine; the owner's storage is full.
   "over-quota": 409,
+  // Pictures need a session, and room on the disk (app/utils/picture-uploads.server.ts).
+  "no-session": 401,
+  "disk-low": 507,
 };
 
 /**

@@ -96,6 +96,14 @@ const EnvSchema = z.object({
   QUESTION_LIMIT_PER_IP: Limit.optional(),
   GAME_LIMIT_PER_IP: Limit.optional(),
   IMAGE_LIMIT_PER_IP: Limit.optional(),
+  IMAGE_MB_PER_IP_PER_DAY: Limit.optional(),
+  IMAGE_MB_PER_DAY: Limit.optional(),
+  MIN_FREE_DISK_MB: Limit.optional(),
+  SOCKETS_PER_IP: WholeNumber.min(1).optional(),
+  CODE_LOOKUP_FAILURES_PER_IP: Limit.optional(),
+  TEAMS_LIMIT_PER_IP: Limit.optional(),
+  // Every per-address limit counts an IPv6 client by its network of this many leading bits.
+  IPV6_PREFIX_LENGTH: WholeNumber.min(16).max(128).default(64),
   LOBBY_IDLE_MINUTES: WholeNumber.min(1)
     .max(7 * 24 * 60)
     .optional(),

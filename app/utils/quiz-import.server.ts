@@ -23,6 +23,7 @@ import {
   titleFromFileName,
 } from "#app/utils/quiz-file";
 import { checkLimits, type LimitName } from "#app/utils/rate-limits.server";
+import { chargeUpload, uploadAllowance } from "#app/utils/picture-uploads.server";
 import { getUser } from "#app/utils/session.server";
 import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
@@ -41,10 +42,12 @@ const VisibilitySchema = z.enum(["private", "public"], { error: "Choose private 
  * Why an import was refused: "too-large" (the request, file or spreadsheet), "unsupported-type" (a
  * form encoding that cannot carry a file), "no-file", "not-json", "invalid-details" (visibility or a
  * spreadsheet's title, description, time limit), "invalid-file" (the file's content, every problem),
- * "rate-limited" (a creation limit), "over-quota" (the pictures would overfill the owner's storage).
+ * "rate-limited" (a creation limit, or a daily picture budget), "over-quota" (the pictures would
+ * overfill the owner's storage), "no-session" (a file with pictures from a caller without a session),
+ * "disk-low" (pictures while the disk is nearly full; app/utils/picture-uploads.server.ts).
  */
 export type ImportFailureReason =
-  "too-large" | "unsupported-type" | "no-file" | "not-json" | "invalid-details" | "invalid-file" | "rate-limited" | "over-quota";
+  "too-large" | "unsupported-type" | "no-file" | "not-json" | "invalid-details" | "invalid-file" | "rate-limited" | "over-quota" | "no-session" | "disk-low";
 
 export interface ImportRefusal {
   reason: ImportFailureReason;
@@ -181,6 +184,14 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
   if (questionLimit) return questionLimit;
   const pictureCount = pictures.filter(Boolean).length;
   if (pictureCount > 0) {
+    // Pictures come in as an upload does: with a session, within the day's budgets, above the disk's floor.
+    const upload = await uploadAllowance(context, user);
+    if (!upload.ok) {
+      const { refusal } = upload;
+      if (refusal.reason === "over-budget")
+        return { ok: false, reason: "rate-limited", message: refusal.message, retryAfterSeconds: refusal.retryAfterSeconds };
+      return { ok: false, reason: refusal.reason, message: refusal.message };
+    }
     const imageLimit = await overLimit(context, "image", pictureCount);
     if (imageLimit) return imageLimit;
   }
@@ -191,6 +202,9 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
   // As for an upload: the file is fine; the owner's storage is full.
   if (result.status === "over-quota") return { ok: false, reason: "over-quota", message: overStorageMessage(result.usedBytes, result.limitBytes) };
 
+  // The budgets count the pictures as they came in the file (what they were stored as is not told back).
+  const pictureBytes = pictures.reduce((sum, picture) => sum + (picture?.byteLength ?? 0), 0);
+  if (pictureBytes > 0) await chargeUpload(context, pictureBytes);
   const quiz = result.value;
   context.logger.info(
     {

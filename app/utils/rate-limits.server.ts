@@ -12,7 +12,19 @@ import path from "node:path";
 import { SQLite, type SQLiteDatabase } from "#db/sqlite.server";
 import { RateLimiterMemory, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 
-export type LimitName = "guest" | "register" | "login" | "loginAddress" | "aiAddress" | "aiServer" | "quiz" | "question" | "game" | "image";
+export type LimitName =
+  | "guest"
+  | "register"
+  | "login"
+  | "loginAddress"
+  | "aiAddress"
+  | "aiServer"
+  | "quiz"
+  | "question"
+  | "game"
+  | "image"
+  | "imageBytesAddress"
+  | "imageBytesServer";
 
 export interface LimitRule {
   /** Attempts allowed per key in each window. */
@@ -28,6 +40,7 @@ export type LimitRules = Record<LimitName, LimitRule>;
 export type LimitCheck = { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
 
 const HOUR = 3600;
+const MB = 1024 * 1024;
 
 /** The defaults, and what each protects; README "Running it on the internet" lists them. */
 export const DEFAULT_LIMIT_RULES: LimitRules = {
@@ -46,6 +59,17 @@ export const DEFAULT_LIMIT_RULES: LimitRules = {
   game: { points: 120, window: HOUR, message: "Too many games were opened from your network. Please try again in {wait}." },
   // Every upload is re-encoded (CPU) before the storage quota can refuse it; a picture round is a few dozen.
   image: { points: 300, window: HOUR, message: "Too many pictures were uploaded from your network. Please try again in {wait}." },
+  // Bytes of new pictures stored (docs/decisions/0042-limits-that-mean-what-they-say.md): what the disk takes in a day.
+  imageBytesAddress: {
+    points: 200 * MB,
+    window: "utc-day",
+    message: "Your network has uploaded all the pictures this server takes from it in a day. Please try again in {wait}.",
+  },
+  imageBytesServer: {
+    points: 2000 * MB,
+    window: "utc-day",
+    message: "This server has taken all the new pictures its operator allows today. Please try again in {wait}.",
+  },
 };
 
 /** "45 seconds", "3 minutes", "2 hours": a wait a person can plan around. */
@@ -126,10 +150,31 @@ export class RateLimits {
       return { ok: true };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const rule = this.rules[name];
-      const retryAfterSeconds = rule.window === "utc-day" ? secondsToUtcMidnight(this.now()) : Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      return { ok: false, retryAfterSeconds, message: rule.message.replace("{wait}", describeWait(retryAfterSeconds)) };
+      return this.refusal(name, rejection.msBeforeNext);
     }
+  }
+
+  private refusal(name: LimitName, msBeforeNext: number): LimitCheck {
+    const rule = this.rules[name];
+    const retryAfterSeconds = rule.window === "utc-day" ? secondsToUtcMidnight(this.now()) : Math.max(1, Math.ceil(msBeforeNext / 1000));
+    return { ok: false, retryAfterSeconds, message: rule.message.replace("{wait}", describeWait(retryAfterSeconds)) };
+  }
+
+  /** Whether `key` has any of its allowance under `name` left, spending nothing. */
+  async peek(name: LimitName, key: string): Promise<LimitCheck> {
+    const limiter = this.limiters.get(name);
+    if (!limiter) return { ok: true };
+    const used = await limiter.get(this.keyOf(name, key));
+    if (!used || used.consumedPoints < this.rules[name].points) return { ok: true };
+    return this.refusal(name, used.msBeforeNext);
+  }
+
+  /**
+   * Counts `points` against `key` under `name` whatever is left: for a cost known only once the
+   * work is done (the bytes a picture took), after `peek` let it start.
+   */
+  async charge(name: LimitName, key: string, points: number): Promise<void> {
+    if (points > 0) await this.limiters.get(name)?.penalty(this.keyOf(name, key), points);
   }
 
   /** Gives back what an attempt spent (a login that turned out right does not count against the address). */

@@ -23,6 +23,7 @@ import { createAccount, createGuest } from "#app/models/user.server";
 import * as uploadApi from "#app/routes/api.images";
 import * as createRoute from "#app/routes/create";
 import * as imageRoute from "#app/routes/images.$id";
+import { DiskSpace } from "#app/utils/disk-space.server";
 import { startSession } from "#app/utils/session.server";
 import { ANONYMOUS_STORAGE_LIMIT_BYTES, STORAGE_LIMIT_BYTES } from "#app/utils/storage-limits";
 import { createLogger } from "#server/logger";
@@ -94,7 +95,9 @@ describe("storeImage", () => {
     const data = await png();
     const first = await stored(data, owner);
     const second = await stored(data, owner);
-    expect(second).toEqual(first);
+    // The second adds nothing to the disk (what the daily budgets count).
+    expect(second).toEqual({ ...first, newBytes: 0 });
+    expect(first.newBytes).toBe(first.bytes);
     expect(first.id).toMatch(/^[0-9a-f]{64}$/);
     expect([first.width, first.height]).toEqual([640, 480]);
     expect(await counts(first.id)).toEqual({ images: 1, uploads: 1 });
@@ -149,7 +152,7 @@ describe("storeImage", () => {
     expect(await counts()).toEqual(before);
     expect(await storageUsed(db, owner)).toBe(first.bytes);
     // A picture the owner already has costs nothing, even with the storage full.
-    expect(await storeImage(db, firstData, owner, first.bytes)).toEqual({ status: "ok", value: first });
+    expect(await storeImage(db, firstData, owner, first.bytes)).toEqual({ status: "ok", value: { ...first, newBytes: 0 } });
   });
 
   it("lets only one of two uploads at once take the last space", async () => {
@@ -225,9 +228,16 @@ describe("POST /api/images and GET /images/:id", () => {
   const sessionSecret = "images-test-session-secret-0123456789-0123456789";
   const lifted = testLimits();
   afterAll(() => lifted.close());
-  const context = (limits = lifted) => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger });
+  const diskSpace = new DiskSpace(".", 0);
+  const context = (limits = lifted) => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, diskSpace });
+  /** Uploads need a session (issue 26): a guest's, unless a test gives its own cookie. */
+  let guestCookie = "";
+  beforeAll(async () => {
+    const guest = await createGuest(db);
+    guestCookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
+  });
 
-  function upload(file: Blob | null, headers: Record<string, string> = {}, limits = lifted) {
+  function upload(file: Blob | null, headers: Record<string, string> = { cookie: guestCookie }, limits = lifted) {
     const form = new FormData();
     form.set("note", "ignored");
     if (file) form.set("image", file, "picture.png");
@@ -240,8 +250,20 @@ describe("POST /api/images and GET /images/:id", () => {
     return imageRoute.loader({ request, params: { id }, context: context() } as any);
   }
 
-  it("stores an upload and answers 201 with its URLs, minting a client id for a new browser", async () => {
-    const response = await upload(new Blob([new Uint8Array(await png(undefined, 2400, 1200))], { type: "image/png" }));
+  it("refuses an upload without a session with 401: a client id, which any caller makes up, buys no storage", async () => {
+    const anonymous: Record<string, string>[] = [{}, { cookie: "quiz_client_id=browser-no-session" }, { "x-client-id": "browser-no-session" }];
+    for (const headers of anonymous) {
+      const response = await upload(new Blob([new Uint8Array(await png())], { type: "image/png" }), headers);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Sign in or continue as a guest to upload pictures.", code: "PICTURES_NEED_SESSION" });
+    }
+    expect(await storageUsed(db, { userId: null, clientId: "browser-no-session" })).toBe(0);
+  });
+
+  it("stores a guest's upload and answers 201 with its URLs, charged to the guest", async () => {
+    const guest = await createGuest(db);
+    const cookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
+    const response = await upload(new Blob([new Uint8Array(await png(undefined, 2400, 1200))], { type: "image/png" }), { cookie });
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body).toEqual({
@@ -252,10 +274,8 @@ describe("POST /api/images and GET /images/:id", () => {
       url: `/images/${body.id}`,
       smallUrl: `/images/${body.id}?size=small`,
     });
-    const clientId = response.headers.get("x-client-id");
-    expect(clientId).toBeTruthy();
-    expect(response.headers.get("set-cookie")).toContain(clientId);
-    expect(await storageUsed(db, { userId: null, clientId })).toBe(body.bytes);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(await storageUsed(db, { userId: guest.id, clientId: null })).toBe(body.bytes);
   });
 
   it("charges a signed-in uploader's account", async () => {
@@ -342,24 +362,23 @@ describe("POST /api/images and GET /images/:id", () => {
   });
 
   it("answers 409 with the storage used and allowed when the uploader's storage is full", async () => {
-    // A browser whose earlier uploads fill its 20 MB but for a few kilobytes.
+    // A guest whose earlier uploads fill its 20 MB but for a few kilobytes.
+    const guest = await createGuest(db);
+    const cookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
     const filler = await fillerImage();
     const nearlyFull = ANONYMOUS_STORAGE_LIMIT_BYTES - 200 * 1024;
-    await db
-      .insertInto("image_uploads")
-      .values({ image_id: filler, user_id: null, client_id: "browser-quota", bytes: nearlyFull, created_at: Date.now() })
-      .execute();
+    await db.insertInto("image_uploads").values({ image_id: filler, user_id: guest.id, client_id: null, bytes: nearlyFull, created_at: Date.now() }).execute();
     const noisy = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
       .png()
       .toBuffer();
-    const response = await upload(new Blob([new Uint8Array(noisy)]), { cookie: "quiz_client_id=browser-quota" });
+    const response = await upload(new Blob([new Uint8Array(noisy)]), { cookie });
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
       error: "Your pictures use 19.8 MB of your 20 MB. Delete a quiz with pictures or upgrade your plan.",
       code: "STORAGE_FULL",
       values: { used: "19.8 MB", limit: "20 MB" },
     });
-    expect(await storageUsed(db, { userId: null, clientId: "browser-quota" })).toBe(nearlyFull);
+    expect(await storageUsed(db, { userId: guest.id, clientId: null })).toBe(nearlyFull);
   });
 
   it("gives a guest the anonymous storage and an account its plan's", async () => {
@@ -369,8 +388,8 @@ describe("POST /api/images and GET /images/:id", () => {
       .insertInto("image_uploads")
       .values({ image_id: filler, user_id: guest.id, client_id: null, bytes: ANONYMOUS_STORAGE_LIMIT_BYTES, created_at: Date.now() })
       .execute();
-    const guestCookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
-    expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: guestCookie })).status).toBe(409);
+    const fullGuestCookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
+    expect((await upload(new Blob([new Uint8Array(await png())]), { cookie: fullGuestCookie })).status).toBe(409);
 
     const user = await newUser("standard");
     await db
@@ -390,18 +409,34 @@ describe("POST /api/images and GET /images/:id", () => {
     form.set("questions[0].image", new Blob([new Uint8Array(await png())], { type: "image/png" }), "one.png");
     form.set("questions[1].text", "Q2");
     form.set("questions[1].image", new Blob([new Uint8Array(await png())], { type: "image/png" }), "two.png");
-    const request = new Request("http://localhost/create", { method: "POST", body: form, headers: { cookie: "quiz_client_id=browser-form-limit" } });
-    const before = await storageUsed(db, { userId: null, clientId: "browser-form-limit" });
+    const guest = await createGuest(db);
+    const cookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
+    const request = new Request("http://localhost/create", { method: "POST", body: form, headers: { cookie } });
+    const before = await storageUsed(db, { userId: guest.id, clientId: null });
     const result: any = await createRoute.action({ request, params: {}, context: context(limits) } as any);
     expect(result.init?.status).toBe(429);
     expect(result.data.formError.description).toMatch(/^Too many pictures\. Try again in /);
-    expect(await storageUsed(db, { userId: null, clientId: "browser-form-limit" })).toBe(before);
+    expect(await storageUsed(db, { userId: guest.id, clientId: null })).toBe(before);
+    limits.close();
+  });
+
+  it("refuses pictures posted with the editor's form without a session, on each picture's field", async () => {
+    const form = new FormData();
+    form.set("intent", "add-question");
+    form.set("title", "Pictures");
+    form.set("questions[0].text", "Q");
+    form.set("questions[0].image", new Blob([new Uint8Array(await png())], { type: "image/png" }), "one.png");
+    const request = new Request("http://localhost/create", { method: "POST", body: form, headers: { cookie: "quiz_client_id=browser-form-no-session" } });
+    const result: any = await createRoute.action({ request, params: {}, context: context() } as any);
+    expect(result.init?.status).toBe(400);
+    expect(result.data.errors).toEqual({ "questions.0.image": "Sign in or continue as a guest to upload pictures." });
+    expect(await storageUsed(db, { userId: null, clientId: "browser-form-no-session" })).toBe(0);
   });
 
   it("answers 429 over the upload limit of an address", async () => {
     const limits = testLimits({ image: { points: 1, window: 3600, message: "Too many pictures. Try again in {wait}." } });
-    expect((await upload(new Blob([new Uint8Array(await png())]), {}, limits)).status).toBe(201);
-    const refused = await upload(new Blob([new Uint8Array(await png())]), {}, limits);
+    expect((await upload(new Blob([new Uint8Array(await png())]), undefined, limits)).status).toBe(201);
+    const refused = await upload(new Blob([new Uint8Array(await png())]), undefined, limits);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBeTruthy();
     expect((await refused.json()).error).toMatch(/^Too many pictures\. Try again in \d+ minutes\.$/);

@@ -18,6 +18,9 @@ import * as xlsxTemplate from "#app/routes/create.template[.]xlsx";
 import * as schemaRoute from "#app/routes/schema.quiz-v1[.]json";
 import { QUIZ_FILE_FORMAT, type QuizFile } from "#app/utils/quiz-file";
 import { parseQuizSpreadsheet, quizToCsv, quizToXlsx } from "#app/utils/quiz-spreadsheet.server";
+import { createGuest } from "#app/models/user.server";
+import { DiskSpace } from "#app/utils/disk-space.server";
+import { startSession } from "#app/utils/session.server";
 import { createLogger } from "#server/logger";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 
@@ -260,7 +263,7 @@ describe("routes", () => {
   const sessionSecret = "quiz-transfer-test-session-secret-0123456789";
   const limits = testLimits();
   afterAll(() => limits.close());
-  const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger });
+  const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, diskSpace: new DiskSpace(".", 0) });
 
   const post = (body: BodyInit, headers: Record<string, string> = {}, query = "") =>
     importApi.action({
@@ -286,13 +289,19 @@ describe("routes", () => {
     const text = await exported.text();
     expect(JSON.parse(text).$schema).toBe("http://localhost/schema/quiz-v1.json");
 
-    const response = await post(text, { "Content-Type": "application/json", "X-Client-Id": "route-json-2" }, "?visibility=public");
+    // A file with pictures needs a session, as an upload does (issue 26): a client id alone is refused.
+    const anonymous = await post(text, { "Content-Type": "application/json", "X-Client-Id": "route-json-2" }, "?visibility=public");
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ code: "PICTURES_NEED_SESSION" });
+    const guest = await createGuest(db);
+    const cookie = (await startSession(context(), new Request("http://localhost/auth"), guest.id)).split(";")[0];
+    const response = await post(text, { "Content-Type": "application/json", cookie }, "?visibility=public");
     expect(response.status).toBe(201);
     const created = await response.json();
     expect(response.headers.get("location")).toBe(`/api/quizzes/${created.id}`);
     expect(created).toMatchObject({ title: "Picture round", isPublic: true });
     const shown = await quizApi.loader({
-      request: new Request(`http://localhost/api/quizzes/${created.id}`, { headers: { "X-Client-Id": "route-json-2" } }),
+      request: new Request(`http://localhost/api/quizzes/${created.id}`, { headers: { cookie } }),
       params: { id: String(created.id) },
       context: context(),
     } as any);

@@ -21,6 +21,16 @@ describe("WindowCounter", () => {
     expect(counter.count("b")).toBe(1);
   });
 
+  it("tells how long a key's window has left, 0 for a key without one", () => {
+    const { counter, clock } = counterAt(600);
+    expect(counter.secondsLeft("a")).toBe(0);
+    counter.add("a");
+    clock.now += 100_000;
+    expect(counter.secondsLeft("a")).toBe(500);
+    clock.now += 500_000;
+    expect(counter.secondsLeft("a")).toBe(0);
+  });
+
   it("opens a new window once the key's has ended", () => {
     const { counter, clock } = counterAt(60);
     counter.take("a", 1);
