@@ -75,6 +75,8 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
   "rate-limited": 429,
   // As for an upload: the file is fine; the owner's storage is full.
   "over-quota": 409,
+  // With Retry-After: the node is reading as many files as it takes at once (server/heavy-work.ts).
+  busy: 503,
 };
 
 /**

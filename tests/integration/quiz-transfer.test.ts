@@ -3,6 +3,7 @@
  * back as the same quiz; spreadsheets come in; a bad file or a full storage creates nothing; and
  * the routes called with real Requests answer with the statuses and headers scripts rely on.
  */
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
@@ -18,6 +19,7 @@ import * as xlsxTemplate from "#app/routes/create.template[.]xlsx";
 import * as schemaRoute from "#app/routes/schema.quiz-v1[.]json";
 import { QUIZ_FILE_FORMAT, type QuizFile } from "#app/utils/quiz-file";
 import { parseQuizSpreadsheet, quizToCsv, quizToXlsx } from "#app/utils/quiz-spreadsheet.server";
+import { HeavyWork } from "#server/heavy-work";
 import { createLogger } from "#server/logger";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 
@@ -260,7 +262,9 @@ describe("routes", () => {
   const sessionSecret = "quiz-transfer-test-session-secret-0123456789";
   const limits = testLimits();
   afterAll(() => limits.close());
-  const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger });
+  // The worker thread's script as the production build has it (integration tests run after `npm run build`).
+  const heavyWork = new HeavyWork({}, { file: path.resolve("build/node/heavy-worker.js") }, logger);
+  const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, heavyWork });
 
   const post = (body: BodyInit, headers: Record<string, string> = {}, query = "") =>
     importApi.action({
