@@ -6,14 +6,7 @@
 import { createHash } from "node:crypto";
 import type { DB } from "#db/connection.server";
 import { getImage, storeImage } from "#app/models/image.server";
-import {
-  createQuizWithQuestions,
-  findOwnQuizWithQuestions,
-  type Question,
-  type Quiz,
-  type QuizAccess,
-  type Requester,
-} from "#app/models/quiz.server";
+import { createQuizWithQuestions, findOwnQuizWithQuestions, type Question, type Quiz, type QuizAccess, type Requester } from "#app/models/quiz.server";
 import type { QuestionContent } from "#app/game/question-kinds";
 import {
   invalidFile,

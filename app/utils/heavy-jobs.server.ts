@@ -34,7 +34,9 @@ export async function runHeavyJob(job: HeavyJob): Promise<{ result: HeavyJobResu
 /** What a job moves to its worker: the source's bytes. */
 export function jobTransfer(job: HeavyJob): ArrayBuffer[] {
   switch (job.kind) {
-    case "read-import":
-      return movableBuffer("quizFile" in job.source ? job.source.quizFile : job.source.spreadsheet.bytes);
+    case "read-import": {
+      const chunks = "quizFile" in job.source ? job.source.quizFile : [job.source.spreadsheet.bytes];
+      return [...new Set(chunks.flatMap((chunk) => movableBuffer(chunk)))];
+    }
   }
 }

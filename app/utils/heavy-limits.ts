@@ -15,6 +15,19 @@ export interface SpreadsheetLimits {
 /** A quiz has at most 100 questions; Kahoot's template alone has a title block and 100 numbered rows. */
 export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = { maxRows: 1000, maxUnpackedBytes: 20 * 1024 * 1024 };
 
+/** Every slot for heavy work is taken and the queue is full (server/heavy-work.ts): 503 with Retry-After. */
+export const SERVER_BUSY = "The server is busy with other files right now. Please try again in a few seconds.";
+/** A file past the shape any real one has, or whose reading ran its worker out of memory or time: 413. */
+export const FILE_TOO_COMPLEX = "This file is too large or too complex to read.";
+
+/**
+ * A quiz file's JSON is scanned before it is parsed: a real one (100 questions, each with a few
+ * answers and a picture) has some thousands of values, nested five deep. Past these it is refused
+ * before JSON.parse builds millions of objects.
+ */
+export const MAX_JSON_VALUES = 200_000;
+export const MAX_JSON_DEPTH = 32;
+
 /**
  * A decompression bomb (a small file that declares a huge canvas) is refused from its header
  * before any pixel is decoded. 40 megapixels is above any phone camera's default photo

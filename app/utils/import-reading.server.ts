@@ -5,6 +5,7 @@
  */
 import type { QuestionContent } from "#app/game/question-kinds";
 import type { NewQuiz } from "#app/models/quiz.server";
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/utils/heavy-limits";
 import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/picture-format";
 import { QuizFileSchema, type ParsedQuizFile } from "#app/utils/quiz-file";
 import {
@@ -98,19 +99,58 @@ export async function prepareImport(input: ImportInput, limits: SpreadsheetLimit
 }
 
 /**
- * An import as it arrives: a quiz file's bytes (JSON, not yet decoded), or a spreadsheet's with
- * the quiz's details from the form.
+ * An import as it arrives: a quiz file's bytes (JSON, not yet decoded) in the chunks the body came
+ * in (joined in the worker, not on the game's thread), or a spreadsheet's with the quiz's details
+ * from the form.
  */
-export type ImportSource = { quizFile: Uint8Array; isPublic: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
+export type ImportSource = { quizFile: Uint8Array[]; isPublic: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
 
-export type ReadImportResult = PrepareImportResult | { status: "not-json" };
+export type ReadImportResult = PrepareImportResult | { status: "not-json" } | { status: "too-complex" };
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/**
+ * Whether JSON text stays within MAX_JSON_VALUES values and MAX_JSON_DEPTH levels, read byte by
+ * byte outside strings, in one pass and no memory: the bound JSON.parse itself does not have.
+ * Malformed text is left for JSON.parse to refuse.
+ */
+export function jsonWithinShape(chunks: Uint8Array[]): boolean {
+  let inString = false;
+  let escaped = false;
+  let depth = 0;
+  let values = 0;
+  for (const bytes of chunks) {
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+        continue;
+      }
+      if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        if (++depth > MAX_JSON_DEPTH || ++values > MAX_JSON_VALUES) return false;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--;
+      else if (byte === COMMA && ++values > MAX_JSON_VALUES) return false;
+    }
+  }
+  return true;
+}
 
 /** A source decoded and checked whole: the work of an import that grows with its file. */
 export async function readImportSource(source: ImportSource, limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS): Promise<ReadImportResult> {
   if ("spreadsheet" in source) return prepareImport(source, limits);
+  if (!jsonWithinShape(source.quizFile)) return { status: "too-complex" };
   let file: unknown;
   try {
-    file = JSON.parse(new TextDecoder().decode(source.quizFile).replace(/^\uFEFF/, ""));
+    file = JSON.parse(new TextDecoder().decode(Buffer.concat(source.quizFile)).replace(/^\uFEFF/, ""));
   } catch {
     return { status: "not-json" };
   }

@@ -19,6 +19,7 @@ import {
   SpreadsheetDetailsSchema,
   titleFromFileName,
 } from "#app/utils/quiz-file";
+import { FILE_TOO_COMPLEX, SERVER_BUSY } from "#app/utils/heavy-limits";
 import { precheckImportSource, type ImportSource, type ReadImportResult } from "#app/utils/import-reading.server";
 import { checkLimits, type LimitName } from "#app/utils/rate-limits.server";
 import { getUser } from "#app/utils/session.server";
@@ -27,10 +28,7 @@ import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limit
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
 const CHOOSE_FILE = "Choose a quiz file (.json) or a spreadsheet (.csv or .xlsx) to import.";
 const NOT_JSON = "This quiz file is not valid JSON.";
-/** A file whose reading ran its worker out of memory or time. */
-export const FILE_TOO_COMPLEX = "This file is too large or too complex to read.";
-/** Every slot for heavy work is taken and the queue is full (server/heavy-work.ts). */
-export const SERVER_BUSY = "The server is busy with other files right now. Please try again in a few seconds.";
+
 const SEND_A_FILE = "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.";
 const DEFAULT_TITLE = "Imported quiz";
 
@@ -72,8 +70,8 @@ function visibilityOf(value: FormDataEntryValue | string | null): Checked<boolea
   return { ok: true, value: visibility.data === "public" };
 }
 
-/** A quiz file's bytes with the visibility it is imported with; decoded and parsed later, in a worker. */
-function quizFileSource(bytes: Uint8Array, visibility: FormDataEntryValue | string | null): Checked<ImportSource> {
+/** A quiz file's bytes with the visibility it is imported with; joined, decoded and parsed later, in a worker. */
+function quizFileSource(bytes: Uint8Array[], visibility: FormDataEntryValue | string | null): Checked<ImportSource> {
   const isPublic = visibilityOf(visibility);
   if (!isPublic.ok) return isPublic;
   return { ok: true, value: { quizFile: bytes, isPublic: isPublic.value } };
@@ -103,7 +101,7 @@ async function readUpload(request: Request): Promise<Checked<ImportSource>> {
     .decode(bytes.subarray(0, 16))
     .replace(/^\uFEFF/, "")
     .trimStart();
-  if (/\.json$/i.test(file.name) || start.startsWith("{")) return quizFileSource(bytes, form.get("visibility"));
+  if (/\.json$/i.test(file.name) || start.startsWith("{")) return quizFileSource([bytes], form.get("visibility"));
 
   if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return { ok: false, reason: "too-large", message: spreadsheetTooLargeMessage() };
   const text = (name: string) => {
@@ -124,9 +122,12 @@ async function readUpload(request: Request): Promise<Checked<ImportSource>> {
   return { ok: true, value: { spreadsheet: { bytes, fileName: file.name }, ...details.data } };
 }
 
-/** The body's bytes, or null past `max` however it is sent (a declared length may be absent or wrong). */
-async function readBytesWithin(request: Request, max: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array();
+/**
+ * The body's chunks as they came, or null past `max` however it is sent (a declared length may be
+ * absent or wrong). Not joined here: copying 40 MB at once would hold the game's thread for tens of ms.
+ */
+async function readChunksWithin(request: Request, max: number): Promise<Uint8Array[] | null> {
+  if (!request.body) return [];
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -140,13 +141,13 @@ async function readBytesWithin(request: Request, max: number): Promise<Uint8Arra
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
 /** The quiz file or spreadsheet a request carries, by its content type. */
 async function readImport(request: Request, contentType: string): Promise<Checked<ImportSource>> {
   if (contentType.startsWith("multipart/form-data")) return readUpload(request);
-  const bytes = await readBytesWithin(request, MAX_QUIZ_FILE_BYTES);
+  const bytes = await readChunksWithin(request, MAX_QUIZ_FILE_BYTES);
   if (bytes === null) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
   return quizFileSource(bytes, new URL(request.url).searchParams.get("visibility"));
 }
@@ -195,6 +196,7 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
     const read = precheckImportSource(input.value, limits) ?? (await readInWorker(context, input.value));
     if ("ok" in read) return read;
     if (read.status === "not-json") return { ok: false, reason: "not-json", message: NOT_JSON, fieldErrors: { file: [NOT_JSON] } };
+    if (read.status === "too-complex") return { ok: false, reason: "too-large", message: FILE_TOO_COMPLEX, fieldErrors: { file: [FILE_TOO_COMPLEX] } };
     if (read.status === "invalid") return { ok: false, reason: "invalid-file", message: read.message, fieldErrors: read.fieldErrors, rows: read.rows };
 
     // The same costs as making the quiz by hand: one quiz, each question, each picture.
