@@ -9,6 +9,7 @@ import { jsonWithinShape } from "#app/utils/import-reading.server";
 import { parseEnv } from "#app/utils/env.server";
 import { checkArchive } from "#app/utils/xlsx-archive.server";
 import { parseQuizSpreadsheet, quizTemplateCsv, TEMPLATE_QUESTIONS } from "#app/utils/quiz-spreadsheet.server";
+import { releasedWhenRead } from "#app/utils/game-report-files.server";
 import { HeavyWork } from "#server/heavy-work";
 import { silentLogger } from "#server/logger";
 import { zipBombXlsx } from "../integration/hostile-files";
@@ -38,6 +39,34 @@ describe("HeavyWork's slots", () => {
     const work = heavyWork(1, 0);
     await expect(work.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await work.run(async () => 42)).toEqual({ ok: true, value: 42 });
+  });
+});
+
+describe("a report's slot", () => {
+  const stream = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([1, 2]));
+        controller.enqueue(new Uint8Array([3]));
+        controller.close();
+      },
+    });
+
+  it("is given back once the file is read to its end", async () => {
+    let released = 0;
+    const body = releasedWhenRead(stream(), () => released++);
+    expect(released).toBe(0);
+    expect([...new Uint8Array(await new Response(body).arrayBuffer())]).toEqual([1, 2, 3]);
+    expect(released).toBe(1);
+  });
+
+  it("is given back when the download is dropped or the writing fails", async () => {
+    let released = 0;
+    await releasedWhenRead(stream(), () => released++).cancel("gone");
+    expect(released).toBe(1);
+    const failing = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new Error("disk")) });
+    await expect(new Response(releasedWhenRead(failing, () => released++)).arrayBuffer()).rejects.toThrow("disk");
+    expect(released).toBe(2);
   });
 });
 
