@@ -3,6 +3,7 @@
  * no sharp. What a worker thread runs for an import request (server/heavy-worker.ts), and what
  * `importQuiz` runs itself when called with a file in hand.
  */
+import { getHeapStatistics } from "node:v8";
 import type { QuestionContent } from "#app/game/question-kinds";
 import type { NewQuiz } from "#app/models/quiz.server";
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/utils/heavy-limits";
@@ -144,10 +145,22 @@ export function jsonWithinShape(chunks: Uint8Array[]): boolean {
   return true;
 }
 
+/**
+ * Whether decoding and parsing these bytes fits the heap this thread has: the text (up to twice the
+ * bytes, for characters past Latin-1), its parsed strings as much again, and room to spare. A single
+ * allocation near a worker's heap limit ends the whole process, not the worker (V8 gives up
+ * before Node's near-limit handler can end the worker), so a file too large for the heap is
+ * refused before any of it is decoded.
+ */
+function fitsHeap(chunks: Uint8Array[]): boolean {
+  const bytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  return bytes * 5 <= getHeapStatistics().heap_size_limit;
+}
+
 /** A source decoded and checked whole: the work of an import that grows with its file. */
 export async function readImportSource(source: ImportSource, limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS): Promise<ReadImportResult> {
   if ("spreadsheet" in source) return prepareImport(source, limits);
-  if (!jsonWithinShape(source.quizFile)) return { status: "too-complex" };
+  if (!fitsHeap(source.quizFile) || !jsonWithinShape(source.quizFile)) return { status: "too-complex" };
   let file: unknown;
   try {
     file = JSON.parse(new TextDecoder().decode(Buffer.concat(source.quizFile)).replace(/^\uFEFF/, ""));

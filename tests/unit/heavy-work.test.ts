@@ -10,6 +10,7 @@ import { parseEnv } from "#app/utils/env.server";
 import { checkArchive } from "#app/utils/xlsx-archive.server";
 import { parseQuizSpreadsheet, quizTemplateCsv, TEMPLATE_QUESTIONS } from "#app/utils/quiz-spreadsheet.server";
 import { releasedWhenRead } from "#app/utils/game-report-files.server";
+import type { HeavyJob } from "#app/utils/heavy-jobs.server";
 import { HeavyWork } from "#server/heavy-work";
 import { silentLogger } from "#server/logger";
 import { zipBombXlsx } from "../integration/hostile-files";
@@ -40,6 +41,32 @@ describe("HeavyWork's slots", () => {
     await expect(work.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await work.run(async () => 42)).toEqual({ ok: true, value: 42 });
   });
+});
+
+describe("a worker that runs out of heap", () => {
+  it("is ended, its job answered out-of-memory, and the next job gets a new worker", async () => {
+    // A worker that, on its first job, allocates small objects until its heap is gone (the way a
+    // parse runs out: many allocations, each small), and answers any later job at once.
+    const code = `
+      const { parentPort } = require("node:worker_threads");
+      let jobs = 0;
+      parentPort.on("message", () => {
+        if (++jobs > 1 || process.env.HEAVY_TEST_CALM) return parentPort.postMessage({ status: "ok" });
+        const kept = [];
+        for (;;) kept.push({ at: kept.length, text: "x".repeat(64) + kept.length });
+      });`;
+    const work = new HeavyWork({ workerMemoryMb: 32 }, { code }, silentLogger);
+    const job: HeavyJob = { kind: "read-import", source: { quizFile: [], isPublic: false }, limits: { maxRows: 1, maxUnpackedBytes: 1 } };
+    expect(await work.inWorker(job)).toEqual({ ok: false, reason: "out-of-memory" });
+    // A new worker (its first job again), which this time is let off: it answers.
+    process.env.HEAVY_TEST_CALM = "1";
+    try {
+      expect(await work.inWorker(job)).toEqual({ ok: true, value: { status: "ok" } });
+    } finally {
+      delete process.env.HEAVY_TEST_CALM;
+      await work.close();
+    }
+  }, 60_000);
 });
 
 describe("a report's slot", () => {
