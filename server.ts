@@ -24,6 +24,8 @@ import { DiskSpace } from "#app/utils/disk-space.server";
 import { SESSION_COOKIE } from "#app/utils/session.server";
 import { bodyCapOf } from "#app/utils/body-limits";
 import { GameHub, type HubOptions } from "#server/game-hub";
+import { HeavyWork, type HeavyWorkOptions, type WorkerScript } from "#server/heavy-work";
+import { DEFAULT_SPREADSHEET_LIMITS } from "#app/utils/heavy-limits";
 import { limitHeapGrowth } from "#server/heap-growth";
 import { requestLog, requestLogs } from "#server/http-log";
 import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
@@ -63,6 +65,8 @@ export interface ServerConfig {
   logger?: Logger;
   /** Serves GET /metrics to a scraper sending it as a bearer token (METRICS_TOKEN); absent, /metrics is a 404. */
   metricsToken?: string;
+  /** Imports, pictures and reports: how many at once, the queue, the workers' heap; see HeavyWorkOptions. */
+  heavyWork?: Partial<HeavyWorkOptions>;
 }
 
 export interface ServerLimits extends JoinLimits {
@@ -146,6 +150,17 @@ function limitRules(limits: ServerLimits): LimitRules {
   };
 }
 
+/**
+ * The worker thread's script: compiled beside this module in production (build/node/heavy-worker.js,
+ * also what the integration tests run), the TypeScript source through tsx's loader in development.
+ */
+function heavyWorkerScript(mode: ServerConfig["mode"]): WorkerScript {
+  if (mode === "production") return { file: path.join(BUILD_DIR, "node", "heavy-worker.js") };
+  const source = pathToFileURL(path.join(HERE, "server", "heavy-worker.ts")).href;
+  const tsx = import.meta.resolve("tsx/esm/api");
+  return { code: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); });` };
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -181,6 +196,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     onSharedCommit: (games, seconds) => metrics.sharedCommit(games, seconds),
     settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame },
   });
+  const heavyWork = new HeavyWork(config.heavyWork ?? {}, heavyWorkerScript(config.mode), logger);
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
   const billing = isBillingConfigured(config.billing) ? new Billing(config.billing) : null;
@@ -262,6 +278,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         limits: rateLimits,
         codeLookups,
         diskSpace,
+        heavyWork,
       }),
       mode: config.mode,
     }),
@@ -303,6 +320,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await db.destroy();
       rateLimits.close();
       codeLookups.stop();
+      await heavyWork.close();
     },
   };
 }
@@ -328,6 +346,17 @@ async function main(): Promise<void> {
     billing: billingConfigOf(env),
     logger,
     metricsToken: env.METRICS_TOKEN,
+    heavyWork: {
+      concurrency: env.HEAVY_WORK_CONCURRENCY,
+      queue: env.HEAVY_WORK_QUEUE,
+      workerMemoryMb: env.HEAVY_WORK_MEMORY_MB,
+      maxInputPixels: env.IMAGE_MAX_PIXELS,
+      spreadsheet: {
+        maxRows: env.SPREADSHEET_MAX_ROWS ?? DEFAULT_SPREADSHEET_LIMITS.maxRows,
+        maxUnpackedBytes:
+          env.SPREADSHEET_MAX_UNPACKED_MB === undefined ? DEFAULT_SPREADSHEET_LIMITS.maxUnpackedBytes : env.SPREADSHEET_MAX_UNPACKED_MB * 1024 * 1024,
+      },
+    },
     limits: {
       joinsPerIpPerGamePerMinute: env.JOIN_LIMIT_PER_IP,
       joinsPerIpPerMinute: env.JOIN_LIMIT_PER_IP_ALL_GAMES,

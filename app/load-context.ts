@@ -7,6 +7,7 @@ import type { ServerMetrics } from "#server/metrics";
 import type { RateLimits } from "#app/utils/rate-limits.server";
 import type { DiskSpace } from "#app/utils/disk-space.server";
 import type { CodeLookups } from "#server/code-lookups";
+import type { HeavyWork } from "#server/heavy-work";
 
 /** What server.ts hands every loader and action (see getLoadContext there). */
 declare module "@remix-run/node" {
@@ -36,6 +37,8 @@ declare module "@remix-run/node" {
     logger: Logger;
     /** Counters for GET /metrics (always there; the endpoint is on only with METRICS_TOKEN). */
     metrics: ServerMetrics;
+    /** Imports, pictures and reports: a few at a time, parsing in worker threads (server/heavy-work.ts). */
+    heavyWork: HeavyWork;
   }
 }
 

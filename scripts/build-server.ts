@@ -14,6 +14,8 @@ const SERVER_OUT_DIR = path.resolve("build/node");
 /** Entry points and the file each becomes in build/node/. */
 const SERVER_ENTRIES = {
   server: "server.ts",
+  // The worker thread server/heavy-work.ts starts for imports; found beside server.js.
+  "heavy-worker": "server/heavy-worker.ts",
   "db-migrate": "db/migrate-cli.ts",
   "db-backup": "db/backup-cli.ts",
   user: "db/user-cli.ts",

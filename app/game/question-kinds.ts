@@ -108,15 +108,29 @@ export function typedAnswerMatches(typed: string, accepted: string): boolean {
 }
 
 /**
+ * Longer than any number a person types (MAX_NUMBER with separators, decimals and spaces): such a
+ * text is no number, and no pattern runs on it.
+ */
+export const TYPED_NUMBER_MAX_LENGTH = 100;
+
+// Each pattern can split its input only one way (digits, then a separator, then digits), so the
+// engine's work is proportional to the input's length, never its square (issue 26).
+const PLAIN_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
+const COMMA_THOUSANDS = /^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const DOT_THOUSANDS = /^[-+]?\d{1,3}(?:\.\d{3})+(?:,\d+)?$/;
+const DECIMAL_COMMA = /^[-+]?\d*,\d+$/;
+
+/**
  * Reads a number as people type it, in a form or a spreadsheet cell: "1969", "-273.15", "1e6",
  * "1,969" or "1.969,5" (thousands separators either way), "3,5" (a decimal comma), "1 000 000".
- * Null for anything else.
+ * Null for anything else, and for any text longer than TYPED_NUMBER_MAX_LENGTH.
  */
 export function parseTypedNumber(raw: string): number | null {
+  if (raw.length > TYPED_NUMBER_MAX_LENGTH) return null;
   const text = raw.trim().replace(/[\s\u00a0\u202f'_]/g, "");
-  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
-  if (/^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return Number(text.replace(/,/g, ""));
-  if (/^[-+]?\d{1,3}(\.\d{3})+(,\d+)?$/.test(text)) return Number(text.replace(/\./g, "").replace(",", "."));
-  if (/^[-+]?\d*,\d+$/.test(text)) return Number(text.replace(",", "."));
+  if (PLAIN_NUMBER.test(text)) return Number(text);
+  if (COMMA_THOUSANDS.test(text)) return Number(text.replace(/,/g, ""));
+  if (DOT_THOUSANDS.test(text)) return Number(text.replace(/\./g, "").replace(",", "."));
+  if (DECIMAL_COMMA.test(text)) return Number(text.replace(",", "."));
   return null;
 }

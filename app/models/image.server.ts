@@ -40,7 +40,14 @@ const IMAGE_ID = /^[0-9a-f]{64}$/;
  * `owner` (once: the same picture again costs nothing more), unless it would take the owner past
  * `limitBytes`.
  */
-export async function storeImage(db: DB, data: Uint8Array, owner: ImageOwner, limitBytes: number, now = Date.now()): Promise<StoreImageResult> {
+export async function storeImage(
+  db: DB,
+  data: Uint8Array,
+  owner: ImageOwner,
+  limitBytes: number,
+  now = Date.now(),
+  options: { maxInputPixels?: number } = {},
+): Promise<StoreImageResult> {
   if (owner.userId === null && owner.clientId === null) throw new Error("storeImage needs an owner: a user id or a client id");
   if (data.byteLength > MAX_UPLOAD_BYTES) return { status: "too-large", maxBytes: MAX_UPLOAD_BYTES };
   if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE };
@@ -52,7 +59,7 @@ export async function storeImage(db: DB, data: Uint8Array, owner: ImageOwner, li
   }
   // Re-encoding takes up to a second of CPU: it happens before the transaction, which would
   // otherwise hold the one database connection, and every game's writes with it, meanwhile.
-  const processed = await processPicture(data);
+  const processed = await processPicture(data, options.maxInputPixels);
   if (processed.status !== "ok") return processed;
   const { large, small, width, height } = processed.value;
   const id = createHash("sha256").update(large).digest("hex");

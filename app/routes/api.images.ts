@@ -2,6 +2,7 @@ import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type Acti
 import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
 import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
 import { ROUTE_BODIES } from "#app/utils/body-limits";
+import { SERVER_BUSY } from "#app/utils/heavy-limits";
 import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
 import { chargeUpload, uploadAllowance, type UploadRefusal } from "#app/utils/picture-uploads.server";
 import { getUser } from "#app/utils/session.server";
@@ -61,10 +62,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const { user } = allowed;
     await requireWithinLimit(context, "image");
-    const data = await readImageField(request);
-
-    const limitBytes = storageLimitOfUser(user);
-    const stored = await storeImage(context.db, data, { userId: user.id, clientId: null }, limitBytes);
+    // A slot for heavy work before the body is read: a busy node reads no more of it (server/heavy-work.ts).
+    const slot = await context.heavyWork.acquire();
+    if (!slot.ok) throw new ApiError(503, SERVER_BUSY, undefined, slot.retryAfterSeconds);
+    let stored: Awaited<ReturnType<typeof storeImage>>;
+    try {
+      const data = await readImageField(request);
+      const limitBytes = storageLimitOfUser(user);
+      const { maxInputPixels } = context.heavyWork.options;
+      stored = await storeImage(context.db, data, { userId: user.id, clientId: null }, limitBytes, Date.now(), { maxInputPixels });
+    } finally {
+      slot.release();
+    }
     if (stored.status === "invalid") throw new ApiError(400, stored.message, { image: [stored.message] });
     if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeMessage(stored.maxBytes));
     // 409: the upload itself is fine; the owner's storage is full, and freeing some makes it succeed.

@@ -27,6 +27,7 @@ import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
+import { SERVER_BUSY } from "#app/utils/heavy-limits";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: metaT(matches, "quiz")(data?.editing ? "meta.edit" : "meta.create") }];
 
@@ -94,7 +95,12 @@ async function storeFormPictures(
   request: Request,
   formData: FormData,
   draft: QuizDraft,
-): Promise<{ draft: QuizDraft; errors: Record<string, string>; headers?: HeadersInit; refused?: { message: string; retryAfterSeconds: number } }> {
+): Promise<{
+  draft: QuizDraft;
+  errors: Record<string, string>;
+  headers?: HeadersInit;
+  refused?: { message: string; retryAfterSeconds: number; status?: number; title?: string };
+}> {
   const files = draft.questions
     .map((_, index) => formData.get(`questions[${index}].image`))
     .map((file) => (file instanceof Blob && file.size > 0 ? file : null));
@@ -116,16 +122,21 @@ async function storeFormPictures(
   const limitBytes = storageLimitOfUser(user);
   const errors: Record<string, string> = {};
   const questions = [...draft.questions];
-  for (const [index, file] of files.entries()) {
-    if (!file) continue;
-    const stored = await storeImage(context.db, new Uint8Array(await file.arrayBuffer()), owner, limitBytes);
-    if (stored.status === "ok") {
-      questions[index] = { ...questions[index], imageId: stored.value.id };
-      await chargeUpload(context, stored.value.newBytes);
-    } else if (stored.status === "invalid") errors[`questions.${index}.image`] = stored.message;
-    else if (stored.status === "too-large") errors[`questions.${index}.image`] = pictureTooLargeMessage(stored.maxBytes);
-    else errors[`questions.${index}.image`] = overStorageMessage(stored.usedBytes, stored.limitBytes);
-  }
+  // One slot for heavy work for all of them (server/heavy-work.ts); a busy node says so (503).
+  const { maxInputPixels } = context.heavyWork.options;
+  const done = await context.heavyWork.run(async () => {
+    for (const [index, file] of files.entries()) {
+      if (!file) continue;
+      const stored = await storeImage(context.db, new Uint8Array(await file.arrayBuffer()), owner, limitBytes, Date.now(), { maxInputPixels });
+      if (stored.status === "ok") {
+        questions[index] = { ...questions[index], imageId: stored.value.id };
+        await chargeUpload(context, stored.value.newBytes);
+      } else if (stored.status === "invalid") errors[`questions.${index}.image`] = stored.message;
+      else if (stored.status === "too-large") errors[`questions.${index}.image`] = pictureTooLargeMessage(stored.maxBytes);
+      else errors[`questions.${index}.image`] = overStorageMessage(stored.usedBytes, stored.limitBytes);
+    }
+  });
+  if (!done.ok) return { draft, errors: {}, refused: { message: SERVER_BUSY, retryAfterSeconds: done.retryAfterSeconds, status: 503, title: "Server busy" } };
   return { draft: { ...draft, questions }, errors, headers };
 }
 
@@ -147,8 +158,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const pictures = await storeFormPictures(context, request, formData, submission.value.draft);
   const draft = pictures.draft;
   if (pictures.refused) {
-    const { message, retryAfterSeconds } = pictures.refused;
-    return reply({ draft, formError: { title: "Too many pictures", description: message } }, 429, retryAfterHeaders(retryAfterSeconds));
+    const { message, retryAfterSeconds, status = 429, title = "Too many pictures" } = pictures.refused;
+    return reply({ draft, formError: { title, description: message } }, status, retryAfterHeaders(retryAfterSeconds));
   }
   if (Object.keys(pictures.errors).length > 0) return reply({ draft, errors: pictures.errors }, 400, pictures.headers);
 

@@ -78,6 +78,8 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
   // Pictures need a session, and room on the disk (app/utils/picture-uploads.server.ts).
   "no-session": 401,
   "disk-low": 507,
+  // With Retry-After: the node is reading as many files as it takes at once (server/heavy-work.ts).
+  busy: 503,
 };
 
 /**

@@ -104,6 +104,13 @@ const EnvSchema = z.object({
   TEAMS_LIMIT_PER_IP: Limit.optional(),
   // Every per-address limit counts an IPv6 client by its network of this many leading bits.
   IPV6_PREFIX_LENGTH: WholeNumber.min(16).max(128).default(64),
+  // Heavy work (imports, pictures, reports): defaults in server/heavy-work.ts, quiz-spreadsheet.server.ts, image-processing.server.ts.
+  HEAVY_WORK_CONCURRENCY: WholeNumber.min(1).max(64).optional(),
+  HEAVY_WORK_QUEUE: WholeNumber.min(0).max(10_000).optional(),
+  HEAVY_WORK_MEMORY_MB: WholeNumber.min(64).max(16_384).optional(),
+  SPREADSHEET_MAX_ROWS: WholeNumber.min(10).max(1_000_000).optional(),
+  SPREADSHEET_MAX_UNPACKED_MB: WholeNumber.min(1).max(4096).optional(),
+  IMAGE_MAX_PIXELS: WholeNumber.min(1_000_000).max(1_000_000_000).optional(),
   LOBBY_IDLE_MINUTES: WholeNumber.min(1)
     .max(7 * 24 * 60)
     .optional(),

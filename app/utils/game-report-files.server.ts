@@ -22,6 +22,35 @@ import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "./quiz-spreadsheet.server";
  */
 
 export const REPORT_FORMATS = ["csv", "xlsx"] as const;
+
+/** A report as it is sent: a stream, written as it is read. */
+export type ReportDownload = DownloadFile & { body: ReadableStream<Uint8Array> };
+
+/**
+ * `body` as it is read, calling `release` once when it has been read to its end, has failed, or
+ * the reader went away: a report holds its slot for heavy work exactly as long as it is written.
+ */
+export function releasedWhenRead(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+}
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 type Translate = ReturnType<typeof translator>;
@@ -122,7 +151,7 @@ export function reportFileName(full: FullReport, format: ReportFormat): string {
 }
 
 /** The answers table as CSV: UTF-8 with a byte-order mark (so Excel reads "Zoë" as Zoë), formula-like cells escaped. */
-export function reportCsvFile(full: FullReport, language: Language): DownloadFile {
+export function reportCsvFile(full: FullReport, language: Language): ReportDownload {
   const t = translator(language, "reports");
   // Bytes, not strings: a web stream's readers (Response.text(), the Fetch API) take Uint8Array chunks only.
   const utf8 = new TextEncoder();
@@ -152,7 +181,7 @@ function distributionText(figures: QuestionFigures): string {
 }
 
 /** The workbook: Questions, Teams and Team questions (a team game's), Players and Answers sheets, streamed as it is written. */
-export function reportXlsxFile(full: FullReport, language: Language): DownloadFile {
+export function reportXlsxFile(full: FullReport, language: Language): ReportDownload {
   const t = translator(language, "reports");
   const { report } = full;
   const output = new PassThrough();

@@ -5,10 +5,10 @@
  */
 import os from "node:os";
 import sharp from "sharp";
+import { DEFAULT_MAX_INPUT_PIXELS } from "./heavy-limits";
+import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "./picture-format";
 
-export type PictureFormat = "png" | "jpeg" | "gif" | "webp";
-
-export const UNSUPPORTED_PICTURE_MESSAGE = "Pictures must be PNG, JPEG, WebP or GIF.";
+export { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE, type PictureFormat } from "./picture-format";
 export const UNREADABLE_PICTURE_MESSAGE = "This picture could not be read.";
 
 /** The host's screen: fits inside this square, never enlarged. */
@@ -17,22 +17,8 @@ export const LARGE_MAX_SIDE = 1600;
 export const SMALL_MAX_SIDE = 480;
 const LARGE_QUALITY = 80;
 const SMALL_QUALITY = 70;
-/**
- * A decompression bomb (a small file that declares a huge canvas) is refused from its header
- * before any pixel is decoded. 40 megapixels is above any phone camera's default photo.
- */
-export const MAX_INPUT_PIXELS = 40_000_000;
-
-/** The format the content's magic bytes announce, or null for anything else. */
-export function sniffPictureFormat(data: Uint8Array): PictureFormat | null {
-  const startsWith = (bytes: number[], at = 0) => data.length >= at + bytes.length && bytes.every((byte, i) => data[at + i] === byte);
-  const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
-  if (startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
-  if (startsWith([0xff, 0xd8, 0xff])) return "jpeg";
-  if (startsWith(ascii("GIF87a")) || startsWith(ascii("GIF89a"))) return "gif";
-  if (startsWith(ascii("RIFF")) && startsWith(ascii("WEBP"), 8)) return "webp";
-  return null;
-}
+/** A picture's pixels past which it is refused from its header, by default (IMAGE_MAX_PIXELS; heavy-limits.ts). */
+export const MAX_INPUT_PIXELS = DEFAULT_MAX_INPUT_PIXELS;
 
 export interface ProcessedPicture {
   /** WebP fitting LARGE_MAX_SIDE. */
@@ -70,15 +56,15 @@ async function withPictureSlot<T>(run: () => Promise<T>): Promise<T> {
  * Decodes an upload once (upright by its EXIF orientation, first frame of an animation), and
  * encodes the large and small WebP renditions without its metadata (a phone photo's GPS position
  * must not reach every player). A picture sharp cannot read, a truncated one, or one over
- * MAX_INPUT_PIXELS is invalid.
+ * `maxInputPixels` (IMAGE_MAX_PIXELS, default MAX_INPUT_PIXELS) is invalid.
  */
-export async function processPicture(data: Uint8Array): Promise<ProcessPictureResult> {
+export async function processPicture(data: Uint8Array, maxInputPixels = MAX_INPUT_PIXELS): Promise<ProcessPictureResult> {
   if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE };
   try {
     return await withPictureSlot(async () => {
       // "error" refuses truncated and corrupt pixel data; "warning" would also refuse the many
       // phone photos whose decoders grumble about harmless oddities.
-      const decoded = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", autoOrient: true, pages: 1 })
+      const decoded = await sharp(data, { limitInputPixels: maxInputPixels, failOn: "error", autoOrient: true, pages: 1 })
         .resize(LARGE_MAX_SIDE, LARGE_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
         .raw()
         .toBuffer({ resolveWithObject: true });

@@ -6,12 +6,11 @@
  */
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { importQuiz, prepareImport, type ImportInput, type RowError } from "#app/models/quiz-transfer.server";
+import { importQuiz, type RowError } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
-import { fieldErrorsOf, readTextWithin } from "#app/utils/api.server";
+import { fieldErrorsOf } from "#app/utils/api.server";
 import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { BodyRefusal, JSON_TOO_DEEP, jsonDepthExceeds, readMultipart } from "#app/utils/request-body.server";
-
+import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -22,17 +21,18 @@ import {
   SpreadsheetDetailsSchema,
   titleFromFileName,
 } from "#app/utils/quiz-file";
+import { FILE_TOO_COMPLEX, SERVER_BUSY } from "#app/utils/heavy-limits";
+import { precheckImportSource, type ImportSource, type ReadImportResult } from "#app/utils/import-reading.server";
 import { checkLimits, type LimitName } from "#app/utils/rate-limits.server";
 import { chargeUpload, uploadAllowance } from "#app/utils/picture-uploads.server";
 import { getUser } from "#app/utils/session.server";
 import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
-/** A quiz file is an object of questions of answers: a few levels; pictures are strings. */
-const QUIZ_FILE_MAX_DEPTH = 16;
 
 const CHOOSE_FILE = "Choose a quiz file (.json) or a spreadsheet (.csv or .xlsx) to import.";
 const NOT_JSON = "This quiz file is not valid JSON.";
+
 const SEND_A_FILE = "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.";
 const DEFAULT_TITLE = "Imported quiz";
 
@@ -44,10 +44,21 @@ const VisibilitySchema = z.enum(["private", "public"], { error: "Choose private 
  * spreadsheet's title, description, time limit), "invalid-file" (the file's content, every problem),
  * "rate-limited" (a creation limit, or a daily picture budget), "over-quota" (the pictures would
  * overfill the owner's storage), "no-session" (a file with pictures from a caller without a session),
- * "disk-low" (pictures while the disk is nearly full; app/utils/picture-uploads.server.ts).
+ * "disk-low" (pictures while the disk is nearly full; app/utils/picture-uploads.server.ts), "busy"
+ * (the node is reading as many files as it takes at once; try again shortly).
  */
 export type ImportFailureReason =
-  "too-large" | "unsupported-type" | "no-file" | "not-json" | "invalid-details" | "invalid-file" | "rate-limited" | "over-quota" | "no-session" | "disk-low";
+  | "too-large"
+  | "unsupported-type"
+  | "no-file"
+  | "not-json"
+  | "invalid-details"
+  | "invalid-file"
+  | "rate-limited"
+  | "over-quota"
+  | "no-session"
+  | "disk-low"
+  | "busy";
 
 export interface ImportRefusal {
   reason: ImportFailureReason;
@@ -57,7 +68,7 @@ export interface ImportRefusal {
   fieldErrors?: Record<string, string[]>;
   /** "invalid-file" from a spreadsheet: its problems by row. */
   rows?: RowError[];
-  /** "rate-limited": when to try again. */
+  /** "rate-limited" and "busy": when to try again. */
   retryAfterSeconds?: number;
 }
 
@@ -65,16 +76,6 @@ type Refused = { ok: false } & ImportRefusal;
 type Checked<T> = { ok: true; value: T } | Refused;
 
 export type ImportFromRequestResult = { ok: true; quiz: Quiz & { questions: Question[] }; headers: HeadersInit } | Refused;
-
-function parseJson(text: string): Checked<unknown> {
-  // Nested past what a quiz file is, it is refused before JSON.parse and zod walk it.
-  if (jsonDepthExceeds(text, QUIZ_FILE_MAX_DEPTH)) return { ok: false, reason: "not-json", message: JSON_TOO_DEEP, fieldErrors: { file: [JSON_TOO_DEEP] } };
-  try {
-    return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, "")) };
-  } catch {
-    return { ok: false, reason: "not-json", message: NOT_JSON, fieldErrors: { file: [NOT_JSON] } };
-  }
-}
 
 function visibilityOf(value: FormDataEntryValue | string | null): Checked<boolean> {
   const visibility = VisibilitySchema.safeParse(value === null || value === "" ? undefined : value);
@@ -85,17 +86,15 @@ function visibilityOf(value: FormDataEntryValue | string | null): Checked<boolea
   return { ok: true, value: visibility.data === "public" };
 }
 
-/** A quiz file's JSON with the visibility it is imported with. */
-function quizFileInput(text: string, visibility: FormDataEntryValue | string | null): Checked<ImportInput> {
-  const file = parseJson(text);
-  if (!file.ok) return file;
+/** A quiz file's bytes with the visibility it is imported with; joined, decoded and parsed later, in a worker. */
+function quizFileSource(bytes: Uint8Array[], visibility: FormDataEntryValue | string | null): Checked<ImportSource> {
   const isPublic = visibilityOf(visibility);
   if (!isPublic.ok) return isPublic;
-  return { ok: true, value: { file: file.value, isPublic: isPublic.value } };
+  return { ok: true, value: { quizFile: bytes, isPublic: isPublic.value } };
 }
 
 /** A multipart upload: a quiz file, or a spreadsheet with the quiz's details in the other fields. */
-async function readUpload(request: Request): Promise<Checked<ImportInput>> {
+async function readUpload(request: Request): Promise<Checked<ImportSource>> {
   let form: FormData;
   try {
     // Its parts counted and checked as they come (body-limits.ts); the file is read here.
@@ -121,7 +120,7 @@ async function readUpload(request: Request): Promise<Checked<ImportInput>> {
     .decode(bytes.subarray(0, 16))
     .replace(/^\uFEFF/, "")
     .trimStart();
-  if (/\.json$/i.test(file.name) || start.startsWith("{")) return quizFileInput(new TextDecoder().decode(bytes), form.get("visibility"));
+  if (/\.json$/i.test(file.name) || start.startsWith("{")) return quizFileSource([bytes], form.get("visibility"));
 
   if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return { ok: false, reason: "too-large", message: spreadsheetTooLargeMessage() };
   const text = (name: string) => {
@@ -142,18 +141,48 @@ async function readUpload(request: Request): Promise<Checked<ImportInput>> {
   return { ok: true, value: { spreadsheet: { bytes, fileName: file.name }, ...details.data } };
 }
 
+/**
+ * The body's chunks as they came, or null past `max` however it is sent (a declared length may be
+ * absent or wrong). Not joined here: copying 40 MB at once would hold the game's thread for tens of ms.
+ */
+async function readChunksWithin(request: Request, max: number): Promise<Uint8Array[] | null> {
+  if (!request.body) return [];
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return chunks;
+}
+
 /** The quiz file or spreadsheet a request carries, by its content type. */
-async function readImport(request: Request, contentType: string): Promise<Checked<ImportInput>> {
+async function readImport(request: Request, contentType: string): Promise<Checked<ImportSource>> {
   if (contentType.startsWith("multipart/form-data")) return readUpload(request);
-  const text = await readTextWithin(request, MAX_QUIZ_FILE_BYTES);
-  if (text === null) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
-  return quizFileInput(text, new URL(request.url).searchParams.get("visibility"));
+  const bytes = await readChunksWithin(request, MAX_QUIZ_FILE_BYTES);
+  if (bytes === null) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
+  return quizFileSource(bytes, new URL(request.url).searchParams.get("visibility"));
 }
 
 /** A creation limit's refusal, or null when the request is within it. */
 async function overLimit(context: AppLoadContext, name: LimitName, points?: number): Promise<Refused | null> {
   const check = await checkLimits(context, [{ name, points }]);
   return check.ok ? null : { ok: false, reason: "rate-limited", message: check.message, retryAfterSeconds: check.retryAfterSeconds };
+}
+
+/** The file read and checked in a worker thread; a file that ran it out of memory or time is refused as too complex. */
+async function readInWorker(context: AppLoadContext, source: ImportSource): Promise<ReadImportResult | Refused> {
+  const outcome = await context.heavyWork.inWorker({ kind: "read-import", source, limits: context.heavyWork.options.spreadsheet });
+  if (outcome.ok) return outcome.value;
+  if (outcome.reason === "failed") throw new Error("Reading an import failed in its worker thread");
+  return { ok: false, reason: "too-large", message: FILE_TOO_COMPLEX, fieldErrors: { file: [FILE_TOO_COMPLEX] } };
 }
 
 /**
@@ -172,38 +201,54 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
   const { clientId, headers } = ensureClientId(request);
   const owner = { userId: user?.id ?? null, clientId };
 
-  const input = await readImport(request, contentType);
-  if (!input.ok) return input;
-  const prepared = await prepareImport(input.value);
-  if (prepared.status === "invalid")
-    return { ok: false, reason: "invalid-file", message: prepared.message, fieldErrors: prepared.fieldErrors, rows: prepared.rows };
+  // A slot before the body is read: a busy node reads no more of it, and holds at most its
+  // slots' and queue's files in memory.
+  const slot = await context.heavyWork.acquire();
+  if (!slot.ok) return { ok: false, reason: "busy", message: SERVER_BUSY, retryAfterSeconds: slot.retryAfterSeconds };
+  let result: Awaited<ReturnType<typeof importQuiz>>;
+  let pictureCount: number;
+  let pictureBytes: number;
+  try {
+    const input = await readImport(request, contentType);
+    if (!input.ok) return input;
+    const { spreadsheet: limits, maxInputPixels } = context.heavyWork.options;
+    // A zip bomb is refused from its index here, before a worker is started for it.
+    const read = precheckImportSource(input.value, limits) ?? (await readInWorker(context, input.value));
+    if ("ok" in read) return read;
+    if (read.status === "not-json") return { ok: false, reason: "not-json", message: NOT_JSON, fieldErrors: { file: [NOT_JSON] } };
+    if (read.status === "too-complex") return { ok: false, reason: "too-large", message: FILE_TOO_COMPLEX, fieldErrors: { file: [FILE_TOO_COMPLEX] } };
+    if (read.status === "invalid") return { ok: false, reason: "invalid-file", message: read.message, fieldErrors: read.fieldErrors, rows: read.rows };
 
-  // The same costs as making the quiz by hand: one quiz, each question, each picture.
-  const { questions, pictures } = prepared.value;
-  const questionLimit = await overLimit(context, "question", questions.length);
-  if (questionLimit) return questionLimit;
-  const pictureCount = pictures.filter(Boolean).length;
-  if (pictureCount > 0) {
-    // Pictures come in as an upload does: with a session, within the day's budgets, above the disk's floor.
-    const upload = await uploadAllowance(context, user);
-    if (!upload.ok) {
-      const { refusal } = upload;
-      if (refusal.reason === "over-budget")
-        return { ok: false, reason: "rate-limited", message: refusal.message, retryAfterSeconds: refusal.retryAfterSeconds };
-      return { ok: false, reason: refusal.reason, message: refusal.message };
+    // The same costs as making the quiz by hand: one quiz, each question, each picture.
+    const { questions, pictures } = read.value;
+    const questionLimit = await overLimit(context, "question", questions.length);
+    if (questionLimit) return questionLimit;
+    pictureCount = pictures.filter(Boolean).length;
+    pictureBytes = pictures.reduce((sum, picture) => sum + (picture?.byteLength ?? 0), 0);
+    if (pictureCount > 0) {
+      // Pictures come in as an upload does: with a session, within the day's budgets, above the disk's floor.
+      const upload = await uploadAllowance(context, user);
+      if (!upload.ok) {
+        const { refusal } = upload;
+        if (refusal.reason === "over-budget")
+          return { ok: false, reason: "rate-limited", message: refusal.message, retryAfterSeconds: refusal.retryAfterSeconds };
+        return { ok: false, reason: refusal.reason, message: refusal.message };
+      }
+      const imageLimit = await overLimit(context, "image", pictureCount);
+      if (imageLimit) return imageLimit;
     }
-    const imageLimit = await overLimit(context, "image", pictureCount);
-    if (imageLimit) return imageLimit;
-  }
 
-  const limitBytes = storageLimitOfUser(user);
-  const result = await importQuiz(context.db, { prepared: prepared.value }, owner, limitBytes);
+    const limitBytes = storageLimitOfUser(user);
+    // The pictures are re-encoded within this import's slot.
+    result = await importQuiz(context.db, { prepared: read.value }, owner, limitBytes, Date.now(), { maxInputPixels });
+  } finally {
+    slot.release();
+  }
   if (result.status === "invalid") return { ok: false, reason: "invalid-file", message: result.message, fieldErrors: result.fieldErrors, rows: result.rows };
   // As for an upload: the file is fine; the owner's storage is full.
   if (result.status === "over-quota") return { ok: false, reason: "over-quota", message: overStorageMessage(result.usedBytes, result.limitBytes) };
 
   // The budgets count the pictures as they came in the file (what they were stored as is not told back).
-  const pictureBytes = pictures.reduce((sum, picture) => sum + (picture?.byteLength ?? 0), 0);
   if (pictureBytes > 0) await chargeUpload(context, pictureBytes);
   const quiz = result.value;
   context.logger.info(

@@ -3,12 +3,14 @@
  * whatever the number of players, and the figures of every player's answers; the downloads read
  * the answers a batch of players at a time.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KyselyPlugin } from "kysely";
 import type { DB } from "#db/connection.server";
 import { createGame } from "#app/models/game.server";
 import { getFullGameReport, getGameReport } from "#app/models/game-report.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
+import { reportCsvFile, reportXlsxFile } from "#app/utils/game-report-files.server";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 
 const PLAYERS = 10_000;
@@ -108,4 +110,23 @@ describe("a report of 10,000 players", () => {
     expect(queries()).toBeLessThanOrEqual(10 + 2 + PLAYERS / 500);
     console.log(`every answer of ${PLAYERS} players: ${queries()} queries, ${(performance.now() - started).toFixed(0)} ms`);
   });
+
+  it.each(["xlsx", "csv"] as const)(
+    "writes its %s without holding the event loop (issue 26): the worst delay stays under 100 ms",
+    async (format) => {
+      const result = await getFullGameReport(database.db, gameId, HOST);
+      if (result.status !== "ok") throw new Error("no report");
+      const histogram = monitorEventLoopDelay({ resolution: 10 });
+      histogram.enable();
+      const file = format === "xlsx" ? reportXlsxFile(result.value, "en") : reportCsvFile(result.value, "en");
+      const bytes = await new Response(file.body).arrayBuffer();
+      histogram.disable();
+      expect(bytes.byteLength).toBeGreaterThan(PLAYERS * QUESTIONS * 10);
+      console.log(
+        `the ${format} of ${PLAYERS} players: ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB, worst loop delay ${(histogram.max / 1e6).toFixed(0)} ms`,
+      );
+      expect(histogram.max / 1e6).toBeLessThan(100);
+    },
+    120_000,
+  );
 });

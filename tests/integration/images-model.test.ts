@@ -3,6 +3,7 @@
  * over the owner's storage; and the upload and picture routes called with real Requests.
  */
 import { createHash } from "node:crypto";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
@@ -26,6 +27,7 @@ import * as imageRoute from "#app/routes/images.$id";
 import { DiskSpace } from "#app/utils/disk-space.server";
 import { startSession } from "#app/utils/session.server";
 import { ANONYMOUS_STORAGE_LIMIT_BYTES, STORAGE_LIMIT_BYTES } from "#app/utils/storage-limits";
+import { HeavyWork } from "#server/heavy-work";
 import { createLogger } from "#server/logger";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 
@@ -229,7 +231,9 @@ describe("POST /api/images and GET /images/:id", () => {
   const lifted = testLimits();
   afterAll(() => lifted.close());
   const diskSpace = new DiskSpace(".", 0);
-  const context = (limits = lifted) => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, diskSpace });
+  // Uploads take a slot for heavy work (no worker thread: sharp runs in libuv's pool).
+  const heavyWork = new HeavyWork({}, { file: path.resolve("build/node/heavy-worker.js") }, logger);
+  const context = (limits = lifted) => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, diskSpace, heavyWork });
   /** Uploads need a session (issue 26): a guest's, unless a test gives its own cookie. */
   let guestCookie = "";
   beforeAll(async () => {

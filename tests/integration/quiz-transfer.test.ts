@@ -3,6 +3,7 @@
  * back as the same quiz; spreadsheets come in; a bad file or a full storage creates nothing; and
  * the routes called with real Requests answer with the statuses and headers scripts rely on.
  */
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
@@ -21,6 +22,7 @@ import { parseQuizSpreadsheet, quizToCsv, quizToXlsx } from "#app/utils/quiz-spr
 import { createGuest } from "#app/models/user.server";
 import { DiskSpace } from "#app/utils/disk-space.server";
 import { startSession } from "#app/utils/session.server";
+import { HeavyWork } from "#server/heavy-work";
 import { createLogger } from "#server/logger";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 
@@ -263,7 +265,9 @@ describe("routes", () => {
   const sessionSecret = "quiz-transfer-test-session-secret-0123456789";
   const limits = testLimits();
   afterAll(() => limits.close());
-  const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, diskSpace: new DiskSpace(".", 0) });
+  // The worker thread's script as the production build has it (integration tests run after `npm run build`).
+  const heavyWork = new HeavyWork({}, { file: path.resolve("build/node/heavy-worker.js") }, logger);
+  const context = () => ({ db, hub: null as any, sessionSecret, clientIp: "127.0.0.1", limits, logger, diskSpace: new DiskSpace(".", 0), heavyWork });
 
   const post = (body: BodyInit, headers: Record<string, string> = {}, query = "") =>
     importApi.action({

@@ -1,0 +1,178 @@
+/**
+ * Reading and checking an imported quiz file or spreadsheet, whole, touching nothing: no database,
+ * no sharp. What a worker thread runs for an import request (server/heavy-worker.ts), and what
+ * `importQuiz` runs itself when called with a file in hand.
+ */
+import { getHeapStatistics } from "node:v8";
+import type { QuestionContent } from "#app/game/question-kinds";
+import type { NewQuiz } from "#app/models/quiz.server";
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/utils/heavy-limits";
+import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/picture-format";
+import { QuizFileSchema, type ParsedQuizFile } from "#app/utils/quiz-file";
+import {
+  DEFAULT_SPREADSHEET_LIMITS,
+  parseQuizSpreadsheet,
+  precheckSpreadsheet,
+  type RowError,
+  type SpreadsheetLimits,
+  type SpreadsheetResult,
+} from "#app/utils/quiz-spreadsheet-reading.server";
+import { MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-limits";
+
+/** What to import: a quiz file (any JSON value; it is checked here), or a spreadsheet with the quiz's details. */
+export type ImportInput = { file: unknown; isPublic?: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
+
+/** A file that passed every check: the quiz, its questions (no pictures yet), and each question's picture bytes. */
+export interface PreparedImport {
+  quiz: NewQuiz;
+  questions: QuestionContent[];
+  pictures: (Uint8Array | null)[];
+}
+
+/**
+ * What is wrong with a file: `message` is the first problem, for a one-line answer; a quiz file's
+ * problems are in `fieldErrors` by path (`questions.2.answers`), a spreadsheet's in `rows`.
+ */
+export interface ImportInvalid {
+  status: "invalid";
+  message: string;
+  fieldErrors: Record<string, string[]>;
+  rows?: RowError[];
+}
+
+export type PrepareImportResult = { status: "ok"; value: PreparedImport } | ImportInvalid;
+
+/** "Question 3: ..." for a problem inside the third question, as a person counts them. */
+function located(path: PropertyKey[], message: string): string {
+  return path[0] === "questions" && typeof path[1] === "number" ? `Question ${path[1] + 1}: ${message}` : message;
+}
+
+export function invalidFile(issues: { path: PropertyKey[]; message: string }[]): ImportInvalid {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "_form";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return { status: "invalid", message: located(issues[0].path, issues[0].message), fieldErrors };
+}
+
+/** A picture embedded in the file, decoded and checked as an upload is, before anything is stored. */
+function decodePicture(data: string): Uint8Array | string {
+  const bytes = Buffer.from(data, "base64");
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) return pictureTooLargeMessage(MAX_UPLOAD_BYTES);
+  if (!sniffPictureFormat(bytes)) return UNSUPPORTED_PICTURE_MESSAGE;
+  return bytes;
+}
+
+function prepareFile(file: unknown, isPublic: boolean): PrepareImportResult {
+  const parsed = QuizFileSchema.safeParse(file);
+  if (!parsed.success) return invalidFile(parsed.error.issues);
+  const { title, description, timeLimit, questions }: ParsedQuizFile = parsed.data;
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const pictures = questions.map(({ image }, index) => {
+    if (!image) return null;
+    const picture = decodePicture(image.data);
+    if (typeof picture === "string") problems.push({ path: ["questions", index, "image"], message: picture });
+    return typeof picture === "string" ? null : picture;
+  });
+  if (problems.length > 0) return invalidFile(problems);
+  return {
+    status: "ok",
+    value: { quiz: { title, description, timeLimit, isPublic }, questions: questions.map(({ content }) => content), pictures },
+  };
+}
+
+function spreadsheetInvalid(parsed: Extract<SpreadsheetResult, { status: "invalid" }>): ImportInvalid {
+  const messages = parsed.errors.map((error) => error.message);
+  return { status: "invalid", message: messages[0], fieldErrors: { file: messages }, rows: parsed.errors };
+}
+
+/** Checks a file whole, touching nothing: what `importQuiz` would create, or every problem. */
+export async function prepareImport(input: ImportInput, limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS): Promise<PrepareImportResult> {
+  if ("file" in input) return prepareFile(input.file, input.isPublic ?? false);
+  const { spreadsheet, title, description, timeLimit, isPublic } = input;
+  const parsed = await parseQuizSpreadsheet(spreadsheet.bytes, spreadsheet.fileName, limits);
+  if (parsed.status === "invalid") return spreadsheetInvalid(parsed);
+  return {
+    status: "ok",
+    value: { quiz: { title, description, timeLimit, isPublic }, questions: parsed.questions, pictures: parsed.questions.map(() => null) },
+  };
+}
+
+/**
+ * An import as it arrives: a quiz file's bytes (JSON, not yet decoded) in the chunks the body came
+ * in (joined in the worker, not on the game's thread), or a spreadsheet's with the quiz's details
+ * from the form.
+ */
+export type ImportSource = { quizFile: Uint8Array[]; isPublic: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
+
+export type ReadImportResult = PrepareImportResult | { status: "not-json" } | { status: "too-complex" };
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/**
+ * Whether JSON text stays within MAX_JSON_VALUES values and MAX_JSON_DEPTH levels, read byte by
+ * byte outside strings, in one pass and no memory: the bound JSON.parse itself does not have.
+ * Malformed text is left for JSON.parse to refuse.
+ */
+export function jsonWithinShape(chunks: Uint8Array[]): boolean {
+  let inString = false;
+  let escaped = false;
+  let depth = 0;
+  let values = 0;
+  for (const bytes of chunks) {
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+        continue;
+      }
+      if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        if (++depth > MAX_JSON_DEPTH || ++values > MAX_JSON_VALUES) return false;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--;
+      else if (byte === COMMA && ++values > MAX_JSON_VALUES) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether decoding and parsing these bytes fits the heap this thread has: the text (up to twice the
+ * bytes, for characters past Latin-1), its parsed strings as much again, and room to spare. A single
+ * allocation near a worker's heap limit ends the whole process, not the worker (V8 gives up
+ * before Node's near-limit handler can end the worker), so a file too large for the heap is
+ * refused before any of it is decoded.
+ */
+function fitsHeap(chunks: Uint8Array[]): boolean {
+  const bytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  return bytes * 5 <= getHeapStatistics().heap_size_limit;
+}
+
+/** A source decoded and checked whole: the work of an import that grows with its file. */
+export async function readImportSource(source: ImportSource, limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS): Promise<ReadImportResult> {
+  if ("spreadsheet" in source) return prepareImport(source, limits);
+  if (!fitsHeap(source.quizFile) || !jsonWithinShape(source.quizFile)) return { status: "too-complex" };
+  let file: unknown;
+  try {
+    file = JSON.parse(new TextDecoder().decode(Buffer.concat(source.quizFile)).replace(/^\uFEFF/, ""));
+  } catch {
+    return { status: "not-json" };
+  }
+  return prepareImport({ file, isPublic: source.isPublic }, limits);
+}
+
+/** A spreadsheet refused from its size or its archive's index alone, without reading it; null otherwise. */
+export function precheckImportSource(source: ImportSource, limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS): ImportInvalid | null {
+  if (!("spreadsheet" in source)) return null;
+  const refused = precheckSpreadsheet(source.spreadsheet.bytes, limits);
+  return refused?.status === "invalid" ? spreadsheetInvalid(refused) : null;
+}
