@@ -17,6 +17,11 @@ export interface HeavyWorkOptions {
   concurrency: number;
   /** Jobs waiting for a slot; one more is refused as busy (HEAVY_WORK_QUEUE). */
   queue: number;
+  /**
+   * Jobs one client address may have running or waiting at once (HEAVY_WORK_PER_IP): one sender
+   * cannot take every slot and the queue, and past it hears "wait for your file" (429).
+   */
+  perAddress: number;
   /** Each worker thread's heap (V8's old generation), in MB (HEAVY_WORK_MEMORY_MB). */
   workerMemoryMb: number;
   /** A worker still running after this is ended, and its job refused. */
@@ -35,6 +40,7 @@ export const DEFAULT_HEAVY_CONCURRENCY = Math.max(1, Math.min(2, os.availablePar
 export const DEFAULT_HEAVY_WORK: HeavyWorkOptions = {
   concurrency: DEFAULT_HEAVY_CONCURRENCY,
   queue: 4,
+  perAddress: 1,
   workerMemoryMb: 256,
   workerTimeoutMs: 60_000,
   retryAfterSeconds: 5,
@@ -45,7 +51,8 @@ export const DEFAULT_HEAVY_WORK: HeavyWorkOptions = {
 /** The worker's script: a JavaScript file, or code to evaluate (in development, code that loads the TypeScript source through tsx). */
 export type WorkerScript = { file: string } | { code: string };
 
-export type Busy = { ok: false; reason: "busy"; retryAfterSeconds: number };
+/** "busy": every slot and the queue are taken; "address-busy": the caller's address has its jobs in already. */
+export type Busy = { ok: false; reason: "busy" | "address-busy"; retryAfterSeconds: number };
 export type Slot = { ok: true; release: () => void } | Busy;
 
 /** Why a worker gave no result: its heap ran out, it ran past the time allowed, or it failed otherwise (a bug: logged). */
@@ -70,6 +77,8 @@ interface WorkerThread {
 
 export class HeavyWork {
   private running = 0;
+  /** Jobs running or waiting per client address (limit key). */
+  private readonly byAddress = new Map<string, number>();
   private readonly idle: WorkerThread[] = [];
   private readonly waiting: (() => void)[] = [];
   readonly options: HeavyWorkOptions;
@@ -90,28 +99,32 @@ export class HeavyWork {
   }
 
   /**
-   * A slot for one job: at once when one is free, after the jobs ahead when the queue has room,
-   * busy otherwise. The holder must call `release` once, however its job ends.
+   * A slot for one job of the client at `address` (its limit key; app/utils/address-key.ts): at
+   * once when one is free, after the jobs ahead when the queue has room, busy otherwise, and
+   * address-busy when that address has its `perAddress` jobs in already. The holder must call
+   * `release` once, however its job ends.
    */
-  acquire(): Promise<Slot> {
+  acquire(address: string): Promise<Slot> {
+    const { retryAfterSeconds } = this.options;
+    if ((this.byAddress.get(address) ?? 0) >= this.options.perAddress) return Promise.resolve({ ok: false, reason: "address-busy", retryAfterSeconds });
     if (this.running < this.options.concurrency) {
       this.running++;
-      return Promise.resolve({ ok: true, release: this.releaser() });
+      return Promise.resolve({ ok: true, release: this.releaser(address) });
     }
-    if (this.waiting.length >= this.options.queue) {
-      return Promise.resolve({ ok: false, reason: "busy", retryAfterSeconds: this.options.retryAfterSeconds });
-    }
+    if (this.waiting.length >= this.options.queue) return Promise.resolve({ ok: false, reason: "busy", retryAfterSeconds });
+    this.countAddress(address, 1);
     return new Promise((resolve) =>
       this.waiting.push(() => {
+        this.countAddress(address, -1);
         this.running++;
-        resolve({ ok: true, release: this.releaser() });
+        resolve({ ok: true, release: this.releaser(address) });
       }),
     );
   }
 
-  /** `task` in a slot, or busy. */
-  async run<T>(task: () => Promise<T>): Promise<{ ok: true; value: T } | Busy> {
-    const slot = await this.acquire();
+  /** `task` in a slot of `address`'s, or busy. */
+  async run<T>(address: string, task: () => Promise<T>): Promise<{ ok: true; value: T } | Busy> {
+    const slot = await this.acquire(address);
     if (!slot.ok) return slot;
     try {
       return { ok: true, value: await task() };
@@ -120,11 +133,19 @@ export class HeavyWork {
     }
   }
 
-  private releaser(): () => void {
+  private countAddress(address: string, change: 1 | -1): void {
+    const count = (this.byAddress.get(address) ?? 0) + change;
+    if (count > 0) this.byAddress.set(address, count);
+    else this.byAddress.delete(address);
+  }
+
+  private releaser(address: string): () => void {
+    this.countAddress(address, 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.countAddress(address, -1);
       this.running--;
       this.waiting.shift()?.();
     };

@@ -2,7 +2,7 @@ import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type Acti
 import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
 import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
 import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { SERVER_BUSY } from "#app/utils/heavy-limits";
+import { busyAnswer } from "#app/utils/heavy-limits";
 import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
 import { chargeUpload, uploadAllowance, type UploadRefusal } from "#app/utils/picture-uploads.server";
 import { getUser } from "#app/utils/session.server";
@@ -63,8 +63,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { user } = allowed;
     await requireWithinLimit(context, "image");
     // A slot for heavy work before the body is read: a busy node reads no more of it (server/heavy-work.ts).
-    const slot = await context.heavyWork.acquire();
-    if (!slot.ok) throw new ApiError(503, SERVER_BUSY, undefined, slot.retryAfterSeconds);
+    const slot = await context.heavyWork.acquire(context.clientIp);
+    if (!slot.ok) {
+      const { status, message } = busyAnswer(slot);
+      throw new ApiError(status, message, undefined, slot.retryAfterSeconds);
+    }
     let stored: Awaited<ReturnType<typeof storeImage>>;
     try {
       const data = await readImageField(request);

@@ -27,7 +27,7 @@ import { parseForm } from "#app/utils/forms";
 import { logGameCreated } from "#app/utils/game-log.server";
 import { retryAfterFromAction } from "#app/utils/route-headers";
 import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
-import { SERVER_BUSY } from "#app/utils/heavy-limits";
+import { busyAnswer } from "#app/utils/heavy-limits";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: metaT(matches, "quiz")(data?.editing ? "meta.edit" : "meta.create") }];
 
@@ -122,9 +122,10 @@ async function storeFormPictures(
   const limitBytes = storageLimitOfUser(user);
   const errors: Record<string, string> = {};
   const questions = [...draft.questions];
-  // One slot for heavy work for all of them (server/heavy-work.ts); a busy node says so (503).
+  // One slot for heavy work for all of them (server/heavy-work.ts); a busy node says so (503), and
+  // so does an address whose file is still being read (429).
   const { maxInputPixels } = context.heavyWork.options;
-  const done = await context.heavyWork.run(async () => {
+  const done = await context.heavyWork.run(context.clientIp, async () => {
     for (const [index, file] of files.entries()) {
       if (!file) continue;
       const stored = await storeImage(context.db, new Uint8Array(await file.arrayBuffer()), owner, limitBytes, Date.now(), { maxInputPixels });
@@ -136,7 +137,7 @@ async function storeFormPictures(
       else errors[`questions.${index}.image`] = overStorageMessage(stored.usedBytes, stored.limitBytes);
     }
   });
-  if (!done.ok) return { draft, errors: {}, refused: { message: SERVER_BUSY, retryAfterSeconds: done.retryAfterSeconds, status: 503, title: "Server busy" } };
+  if (!done.ok) return { draft, errors: {}, refused: { ...busyAnswer(done), retryAfterSeconds: done.retryAfterSeconds } };
   return { draft: { ...draft, questions }, errors, headers };
 }
 

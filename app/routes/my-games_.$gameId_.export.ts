@@ -3,7 +3,7 @@ import { languageOf } from "#app/i18n/language.server";
 import { getFullGameReport } from "#app/models/game-report.server";
 import { attachmentResponse, retryAfterHeaders } from "#app/utils/api.server";
 import { releasedWhenRead, REPORT_FORMATS, reportCsvFile, reportXlsxFile, type ReportFormat } from "#app/utils/game-report-files.server";
-import { SERVER_BUSY } from "#app/utils/heavy-limits";
+import { busyAnswer } from "#app/utils/heavy-limits";
 import { getUser } from "#app/utils/session.server";
 import { clientIdOf } from "#app/utils/client-id.server";
 
@@ -29,8 +29,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const language = await languageOf(request, user);
   // A report of a large game is seconds of writing: one of the node's slots for heavy work, held
   // until the file is sent or the download is dropped (server/heavy-work.ts).
-  const slot = await context.heavyWork.acquire();
-  if (!slot.ok) return new Response(SERVER_BUSY, { status: 503, headers: retryAfterHeaders(slot.retryAfterSeconds) });
+  const slot = await context.heavyWork.acquire(context.clientIp);
+  if (!slot.ok) {
+    const { status, message } = busyAnswer(slot);
+    return new Response(message, { status, headers: retryAfterHeaders(slot.retryAfterSeconds) });
+  }
   context.logger.info({ event: "report_exported", gameId, format }, "a host downloaded a game's report");
   const file = format === "csv" ? reportCsvFile(found.value, language) : reportXlsxFile(found.value, language);
   // Players' names and answers: no shared cache may keep them.

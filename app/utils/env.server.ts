@@ -107,6 +107,7 @@ const EnvSchema = z.object({
   // Heavy work (imports, pictures, reports): defaults in server/heavy-work.ts, quiz-spreadsheet.server.ts, image-processing.server.ts.
   HEAVY_WORK_CONCURRENCY: WholeNumber.min(1).max(64).optional(),
   HEAVY_WORK_QUEUE: WholeNumber.min(0).max(10_000).optional(),
+  HEAVY_WORK_PER_IP: WholeNumber.min(1).max(10_000).optional(),
   HEAVY_WORK_MEMORY_MB: WholeNumber.min(64).max(16_384).optional(),
   SPREADSHEET_MAX_ROWS: WholeNumber.min(10).max(1_000_000).optional(),
   SPREADSHEET_MAX_UNPACKED_MB: WholeNumber.min(1).max(4096).optional(),

@@ -17,6 +17,16 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = { maxRows: 1000, ma
 
 /** Every slot for heavy work is taken and the queue is full (server/heavy-work.ts): 503 with Retry-After. */
 export const SERVER_BUSY = "The server is busy with other files right now. Please try again in a few seconds.";
+/** The caller's address has a file being read already (HEAVY_WORK_PER_IP): 429 with Retry-After. */
+export const ADDRESS_BUSY = "A file from your network is still being read. Please wait for it to finish, then try again.";
+
+/** How a request that found no slot for heavy work (server/heavy-work.ts) is answered. */
+export function busyAnswer(busy: { reason: "busy" | "address-busy"; retryAfterSeconds: number }): { status: 429 | 503; message: string; title: string } {
+  return busy.reason === "address-busy"
+    ? { status: 429, message: ADDRESS_BUSY, title: "Please wait" }
+    : { status: 503, message: SERVER_BUSY, title: "Server busy" };
+}
+
 /** A file past the shape any real one has, or whose reading ran its worker out of memory or time: 413. */
 export const FILE_TOO_COMPLEX = "This file is too large or too complex to read.";
 

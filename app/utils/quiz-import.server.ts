@@ -21,7 +21,7 @@ import {
   SpreadsheetDetailsSchema,
   titleFromFileName,
 } from "#app/utils/quiz-file";
-import { FILE_TOO_COMPLEX, SERVER_BUSY } from "#app/utils/heavy-limits";
+import { busyAnswer, FILE_TOO_COMPLEX } from "#app/utils/heavy-limits";
 import { precheckImportSource, type ImportSource, type ReadImportResult } from "#app/utils/import-reading.server";
 import { checkLimits, type LimitName } from "#app/utils/rate-limits.server";
 import { chargeUpload, uploadAllowance } from "#app/utils/picture-uploads.server";
@@ -203,8 +203,12 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
 
   // A slot before the body is read: a busy node reads no more of it, and holds at most its
   // slots' and queue's files in memory.
-  const slot = await context.heavyWork.acquire();
-  if (!slot.ok) return { ok: false, reason: "busy", message: SERVER_BUSY, retryAfterSeconds: slot.retryAfterSeconds };
+  const slot = await context.heavyWork.acquire(context.clientIp);
+  if (!slot.ok) {
+    // One address waits for its own file (429, as a limit); a node busy with everyone's says so (503).
+    const { status, message } = busyAnswer(slot);
+    return { ok: false, reason: status === 429 ? "rate-limited" : "busy", message, retryAfterSeconds: slot.retryAfterSeconds };
+  }
   let result: Awaited<ReturnType<typeof importQuiz>>;
   let pictureCount: number;
   let pictureBytes: number;

@@ -14,12 +14,14 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./harness";
+import { signInAs, startTestServer, type TestServer } from "./harness";
 import { decompressionBombPng, zipBombXlsx } from "./hostile-files";
 
 const run = promisify(execFile);
 let server: TestServer;
 let dir: string;
+/** Pictures need a session (docs/decisions/0042): a guest's, as the editor starts one. */
+let guestCookie: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "heavy-work-"));
@@ -29,6 +31,7 @@ beforeAll(async () => {
     // The creation limits are not what is tested here.
     limits: { quizzesPerIpPerHour: 0, questionsPerIpPerHour: 0, imagesPerIpPerHour: 0 },
   } as Parameters<typeof startTestServer>[0]);
+  guestCookie = (await signInAs(server, "guest")).cookie;
 });
 
 afterAll(async () => {
@@ -121,7 +124,7 @@ function saved(bytes: Uint8Array | string, name: string): string {
 
 const importSpreadsheet = (file: string, to = server) => curl("/api/quizzes/import", ["-F", `file=@${file}`], to);
 const importJson = (file: string, to = server) => curl("/api/quizzes/import", ["-H", "Content-Type: application/json", "--data-binary", `@${file}`], to);
-const uploadPicture = (file: string) => curl("/api/images", ["-F", `image=@${file};filename=picture.png`]);
+const uploadPicture = (file: string) => curl("/api/images", ["-H", `Cookie: ${guestCookie}`, "-F", `image=@${file};filename=picture.png`]);
 
 const CSV_QUIZ = "Question,Answer 1,Answer 2,Correct\nCapital of France?,Paris,Rome,1\n";
 const csvQuiz = () => saved(CSV_QUIZ, "quiz.csv");
@@ -265,7 +268,7 @@ describe("pictures", () => {
           .toBuffer(),
       ),
     );
-    const uploads = pictures.map((picture, i) => ["-F", `image=@${saved(picture, `noise-${i}.png`)};filename=picture.png`]);
+    const uploads = pictures.map((picture, i) => ["-H", `Cookie: ${guestCookie}`, "-F", `image=@${saved(picture, `noise-${i}.png`)};filename=picture.png`]);
     const replies = await curlAll("/api/images", uploads);
     const statuses = replies.map((reply) => reply.status).sort();
     expect(statuses).toEqual([201, 201, 503, 503]);

@@ -20,10 +20,10 @@ const heavyWork = (concurrency: number, queue: number) => new HeavyWork({ concur
 describe("HeavyWork's slots", () => {
   it("runs `concurrency` at once, queues `queue` more, and answers busy past them at once", async () => {
     const work = heavyWork(1, 1);
-    const first = await work.acquire();
+    const first = await work.acquire("192.0.2.1");
     expect(first.ok).toBe(true);
-    const second = work.acquire();
-    expect(await work.acquire()).toEqual({ ok: false, reason: "busy", retryAfterSeconds: 7 });
+    const second = work.acquire("192.0.2.2");
+    expect(await work.acquire("192.0.2.3")).toEqual({ ok: false, reason: "busy", retryAfterSeconds: 7 });
     expect(work.load).toEqual({ running: 1, waiting: 1 });
     if (first.ok) {
       first.release();
@@ -38,8 +38,27 @@ describe("HeavyWork's slots", () => {
 
   it("gives a slot back however a task ends", async () => {
     const work = heavyWork(1, 0);
-    await expect(work.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(await work.run(async () => 42)).toEqual({ ok: true, value: 42 });
+    await expect(work.run("192.0.2.1", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(await work.run("192.0.2.1", async () => 42)).toEqual({ ok: true, value: 42 });
+  });
+
+  it("lets one address have one job in at a time (running or waiting), and answers it address-busy past that", async () => {
+    const work = heavyWork(1, 4);
+    const running = await work.acquire("192.0.2.1");
+    expect(await work.acquire("192.0.2.1")).toEqual({ ok: false, reason: "address-busy", retryAfterSeconds: 7 });
+    const waiting = work.acquire("192.0.2.2");
+    expect(await work.acquire("192.0.2.2")).toEqual({ ok: false, reason: "address-busy", retryAfterSeconds: 7 });
+    expect(work.load).toEqual({ running: 1, waiting: 1 });
+    if (running.ok) running.release();
+    const second = await waiting;
+    // The first address's job is over: it may send another, which waits behind the second's.
+    const again = work.acquire("192.0.2.1");
+    expect(work.load).toEqual({ running: 1, waiting: 1 });
+    if (second.ok) second.release();
+    const third = await again;
+    if (third.ok) third.release();
+    expect(work.load).toEqual({ running: 0, waiting: 0 });
+    expect((await work.acquire("192.0.2.1")).ok).toBe(true);
   });
 });
 
