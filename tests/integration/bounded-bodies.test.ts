@@ -167,6 +167,39 @@ describe("bounded form bodies", () => {
     expectRefusedQuickly(await attack(() => post("/api/quizzes/import", many, headers)), 400, "FORM_TOO_MANY_FIELDS");
   });
 
+  it("drops what is left of a refused body, so the next request on the same connection is answered", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (pathname: string, method: string, headers: Record<string, string> = {}, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(new URL(pathname, server.url), { method, agent, headers }, (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        });
+        request.setTimeout(5_000, () => request.destroy(new Error("no answer on the kept-alive connection")));
+        request.on("error", reject);
+        request.end(body);
+      });
+    const boundary = "----drain";
+    const parts = Array.from({ length: 2000 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n${"x".repeat(100)}\r\n`).join(
+      "",
+    );
+    const body = parts + `--${boundary}--\r\n`;
+    try {
+      expect(
+        await send(
+          "/api/images",
+          "POST",
+          { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(body)) },
+          body,
+        ),
+      ).toBe(400);
+      expect(await send("/api/quizzes", "POST", { "content-type": FORM["content-type"], "content-length": "3" }, "a=1")).toBe(415);
+      expect(await send("/healthz", "GET")).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("refuses a chunked body without a Content-Length past the cap", async () => {
     const result = await attack(
       () =>
