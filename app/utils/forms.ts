@@ -3,9 +3,12 @@
  * (https://conform.guide) with the zod schemas that already hold every rule and message
  * (`validation.ts`, `form-schemas.ts`).
  *
- * The action declares its schema and reads a typed result:
+ * The action reads the post within its route's limits (`readForm` in api.server.ts: conform is
+ * quadratic in a repeated field and builds a list as long as the largest index a field names, so
+ * it only ever sees a bounded form; docs/decisions/0040-bounded-bodies.md), declares its schema
+ * and reads a typed result:
  *
- *     const submission = parseForm(await request.formData(), JoinFormSchema);
+ *     const submission = parseForm(await readForm(request, "/join"), JoinFormSchema);
  *     if (submission.status !== "success") return data({ values: submission.values, errors: submission.errors }, { status: 400 });
  *     submission.value.gameCode; // typed, normalised
  *

@@ -102,7 +102,11 @@ const text = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), 
  * reader has refused an index past the route's largest already: request-body.server.ts).
  */
 const list = <T extends z.ZodType>(max: number, item: T) =>
-  z.preprocess((value) => (value === undefined || value === "" ? [] : Array.isArray(value) ? value.slice(0, max) : [value]), z.array(item).max(max));
+  z.preprocess(
+    // A hole (`answers[3]` posted without `answers[2]`) reads as an empty field.
+    (value) => (value === undefined || value === "" ? [] : Array.isArray(value) ? Array.from(value.slice(0, max), (entry: unknown) => entry ?? "") : [value]),
+    z.array(item).max(max),
+  );
 /** Options and ticked options: one past the most a question has, so a rule can say there are too many. */
 const texts = list(MAX_OPTIONS + 1, z.string());
 const whole = (raw: string, fallback: number) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : fallback);
@@ -158,7 +162,8 @@ export const PostedQuizSchema = z
       timeLimit: whole(posted.timeLimit, DEFAULT_TIME_LIMIT_SECONDS),
       visibility: posted.visibility || "private",
       // Conform leaves a list's holes (a question whose every field was empty) undefined.
-      questions: posted.questions.map((question) => PostedQuestionSchema.parse(question ?? {})),
+      // A question whose fields are not a form's (a hand-made post) starts afresh rather than fail the post.
+      questions: posted.questions.map((question) => PostedQuestionSchema.safeParse(question ?? {}).data ?? emptyQuestionDraft()),
     },
   }));
 

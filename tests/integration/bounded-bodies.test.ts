@@ -18,9 +18,11 @@ beforeAll(async () => {
   for (const pathname of ["/join", "/auth", "/create", "/night/new", "/language", "/theme", "/api/quizzes"]) {
     await (await fetch(server.url + pathname, { method: "POST", headers: FORM, body: "a=1", redirect: "manual" })).arrayBuffer();
   }
+  // And the multipart parser's, with as many parts as a large quiz has.
   for (const pathname of ["/create", "/api/images", "/api/quizzes/import"]) {
     const body = new FormData();
-    body.set("title", "warm-up");
+    const fields = pathname === "/create" ? 1000 : 20;
+    for (let i = 0; i < fields; i++) body.append(`questions[${i % 100}].f${i}`, "warm-up");
     await (await fetch(server.url + pathname, { method: "POST", body, redirect: "manual" })).arrayBuffer();
   }
 });
@@ -61,10 +63,11 @@ async function attack(send: () => Promise<{ status: number; body: string }>): Pr
     const { status, body } = await send();
     // One more check after the refusal, so a loop blocked through the whole request still shows.
     await new Promise((resolve) => setTimeout(resolve, 30));
+    running = false;
+    await checks;
     return { status, body, worstDelayMs: delay.max / 1e6, healthy };
   } finally {
     running = false;
-    await checks;
     delay.disable();
   }
 }
@@ -169,6 +172,39 @@ describe("bounded form bodies", () => {
     expectRefusedQuickly(await attack(() => post("/api/quizzes/import", many, headers)), 400, "FORM_TOO_MANY_FIELDS");
   });
 
+  it("drops what is left of a refused body, so the next request on the same connection is answered", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (pathname: string, method: string, headers: Record<string, string> = {}, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(new URL(pathname, server.url), { method, agent, headers }, (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        });
+        request.setTimeout(5_000, () => request.destroy(new Error("no answer on the kept-alive connection")));
+        request.on("error", reject);
+        request.end(body);
+      });
+    const boundary = "----drain";
+    const parts = Array.from({ length: 2000 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n${"x".repeat(100)}\r\n`).join(
+      "",
+    );
+    const body = parts + `--${boundary}--\r\n`;
+    try {
+      expect(
+        await send(
+          "/api/images",
+          "POST",
+          { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(body)) },
+          body,
+        ),
+      ).toBe(400);
+      expect(await send("/api/quizzes", "POST", { "content-type": FORM["content-type"], "content-length": "3" }, "a=1")).toBe(415);
+      expect(await send("/healthz", "GET")).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("refuses a chunked body without a Content-Length past the cap", async () => {
     const result = await attack(
       () =>
@@ -201,6 +237,9 @@ describe("bounded form bodies", () => {
     expect(theme.status).toBe(302);
     const join = await post("/join", "gameCode=ABCDEF&nickname=Ann");
     expect(join.status).toBe(404);
+    // A list with a hole, or a question whose fields are not text: the page comes back, not a 500.
+    const holes = await post("/create", "intent=save&title=Quiz&questions%5B0%5D.answers%5B3%5D=x&questions%5B1%5D.kind.x=1");
+    expect(holes.status).toBe(400);
   });
 });
 

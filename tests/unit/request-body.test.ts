@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { MAX_OPTIONS } from "#app/game/question-kinds";
+import { MAX_ROUNDS } from "#app/game/rules";
+import { MAX_QUESTIONS, NightDraftSchema } from "#app/utils/form-schemas";
+import { PostedQuizSchema } from "#app/utils/quiz-form-schema";
 import { bodyCapOf, ROUTE_BODIES } from "#app/utils/body-limits";
 import { BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
 
@@ -79,5 +83,24 @@ describe("bodyCapOf", () => {
     expect(bodyCapOf("/my-games/12", undefined)).toBe(64 * 1024);
     expect(bodyCapOf("/api/quizzes", "application/json")).toBe(64 * 1024);
     expect(bodyCapOf("/anything-else", "multipart/form-data; boundary=x")).toBe(64 * 1024);
+  });
+});
+
+describe("the form schemas' lists", () => {
+  /** A list as conform builds it from `name[4294967294]=x`: one element, four billion long. */
+  function sparseList(element: unknown): unknown[] {
+    const list: unknown[] = [];
+    list[4294967294] = element;
+    return list;
+  }
+
+  it("stop at one past their rule's maximum, whatever length the posted list claims", () => {
+    const quiz = PostedQuizSchema.parse({ title: "Quiz", questions: sparseList({ text: "x" }) });
+    expect(quiz.draft.questions).toHaveLength(MAX_QUESTIONS + 1);
+    const night = NightDraftSchema.parse({ title: "Night", rounds: sparseList({ quizId: "1" }) });
+    expect(night.draft.rounds).toHaveLength(MAX_ROUNDS + 1);
+    const question = PostedQuizSchema.parse({ questions: [{ answers: sparseList("a"), correctAnswerIndexes: sparseList("1") }] });
+    expect(question.draft.questions[0].answers.length).toBeLessThanOrEqual(MAX_OPTIONS);
+    expect(question.draft.questions[0].correctAnswerIndexes).toHaveLength(MAX_OPTIONS + 1);
   });
 });
