@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError, AUTH_FAILURE_STATUS, handleApi, methodNotAllowed } from "#app/utils/api.server";
+import { ApiError, AUTH_FAILURE_STATUS, handleApi, methodNotAllowed, readForm } from "#app/utils/api.server";
 import { AuthError, continueAsGuest } from "#app/utils/auth.server";
 
 /**
@@ -9,6 +9,8 @@ import { AuthError, continueAsGuest } from "#app/utils/auth.server";
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  // It takes no fields; whatever was sent is read within a form's limits all the same (body-limits.ts).
+  await readForm(request, "/api/auth/guest");
   return handleApi(context.logger, async () => {
     try {
       const { user, cookie } = await continueAsGuest(context, request);

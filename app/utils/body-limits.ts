@@ -128,6 +128,8 @@ export const ROUTE_BODIES = {
   "/api/images": { body: upload(MAX_UPLOAD_REQUEST_BYTES) },
   // Stripe's events are small, but their shape is Stripe's; this bounds what an unauthenticated caller can make us read.
   "/api/stripe/webhook": { body: { ...JSON_API, maxBytes: 512 * KIB } },
+  // Takes no fields (the editor posts nothing); whatever is sent is read within a form's limits.
+  "/api/auth/guest": { body: SMALL_FORM },
   "/api/*": { body: JSON_API },
 } satisfies Record<string, RouteBody>;
 
