@@ -37,6 +37,8 @@ export interface AttackNightOptions {
   copies?: number;
   /** Each question's time limit (seconds). */
   timeLimitSeconds?: number;
+  /** Told as each attack ends. */
+  onAttackDone?: (figures: AttackFigures) => void;
 }
 
 export interface AttackFigures {
@@ -142,7 +144,7 @@ interface QuestionWindow {
 }
 
 /** Plays one game of `players` and attacks every question after the first; the figures per attack. */
-export async function runAttackNight({ root, players = 200, copies = 20, timeLimitSeconds = 6 }: AttackNightOptions): Promise<AttackFigures[]> {
+export async function runAttackNight({ root, players = 200, copies = 20, timeLimitSeconds = 6, onAttackDone }: AttackNightOptions): Promise<AttackFigures[]> {
   const plan = attacks();
   const server: GameServer = await startGameServer({
     root,
@@ -270,7 +272,7 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
         rssGrowthMib: (peak - before) / 1024 / 1024,
         serverLoopDelayMaxMs: await serverLoopDelayMaxMs(server.url),
       });
-      console.error(`attack night: ${attack.name} done (${answers.length} requests)`);
+      onAttackDone?.(figures.at(-1)!);
     }
     const reference = windows[0];
     figures.unshift({

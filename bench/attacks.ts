@@ -46,7 +46,12 @@ function printRun(run: AttackFigures[], label: string): void {
 
 const allRuns: AttackFigures[][] = [];
 for (let run = 1; run <= runs; run++) {
-  const figures = await runAttackNight({ root: ROOT, players, copies });
+  const figures = await runAttackNight({
+    root: ROOT,
+    players,
+    copies,
+    onAttackDone: (done) => console.error(`run ${run}: ${done.attack} done (${done.attackerRequests} requests)`),
+  });
   allRuns.push(figures);
   printRun(figures, `Run ${run} of ${runs}: ${players} players, each attack ${copies} at a time`);
 }
