@@ -349,6 +349,7 @@ async function main(): Promise<void> {
     heavyWork: {
       concurrency: env.HEAVY_WORK_CONCURRENCY,
       queue: env.HEAVY_WORK_QUEUE,
+      perAddress: env.HEAVY_WORK_PER_IP,
       workerMemoryMb: env.HEAVY_WORK_MEMORY_MB,
       maxInputPixels: env.IMAGE_MAX_PIXELS,
       spreadsheet: {
