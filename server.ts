@@ -19,7 +19,7 @@ import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
 import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
-import { SESSION_COOKIE } from "#app/utils/session.server";
+import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
 import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
 import { GameHub, type HubOptions } from "#server/game-hub";
@@ -232,6 +232,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     joinLimits: limits,
     clientAddressOf,
+    // A game made signed in gives its host seat to its account alone (docs/decisions/0044-shared-browsers.md).
+    hostCookieNames: [SESSION_COOKIE],
+    signedInUserOf: async (cookie) =>
+      (await getUser({ db, sessionSecret: config.sessionSecret }, new Request("http://localhost/ws", { headers: { cookie } })))?.id ?? null,
     logger,
     metrics,
     rejectOtherUpgrades: config.mode === "production",

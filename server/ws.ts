@@ -5,6 +5,7 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { ClientIdSchema } from "#app/utils/validation";
+import { HOST_SECRET_COOKIE, hostSecretOf } from "#app/utils/host-secret.server";
 import type { GameHub } from "./game-hub";
 import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
@@ -25,6 +26,13 @@ export interface TransportOptions {
   rejectOtherUpgrades: boolean;
   /** Limits on new players (rejoins never count). */
   joinLimits?: Partial<JoinLimits>;
+  /**
+   * The signed-in user a socket's cookies (those named in `hostCookieNames`) show, for a host seat
+   * of a game made signed in (docs/decisions/0044-shared-browsers.md); none when absent.
+   */
+  signedInUserOf?: (cookieHeader: string) => Promise<number | null>;
+  /** The cookies a socket keeps from its upgrade for `signedInUserOf` (the session's); the host secret's is always kept. */
+  hostCookieNames?: string[];
   /** The client's address, found as for HTTP requests (TRUST_PROXY); the socket's peer when absent. */
   clientAddressOf?: (request: IncomingMessage) => string | undefined;
   logger?: Logger;
@@ -158,6 +166,8 @@ class Client implements Connection {
     readonly clientId: string,
     readonly address: string,
     public tokens: number,
+    /** The upgrade's host secret and session cookies, if it had any (`hostCookiesOf`). */
+    readonly cookie: string | null,
   ) {}
 
   send(...messages: OutgoingData[]): void {
@@ -234,7 +244,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
     const address = options.clientAddressOf?.(request) || request.socket.remoteAddress || "unknown";
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address));
+    const cookie = hostCookiesOf(request.headers.cookie);
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address, cookie));
   };
   server.on("upgrade", onUpgrade);
 
@@ -273,8 +284,25 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     playersPerAddressPerGame.add(`${gameCode}|${client.address}`);
   }
 
-  function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string): void {
-    const client = new Client(socket, stream, clientId, address, burst);
+  /** Only the cookies a host seat needs, and only when there are any: most sockets are players' and keep nothing. */
+  const keptCookies = new Set([HOST_SECRET_COOKIE, ...(options.hostCookieNames ?? [])]);
+  function hostCookiesOf(header: string | undefined): string | null {
+    if (!header) return null;
+    const kept = header
+      .split(";")
+      .map((part) => part.trim())
+      .filter((part) => keptCookies.has(part.slice(0, part.indexOf("="))));
+    return kept.length > 0 ? kept.join("; ") : null;
+  }
+
+  /** Who the socket's browser is, as its upgrade's cookies say: its host secret and signed-in user. */
+  async function hostClaimOf(client: Client): Promise<{ hostSecret: string | null; userId: number | null }> {
+    if (!client.cookie) return { hostSecret: null, userId: null };
+    return { hostSecret: hostSecretOf(client.cookie), userId: options.signedInUserOf ? await options.signedInUserOf(client.cookie) : null };
+  }
+
+  function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string, cookie: string | null): void {
+    const client = new Client(socket, stream, clientId, address, burst, cookie);
     (socket as ClientSocket)[CLIENT] = client;
     clients.add(client);
     socket.on("pong", onPong);
@@ -453,7 +481,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     if (client.room && client.room !== room) client.room.drop(client);
     client.room = room;
     if (isHost) {
-      await room.joinAsHost(client, message.payload.key);
+      await room.joinAsHost(client, message.payload.key, await hostClaimOf(client));
       return;
     }
     room.joinAsPlayer(client, nickname, message.payload.team);

@@ -125,8 +125,10 @@ describe("games", () => {
 
   it("binds the first registered host and refuses another client with 403", async () => {
     const { gameCode, hostClientId } = await createGameFixture(server);
-    const again = await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: hostClientId } });
+    const again = await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: hostClientId }, clientId: hostClientId });
     expect(again.status).toBe(200);
+    // The host's client id without its browser's host secret: refused (docs/decisions/0044-shared-browsers.md).
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: hostClientId } })).status).toBe(403);
     const takeover = await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: "someone-else" } });
     expect(takeover.status).toBe(403);
     expect(takeover.body.error).toBe("This game already has a host.");
