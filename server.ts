@@ -30,6 +30,7 @@ import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/ws";
+import { issueHostSecret } from "#server/host-secret-cookie";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** build/: beside server.ts when run from source (`npm run dev`), this module's parent once compiled to build/node/. */
@@ -207,6 +208,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     app.get("/metrics", metricsEndpoint(metrics, config.metricsToken, logger));
   }
   app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/", "/schema/", "/create/template."]));
+  app.use(issueHostSecret());
   app.all(
     "*",
     createRequestHandler({
@@ -241,6 +243,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     rejectOtherUpgrades: config.mode === "production",
   });
   metrics.watch({ games: () => hub.roomCount, players: () => hub.playerCount, sockets: () => transport.clientCount });
+  // A sign-in or sign-out reopens that browser's sockets, so they carry its cookies as they are now (docs/decisions/0044).
+  hub.onSignInChange((clientId) => transport.reopenSocketsOf(clientId));
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -97,9 +97,21 @@ export class GameHub {
     return pending;
   }
 
-  /** Someone signed in or out on the browser with this client id: its sockets leave the host seats they hold (`GameRoom.releaseHostSeats`). */
+  private signInChanged: ((clientId: string) => void) | null = null;
+
+  /** What else a sign-in or sign-out on a browser does (server.ts: the transport reopens that browser's sockets). */
+  onSignInChange(listener: (clientId: string) => void): void {
+    this.signInChanged = listener;
+  }
+
+  /**
+   * Someone signed in or out on the browser with this client id: its sockets leave the host seats
+   * they hold (`GameRoom.releaseHostSeats`), and all of them reopen, so that each carries the
+   * browser's cookies as they are now (docs/decisions/0044-shared-browsers.md).
+   */
   releaseHostSeats(clientId: string): void {
     for (const room of this.rooms.values()) room.releaseHostSeats(clientId);
+    this.signInChanged?.(clientId);
   }
 
   /**

@@ -208,6 +208,8 @@ class Client implements Connection {
 export interface GameTransport {
   close(): Promise<void>;
   readonly clientCount: number;
+  /** Closes the sockets of the browser with this client id with 4007: they reopen with its cookies as they are now (a sign-in or sign-out there). */
+  reopenSocketsOf(clientId: string): void;
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {
@@ -515,6 +517,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   return {
     get clientCount() {
       return clients.size;
+    },
+    reopenSocketsOf(clientId: string) {
+      for (const client of clients) if (client.clientId === clientId) client.close(CloseCode.SIGN_IN_CHANGED, "Signed in or out");
     },
     async close() {
       clearInterval(heartbeat);

@@ -38,9 +38,16 @@ function isHttps(request: Request): boolean {
 export function ensureHostSecret(request: Request): { hostSecret: string; setCookie: string | null } {
   const existing = hostSecretOf(request.headers.get("cookie"));
   if (existing) return { hostSecret: existing, setCookie: null };
+  return newHostSecret(isHttps(request));
+}
+
+/** A new host secret and the Set-Cookie header that keeps it in the browser. */
+export function newHostSecret(secure: boolean): { hostSecret: string; setCookie: string } {
   const hostSecret = randomBytes(32).toString("base64url");
-  const secure = isHttps(request) ? "; Secure" : "";
-  return { hostSecret, setCookie: `${HOST_SECRET_COOKIE}=${hostSecret}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure}` };
+  return {
+    hostSecret,
+    setCookie: `${HOST_SECRET_COOKIE}=${hostSecret}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
+  };
 }
 
 /** The running games, when the caller has them (a route's load context): to end the host seats of a browser's open sockets. */

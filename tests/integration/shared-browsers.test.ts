@@ -202,20 +202,47 @@ describe("a school computer", () => {
     const gameCode = await computer.hostNewGame();
     const host = await computer.socket();
     await host.joinAsHost(gameCode);
-    // A player on the same computer (another tab) keeps playing.
+    // A player on the same computer (another tab).
     const player = await TestClient.connect(server, computer.clientId, { cookie: computer.cookieHeader() });
-    await player.joinAsPlayer(gameCode, "Pupil");
+    const playerId = await player.joinAsPlayer(gameCode, "Pupil");
 
     const next = await signInAs(server);
     await computer.logIn(next.email);
-    // The page's socket outlives a sign-in (the game runs from the root layout): the server closes it.
+    // The page's socket outlives a sign-in (the game runs from the root layout): the server closes
+    // every socket of that browser, which reopens with its cookies as they are now.
     expect(await host.closedByServer()).toBe(CloseCode.SIGN_IN_CHANGED);
-    expect(player.closeCode).toBeNull();
-    // Reopened with the cookies the browser has now: no host seat.
+    expect(await player.closedByServer()).toBe(CloseCode.SIGN_IN_CHANGED);
     const reopened = await computer.socket();
     reopened.send("JOIN_GAME", { gameCode, nickname: "__HOST__" });
     expect(await reopened.next("ERROR")).toMatchObject({ code: "NOT_HOST" });
-    await Promise.all([reopened.close(), player.close()]);
+    // The player comes back as the same player.
+    const playerAgain = await computer.socket();
+    expect(await playerAgain.joinAsPlayer(gameCode, "Pupil")).toBe(playerId);
+    await Promise.all([reopened.close(), playerAgain.close()]);
+  });
+
+  it("a page's socket opens before its first game is made: the page load gave the browser its host secret, so that socket is the host", async () => {
+    const computer = new Browser();
+    const home = await computer.request("/", undefined, { accept: "text/html" });
+    expect(home.status).toBe(200);
+    expect(home.headers.getSetCookie().find((line) => line.startsWith("qn_host="))).toMatch(/; HttpOnly/);
+    const socket = await computer.socket();
+    const gameCode = await computer.hostNewGame();
+    expect(await socket.joinAsHost(gameCode)).toMatchObject({ role: "host", gameCode });
+    await socket.close();
+  });
+
+  it("a page's socket opened before signing in is reopened at the sign-in, and then hosts the account's game", async () => {
+    const computer = new Browser();
+    await computer.request("/", undefined, { accept: "text/html" });
+    const socket = await computer.socket();
+    const owner = await signInAs(server);
+    await computer.logIn(owner.email);
+    expect(await socket.closedByServer()).toBe(CloseCode.SIGN_IN_CHANGED);
+    const reopened = await computer.socket();
+    const gameCode = await computer.hostNewGame();
+    expect(await reopened.joinAsHost(gameCode)).toMatchObject({ role: "host", gameCode });
+    await reopened.close();
   });
 });
 
