@@ -137,6 +137,11 @@ export class GameSocket {
       if (event.code !== 1000) this.lastError = `Connection closed (code: ${event.code})`;
       // A normal close, another tab taking over this player, or the host removing it, is not retried.
       if (FINAL_CLOSE_CODES.has(event.code) || this.stopped) return;
+      // Someone signed in or out here: the server wants the socket back at once, with the new cookies.
+      if (event.code === CloseCode.SIGN_IN_CHANGED) {
+        this.timer = setTimeout(() => this.open(), 0);
+        return;
+      }
       this.scheduleRetry();
     });
   }
