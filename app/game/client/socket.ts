@@ -137,11 +137,8 @@ export class GameSocket {
       if (event.code !== 1000) this.lastError = `Connection closed (code: ${event.code})`;
       // A normal close, another tab taking over this player, or the host removing it, is not retried.
       if (FINAL_CLOSE_CODES.has(event.code) || this.stopped) return;
-      // Someone signed in or out here: the server wants the socket back at once, with the new cookies.
-      if (event.code === CloseCode.SIGN_IN_CHANGED) {
-        this.timer = setTimeout(() => this.open(), 0);
-        return;
-      }
+      // After 4007 (someone signed in or out here) too: the usual delay lets the sign-in's answer set
+      // the browser's new cookies before the socket opens again with them.
       this.scheduleRetry();
     });
   }
