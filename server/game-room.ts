@@ -344,11 +344,6 @@ export class GameRoom {
   }
 
   /**
-   * "New links" (docs/decisions/0032-display-and-remote.md): the keys the host just stored replace
-   * these, and every display and every remote that came in with the old ones is told and closed
-   * for good. The host browser's own connections stay.
-   */
-  /**
    * Someone signed in or out on the browser with this client id: its sockets at the host seat (not
    * a phone's, by the remote key) are closed, and reopen with the browser's cookies as they are now,
    * which may no longer make it the host (docs/decisions/0044-shared-browsers.md).
@@ -363,6 +358,11 @@ export class GameRoom {
     if (released.length > 0) this.logger.info({ event: "host_seats_released", closed: released.length }, "a sign-in or sign-out ended a browser's host seat");
   }
 
+  /**
+   * "New links" (docs/decisions/0032-display-and-remote.md): the keys the host just stored replace
+   * these, and every display and every remote that came in with the old ones is told and closed
+   * for good. The host browser's own connections stay.
+   */
   replaceKeys(keys: { displayKey: string; remoteKey: string }): void {
     this.displayKey = keys.displayKey;
     this.remoteKey = keys.remoteKey;
