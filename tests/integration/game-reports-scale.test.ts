@@ -26,7 +26,11 @@ beforeAll(async () => {
     await addQuestion(db, { quizId: quiz.id, order, kind: "choice", text: `Q${order + 1}`, answers: ["A", "B", "C", "D"], correctAnswerIndex: order % 4 });
   }
   const questions = await db.selectFrom("questions").select("id").where("quiz_id", "=", quiz.id).orderBy("order").execute();
-  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: HOST.clientId, hostClientId: HOST.clientId, hostSecret: HOST.hostSecret }, 1_000);
+  const game = await createGame(
+    db,
+    { quizId: quiz.id, hostId: null, creatorClientId: HOST.clientId, hostClientId: HOST.clientId, hostSecret: HOST.hostSecret },
+    1_000,
+  );
   gameId = game.id;
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < PLAYERS; start += 500) {
