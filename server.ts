@@ -21,7 +21,7 @@ import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseCo
 import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
 import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/utils/address-key";
 import { DiskSpace } from "#app/utils/disk-space.server";
-import { SESSION_COOKIE } from "#app/utils/session.server";
+import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
 import { bodyCapOf } from "#app/utils/body-limits";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { HeavyWork, type HeavyWorkOptions, type WorkerScript } from "#server/heavy-work";
@@ -34,6 +34,7 @@ import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, DEFAULT_MAX_SOCKETS_PER_ADDRESS, type JoinLimits } from "#server/ws";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
+import { issueHostSecret } from "#server/host-secret-cookie";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** build/: beside server.ts when run from source (`npm run dev`), this module's parent once compiled to build/node/. */
@@ -261,6 +262,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.use(privatePagesNoStore(SESSION_COOKIE, ["/images/", "/schema/", "/create/template."]));
   // A game's pages and API: refused for an address that swept codes, their 404s counted (server/code-lookups.ts).
   app.use(guardCodeLookups(codeLookups, limitKeyOf));
+  app.use(issueHostSecret());
   app.all(
     "*",
     createRequestHandler({
@@ -292,11 +294,17 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     ipv6PrefixLength,
     maxSocketsPerAddress: limits.socketsPerIp,
     codeLookups,
+    // A game made signed in gives its host seat to its account alone (docs/decisions/0044-shared-browsers.md).
+    hostCookieNames: [SESSION_COOKIE],
+    signedInUserOf: async (cookie) =>
+      (await getUser({ db, sessionSecret: config.sessionSecret }, new Request("http://localhost/ws", { headers: { cookie } })))?.id ?? null,
     logger,
     metrics,
     rejectOtherUpgrades: config.mode === "production",
   });
   metrics.watch({ games: () => hub.roomCount, players: () => hub.playerCount, sockets: () => transport.clientCount });
+  // A sign-in or sign-out reopens that browser's sockets, so they carry its cookies as they are now (docs/decisions/0044).
+  hub.onSignInChange((clientId) => transport.reopenSocketsOf(clientId));
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -17,6 +17,7 @@ import type { QuestionKind } from "#app/game/question-kinds";
 import type { GameTally, GamesSetupCommand, QuestionSamples, WorkerReport } from "./ipc";
 import { gameAddresses, postJson } from "./loopback";
 import { answerFor } from "./questions";
+import { cookieOf } from "./cookie-jar";
 
 /** Games whose host sets up at once in this process, and players of one game that connect at once. */
 const SETUP_LANES = 5;
@@ -55,9 +56,9 @@ function typeOf(data: Buffer): string {
   return head.startsWith('{"type":"') ? head.slice(9, head.indexOf('"', 9)) : "";
 }
 
-function connect(url: string, localAddress: string): Promise<LeanSocket> {
+function connect(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new LeanSocket(url, { localAddress });
+    const socket = new LeanSocket(url, { localAddress, cookie });
     socket.once("open", () => {
       socket.off("error", reject);
       resolve(socket);
@@ -66,10 +67,10 @@ function connect(url: string, localAddress: string): Promise<LeanSocket> {
   });
 }
 
-async function connectWithRetry(url: string, localAddress: string): Promise<LeanSocket> {
+async function connectWithRetry(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await connect(url, localAddress);
+      return await connect(url, localAddress, cookie);
     } catch (error) {
       if (attempt >= CONNECT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -122,7 +123,8 @@ async function setUpHost(command: GamesSetupCommand, game: number): Promise<Live
   const { gameCode } = (await post("/api/games", { quizId: quiz.id })) as { gameCode: string };
   await post(`/api/games/${gameCode}/register-host`, { clientId });
 
-  const host = await connectWithRetry(`${command.wsUrl}?clientId=${clientId}`, address);
+  // With the host secret the server set when the game was made (docs/decisions/0044-shared-browsers.md).
+  const host = await connectWithRetry(`${command.wsUrl}?clientId=${clientId}`, address, cookieOf(clientId));
   sockets.push(host);
   const tally: GameTally = {
     game,

@@ -27,6 +27,8 @@ const HEADERS_END = Buffer.from("\r\n\r\n");
 export interface LeanSocketOptions {
   /** The local address to connect from: every simulated client has its own (bench/loopback.ts). */
   localAddress?: string;
+  /** A Cookie header for the upgrade (a host's: bench/cookie-jar.ts). */
+  cookie?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export class LeanSocket extends EventEmitter {
     this.socket.once("connect", () => {
       this.socket.write(
         `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          (options.cookie ? `Cookie: ${options.cookie}\r\n` : "") +
           `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
       );
     });

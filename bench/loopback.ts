@@ -6,6 +6,7 @@
  * address (what the benchmark measures is the server, not its limits).
  */
 import http from "node:http";
+import { keepCookies, withCookies } from "./cookie-jar";
 
 /**
  * Addresses 127.1.0.1 upwards: the last byte 1-254 (never a network's 0 or broadcast 255 byte), the
@@ -56,9 +57,10 @@ export function postJson(baseUrl: string, pathname: string, body: unknown, clien
         method: "POST",
         localAddress,
         agent: false,
-        headers: { "content-type": "application/json", "content-length": payload.length, "x-client-id": clientId },
+        headers: withCookies(clientId, { "content-type": "application/json", "content-length": payload.length, "x-client-id": clientId }),
       },
       (response) => {
+        keepCookies(clientId, response.headers["set-cookie"]);
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {

@@ -23,6 +23,7 @@ import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { chromiumLaunchOptions } from "#tests/chromium";
 import { startGameServer, type GameServer } from "./game-server";
+import { keepCookies, withCookies } from "./cookie-jar";
 
 const root = path.resolve(import.meta.dirname, "..");
 const PHONE = { width: 390, height: 844 };
@@ -47,9 +48,10 @@ export interface PlayerWeight {
 export async function api(url: string, pathname: string, body: unknown, clientId: string) {
   const response = await fetch(url + pathname, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-client-id": clientId },
+    headers: withCookies(clientId, { "content-type": "application/json", "x-client-id": clientId }),
     body: JSON.stringify(body),
   });
+  keepCookies(clientId, response.headers.getSetCookie());
   if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -71,7 +73,10 @@ export interface BenchGame {
 
 /** A socket to the server's `/ws` as the browser with that client id, once open. */
 export async function openSocket(serverUrl: string, clientId: string): Promise<WebSocket> {
-  const socket = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { perMessageDeflate: false });
+  const socket = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, {
+    perMessageDeflate: false,
+    headers: withCookies(clientId, {}),
+  });
   await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
   return socket;
 }

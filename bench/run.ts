@@ -62,6 +62,7 @@ import { Reporter, ensureBuild, forkScript, log, root, sleep, within } from "./p
 import { Screen, fetchScreenKeys, formatScreen, type ScreenFigures } from "./screens";
 import { KINDS_SETTINGS, benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
 import { MIB, formatLatency, medianFigures, sampleProcess, summarize, withRuns, type LatencySummary } from "./stats";
+import { withCookies } from "./cookie-jar";
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -213,7 +214,8 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
   await api(server.url, `/api/games/${gameCode}/register-host`, { clientId: hostId }, hostId);
 
   const wsUrl = `${server.url.replace(/^http/, "ws")}/ws`;
-  const host = new WebSocket(`${wsUrl}?clientId=${hostId}`, { perMessageDeflate: false });
+  // With the host secret the server set when the game was made (docs/decisions/0044-shared-browsers.md).
+  const host = new WebSocket(`${wsUrl}?clientId=${hostId}`, { perMessageDeflate: false, headers: withCookies(hostId, {}) });
   await new Promise((resolve, reject) => host.once("open", resolve).once("error", reject));
   const hostReady = new Promise<void>((resolve) => {
     host.on("message", (data: Buffer) => {
@@ -263,7 +265,7 @@ async function playGame(server: GameServer, workers: Worker[]): Promise<GameFigu
     // A screen that never sees the podium is reported as such (the table says MISSING), not waited for.
     if (display && remote) await Promise.race([Promise.all([display.gameOver, remote.gameOver]), sleep(30_000)]);
 
-    const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: { "x-client-id": hostId } })).json();
+    const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: withCookies(hostId, { "x-client-id": hostId }) })).json();
     const inFinalScores = results.players.reduce((sum: number, player: { answeredCount: number }) => sum + player.answeredCount, 0);
     peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
     const ackKinds = [...new Set(questions.map((question) => question.kind))];

@@ -7,6 +7,7 @@
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { summarize, type LatencySummary } from "./stats";
+import { withCookies } from "./cookie-jar";
 
 export interface ScreenFigures {
   frames: number;
@@ -21,7 +22,7 @@ export interface ScreenFigures {
 
 /** The display's and remote's keys, read from the host's lobby page as the host's browser gets them (its loader's data). */
 export async function fetchScreenKeys(url: string, gameCode: string, hostClientId: string): Promise<{ displayKey: string; remoteKey: string }> {
-  const response = await fetch(`${url}/waiting/${gameCode}`, { headers: { "x-client-id": hostClientId } });
+  const response = await fetch(`${url}/waiting/${gameCode}`, { headers: withCookies(hostClientId, { "x-client-id": hostClientId }) });
   if (!response.ok) throw new Error(`/waiting/${gameCode}: ${response.status}`);
   const html = await response.text();
   const keyOf = (which: "display" | "remote") => new RegExp(`/${which}/${gameCode}\\?key=([A-Za-z0-9_-]+)`).exec(html)?.[1];

@@ -58,10 +58,15 @@ export function backupDatabase(sourcePath: string, targetPath: string, options: 
   }
 
   const started = Date.now();
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // The copy holds every account's email and password hash: readable by its owner only, whatever
+  // the umask, and so is a folder made for it (docs/decisions/0044-shared-browsers.md).
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial-${process.pid}`;
   fs.rmSync(partial, { force: true });
   try {
+    // VACUUM INTO writes into an empty file that exists: made here with the owner's bits only.
+    fs.closeSync(fs.openSync(partial, "wx", 0o600));
+    fs.chmodSync(partial, 0o600);
     const db = new SQLite(source, { readonly: true, fileMustExist: true });
     try {
       // The server may hold the write lock for a moment; a reader waits rather than failing.

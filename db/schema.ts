@@ -188,6 +188,12 @@ export interface GamesTable {
   host_client_id: string | null;
   /** The browser that created the game: the only one that may register as its host. */
   creator_client_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * A game made signed out: SHA-256 of the secret cookie of the browser that made it (and holds its
+   * host seat); cleared when someone signs in or out on that browser. Null for a game made signed
+   * in, which belongs to its account (docs/decisions/0044-shared-browsers.md).
+   */
+  host_secret_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** Seconds per question, as the quiz had it when the game was opened. */
   time_limit: ColumnType<number | null, number | null | undefined, number | null>;
   phase: Generated<string>;

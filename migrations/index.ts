@@ -12,6 +12,7 @@ import * as questionPauses from "./2026-11-27T0000-question-pauses";
 import * as gameHistory from "./2026-11-27T0100-game-history";
 import * as displayKeys from "./2026-11-28T0000-display-keys";
 import * as teamsAndRounds from "./2026-11-29T0000-teams-and-rounds";
+import * as hostSecrets from "./2026-11-30T0044-host-secrets";
 import * as everySubscription from "./2026-11-30T0400-every-subscription";
 
 /**
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-27T0100-game-history": gameHistory,
   "2026-11-28T0000-display-keys": displayKeys,
   "2026-11-29T0000-teams-and-rounds": teamsAndRounds,
+  "2026-11-30T0044-host-secrets": hostSecrets,
   "2026-11-30T0400-every-subscription": everySubscription,
 };
 

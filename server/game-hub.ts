@@ -1,7 +1,7 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
-import { expireUnopenedGames, expireWaitingGames, findLiveGame, getHostClientId, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
+import { expireUnopenedGames, expireWaitingGames, findLiveGame, isGameHostById, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
 import { purgeExpiredGames } from "#app/models/game-report.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
@@ -106,6 +106,23 @@ export class GameHub {
     return pending;
   }
 
+  private signInChanged: ((clientId: string) => void) | null = null;
+
+  /** What else a sign-in or sign-out on a browser does (server.ts: the transport reopens that browser's sockets). */
+  onSignInChange(listener: (clientId: string) => void): void {
+    this.signInChanged = listener;
+  }
+
+  /**
+   * Someone signed in or out on the browser with this client id: its sockets leave the host seats
+   * they hold (`GameRoom.releaseHostSeats`), and all of them reopen, so that each carries the
+   * browser's cookies as they are now (docs/decisions/0044-shared-browsers.md).
+   */
+  releaseHostSeats(clientId: string): void {
+    for (const room of this.rooms.values()) room.releaseHostSeats(clientId);
+    this.signInChanged?.(clientId);
+  }
+
   /**
    * The host made new links (`renewGameKeys`, already stored): the game's room, if it is in memory
    * or loading, takes the new keys and closes the displays and remotes of the old ones. A room not
@@ -137,7 +154,7 @@ export class GameHub {
       loaded,
       {
         commit: (batch) => this.commit(gameId, gameCode, batch),
-        getHostClientId: () => getHostClientId(this.db, gameId),
+        isHost: (requester) => isGameHostById(this.db, gameId, requester),
       },
       roomOptions,
     );

@@ -18,6 +18,7 @@ import {
 import { CloseCode, encodeServerMessage } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
 import { gameKeyMatches, type GameWriteBatch, type LoadedGame } from "#app/models/game.server";
+import type { Requester } from "#app/models/quiz.server";
 import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
 import type { CommitClock } from "./commit-clock";
 import type { SendPacer } from "./send-pacer";
@@ -34,7 +35,8 @@ export { DeliverySlot } from "./game-outbox";
 /** What a room needs from storage; server.ts binds it to the database. */
 export interface RoomStore {
   commit(batch: GameWriteBatch): Promise<CommitOutcome>;
-  getHostClientId(): Promise<string | null>;
+  /** Whether the requester (a socket's browser) is the game's host now (`isGameHost`, docs/decisions/0044-shared-browsers.md). */
+  isHost(requester: Requester): Promise<boolean>;
 }
 
 export interface RoomOptions {
@@ -53,7 +55,7 @@ export interface RoomOptions {
   onClosed?: (room: GameRoom) => void;
 }
 
-/** A host connection let in by the remote key alone (a phone), not by the host browser's client id. */
+/** A host connection let in by the remote key alone (a phone), not as the host's browser. */
 type Binding = { role: "host"; byRemoteKey: boolean } | { role: "display" } | { role: "player"; playerId: number };
 /** One answer as SUBMIT_ANSWER carries it: one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
@@ -81,7 +83,6 @@ export class GameRoom {
   private readonly onClosed: (room: GameRoom) => void;
   private readonly outbox: GameOutbox;
 
-  private hostClientId: string | null;
   /** The game's capabilities (docs/decisions/0032-display-and-remote.md): watch it, or run it from another device. */
   private displayKey: string | null;
   private remoteKey: string | null;
@@ -102,7 +103,6 @@ export class GameRoom {
   constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
     this.gameCode = loaded.game.game_code;
     this.gameId = loaded.game.id;
-    this.hostClientId = loaded.game.host_client_id;
     this.displayKey = loaded.game.display_key;
     this.remoteKey = loaded.game.remote_key;
     this.store = store;
@@ -172,24 +172,23 @@ export class GameRoom {
   // ------------------------------------------------------------------ lifecycle
 
   /**
-   * A host seat: the game's host browser, or any device with the game's remote key (the host's
+   * A host seat: the game's host browser (its client id, and its account or host secret as the
+   * socket's cookies give them: `claim`), or any device with the game's remote key (the host's
    * phone). Several host connections at once each get every host message.
    */
-  async joinAsHost(connection: Connection, remoteKey?: string): Promise<void> {
+  async joinAsHost(connection: Connection, remoteKey?: string, claim: Omit<Requester, "clientId"> = {}): Promise<void> {
     if (this.refuseIfStopped(connection)) return;
     const byKey = remoteKey !== undefined && gameKeyMatches(this.remoteKey, remoteKey);
-    if (!byKey && connection.clientId !== this.hostClientId) {
-      // The host may have registered after this room was loaded.
-      this.hostClientId = await this.store.getHostClientId();
-    }
-    if (!byKey && connection.clientId !== this.hostClientId) {
+    // Read afresh every time: the host may have registered, or signed in or out, since the room loaded.
+    const hostBrowser = await this.store.isHost({ ...claim, clientId: connection.clientId });
+    if (!byKey && !hostBrowser) {
       this.sendError(connection, HOST_ONLY_JOIN, "NOT_HOST");
       return;
     }
     this.unbind(connection);
     this.hosts.add(connection);
     // The host's own browser keeps its seat when the keys change, even if it came with the key.
-    this.bindings.set(connection, { role: "host", byRemoteKey: connection.clientId !== this.hostClientId });
+    this.bindings.set(connection, { role: "host", byRemoteKey: !hostBrowser });
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "host" }, this.now()));
     this.outbox.scheduleFlush();
   }
@@ -342,6 +341,21 @@ export class GameRoom {
     const binding = this.bindings.get(connection);
     if (!binding) return { role: "guest" };
     return binding.role === "player" ? { role: "player", playerId: binding.playerId } : { role: binding.role };
+  }
+
+  /**
+   * Someone signed in or out on the browser with this client id: its sockets at the host seat (not
+   * a phone's, by the remote key) are closed, and reopen with the browser's cookies as they are now,
+   * which may no longer make it the host (docs/decisions/0044-shared-browsers.md).
+   */
+  releaseHostSeats(clientId: string): void {
+    if (this.disposed) return;
+    const released = [...this.bindings].filter(([connection, binding]) => binding.role === "host" && !binding.byRemoteKey && connection.clientId === clientId);
+    for (const [connection] of released) {
+      this.unbind(connection);
+      connection.close(CloseCode.SIGN_IN_CHANGED, "Signed in or out");
+    }
+    if (released.length > 0) this.logger.info({ event: "host_seats_released", closed: released.length }, "a sign-in or sign-out ended a browser's host seat");
   }
 
   /**

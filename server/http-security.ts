@@ -27,6 +27,14 @@ export interface SecurityHeaderOptions {
   formActionOrigins: string[];
 }
 
+/** A Host header as browsers send it (name or address, and port); anything else could reach into the policy's text. */
+const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?$/;
+
+/** The page's own socket origins, for browsers where 'self' does not cover ws: and wss: (an empty source for an odd Host). */
+export function ownSocketSources(host: string | undefined): string {
+  return host && PLAIN_HOST.test(host) ? `ws://${host} wss://${host}` : "";
+}
+
 /** helmet's headers; scripts need the request's nonce (res.locals.cspNonce) or to come from this origin. */
 export function securityHeaders({ firebaseAuthDomain, formActionOrigins }: SecurityHeaderOptions): RequestHandler[] {
   const setNonce: RequestHandler = (_req, res, next) => {
@@ -41,11 +49,13 @@ export function securityHeaders({ firebaseAuthDomain, formActionOrigins }: Secur
           (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`,
           ...(firebaseAuthDomain ? ["https://apis.google.com"] : []),
         ],
-        // The game socket (and Vite's in development).
+        // The game socket (and Vite's HMR socket in development, on the same server), and no other
+        // host: 'self' covers ws:// and wss:// to this very host and port in current browsers (CSP
+        // Level 3); Safari before 16 needs them named, from the Host the browser asked for
+        // (docs/decisions/0044-shared-browsers.md).
         "connect-src": [
           "'self'",
-          "ws:",
-          "wss:",
+          (req) => ownSocketSources(req.headers.host),
           ...(firebaseAuthDomain ? ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"] : []),
         ],
         // Question pictures come from /images; the editor previews a chosen file through a blob: URL.

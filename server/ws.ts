@@ -7,6 +7,7 @@ import { HOST_NICKNAME } from "#app/game/rules";
 import { addressKey } from "#app/utils/address-key";
 import { ClientIdSchema } from "#app/utils/validation";
 import { CODE_LOOKUPS_CODE, type CodeLookups } from "./code-lookups";
+import { HOST_SECRET_COOKIE, hostSecretOf } from "#app/utils/host-secret.server";
 import type { GameHub } from "./game-hub";
 import { HeartbeatRounds } from "./heartbeat";
 import { isAllowedOrigin } from "./http-security";
@@ -27,6 +28,13 @@ export interface TransportOptions {
   rejectOtherUpgrades: boolean;
   /** Limits on new players (rejoins never count). */
   joinLimits?: Partial<JoinLimits>;
+  /**
+   * The signed-in user a socket's cookies (those named in `hostCookieNames`) show, for a host seat
+   * of a game made signed in (docs/decisions/0044-shared-browsers.md); none when absent.
+   */
+  signedInUserOf?: (cookieHeader: string) => Promise<number | null>;
+  /** The cookies a socket keeps from its upgrade for `signedInUserOf` (the session's); the host secret's is always kept. */
+  hostCookieNames?: string[];
   /** The client's address, found as for HTTP requests (TRUST_PROXY); the socket's peer when absent. */
   clientAddressOf?: (request: IncomingMessage) => string | undefined;
   /** An IPv6 client counts by the network of this prefix (IPV6_PREFIX_LENGTH; app/utils/address-key.ts). */
@@ -177,6 +185,8 @@ class Client implements Connection {
     readonly clientId: string,
     readonly address: string,
     public tokens: number,
+    /** The upgrade's host secret and session cookies, if it had any (`hostCookiesOf`). */
+    readonly cookie: string | null,
   ) {}
 
   send(...messages: OutgoingData[]): void {
@@ -217,6 +227,8 @@ class Client implements Connection {
 export interface GameTransport {
   close(): Promise<void>;
   readonly clientCount: number;
+  /** Closes the sockets of the browser with this client id with 4007: they reopen with its cookies as they are now (a sign-in or sign-out there). */
+  reopenSocketsOf(clientId: string): void;
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {
@@ -274,7 +286,8 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     socket.on("close", releaseAddress);
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address));
+    const cookie = hostCookiesOf(request.headers.cookie);
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address, cookie));
   };
   server.on("upgrade", onUpgrade);
 
@@ -313,8 +326,25 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     playersPerAddressPerGame.add(`${gameCode}|${client.address}`);
   }
 
-  function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string): void {
-    const client = new Client(socket, stream, clientId, address, burst);
+  /** Only the cookies a host seat needs, and only when there are any: most sockets are players' and keep nothing. */
+  const keptCookies = new Set([HOST_SECRET_COOKIE, ...(options.hostCookieNames ?? [])]);
+  function hostCookiesOf(header: string | undefined): string | null {
+    if (!header) return null;
+    const kept = header
+      .split(";")
+      .map((part) => part.trim())
+      .filter((part) => keptCookies.has(part.slice(0, part.indexOf("="))));
+    return kept.length > 0 ? kept.join("; ") : null;
+  }
+
+  /** Who the socket's browser is, as its upgrade's cookies say: its host secret and signed-in user. */
+  async function hostClaimOf(client: Client): Promise<{ hostSecret: string | null; userId: number | null }> {
+    if (!client.cookie) return { hostSecret: null, userId: null };
+    return { hostSecret: hostSecretOf(client.cookie), userId: options.signedInUserOf ? await options.signedInUserOf(client.cookie) : null };
+  }
+
+  function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string, cookie: string | null): void {
+    const client = new Client(socket, stream, clientId, address, burst, cookie);
     (socket as ClientSocket)[CLIENT] = client;
     clients.add(client);
     socket.on("pong", onPong);
@@ -509,7 +539,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     if (client.room && client.room !== room) client.room.drop(client);
     client.room = room;
     if (isHost) {
-      await room.joinAsHost(client, message.payload.key);
+      await room.joinAsHost(client, message.payload.key, await hostClaimOf(client));
       return;
     }
     room.joinAsPlayer(client, nickname, message.payload.team);
@@ -540,6 +570,9 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   return {
     get clientCount() {
       return clients.size;
+    },
+    reopenSocketsOf(clientId: string) {
+      for (const client of clients) if (client.clientId === clientId) client.close(CloseCode.SIGN_IN_CHANGED, "Signed in or out");
     },
     async close() {
       clearInterval(heartbeat);

@@ -23,4 +23,6 @@ export const CloseCode = {
   GAME_CLOSED: 4005,
   /** The host made new display and remote links; this one's key no longer works, so do not reconnect. */
   LINK_REPLACED: 4006,
+  /** Someone signed in or out on this browser: its host seat ended; reconnect with the browser's cookies as they are now. */
+  SIGN_IN_CHANGED: 4007,
 } as const;

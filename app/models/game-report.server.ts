@@ -6,6 +6,7 @@ import { LEADERBOARD_SIZE } from "#app/game/rules";
 import type { StoredEvening } from "#app/game/engine/restore";
 import { rankedBy, shownScore } from "#app/game/engine/teams";
 import { getGameQuestionsByRound, readEvening, type NightRound } from "./game.server";
+import { hashHostSecret } from "#app/utils/host-secret.server";
 import type { Question, Requester } from "./quiz.server";
 
 /**
@@ -18,11 +19,18 @@ import type { Question, Requester } from "./quiz.server";
 
 export type ReportResult<T> = { status: "ok"; value: T } | { status: "not-found" };
 
-/** Only the host's games: the account's when signed in, else this browser's games hosted without an account; null for a caller with neither. */
+/**
+ * Only the host's games: the account's when signed in, else this browser's games hosted without an
+ * account, by its client id and the host secret they keep (cleared when someone signs in or out
+ * there: docs/decisions/0044-shared-browsers.md); null for a caller with neither.
+ */
 function ownedBy(requester: Requester): ((eb: ExpressionBuilder<Database, "games">) => Expression<SqlBool>) | null {
-  const { userId, clientId } = requester;
+  const { userId, clientId, hostSecret } = requester;
   if (userId != null) return (eb) => eb("games.host_id", "=", userId);
-  if (clientId) return (eb) => eb.and([eb("games.host_id", "is", null), eb("games.creator_client_id", "=", clientId)]);
+  if (clientId && hostSecret) {
+    const secretHash = hashHostSecret(hostSecret);
+    return (eb) => eb.and([eb("games.host_id", "is", null), eb("games.creator_client_id", "=", clientId), eb("games.host_secret_hash", "=", secretHash)]);
+  }
   return null;
 }
 

@@ -6,6 +6,7 @@ import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
 import type { AnswerRecord, AnswerValue, Phase } from "#app/game/engine/state";
 import type { StoredEvening, StoredPause, StoredPlayer } from "#app/game/engine/restore";
 import type { RoundPlan } from "#app/game/engine/state";
+import { hashHostSecret } from "#app/utils/host-secret.server";
 import { findHostableQuiz, toQuestion, type Question, type QuizAccess, type Requester } from "./quiz.server";
 
 export interface GameSummary {
@@ -28,6 +29,8 @@ export interface NewGame {
   creatorClientId: string | null;
   /** Set when the creating browser is the host from the start (the forms); otherwise register-host sets it. */
   hostClientId?: string | null;
+  /** A game made signed out: the creating browser's host secret, whose hash binds the game to it (docs/decisions/0044). */
+  hostSecret?: string | null;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function createGame(db: DB, input: NewGame, now = Date.now()): Prom
       host_id: input.hostId,
       creator_client_id: input.creatorClientId,
       host_client_id: input.hostClientId ?? null,
+      host_secret_hash: input.hostId === null && input.hostSecret ? hashHostSecret(input.hostSecret) : null,
       time_limit: quiz.time_limit,
       display_key: newGameKey(),
       remote_key: newGameKey(),
@@ -103,11 +107,11 @@ export type RenewGameKeysResult = { status: "ok"; value: GameKeys & { gameId: nu
  * so a link that leaked (a photographed QR code) stops working. The caller tells the game's room,
  * which closes the displays and remotes that came in with the old keys (docs/decisions/0032).
  */
-export async function renewGameKeys(db: DB, gameCode: string, hostClientId: string | null): Promise<RenewGameKeysResult> {
+export async function renewGameKeys(db: DB, gameCode: string, requester: Requester): Promise<RenewGameKeysResult> {
   return inTransaction(db, async (trx) => {
     const game = await findLiveGame(trx, gameCode);
     if (!game) return { status: "not-found" };
-    if (hostClientId === null || game.host_client_id !== hostClientId) return { status: "not-host" };
+    if (!isGameHost(game, requester)) return { status: "not-host" };
     const keys = { displayKey: newGameKey(), remoteKey: newGameKey() };
     await trx.updateTable("games").set({ display_key: keys.displayKey, remote_key: keys.remoteKey }).where("id", "=", game.id).execute();
     return { status: "ok", value: { gameId: game.id, ...keys } };
@@ -124,6 +128,37 @@ export function gameKeyMatches(expected: string | null | undefined, given: strin
   const b = Buffer.from(given);
   // Lengths differ only for a wrong key; comparing the expected key with itself keeps the time the same.
   return timingSafeEqual(a, a.length === b.length ? b : a) && a.length === b.length;
+}
+
+/** What decides who is a game's host: its host browser, its account, its browser's secret. */
+export type GameHostFields = Pick<GameRow, "host_client_id" | "host_id" | "host_secret_hash">;
+
+/**
+ * Whether the requester is the game's host (docs/decisions/0044-shared-browsers.md): the browser at
+ * its host seat (client id), and besides that, for a game made signed in, that account signed in
+ * there now; for a game made signed out, the secret the server set in that browser when the game
+ * was made, which signing in or out there clears. The client id alone is never enough.
+ */
+export function isGameHost(game: GameHostFields, requester: Requester): boolean {
+  if (!requester.clientId || game.host_client_id !== requester.clientId) return false;
+  if (game.host_id !== null) return requester.userId === game.host_id;
+  return game.host_secret_hash !== null && !!requester.hostSecret && hashesEqual(game.host_secret_hash, hashHostSecret(requester.hostSecret));
+}
+
+/** Whether the requester made the game: its account, or the browser whose secret it keeps (for register-host). */
+function madeGame(game: GameHostFields & Pick<GameRow, "creator_client_id">, requester: Requester & { clientId: string }): boolean {
+  if (game.host_id !== null) return requester.userId === game.host_id;
+  return (
+    game.creator_client_id !== null &&
+    requester.clientId === game.creator_client_id &&
+    game.host_secret_hash !== null &&
+    !!requester.hostSecret &&
+    hashesEqual(game.host_secret_hash, hashHostSecret(requester.hostSecret))
+  );
+}
+
+function hashesEqual(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 export async function findLiveGame(db: DB, gameCode: string): Promise<GameRow | undefined> {
@@ -151,6 +186,7 @@ export async function hostNewGame(db: DB, quizId: number, requester: Requester &
       hostId: requester.userId ?? null,
       creatorClientId: requester.clientId,
       hostClientId: requester.clientId,
+      hostSecret: requester.hostSecret,
     });
     return { status: "ok", value: game };
   });
@@ -190,7 +226,13 @@ export async function hostNewNight(db: DB, plan: NightPlan, requester: Requester
     }
     const game = await createGame(
       trx,
-      { quizId: plan.rounds[0].quizId, hostId: requester.userId ?? null, creatorClientId: requester.clientId, hostClientId: requester.clientId },
+      {
+        quizId: plan.rounds[0].quizId,
+        hostId: requester.userId ?? null,
+        creatorClientId: requester.clientId,
+        hostClientId: requester.clientId,
+        hostSecret: requester.hostSecret,
+      },
       now,
     );
     await trx
@@ -223,25 +265,24 @@ export async function hostNewNight(db: DB, plan: NightPlan, requester: Requester
 export type RegisterHostResult = "registered" | "not-found" | "taken" | "not-creator";
 
 /**
- * Binds a browser's client id as the game's host. Only the game's creator may: the browser that
- * created it (by the client id registered, or the one the request comes from) or the signed-in
- * account that created it. The first registration keeps the seat.
+ * Binds a browser's client id as the game's host. Only the game's creator may: the account that
+ * created it, signed in; for a game created signed out, the browser that created it, by its client
+ * id and the host secret the server set there (docs/decisions/0044-shared-browsers.md). The first
+ * registration keeps the seat; the host registering again is told it is registered.
  */
 export async function registerHost(db: DB, gameCode: string, clientId: string, requester: Requester): Promise<RegisterHostResult> {
   return inTransaction(db, async (trx) => {
     const game = await trx
       .selectFrom("games")
-      .select(["id", "host_client_id", "creator_client_id", "host_id"])
+      .select(["id", "host_client_id", "creator_client_id", "host_id", "host_secret_hash"])
       .where("game_code", "=", gameCode)
       .where("status", "!=", "finished")
       .executeTakeFirst();
     if (!game) return "not-found";
-    if (game.host_client_id === clientId) return "registered";
-    if (game.host_client_id !== null) return "taken";
-    const byCreator =
-      (game.creator_client_id !== null && (clientId === game.creator_client_id || requester.clientId === game.creator_client_id)) ||
-      (game.host_id !== null && requester.userId === game.host_id);
-    if (!byCreator) return "not-creator";
+    if (game.host_client_id !== null) return isGameHost(game, { ...requester, clientId }) ? "registered" : "taken";
+    // The browser being registered is the one asking, or one the creator names (a script's).
+    const creator = requester.clientId ?? clientId;
+    if (!madeGame(game, { ...requester, clientId: creator }) && !madeGame(game, { ...requester, clientId })) return "not-creator";
     await trx.updateTable("games").set({ host_client_id: clientId }).where("id", "=", game.id).execute();
     return "registered";
   });
@@ -281,10 +322,15 @@ export async function listGameSessions(db: DB): Promise<GameSession[]> {
   }));
 }
 
-/** The codes of the live games this browser is the registered host of (the Join page's Start Game goes to their lobbies). */
-export async function liveGamesHostedBy(db: DB, clientId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom("games").select("game_code").where("host_client_id", "=", clientId).where("status", "!=", "finished").execute();
-  return new Set(rows.map((row) => row.game_code));
+/** The codes of the live games this browser is the host of (the Join page's Start Game goes to their lobbies). */
+export async function liveGamesHostedBy(db: DB, requester: Requester & { clientId: string }): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom("games")
+    .select(["game_code", "host_client_id", "host_id", "host_secret_hash"])
+    .where("host_client_id", "=", requester.clientId)
+    .where("status", "!=", "finished")
+    .execute();
+  return new Set(rows.filter((row) => isGameHost(row, requester)).map((row) => row.game_code));
 }
 
 export interface Standing {
@@ -550,9 +596,10 @@ export async function getGameQuestions(db: DB, gameId: number): Promise<Question
   return rows.map(toQuestion);
 }
 
-export async function getHostClientId(db: DB, gameId: number): Promise<string | null> {
-  const row = await db.selectFrom("games").select("host_client_id").where("id", "=", gameId).executeTakeFirst();
-  return row?.host_client_id ?? null;
+/** Whether the requester is the game's host now (`isGameHost`), read afresh: for a socket asking for the host seat. */
+export async function isGameHostById(db: DB, gameId: number, requester: Requester): Promise<boolean> {
+  const row = await db.selectFrom("games").select(["host_client_id", "host_id", "host_secret_hash"]).where("id", "=", gameId).executeTakeFirst();
+  return row !== undefined && isGameHost(row, requester);
 }
 
 export interface PlayerWrite {

@@ -24,7 +24,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const access = await findHostableQuiz(context.db, input.quizId, requester);
     if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
     if (access.status === "forbidden") throw new ApiError(403, "This quiz is private. Only its creator can host it.");
-    const game = await createGame(context.db, { quizId: input.quizId, hostId: requester.userId ?? null, creatorClientId: requester.clientId });
+    const game = await createGame(context.db, {
+      quizId: input.quizId,
+      hostId: requester.userId ?? null,
+      creatorClientId: requester.clientId,
+      hostSecret: requester.hostSecret,
+    });
     logGameCreated(context.logger, game, input.quizId, "api");
     return Response.json(game, { status: 201, headers });
   });

@@ -16,6 +16,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(context.logger, async () => {
     const { clientId } = await readJson(request, RegisterHostSchema);
     const gameCode = normalizeGameCode(params.gameCode ?? "");
+    // A game made signed out: the caller shows the host secret its creating request was given (docs/decisions/0044).
     const result = await registerHost(context.db, gameCode, clientId, await requesterOf(context, request));
     if (result === "not-found") throw new ApiError(404, "Game not found.");
     if (result === "not-creator") throw new ApiError(403, GAME_NOT_YOURS);

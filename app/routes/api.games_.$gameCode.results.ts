@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findGameByCode, getGameResults } from "#app/models/game.server";
-import { ApiError, clientIdOf, handleApi } from "#app/utils/api.server";
+import { ApiError, handleApi } from "#app/utils/api.server";
 import { normalizeGameCode } from "#app/utils/field-rules";
+import { isHostRequest } from "#app/utils/game-screen.server";
 
 /** GET /api/games/:gameCode/results: every player's final score, for the game's host only. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(context.logger, async () => {
     const game = await findGameByCode(context.db, normalizeGameCode(params.gameCode ?? ""));
     if (!game) throw new ApiError(404, "Game not found.");
-    const clientId = clientIdOf(request);
-    if (!clientId || clientId !== game.host_client_id) {
+    if (!(await isHostRequest(context, request, game))) {
       throw new ApiError(403, "Only the game's host can see the full results.");
     }
     return Response.json(await getGameResults(context.db, game));

@@ -17,7 +17,7 @@ import { loadGameScreen } from "#app/utils/api.server";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("night.meta.break") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return loadGameScreen(context.db, request, params.code);
+  return loadGameScreen(context, request, params.code);
 }
 
 export default function Break() {

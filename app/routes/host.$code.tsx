@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectingNotice, PicturesOnPlayersSwitch, useNow } from "#app/components/game-ui";
@@ -9,14 +9,17 @@ import { QuestionStage, TypedReveal, useRoomSounds } from "#app/components/quest
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
-import { gameLinks } from "#app/utils/game-links.server";
+import { gameLinks, KEYED_PAGE_HEADERS } from "#app/utils/game-links.server";
 import { requireHostScreen } from "#app/utils/api.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.host") }];
 
+/** The page holds the display's and remote's keys: no cache keeps it. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const screen = await requireHostScreen(context.db, request, params.code);
-  return { ...screen, links: await gameLinks(context.db, request, screen.gameCode) };
+  const screen = await requireHostScreen(context, request, params.code);
+  return data({ ...screen, links: await gameLinks(context.db, request, screen.gameCode) }, { headers: KEYED_PAGE_HEADERS });
 }
 
 export default function HostQuestion() {

@@ -16,6 +16,7 @@ import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { parseForm, type FieldErrors } from "#app/utils/forms";
 import { readForm } from "#app/utils/api.server";
 import { joinTeamsOf } from "#app/utils/join-teams.server";
+import { requesterOf } from "#app/utils/session.server";
 import { chosenTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE, type JoinTeams } from "#app/utils/team-choice";
 import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/utils/field-rules";
 
@@ -29,7 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const clientId = clientIdOf(request);
   let sessions: ListedSession[] | null;
   try {
-    const [listed, hosted] = await Promise.all([listGameSessions(context.db), clientId ? liveGamesHostedBy(context.db, clientId) : new Set<string>()]);
+    const hostedBy = async (clientId: string) => liveGamesHostedBy(context.db, { ...(await requesterOf(context, request)), clientId });
+    const [listed, hosted] = await Promise.all([listGameSessions(context.db), clientId ? hostedBy(clientId) : new Set<string>()]);
     sessions = listed.map((session) => ({ ...session, isHost: hosted.has(session.gameCode) }));
   } catch (error) {
     // The join form works without the list, so a failed listing does not take the page down.

@@ -6,6 +6,7 @@ import { releasedWhenRead, REPORT_FORMATS, reportCsvFile, reportXlsxFile, type R
 import { busyAnswer } from "#app/utils/heavy-limits";
 import { getUser } from "#app/utils/session.server";
 import { clientIdOf } from "#app/utils/client-id.server";
+import { hostSecretOf } from "#app/utils/host-secret.server";
 
 /**
  * GET /my-games/:gameId/export?format=csv|xlsx (&round=N): the report as a file, for the game's
@@ -22,7 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await getFullGameReport(
     context.db,
     gameId,
-    { userId: user?.id ?? null, clientId: clientIdOf(request) },
+    { userId: user?.id ?? null, clientId: clientIdOf(request), hostSecret: hostSecretOf(request.headers.get("cookie")) },
     { round: Number.isInteger(round) && round >= 1 ? round - 1 : undefined },
   );
   if (found.status !== "ok") throw new Response("Not Found", { status: 404 });

@@ -15,7 +15,7 @@ import { requirePlayerScreen } from "#app/utils/api.server";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.play") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return requirePlayerScreen(context.db, request, params.code);
+  return requirePlayerScreen(context, request, params.code);
 }
 
 const KEY_TO_ANSWER: Record<string, number> = { "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, a: 0, b: 1, c: 2, d: 3, e: 4, f: 5 };

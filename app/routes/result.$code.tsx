@@ -10,7 +10,7 @@ import { requirePlayerScreen } from "#app/utils/api.server";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.result") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return requirePlayerScreen(context.db, request, params.code);
+  return requirePlayerScreen(context, request, params.code);
 }
 
 export default function PlayerResult() {

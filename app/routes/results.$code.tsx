@@ -18,7 +18,7 @@ import { RoundStandings } from "#app/components/round-standings";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.results") }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return loadGameScreen(context.db, request, params.code);
+  return loadGameScreen(context, request, params.code);
 }
 
 async function fetchResults(gameCode: string): Promise<GameResults> {

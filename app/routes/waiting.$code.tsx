@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import QRCode from "qrcode";
 import { lazy, Suspense, useEffect, useRef } from "react";
@@ -10,7 +10,7 @@ import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { loadHostSession } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
-import { gameLinks } from "#app/utils/game-links.server";
+import { gameLinks, KEYED_PAGE_HEADERS } from "#app/utils/game-links.server";
 import { loadGameScreen } from "#app/utils/api.server";
 
 // The host's projector controls and display and remote links: a player's phone, which never shows them, never downloads them.
@@ -25,14 +25,17 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const screen = await loadGameScreen(context.db, request, params.code);
+  const screen = await loadGameScreen(context, request, params.code);
   const joinUrl = `${new URL(request.url).origin}/join?code=${screen.gameCode}`;
   // Drawn on the server: no external QR service, and it shows without JavaScript.
   const qrSvg = await QRCode.toString(joinUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   // The display's and remote's keys reach the host's browser alone.
   const links = screen.isHost ? await gameLinks(context.db, request, screen.gameCode) : null;
-  return { ...screen, joinUrl, qrSvg, links };
+  // With the keys in it, no cache keeps the page.
+  return data({ ...screen, joinUrl, qrSvg, links }, { headers: links ? KEYED_PAGE_HEADERS : undefined });
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Lobby() {
   const { gameCode, title, isHost: viewerIsHost, joinUrl, qrSvg, links } = useLoaderData<typeof loader>();

@@ -14,8 +14,7 @@ import type { AuthFailureReason } from "./auth.server";
 import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
 import { errorTextOf } from "#app/i18n/error-codes.server";
 import type { User } from "#app/models/user.server";
-import type { DB } from "#db/connection.server";
-import { findGameScreen, type GameScreenData } from "./game-screen.server";
+import { findGameScreen, type GameScreenData, type ScreenContext } from "./game-screen.server";
 import { checkLimits, type LimitName } from "./rate-limits.server";
 import { getUser } from "./session.server";
 import { ROUTE_BODIES, type BodyRoute } from "./body-limits";
@@ -258,22 +257,22 @@ export function attachmentResponse(file: DownloadFile, headers: Record<string, s
 }
 
 /** Loads the game a screen is about; unknown codes are a 404. */
-export async function loadGameScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
-  const screen = await findGameScreen(db, request, rawCode);
+export async function loadGameScreen(context: ScreenContext, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await findGameScreen(context, request, rawCode);
   if (!screen) throw new Response("Game not found", { status: 404 });
   return screen;
 }
 
 /** docs/product.md#roles: host screens send non-hosts to /. */
-export async function requireHostScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
-  const screen = await loadGameScreen(db, request, rawCode);
+export async function requireHostScreen(context: ScreenContext, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await loadGameScreen(context, request, rawCode);
   if (!screen.isHost) throw redirect("/");
   return screen;
 }
 
 /** docs/product.md#roles: player screens send hosts to /. */
-export async function requirePlayerScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
-  const screen = await loadGameScreen(db, request, rawCode);
+export async function requirePlayerScreen(context: ScreenContext, request: Request, rawCode: string | undefined): Promise<GameScreenData> {
+  const screen = await loadGameScreen(context, request, rawCode);
   if (screen.isHost) throw redirect("/");
   return screen;
 }

@@ -1,23 +1,35 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
-import { findGameByCode, getGameRounds, readEvening } from "#app/models/game.server";
+import { findGameByCode, getGameRounds, isGameHost, readEvening } from "#app/models/game.server";
 import { clientIdOf } from "./client-id.server";
 import { normalizeGameCode } from "./field-rules";
+import { hostSecretOf } from "./host-secret.server";
+import { getUser } from "./session.server";
 
 export interface GameScreenData {
   gameCode: string;
   title: string;
   status: string;
-  /** Whether this browser (by its client id cookie) is the game's registered host. */
+  /** Whether this browser is the game's host (`isGameHost`: its client id, and its account or host secret). */
   isHost: boolean;
 }
 
-/** The game a screen is about; null for an unknown code (app/utils/api.server.ts answers it with a 404). */
-export async function findGameScreen(db: DB, request: Request, rawCode: string | undefined): Promise<GameScreenData | null> {
-  const gameCode = normalizeGameCode(rawCode ?? "");
-  const game = await findGameByCode(db, gameCode);
-  if (!game) return null;
+export type ScreenContext = Pick<AppLoadContext, "db" | "sessionSecret">;
+
+/** Whether the request comes from the game's host (docs/decisions/0044-shared-browsers.md); the session is read only when it decides. */
+export async function isHostRequest(context: ScreenContext, request: Request, game: Parameters<typeof isGameHost>[0]): Promise<boolean> {
   const clientId = clientIdOf(request);
-  return { gameCode, title: await gameTitleOf(db, game), status: game.status, isHost: clientId !== null && clientId === game.host_client_id };
+  if (clientId === null || clientId !== game.host_client_id) return false;
+  const userId = game.host_id === null ? null : ((await getUser(context, request))?.id ?? null);
+  return isGameHost(game, { clientId, userId, hostSecret: hostSecretOf(request.headers.get("cookie")) });
+}
+
+/** The game a screen is about; null for an unknown code (app/utils/api.server.ts answers it with a 404). */
+export async function findGameScreen(context: ScreenContext, request: Request, rawCode: string | undefined): Promise<GameScreenData | null> {
+  const gameCode = normalizeGameCode(rawCode ?? "");
+  const game = await findGameByCode(context.db, gameCode);
+  if (!game) return null;
+  return { gameCode, title: await gameTitleOf(context.db, game), status: game.status, isHost: await isHostRequest(context, request, game) };
 }
 
 /** What a game's screens call it: a night's own title (docs/decisions/0034-a-night-of-rounds.md), else its quiz's. */

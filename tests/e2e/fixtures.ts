@@ -1,4 +1,4 @@
-import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Cookie, type Page } from "@playwright/test";
 
 /** Every page fails its test on an uncaught exception or a console error. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -18,6 +18,9 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
+/** The `qn_host` cookie the server set for each host client id that `createHostedGame` made a game for. */
+const hostSecrets = new Map<string, Cookie>();
+
 /**
  * A browser context whose persisted client id is known, like a real returning browser; a desktop
  * window unless `options` says otherwise (a phone's viewport, a colour scheme, reduced motion, ...).
@@ -25,6 +28,9 @@ export { expect };
 export async function contextWithClientId(browser: Browser, clientId: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   await context.addInitScript((id) => window.localStorage.setItem("quizClientId", id), clientId);
+  // The host secret the server set when this browser's game was made elsewhere (`createHostedGame`).
+  const secret = hostSecrets.get(clientId);
+  if (secret) await context.addCookies([secret]);
   return context;
 }
 
@@ -49,5 +55,9 @@ export async function createHostedGame(
   }
   const game = await (await page.request.post("/api/games", { data: { quizId: created.id }, headers })).json();
   await page.request.post(`/api/games/${game.gameCode}/register-host`, { data: { clientId: hostClientId } });
+  // The game is the browser's that holds the host secret the server set (docs/decisions/0044-shared-browsers.md):
+  // the host's own context gets it from `contextWithClientId`.
+  const secret = (await page.context().cookies()).find((cookie) => cookie.name === "qn_host");
+  if (secret) hostSecrets.set(hostClientId, secret);
   return game.gameCode as string;
 }

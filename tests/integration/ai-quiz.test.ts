@@ -93,7 +93,8 @@ describe("POST /api/generate-quiz", () => {
     expect(sent.body.messages.find((message) => message.role === "user")?.content).toContain("medium");
 
     // The generated quiz plays: the host starts it and a player gets its first question.
-    const host = await TestClient.connect(server, caller.clientId);
+    // The game is the account's: the host's socket comes from the signed-in browser (docs/decisions/0044).
+    const host = await TestClient.connect(server, caller.clientId, { cookie: caller.cookie });
     await host.joinAsHost(gameSession.gameCode);
     const player = await TestClient.connect(server);
     await player.joinAsPlayer(gameSession.gameCode, "Ada");

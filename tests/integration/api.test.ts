@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GAME_CODE_ALPHABET } from "#app/game/rules";
 import { createGameFixture, startTestServer, type TestServer } from "./harness";
@@ -124,8 +125,10 @@ describe("games", () => {
 
   it("binds the first registered host and refuses another client with 403", async () => {
     const { gameCode, hostClientId } = await createGameFixture(server);
-    const again = await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: hostClientId } });
+    const again = await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: hostClientId }, clientId: hostClientId });
     expect(again.status).toBe(200);
+    // The host's client id without its browser's host secret: refused (docs/decisions/0044-shared-browsers.md).
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: hostClientId } })).status).toBe(403);
     const takeover = await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: "someone-else" } });
     expect(takeover.status).toBe(403);
     expect(takeover.body.error).toBe("This game already has a host.");
@@ -182,5 +185,28 @@ describe("pages", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
     expect(response.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("lets a page open sockets and fetches to its own origin only (CSP connect-src)", async () => {
+    const policy = (await fetch(`${server.url}/join`)).headers.get("content-security-policy") ?? "";
+    const connect = /(?:^|;)\s*connect-src ([^;]*)/.exec(policy)?.[1].split(/\s+/) ?? [];
+    // 'self' covers the game socket at ws(s)://this-host/ws in current browsers (CSP Level 3).
+    expect(connect).toContain("'self'");
+    // Named too, for Safari before 16, where 'self' does not cover them: this host only.
+    const host = new URL(server.url).host;
+    expect(connect).toEqual(expect.arrayContaining([`ws://${host}`, `wss://${host}`]));
+    expect(connect.filter((source) => /^wss?:/.test(source))).toEqual([`ws://${host}`, `wss://${host}`]);
+    // Bare schemes would let an injected script send what it reads to any host.
+    expect(connect.filter((source) => /^(ws|wss|https?):?$/.test(source) || source === "*")).toEqual([]);
+
+    // A Host that is not a plain host name cannot write into the policy.
+    const odd = await new Promise<string>((resolve, reject) => {
+      const outgoing = http.get(`${server.url}/join`, { headers: { host: "evil.example;script-src *" } }, (response) => {
+        response.resume();
+        resolve(String(response.headers["content-security-policy"] ?? ""));
+      });
+      outgoing.on("error", reject);
+    });
+    expect(odd).not.toContain("evil.example");
   });
 });

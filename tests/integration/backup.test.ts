@@ -195,3 +195,35 @@ describe("backups", () => {
     }
   });
 });
+
+describe("a backup's permissions", () => {
+  it("is readable by its owner only (0600), in a folder it creates for its owner only (0700), whatever the umask", async () => {
+    // The copy holds every account's email and password hash: a umask of 022 would make it world-readable.
+    const server = await startTestServer();
+    const previous = process.umask(0o022);
+    try {
+      await createGameFixture(server);
+      const folder = path.join(dir, "permissions", "nightly");
+      const backupFile = path.join(folder, "quiz-backup.sqlite");
+      expect(backupDatabase(server.databasePath, backupFile)).toMatchObject({ status: "ok" });
+      expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.dirname(folder)).mode & 0o777).toBe(0o700);
+
+      // Written again over an existing, world-readable file: the copy still ends up 0600.
+      fs.chmodSync(backupFile, 0o644);
+      expect(backupDatabase(server.databasePath, backupFile, { overwrite: true })).toMatchObject({ status: "ok" });
+      expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
+
+      // As the operator runs it.
+      const cliFile = path.join(dir, "permissions", "cli", "quiz-backup.sqlite");
+      const run = await runCli(["backup", cliFile], server.databasePath);
+      expect(run.code).toBe(0);
+      expect(fs.statSync(cliFile).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(cliFile)).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+      await server.stop();
+    }
+  });
+});

@@ -15,9 +15,10 @@ import { describe, expect, it } from "vitest";
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from "#app/game/client/socket";
 import { CloseCode, ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
-import { SAMPLE_QUESTIONS, createGameFixture, startTestServer, type TestServer } from "./harness";
+import { SAMPLE_QUESTIONS, cookiesOf, createGameFixture, keepCookies, startTestServer, type TestServer } from "./harness";
 import { openDatabase } from "#db/connection.server";
 import { hostNewNight } from "#app/models/game.server";
+import { hostSecretOf } from "#app/utils/host-secret.server";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -65,7 +66,12 @@ class ReconnectingClient {
 
   connect(): void {
     if (this.stopped) return;
-    const socket = new WebSocket(`${this.url().replace(/^http/, "ws")}/ws?clientId=${encodeURIComponent(this.clientId)}`);
+    // The browser's cookies go with every upgrade (the host's secret among them).
+    const cookie = cookiesOf(this.clientId);
+    const socket = new WebSocket(
+      `${this.url().replace(/^http/, "ws")}/ws?clientId=${encodeURIComponent(this.clientId)}`,
+      cookie ? { headers: { cookie } } : {},
+    );
     this.socket = socket;
     let opened = false;
     socket.on("open", () => {
@@ -308,11 +314,14 @@ class ServerProcess {
 }
 
 async function post(url: string, pathname: string, body: unknown, clientId?: string): Promise<{ status: number; body: any }> {
+  const cookie = clientId ? cookiesOf(clientId) : undefined;
   const response = await fetch(url + pathname, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(clientId ? { "x-client-id": clientId } : {}) },
+    headers: { "content-type": "application/json", ...(clientId ? { "x-client-id": clientId } : {}), ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
+  // The host secret the game is made with goes back with the host's later requests and sockets.
+  if (clientId) keepCookies(clientId, response);
   return { status: response.status, body: await response.json() };
 }
 
@@ -327,7 +336,7 @@ async function createGame(url: string, timeLimit: number): Promise<{ gameCode: s
   }
   const game = await post(url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
   expect(game.status).toBe(201);
-  const registered = await post(url, `/api/games/${game.body.gameCode}/register-host`, { clientId: hostClientId });
+  const registered = await post(url, `/api/games/${game.body.gameCode}/register-host`, { clientId: hostClientId }, hostClientId);
   expect(registered.status).toBe(200);
   return { gameCode: game.body.gameCode, hostClientId };
 }
@@ -595,7 +604,7 @@ describe("a server process killed during a night's break", () => {
                 { quizId, title: "Finale" },
               ],
             },
-            { clientId: first.hostClientId },
+            { clientId: first.hostClientId, hostSecret: hostSecretOf(cookiesOf(first.hostClientId)) },
           );
           if (hosted.status !== "ok") throw new Error(hosted.status);
           gameCode = hosted.value.gameCode;

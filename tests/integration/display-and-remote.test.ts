@@ -6,7 +6,7 @@
  * replaces both keys and closes what came in with the old ones.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
+import { TestClient, browserCookie, createGameFixture, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 const clients: TestClient[] = [];
@@ -348,7 +348,7 @@ async function postNewLinks(gameCode: string, clientId: string, redirectTo = `/w
   const response = await fetch(`${server.url}/host/${gameCode}/new-links`, {
     method: "POST",
     redirect: "manual",
-    headers: { cookie: `quiz_client_id=${clientId}`, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+    headers: { cookie: browserCookie(clientId), origin: server.url, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ redirectTo }),
   });
   return { status: response.status, location: response.headers.get("location") };
@@ -407,7 +407,7 @@ describe("new links", () => {
     newRemote.send("JOIN_GAME", { gameCode: game.gameCode, nickname: "__HOST__", key: renewed.remoteKey });
     expect(await newRemote.next("GAME_SNAPSHOT")).toMatchObject({ role: "host" });
     expect((await fetch(`${server.url}/display/${game.gameCode}?key=${renewed.displayKey}`)).status).toBe(200);
-    const page = await fetch(`${server.url}/waiting/${game.gameCode}?links=new`, { headers: { cookie: `quiz_client_id=${game.hostClientId}` } });
+    const page = await fetch(`${server.url}/waiting/${game.gameCode}?links=new`, { headers: { cookie: browserCookie(game.hostClientId) } });
     const html = await page.text();
     expect(html).toContain(renewed.displayKey);
     expect(html).not.toContain(game.displayKey);

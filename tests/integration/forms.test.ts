@@ -2,6 +2,7 @@
  * The create, host and join routes' loaders and actions, called with real Requests against a
  * real SQLite database, as a browser without JavaScript would post them.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -46,6 +47,11 @@ interface Reply {
   setCookie: string | null;
 }
 
+/** The host secret the server set in the browser with this client id (docs/decisions/0044-shared-browsers.md): one per browser. */
+function hostSecretFor(clientId: string): string {
+  return createHash("sha256").update(clientId).digest("base64url");
+}
+
 /** Calls a loader or action the way Remix does and unwraps either a Response or a data() result. */
 async function call(
   handler: Handler,
@@ -53,7 +59,7 @@ async function call(
   init: { form?: Record<string, string> | [string, string][]; clientId?: string; database?: DB; logger?: unknown } = {},
 ): Promise<Reply> {
   const headers = new Headers();
-  if (init.clientId) headers.set("cookie", `theme=dark; quiz_client_id=${init.clientId}`);
+  if (init.clientId) headers.set("cookie", `theme=dark; quiz_client_id=${init.clientId}; qn_host=${hostSecretFor(init.clientId)}`);
   const request = new Request(`http://localhost${url}`, {
     method: init.form ? "POST" : "GET",
     headers,
@@ -294,7 +300,7 @@ describe("/host", () => {
   });
 
   it("claims the host seat of a game by its code, normalising the code and naming the host in the lobby URL", async () => {
-    const game = await createGame(db, { quizId: mine.id, hostId: null, creatorClientId: "host-2" });
+    const game = await createGame(db, { quizId: mine.id, hostId: null, creatorClientId: "host-2", hostSecret: hostSecretFor("host-2") });
     const reply = await call(hostRoute.action, "/host?index", {
       form: { quizCode: game.gameCode.toLowerCase(), quizId: "", hostName: " Sam Smith " },
       clientId: "host-2",
@@ -375,7 +381,13 @@ describe("/join", () => {
   });
 
   it("marks the games this browser hosts, and no other, so the page links only those to their host screen", async () => {
-    const hosted = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: "host-9", hostClientId: "host-9" });
+    const hosted = await createGame(db, {
+      quizId: quiz.id,
+      hostId: null,
+      creatorClientId: "host-9",
+      hostClientId: "host-9",
+      hostSecret: hostSecretFor("host-9"),
+    });
     const sessionOf = (reply: Reply, code: string) => (reply.body.sessions as { gameCode: string; isHost: boolean }[]).find((s) => s.gameCode === code);
 
     const asHost = await call(joinRoute.loader, "/join", { clientId: "host-9" });

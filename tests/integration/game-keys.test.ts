@@ -18,16 +18,25 @@ beforeAll(async () => {
 
 afterAll(() => database.remove());
 
+/** A browser signed out: its client id and the host secret the server set there (docs/decisions/0044-shared-browsers.md). */
+const browser = (clientId: string) => ({ clientId, hostSecret: `secret-of-${clientId}` });
+
 async function hostedGame(hostClientId: string) {
   const quiz = await createQuiz(db, { title: "Keys", description: "", timeLimit: 20, isPublic: false }, { clientId: hostClientId });
-  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: hostClientId, hostClientId });
+  const game = await createGame(db, {
+    quizId: quiz.id,
+    hostId: null,
+    creatorClientId: hostClientId,
+    hostClientId,
+    hostSecret: browser(hostClientId).hostSecret,
+  });
   return { ...game, keys: (await ensureGameKeys(db, game.id))! };
 }
 
 describe("renewGameKeys", () => {
   it("draws both keys again for the game's host browser, and returns them as stored", async () => {
     const game = await hostedGame("host-a");
-    const result = await renewGameKeys(db, game.gameCode, "host-a");
+    const result = await renewGameKeys(db, game.gameCode, browser("host-a"));
     expect(result.status).toBe("ok");
     if (result.status !== "ok") return;
     const { gameId, displayKey, remoteKey } = result.value;
@@ -41,26 +50,29 @@ describe("renewGameKeys", () => {
     expect(gameKeyMatches(displayKey, game.keys.displayKey)).toBe(false);
 
     // Again: new keys each time.
-    const again = await renewGameKeys(db, game.gameCode, "host-a");
+    const again = await renewGameKeys(db, game.gameCode, browser("host-a"));
     expect(again.status === "ok" && again.value.displayKey).not.toBe(displayKey);
   });
 
   it("refuses any other browser, or none, and changes nothing", async () => {
     const game = await hostedGame("host-b");
-    expect(await renewGameKeys(db, game.gameCode, "host-a")).toEqual({ status: "not-host" });
-    expect(await renewGameKeys(db, game.gameCode, null)).toEqual({ status: "not-host" });
+    expect(await renewGameKeys(db, game.gameCode, browser("host-a"))).toEqual({ status: "not-host" });
+    expect(await renewGameKeys(db, game.gameCode, {})).toEqual({ status: "not-host" });
+    // The host's client id without its browser's secret (a shared computer's next user signed in or out since).
+    expect(await renewGameKeys(db, game.gameCode, { clientId: "host-b" })).toEqual({ status: "not-host" });
+    expect(await renewGameKeys(db, game.gameCode, { clientId: "host-b", hostSecret: "another" })).toEqual({ status: "not-host" });
     expect(await ensureGameKeys(db, game.id)).toEqual(game.keys);
   });
 
   it("touches only its own game, and finds no live game for an unknown code or a finished one", async () => {
     const mine = await hostedGame("host-c");
     const other = await hostedGame("host-c");
-    expect((await renewGameKeys(db, mine.gameCode, "host-c")).status).toBe("ok");
+    expect((await renewGameKeys(db, mine.gameCode, browser("host-c"))).status).toBe("ok");
     expect(await ensureGameKeys(db, other.id)).toEqual(other.keys);
 
-    expect(await renewGameKeys(db, "ZZZZZZ", "host-c")).toEqual({ status: "not-found" });
+    expect(await renewGameKeys(db, "ZZZZZZ", browser("host-c"))).toEqual({ status: "not-found" });
     await db.updateTable("games").set({ status: "finished" }).where("id", "=", other.id).execute();
-    expect(await renewGameKeys(db, other.gameCode, "host-c")).toEqual({ status: "not-found" });
+    expect(await renewGameKeys(db, other.gameCode, browser("host-c"))).toEqual({ status: "not-found" });
     expect(await ensureGameKeys(db, other.id)).toEqual(other.keys);
   });
 });

@@ -3,7 +3,7 @@
  * language the browser asks for, with the quiz's own words left as written.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGameFixture, startTestServer, type QuizFixture, type TestServer } from "./harness";
+import { browserCookie, createGameFixture, startTestServer, type QuizFixture, type TestServer } from "./harness";
 
 let server: TestServer;
 let game: QuizFixture;
@@ -15,7 +15,7 @@ afterAll(() => server.stop());
 
 async function page(pathname: string, acceptLanguage: string, clientId?: string): Promise<string> {
   const headers: Record<string, string> = { "accept-language": acceptLanguage };
-  if (clientId) headers.cookie = `quiz_client_id=${clientId}`;
+  if (clientId) headers.cookie = browserCookie(clientId);
   const response = await fetch(`${server.url}${pathname}`, { headers, redirect: "manual" });
   expect(response.status).toBe(200);
   return response.text();

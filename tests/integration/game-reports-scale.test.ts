@@ -15,7 +15,7 @@ import { openTempDatabase, type TempDatabase } from "./temp-database";
 
 const PLAYERS = 10_000;
 const QUESTIONS = 10;
-const HOST = { clientId: "scale-host-browser" };
+const HOST = { clientId: "scale-host-browser", hostSecret: "scale-host-secret" };
 
 let database: TempDatabase;
 let gameId: number;
@@ -28,7 +28,11 @@ beforeAll(async () => {
     await addQuestion(db, { quizId: quiz.id, order, kind: "choice", text: `Q${order + 1}`, answers: ["A", "B", "C", "D"], correctAnswerIndex: order % 4 });
   }
   const questions = await db.selectFrom("questions").select("id").where("quiz_id", "=", quiz.id).orderBy("order").execute();
-  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: HOST.clientId, hostClientId: HOST.clientId }, 1_000);
+  const game = await createGame(
+    db,
+    { quizId: quiz.id, hostId: null, creatorClientId: HOST.clientId, hostClientId: HOST.clientId, hostSecret: HOST.hostSecret },
+    1_000,
+  );
   gameId = game.id;
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < PLAYERS; start += 500) {

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGameReport, listHostedGames } from "#app/models/game-report.server";
 import { removeQuiz } from "#app/models/quiz.server";
 import { deleteAccount } from "#app/models/user.server";
+import { hostSecretOf } from "#app/utils/host-secret.server";
 import { captureLogs } from "../log-capture";
-import { TestClient, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
+import { TestClient, browserCookie, cookiesOf, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
 
 const QUESTIONS = [
   { kind: "choice", text: "Capital of France?", answers: ["Paris", "Rome", '=HYPERLINK("x")', "Berlin"], correctAnswerIndex: 0 },
@@ -83,7 +84,10 @@ async function page(pathname: string, headers: Record<string, string> = {}, init
   return { status: response.status, response };
 }
 
-const asBrowser = (clientId: string) => ({ cookie: `quiz_client_id=${clientId}` });
+/** The browser's cookies: its client id and the host secret the server set it (docs/decisions/0044-shared-browsers.md). */
+const asBrowser = (clientId: string) => ({ cookie: browserCookie(clientId) });
+/** The same browser as the models see it: its client id and host secret. */
+const asHost = (clientId: string) => ({ clientId, hostSecret: hostSecretOf(cookiesOf(clientId)) });
 
 async function workbookOf(response: Response): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
@@ -102,7 +106,7 @@ describe("a guest's game: My Games, the report, the files", () => {
   });
 
   it("lists the game on My Games for the browser that hosted it, with its players and winner", async () => {
-    const { games } = await listHostedGames(server.db, { clientId: hostClientId });
+    const { games } = await listHostedGames(server.db, asHost(hostClientId));
     expect(games).toMatchObject([{ id: gameId, title: "Test quiz", status: "finished", players: 3 }]);
     expect(games[0].winners).toHaveLength(1);
     const { status, response } = await page("/my-games", asBrowser(hostClientId));
@@ -116,7 +120,7 @@ describe("a guest's game: My Games, the report, the files", () => {
   });
 
   it("computes each question's figures from the answers given", async () => {
-    const result = await getGameReport(server.db, gameId, { clientId: hostClientId });
+    const result = await getGameReport(server.db, gameId, asHost(hostClientId));
     if (result.status !== "ok") throw new Error("no report");
     const report = result.value;
     expect(report.playerCount).toBe(3);

@@ -107,7 +107,11 @@ describe("rooms sharing the writer", () => {
     for (let index = 0; index < 3; index++) {
       const game = await newGame();
       const loaded = (await loadGameForPlay(db, game.gameCode))!;
-      const room = new GameRoom(loaded, { commit: (pending) => writer.commit(game.id, pending), getHostClientId: async () => "host" }, { commitIntervalMs: 1 });
+      const room = new GameRoom(
+        loaded,
+        { commit: (pending) => writer.commit(game.id, pending), isHost: async ({ clientId }) => clientId === "host" },
+        { commitIntervalMs: 1 },
+      );
       const host = connection("host");
       const ann = connection(`ann-${index}`);
       await room.joinAsHost(host);
@@ -164,7 +168,7 @@ describe("rooms sharing the writer", () => {
       const loaded = (await loadGameForPlay(db, game.gameCode))!;
       const room = new GameRoom(
         loaded,
-        { commit: (pending) => writer.commit(game.id, pending), getHostClientId: async () => "host" },
+        { commit: (pending) => writer.commit(game.id, pending), isHost: async ({ clientId }) => clientId === "host" },
         { commitIntervalMs: 300, commitClock: clock },
       );
       const host = connection("host");

@@ -24,6 +24,45 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Each test browser's cookies, by its client id: what the server sets for a client id (its host
+ * secret, docs/decisions/0044-shared-browsers.md) goes back with that client id's later requests
+ * (`api` with `clientId`) and sockets (`TestClient.connect`), as a browser's cookie jar would.
+ */
+const browserCookies = new Map<string, Map<string, string>>();
+
+/** The Cookie header this client id's browser sends, if the server set it any cookies. */
+export function cookiesOf(clientId: string): string | undefined {
+  const jar = browserCookies.get(clientId);
+  return jar && jar.size > 0 ? [...jar].map(([name, value]) => `${name}=${value}`).join("; ") : undefined;
+}
+
+/** The Cookie header of the browser with this client id: the client id's cookie and those the server set it. */
+export function browserCookie(clientId: string): string {
+  const kept = cookiesOf(clientId);
+  return kept ? `quiz_client_id=${clientId}; ${kept}` : `quiz_client_id=${clientId}`;
+}
+
+/** Puts a cookie (`name=value`, e.g. a signed-in session's) in the jar of this client id's browser. */
+export function setBrowserCookie(clientId: string, pair: string): void {
+  const at = pair.indexOf("=");
+  const jar = browserCookies.get(clientId) ?? new Map<string, string>();
+  browserCookies.set(clientId, jar);
+  jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+}
+
+/** Keeps the cookies a response sets, for this client id's browser. */
+export function keepCookies(clientId: string, response: Response): void {
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0];
+    const at = pair.indexOf("=");
+    if (at <= 0) continue;
+    const jar = browserCookies.get(clientId) ?? new Map<string, string>();
+    browserCookies.set(clientId, jar);
+    jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+}
+
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789";
 
 export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
@@ -51,12 +90,17 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     async api(pathname, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.body !== undefined) headers["content-type"] ??= "application/json";
-      if (init.clientId) headers["x-client-id"] = init.clientId;
+      if (init.clientId) {
+        headers["x-client-id"] = init.clientId;
+        const cookie = cookiesOf(init.clientId);
+        if (cookie) headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
+      }
       const response = await fetch(server.url + pathname, {
         method: init.method ?? (init.body === undefined ? "GET" : "POST"),
         headers,
         body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
       });
+      if (init.clientId) keepCookies(init.clientId, response);
       const text = await response.text();
       let body: any = text;
       try {
@@ -126,7 +170,7 @@ export async function createGameFixture(
   }
   const game = await server.api("/api/games", { body: { quizId: quiz.body.id, hostId: 1 }, clientId: hostClientId });
   expect(game.status).toBe(201);
-  const registered = await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: hostClientId } });
+  const registered = await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: hostClientId }, clientId: hostClientId });
   expect(registered.status).toBe(200);
   return { quizId: quiz.body.id, gameCode: game.body.gameCode, hostClientId };
 }
@@ -169,7 +213,10 @@ export class TestClient {
     headers?: Record<string, string>,
     options: WebSocket.ClientOptions = {},
   ): Promise<TestClient> {
-    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { ...options, headers });
+    // The browser's cookies go with the upgrade, as a browser's do (its host secret among them).
+    const cookie = cookiesOf(clientId);
+    const withCookies = cookie && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "cookie") ? { ...headers, cookie } : headers;
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { ...options, headers: withCookies });
     const client = new TestClient(socket, clientId);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());

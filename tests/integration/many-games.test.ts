@@ -3,6 +3,7 @@
  * together, their group commits sharing the process's one writer and commit clock. Every answer is
  * acknowledged, stored, and counted in the final scores each player is shown.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createGame } from "#app/models/game.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
@@ -41,8 +42,10 @@ async function openGame(index: number): Promise<Game> {
   const hostClientId = `many-host-${index}`;
   const quiz = await createQuiz(server.db, { title: `Game ${index}`, description: "", timeLimit: 20, isPublic: false }, { clientId: hostClientId });
   for (const [order, question] of QUESTIONS.entries()) await addQuestion(server.db, { quizId: quiz.id, order, ...question });
-  const game = await createGame(server.db, { quizId: quiz.id, hostId: null, creatorClientId: hostClientId, hostClientId });
-  const host = await TestClient.connect(server, hostClientId);
+  // The host's browser holds the host secret its game keeps (docs/decisions/0044-shared-browsers.md).
+  const hostSecret = randomBytes(32).toString("base64url");
+  const game = await createGame(server.db, { quizId: quiz.id, hostId: null, creatorClientId: hostClientId, hostClientId, hostSecret });
+  const host = await TestClient.connect(server, hostClientId, { cookie: `qn_host=${hostSecret}` });
   clients.push(host);
   await host.joinAsHost(game.gameCode);
   const players = await Promise.all(

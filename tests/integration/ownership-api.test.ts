@@ -46,7 +46,7 @@ describe("the seeded demo quizzes", () => {
     const demo = await demoQuiz();
     const game = await server.api("/api/games", { body: { quizId: demo.id }, clientId: "demo-host" });
     expect(game.status).toBe(201);
-    expect((await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: "demo-host" } })).status).toBe(200);
+    expect((await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: "demo-host" }, clientId: "demo-host" })).status).toBe(200);
     const host = await TestClient.connect(server, "demo-host");
     clients.push(host);
     expect(await host.joinAsHost(game.body.gameCode)).toMatchObject({ totalQuestions: 6 });
@@ -118,7 +118,10 @@ describe("a game made through POST /api/games", () => {
     impostor.send("JOIN_GAME", { gameCode, nickname: "__HOST__" });
     expect(await impostor.next("ERROR")).toMatchObject({ code: "NOT_HOST" });
 
-    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: creator } })).status).toBe(200);
+    // The creator's client id alone is not enough (it travels in every socket's URL): its browser shows the host secret it was given.
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: creator } })).status).toBe(403);
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: creator }, headers: { "x-client-id": creator } })).status).toBe(403);
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: creator }, clientId: creator })).status).toBe(200);
     const host = await TestClient.connect(server, creator);
     clients.push(host);
     expect(await host.joinAsHost(gameCode)).toMatchObject({ role: "host", gameCode });
@@ -147,8 +150,15 @@ describe("a game made through POST /api/games", () => {
     expect(minted).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers.get("set-cookie")).toContain(`quiz_client_id=${minted}`);
     const { gameCode } = await response.json();
+    // With the game's host secret, set beside the client id: the script keeps both cookies, as a browser does.
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    expect(cookie).toMatch(/qn_host=/);
     expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: "not-the-script" } })).status).toBe(403);
-    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: minted } })).status).toBe(200);
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: minted } })).status).toBe(403);
+    expect((await server.api(`/api/games/${gameCode}/register-host`, { body: { clientId: minted }, headers: { cookie } })).status).toBe(200);
   });
 });
 

@@ -101,6 +101,8 @@ interface RunningProxy {
   url: string;
   /** Plain HTTP, when it is not `url`. */
   httpUrl?: string;
+  /** What the proxy wrote in its access log so far, when the file asks for one. */
+  accessLog?: () => string;
   stop(): Promise<void>;
 }
 
@@ -173,6 +175,8 @@ async function startNginx(appPort: number): Promise<RunningProxy> {
   site = replaceIn(file, site, "listen [::]:443 ssl;", "");
   site = replaceIn(file, site, "/etc/letsencrypt/live/quiz.example.com/fullchain.pem", cert);
   site = replaceIn(file, site, "/etc/letsencrypt/live/quiz.example.com/privkey.pem", key);
+  const accessLog = path.join(dir, "quiz-night.access.log");
+  site = replaceIn(file, site, "/var/log/nginx/quiz-night.access.log", accessLog, 2);
   fs.writeFileSync(path.join(dir, "quiz-night.conf"), site);
 
   // The rest of a minimal nginx.conf, everything in the test's directory. As root (CI containers),
@@ -199,6 +203,7 @@ async function startNginx(appPort: number): Promise<RunningProxy> {
   const running: RunningProxy = {
     url,
     httpUrl: `http://127.0.0.1:${httpPort}`,
+    accessLog: () => (fs.existsSync(accessLog) ? fs.readFileSync(accessLog, "utf8") : ""),
     async stop() {
       await stopChild(child, "SIGQUIT");
       fs.rmSync(dir, { recursive: true, force: true });
@@ -290,6 +295,25 @@ describe("docs/deploy's settings suit the server", () => {
     expect(conf).toMatch(/proxy_set_header\s+Upgrade\s+\$http_upgrade;/);
     expect(conf).toMatch(/proxy_set_header\s+X-Forwarded-For\s+\$proxy_add_x_forwarded_for;/);
     expect(conf).toMatch(/proxy_set_header\s+X-Forwarded-Proto\s+\$scheme;/);
+  });
+
+  it("nginx: HSTS on what it serves over TLS; an access log without query strings (a display's or remote's key)", () => {
+    const conf = withoutComments(readDeployFile("nginx.conf"));
+    const tls = conf.slice(conf.indexOf("listen 443 ssl;"));
+    expect(tls).toMatch(/^\s*add_header\s+Strict-Transport-Security\s+"max-age=(\d+)[^"]*"\s+always;/m);
+    expect(Number(/max-age=(\d+)/.exec(tls)![1])).toBeGreaterThanOrEqual(180 * 24 * 60 * 60);
+    const format = /^\s*log_format\s+(\w+)\s+([^;]+);/m.exec(conf);
+    expect(format, "a log_format of its own").not.toBeNull();
+    expect(format![2]).not.toMatch(/\$request\b|\$request_uri|\$args|\$query_string|\$http_referer/);
+    const logs = [...conf.matchAll(/^\s*access_log\s+(\S+)(?:\s+(\w+))?;/gm)];
+    // Each server block (the redirect's and the site's) logs in that format.
+    expect(logs.map((match) => match[2])).toEqual([format![1], format![1]]);
+  });
+
+  it("Caddy: HSTS on what it serves", () => {
+    const file = withoutComments(readDeployFile("Caddyfile"));
+    expect(file).toMatch(/Strict-Transport-Security\s+"max-age=(\d+)[^"]*"/);
+    expect(Number(/max-age=(\d+)/.exec(file)![1])).toBeGreaterThanOrEqual(180 * 24 * 60 * 60);
   });
 
   it("Caddy: a read timeout well past the heartbeat (and an AI generation); no body limit below the largest upload", () => {
@@ -449,6 +473,28 @@ for (const proxy of PROXIES) {
       if (proxy.https) expect(cookie).toMatch(/; Secure/);
       else expect(cookie).not.toMatch(/Secure/);
     });
+
+    it(`sends Strict-Transport-Security${proxy.https ? " over HTTPS" : " (a browser heeds it over HTTPS only; the test runs Caddy on plain HTTP)"}`, async () => {
+      for (const pathname of ["/", "/join", "/healthz"]) {
+        const reply = await request(`${running.url}${pathname}`, { localAddress: visitor });
+        expect(reply.headers["strict-transport-security"], pathname).toMatch(/^max-age=\d+/);
+      }
+    });
+
+    if (proxy.name === "nginx") {
+      it("keeps a display's or remote's key out of its access log", async () => {
+        const secret = "Ks3cr3tDisplayKeyFromTheQrCode";
+        const paths = [`/display/ABCDEF?key=${secret}`, `/remote/ABCDEF?key=${secret}&x=1`, `/join?code=ABC&key=${secret}`];
+        for (const pathname of paths) await request(`${running.url}${pathname}`, { localAddress: visitor });
+        // The plain-HTTP redirect logs too.
+        await request(`${running.httpUrl}${paths[0]}`, { localAddress: visitor });
+        const log = running.accessLog!();
+        expect(log).toContain("/display/ABCDEF");
+        expect(log).toContain("/remote/ABCDEF");
+        expect(log).not.toContain(secret);
+        expect(log).not.toContain("key=");
+      });
+    }
 
     it("lets a body larger than a picture upload reach the app (nginx's default stops at 1 MB)", async () => {
       const body = "x".repeat(MAX_UPLOAD_REQUEST_BYTES + 1024 * 1024);

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
-import { SAMPLE_QUESTIONS, TestClient, signInAs, startTestServer, type SignedIn, type TestServer } from "./harness";
+import { SAMPLE_QUESTIONS, TestClient, setBrowserCookie, signInAs, startTestServer, type SignedIn, type TestServer } from "./harness";
 
 let server: TestServer;
 const clients: TestClient[] = [];
@@ -56,7 +56,11 @@ async function ownersGame(owner: SignedIn): Promise<{ quizId: number; gameCode: 
 async function gameOf(owner: SignedIn, quizId: number): Promise<string> {
   const game = await server.api("/api/games", { body: { quizId }, clientId: owner.clientId, headers: { cookie: owner.cookie } });
   expect(game.status).toBe(201);
-  expect((await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: owner.clientId } })).status).toBe(200);
+  // A game made signed in is its account's: the host's browser is signed in, its socket too.
+  setBrowserCookie(owner.clientId, owner.cookie);
+  expect((await server.api(`/api/games/${game.body.gameCode}/register-host`, { body: { clientId: owner.clientId }, clientId: owner.clientId })).status).toBe(
+    200,
+  );
   return game.body.gameCode;
 }
 

@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hostNewNight } from "#app/models/game.server";
-import { TestClient, startTestServer, type TestServer } from "./harness";
+import { hostSecretOf } from "#app/utils/host-secret.server";
+import { TestClient, cookiesOf, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 const clients: TestClient[] = [];
@@ -55,7 +56,8 @@ async function night() {
   const hosted = await hostNewNight(
     server.db,
     { title: "Friday night", rounds: [{ quizId: general, title: "Round 1: General" }, { quizId: pictures }] },
-    { clientId: hostClientId },
+    // The browser's host secret, which the server set it when it made the quizzes (docs/decisions/0044).
+    { clientId: hostClientId, hostSecret: hostSecretOf(cookiesOf(hostClientId)) },
   );
   if (hosted.status !== "ok") throw new Error(`night refused: ${hosted.status}`);
   const keys = await server.db.selectFrom("games").select(["display_key", "remote_key"]).where("id", "=", hosted.value.id).executeTakeFirstOrThrow();

@@ -158,13 +158,13 @@ function team(id: number, name: string, score: number): StoredEvening["teams"][n
   return { id, name, score, roundScore: score, questionPoints: 0, questionMembers: 0 };
 }
 
-async function reportOf(db: DB, gameId: number, host: { clientId: string }): Promise<GameReport> {
+async function reportOf(db: DB, gameId: number, host: { clientId: string; hostSecret?: string }): Promise<GameReport> {
   const result = await getGameReport(db, gameId, host);
   if (result.status !== "ok") throw new Error("no report");
   return result.value;
 }
 
-async function fullReportOf(db: DB, gameId: number, host: { clientId: string }): Promise<FullReport> {
+async function fullReportOf(db: DB, gameId: number, host: { clientId: string; hostSecret?: string }): Promise<FullReport> {
   const result = await getFullGameReport(db, gameId, host);
   if (result.status !== "ok") throw new Error("no report");
   return result.value;
@@ -193,7 +193,7 @@ beforeAll(async () => {
 afterAll(() => database.remove());
 
 describe("the report of a team game", () => {
-  const HOST = { clientId: "team-host" };
+  const HOST = { clientId: "team-host", hostSecret: "team-host-secret" };
   let gameId: number;
 
   beforeAll(async () => {
@@ -210,7 +210,13 @@ describe("the report of a team game", () => {
       acceptedAnswers: ["Mercury"],
     });
     await addQuestion(db, { quizId: quiz.id, order: 2, kind: "poll", text: "Next round?", answers: ["Music", "Films"], correctAnswerIndex: -1 });
-    const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: HOST.clientId, hostClientId: HOST.clientId });
+    const game = await createGame(db, {
+      quizId: quiz.id,
+      hostId: null,
+      creatorClientId: HOST.clientId,
+      hostClientId: HOST.clientId,
+      hostSecret: HOST.hostSecret,
+    });
     gameId = game.id;
     // Owls: Ann and Bob; =Foxes (a name a spreadsheet would run): Cat; Empty: nobody.
     // Owls per question: (900 + 0) / 2, (800 + 700) / 2, 0 = 1200; =Foxes: 1000, 0 (Cat was there, no answer), 0 = 1000.
@@ -385,7 +391,7 @@ describe("the report of a team game", () => {
 });
 
 describe("the report of a night of two rounds", () => {
-  const HOST = { clientId: "night-host" };
+  const HOST = { clientId: "night-host", hostSecret: "night-host-secret" };
   let gameId: number;
 
   beforeAll(async () => {
@@ -539,12 +545,16 @@ describe("the report of a night of two rounds", () => {
 
   it("marks a round a night ended before as not played", async () => {
     const { db } = database;
-    const quiz = await createQuiz(db, { title: "Short", description: "", timeLimit: 20, isPublic: false }, { clientId: "early-host" });
+    const quiz = await createQuiz(
+      db,
+      { title: "Short", description: "", timeLimit: 20, isPublic: false },
+      { clientId: "early-host", hostSecret: "early-host-secret" },
+    );
     await addQuestion(db, { quizId: quiz.id, order: 0, kind: "choice", text: "Yes?", answers: ["Yes", "No"], correctAnswerIndex: 0 });
     const night = await hostNewNight(
       db,
       { title: "Cut short", rounds: [{ quizId: quiz.id }, { quizId: quiz.id, title: "Never played" }] },
-      { clientId: "early-host" },
+      { clientId: "early-host", hostSecret: "early-host-secret" },
     );
     if (night.status !== "ok") throw new Error(night.status);
     await seedPlay(
@@ -560,7 +570,7 @@ describe("the report of a night of two rounds", () => {
         breakEndsAt: null,
       },
     );
-    const report = await reportOf(db, night.value.id, { clientId: "early-host" });
+    const report = await reportOf(db, night.value.id, { clientId: "early-host", hostSecret: "early-host-secret" });
     expect(report.night!.map((round) => round.played)).toEqual([true, false]);
     expect(report.teams).toBeNull();
     expect(report.players[0]).toMatchObject({ score: 1000, roundScores: [1000, 0], team: null, teamPoints: null });
@@ -641,7 +651,7 @@ describe("the report of a night of two rounds", () => {
 });
 
 describe("the report of a single game without teams", () => {
-  const HOST = { clientId: "single-host" };
+  const HOST = { clientId: "single-host", hostSecret: "single-host-secret" };
   let gameId: number;
 
   beforeAll(async () => {
@@ -649,7 +659,13 @@ describe("the report of a single game without teams", () => {
     const quiz = await createQuiz(db, { title: "Plain quiz", description: "", timeLimit: 20, isPublic: false }, HOST);
     await addQuestion(db, { quizId: quiz.id, order: 0, kind: "choice", text: "2 + 2?", answers: ["3", "4"], correctAnswerIndex: 1 });
     await addQuestion(db, { quizId: quiz.id, order: 1, kind: "choice", text: "3 + 3?", answers: ["6", "7"], correctAnswerIndex: 0 });
-    const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: HOST.clientId, hostClientId: HOST.clientId });
+    const game = await createGame(db, {
+      quizId: quiz.id,
+      hostId: null,
+      creatorClientId: HOST.clientId,
+      hostClientId: HOST.clientId,
+      hostSecret: HOST.hostSecret,
+    });
     gameId = game.id;
     // Two rounds of Play Again: the report shows the last by default, each from zero.
     await seedPlay(

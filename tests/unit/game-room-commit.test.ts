@@ -15,7 +15,11 @@ const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A room whose store keeps every committed batch. */
 function recordingRoom(options: RoomOptions) {
   const stored: GameWriteBatch[] = [];
-  const room = new GameRoom(loadedGame(), { commit: async (batch) => (stored.push(batch), "stored" as const), getHostClientId: async () => "host" }, options);
+  const room = new GameRoom(
+    loadedGame(),
+    { commit: async (batch) => (stored.push(batch), "stored" as const), isHost: async ({ clientId }) => clientId === "host" },
+    options,
+  );
   return { room, stored, storedAnswers: () => stored.flatMap((batch) => batch.answers) };
 }
 
@@ -34,7 +38,7 @@ describe("group commits", () => {
           stored.push(batch);
           return "stored";
         },
-        getHostClientId: async () => "host",
+        isHost: async ({ clientId }) => clientId === "host",
       },
       { commitIntervalMs: 1 },
     );

@@ -12,6 +12,7 @@ export function loadedGame({ id = 1, gameCode = "ROOM42", title = "Commit test" 
     status: "waiting",
     host_client_id: "host",
     creator_client_id: "host",
+    host_secret_hash: null,
     time_limit: 20,
     phase: "lobby",
     question_index: -1,

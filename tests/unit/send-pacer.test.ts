@@ -52,7 +52,7 @@ async function answerTogether(pacerFor: (room: number) => SendPacer): Promise<{ 
   for (const id of [1, 2]) {
     const room = new GameRoom(
       loadedGame({ id, gameCode: `PACE${id}`, title: "Pacing" }),
-      { commit: async () => "stored", getHostClientId: async () => "host" },
+      { commit: async () => "stored", isHost: async ({ clientId }) => clientId === "host" },
       { commitIntervalMs: 50, commitClock: clock, sendPacer: pacerFor(id) },
     );
     const host = connection("host");

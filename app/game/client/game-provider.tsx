@@ -166,7 +166,10 @@ export function GameProvider({ children }: { children: ReactNode }) {
         }
         if (target) socket.send(joinMessage(target));
       },
-      onReconnected: () => toastRef.current({ title: wordsRef.current.t("toasts.reconnected"), description: wordsRef.current.t("toasts.backInGame") }),
+      // Not in a game (a socket reopened after a sign-in, say): nothing to tell.
+      onReconnected: () => {
+        if (targetRef.current) toastRef.current({ title: wordsRef.current.t("toasts.reconnected"), description: wordsRef.current.t("toasts.backInGame") });
+      },
       onGiveUp: () => {
         const { t } = wordsRef.current;
         toastRef.current({ title: t("toasts.reconnectionFailed"), description: t("toasts.reconnectFailed"), variant: "destructive" });

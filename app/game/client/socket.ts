@@ -137,6 +137,8 @@ export class GameSocket {
       if (event.code !== 1000) this.lastError = `Connection closed (code: ${event.code})`;
       // A normal close, another tab taking over this player, or the host removing it, is not retried.
       if (FINAL_CLOSE_CODES.has(event.code) || this.stopped) return;
+      // After 4007 (someone signed in or out here) too: the usual delay lets the sign-in's answer set
+      // the browser's new cookies before the socket opens again with them.
       this.scheduleRetry();
     });
   }
