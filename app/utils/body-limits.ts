@@ -148,7 +148,10 @@ const MATCHERS = Object.entries(ROUTE_BODIES as Record<string, RouteBody>).map((
 
 /** The limits of whatever route `pathname` is (letter case and a final slash aside, as Remix matches). */
 export function routeBodyOf(pathname: string): RouteBody {
-  const path = pathname.length > 1 ? pathname.toLowerCase().replace(/\/$/, "") : pathname;
+  let path = pathname.length > 1 ? pathname.toLowerCase().replace(/\/$/, "") : pathname;
+  // With JavaScript, Remix's single fetch posts a page's form to the page's path plus `.data`
+  // (`/_root.data` for `/`): the same form, so the same limits.
+  if (path.endsWith(".data")) path = path === "/_root.data" ? "/" : path.slice(0, -".data".length);
   return MATCHERS.find(({ pattern }) => pattern.test(path))?.route ?? DEFAULT_BODY;
 }
 

@@ -84,6 +84,13 @@ describe("bodyCapOf", () => {
     expect(bodyCapOf("/api/quizzes", "application/json")).toBe(64 * 1024);
     expect(bodyCapOf("/anything-else", "multipart/form-data; boundary=x")).toBe(64 * 1024);
   });
+
+  it("gives a page's single-fetch post (`PATH.data`, `/_root.data` for `/`) its page's size", () => {
+    expect(bodyCapOf("/create.data", "application/x-www-form-urlencoded")).toBe(bodyCapOf("/create", "application/x-www-form-urlencoded"));
+    expect(bodyCapOf("/create.data", "multipart/form-data; boundary=x")).toBe(bodyCapOf("/create", "multipart/form-data; boundary=x"));
+    expect(bodyCapOf("/night/new.data", undefined)).toBe(bodyCapOf("/night/new", undefined));
+    expect(bodyCapOf("/_root.data", undefined)).toBe(bodyCapOf("/", undefined));
+  });
 });
 
 describe("the form schemas' lists", () => {
