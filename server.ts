@@ -28,13 +28,14 @@ import { HeavyWork, type HeavyWorkOptions, type WorkerScript } from "#server/hea
 import { DEFAULT_SPREADSHEET_LIMITS } from "#app/utils/heavy-limits";
 import { limitHeapGrowth } from "#server/heap-growth";
 import { requestLog, requestLogs } from "#server/http-log";
-import { limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
+import { drainUnreadBodies, limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
 import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport, DEFAULT_JOIN_LIMITS, DEFAULT_MAX_SOCKETS_PER_ADDRESS, type JoinLimits } from "#server/ws";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 import { issueHostSecret } from "#server/host-secret-cookie";
+import { precheckPageForms } from "#server/form-precheck";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** build/: beside server.ts when run from source (`npm run dev`), this module's parent once compiled to build/node/. */
@@ -219,6 +220,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.use(requireAllowedOrigin(config.allowedOrigins));
   // Each route's body cap, from the one table the app reads bodies by (64 KiB unless a route says why).
   app.use(limitRequestBodies(bodyCapOf));
+  app.use(drainUnreadBodies());
+  // A page's form refused here costs no rendering (server/form-precheck.ts).
+  app.use(precheckPageForms());
   app.use(compression());
 
   let build: ServerBuild | (() => Promise<ServerBuild>);

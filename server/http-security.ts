@@ -122,3 +122,21 @@ export function privatePagesNoStore(sessionCookie: string, publicPrefixes: strin
     next();
   };
 }
+
+/**
+ * A request answered before its body was read (a route that refuses first: no session, a limit)
+ * has the rest of its body read and dropped once the answer is out, as Node does for a request no
+ * one read. Remix's reader holds the stream paused otherwise, and the next request on the same
+ * kept-alive connection would wait behind the unread bytes. The body is capped in front of this
+ * (limitRequestBodies), so the bytes dropped are bounded too.
+ */
+export function drainUnreadBodies(): RequestHandler {
+  return (req, res, next) => {
+    res.once("finish", () => {
+      if (req.complete || req.readableEnded) return;
+      req.removeAllListeners("data");
+      req.resume();
+    });
+    next();
+  };
+}

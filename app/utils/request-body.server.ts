@@ -164,16 +164,25 @@ function countPieces(bytes: Buffer): number {
   return pieces;
 }
 
-async function readUrlEncoded(request: Request, limits: BodyLimits): Promise<FormData> {
-  const bytes = await readBodyBytes(request, limits.maxBytes);
+/**
+ * An urlencoded body's fields within `limits` (conform's own names left out), or a BodyRefusal for
+ * the first past one. Also run in front of Remix on a page's form post (server/form-precheck.ts).
+ */
+export function urlEncodedFieldsWithin(bytes: Buffer, limits: BodyLimits): [string, string][] {
   // Before URLSearchParams makes a string of each: empty pieces (`a&&b`) are no fields, so this
   // counts generously; the fields themselves are counted below.
   if (countPieces(bytes) > 2 * limits.maxFields) throw new BodyRefusal(400, FORM_TOO_MANY_FIELDS);
   const counter = new FieldCounter(limits);
-  const form = new FormData();
+  const fields: [string, string][] = [];
   for (const [name, value] of new URLSearchParams(bytes.toString("utf8"))) {
-    if (counter.add(name)) form.append(name, counter.value(value));
+    if (counter.add(name)) fields.push([name, counter.value(value)]);
   }
+  return fields;
+}
+
+async function readUrlEncoded(request: Request, limits: BodyLimits): Promise<FormData> {
+  const form = new FormData();
+  for (const [name, value] of urlEncodedFieldsWithin(await readBodyBytes(request, limits.maxBytes), limits)) form.append(name, value);
   return form;
 }
 

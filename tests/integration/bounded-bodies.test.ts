@@ -189,15 +189,13 @@ describe("bounded form bodies", () => {
       "",
     );
     const body = parts + `--${boundary}--\r\n`;
+    const multipart = { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(body)) };
+    // Pictures need a session (docs/decisions/0042): refused unread without one, for its parts with one.
+    const { cookie } = await signInAs(server, "guest");
     try {
-      expect(
-        await send(
-          "/api/images",
-          "POST",
-          { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(body)) },
-          body,
-        ),
-      ).toBe(400);
+      expect(await send("/api/images", "POST", multipart, body)).toBe(401);
+      expect(await send("/healthz", "GET")).toBe(200);
+      expect(await send("/api/images", "POST", { ...multipart, cookie }, body)).toBe(400);
       expect(await send("/api/quizzes", "POST", { "content-type": FORM["content-type"], "content-length": "3" }, "a=1")).toBe(415);
       expect(await send("/healthz", "GET")).toBe(200);
     } finally {

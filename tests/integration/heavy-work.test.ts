@@ -26,8 +26,9 @@ let guestCookie: string;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "heavy-work-"));
   server = await startTestServer({
-    // One file read at a time and one waiting, whatever the machine's cores.
-    heavyWork: { concurrency: 1, queue: 1 },
+    // One file read at a time and one waiting, whatever the machine's cores; every request here
+    // comes from one address, which the per-address cap (tested on its own below) would stop first.
+    heavyWork: { concurrency: 1, queue: 1, perAddress: 100 },
     // The creation limits are not what is tested here.
     limits: { quizzesPerIpPerHour: 0, questionsPerIpPerHour: 0, imagesPerIpPerHour: 0 },
   } as Parameters<typeof startTestServer>[0]);
@@ -195,6 +196,27 @@ describe("quiz files of 40 MB", () => {
     expect(worstDelayMs).toBeLessThan(100);
     // Busy only while they ran.
     expect((await importSpreadsheet(csvQuiz())).status).toBe(201);
+  });
+
+  it("four at once from one address: one read, three told to wait for it (429, Retry-After, a code)", async () => {
+    const perAddress = await startTestServer({
+      heavyWork: { concurrency: 2, queue: 4 },
+      limits: { quizzesPerIpPerHour: 0, questionsPerIpPerHour: 0 },
+    } as Parameters<typeof startTestServer>[0]);
+    try {
+      const file = paddedQuizFile(40 * MB - 1024);
+      const json = ["-H", "Content-Type: application/json", "--data-binary", `@${file}`];
+      const result = await curlAll("/api/quizzes/import", [json, json, json, json], perAddress);
+      const waiting = result.filter((reply) => reply.status === 429);
+      expect(waiting).toHaveLength(3);
+      for (const reply of waiting) {
+        expect(Number(reply.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(reply.body).toMatchObject({ code: "ADDRESS_BUSY" });
+      }
+      expect(result.filter((reply) => reply.status === 503)).toEqual([]);
+    } finally {
+      await perAddress.stop();
+    }
   });
 
   it("one of millions of values is refused before it is parsed: 413, the loop never stalled", async () => {
