@@ -26,6 +26,7 @@ import {
 } from "#tests/hostile-requests";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
 import { LeanSocket } from "./lean-socket";
+import { cookieOf } from "./cookie-jar";
 import { loopbackAddress, postJson } from "./loopback";
 import { sampleProcess, summarize, type LatencySummary } from "./stats";
 
@@ -84,7 +85,10 @@ function attacks(): Attack[] {
   return [
     { name: "1. repeated form fields", request: (copy) => ({ route: formRoutes[copy % formRoutes.length], body: repeated }) },
     { name: "2. array indexes near 2^32", request: (copy) => ({ route: copy % 2 ? "/night/new" : "/create", body: indexes }) },
-    { name: "3. quadratic regular expressions", request: (copy) => (copy % 2 ? { route: "/create", body: long } : { route: "/api/quizzes/import", body: csv }) },
+    {
+      name: "3. quadratic regular expressions",
+      request: (copy) => (copy % 2 ? { route: "/create", body: long } : { route: "/api/quizzes/import", body: csv }),
+    },
     { name: "4. zip bomb spreadsheet", request: () => ({ route: "/api/quizzes/import", body: bomb }) },
     { name: "5. 40 MB quiz files", request: () => ({ route: "/api/quizzes/import", body: bigFile }) },
   ];
@@ -95,9 +99,10 @@ function typeOf(data: Buffer): string {
   return head.startsWith('{"type":"') ? head.slice(9, head.indexOf('"', 9)) : "";
 }
 
-function connect(url: string, localAddress: string): Promise<LeanSocket> {
+/** A socket from `localAddress`, with the cookies the server set that browser (its host secret). */
+function connect(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new LeanSocket(url, { localAddress });
+    const socket = new LeanSocket(url, { localAddress, cookie });
     socket.once("open", () => resolve(socket));
     socket.once("error", reject);
   });
@@ -158,11 +163,17 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
     const post = (pathname: string, body: unknown) => postJson(server.url, pathname, body, hostClientId, hostAddress);
     const quiz = await post("/api/quizzes", { title: "A night under attack", timeLimit: timeLimitSeconds, isPublic: false });
     for (let order = 0; order <= plan.length; order++) {
-      await post("/api/questions", { quizId: quiz.id, order, text: `Question ${order + 1}: which is right?`, answers: ["Ant", "Bee", "Cat", "Dog"], correctAnswerIndex: order % 4 });
+      await post("/api/questions", {
+        quizId: quiz.id,
+        order,
+        text: `Question ${order + 1}: which is right?`,
+        answers: ["Ant", "Bee", "Cat", "Dog"],
+        correctAnswerIndex: order % 4,
+      });
     }
     const { gameCode } = (await post("/api/games", { quizId: quiz.id })) as { gameCode: string };
     await post(`/api/games/${gameCode}/register-host`, { clientId: hostClientId });
-    const host = await connect(`${wsUrl}?clientId=${hostClientId}`, hostAddress);
+    const host = await connect(`${wsUrl}?clientId=${hostClientId}`, hostAddress, cookieOf(hostClientId));
     sockets.push(host);
 
     const windows: QuestionWindow[] = Array.from({ length: plan.length + 1 }, () => ({ deliveries: [], acks: [], sent: 0, acknowledged: 0 }));
@@ -183,8 +194,11 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
       if (type === "QUESTION_STARTED") hostQuestion = JSON.parse(data.toString()).payload.questionNumber;
       else if (type === "ANSWER_RESULTS") closed.get(hostQuestion)?.();
     });
-    await new Promise<void>((resolve) => {
-      host.on("message", (data: Buffer) => typeOf(data) === "GAME_SNAPSHOT" && resolve());
+    await new Promise<void>((resolve, reject) => {
+      host.on("message", (data: Buffer) => {
+        if (typeOf(data) === "GAME_SNAPSHOT") resolve();
+        else if (typeOf(data) === "ERROR") reject(new Error(`the host was refused: ${data.toString()}`));
+      });
       host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } }));
     });
 
@@ -244,7 +258,11 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
       const copiesInFlight = Array.from({ length: copies }, async (_, copy) => {
         while (attacking) {
           const { route, body } = attack.request(copy);
-          const answer = await sendHostile(server.url, route, body, { cookie }, ATTACKER_ADDRESS).catch((error: Error) => ({ status: -1, ms: 0, body: error.message }));
+          const answer = await sendHostile(server.url, route, body, { cookie }, ATTACKER_ADDRESS).catch((error: Error) => ({
+            status: -1,
+            ms: 0,
+            body: error.message,
+          }));
           answers.push(answer);
           if (answer.status === -1) await new Promise((resolve) => setTimeout(resolve, 50));
         }

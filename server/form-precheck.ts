@@ -13,9 +13,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
-import { errorTextOf } from "#app/i18n/error-codes.server";
 import { isMultipart, limitsFor, routeBodyOf } from "#app/utils/body-limits";
-import { BodyRefusal, FORM_CONTENT_TYPE, urlEncodedFieldsWithin } from "#app/utils/request-body.server";
+import { BODY_REFUSAL_CODES, BodyRefusal, FORM_CONTENT_TYPE, urlEncodedFieldsWithin } from "#app/utils/request-body.server";
 
 /**
  * The whole body of `request`, `length` bytes as its Content-Length declared (limitRequestBodies
@@ -48,10 +47,7 @@ function readDeclaredBody(request: IncomingMessage, length: number): Promise<Buf
 }
 
 function refuse(res: Parameters<RequestHandler>[1], refusal: BodyRefusal): void {
-  res
-    .status(refusal.status)
-    .set("Cache-Control", "no-store")
-    .json({ error: refusal.message, ...errorTextOf(refusal.message) });
+  res.status(refusal.status).set("Cache-Control", "no-store").json({ error: refusal.message, code: BODY_REFUSAL_CODES[refusal.message] });
 }
 
 export function precheckPageForms(): RequestHandler {

@@ -26,6 +26,23 @@ export const FORM_UNREADABLE = "The form could not be read.";
 export const FORM_CONTENT_TYPE = "Send the form as application/x-www-form-urlencoded or multipart/form-data.";
 export const JSON_TOO_DEEP = "The JSON body is nested too deeply.";
 
+/**
+ * Each refusal's code, as the errors catalogs name it: for the answers given in front of Remix
+ * (server/form-precheck.ts), whose bundle does not load the catalogs.
+ */
+export const BODY_REFUSAL_CODES: Readonly<Record<string, string>> = {
+  [BODY_TOO_LARGE]: "BODY_TOO_LARGE",
+  [FORM_TOO_MANY_FIELDS]: "FORM_TOO_MANY_FIELDS",
+  [FORM_FIELD_REPEATED]: "FORM_FIELD_REPEATED",
+  [FORM_FIELD_NAME_TOO_LONG]: "FORM_FIELD_NAME_TOO_LONG",
+  [FORM_FIELD_TOO_LONG]: "FORM_FIELD_TOO_LONG",
+  [FORM_INDEX_TOO_LARGE]: "FORM_INDEX_TOO_LARGE",
+  [FORM_FILES_REFUSED]: "FORM_FILES_REFUSED",
+  [FORM_UNREADABLE]: "FORM_UNREADABLE",
+  [FORM_CONTENT_TYPE]: "FORM_CONTENT_TYPE",
+  [JSON_TOO_DEEP]: "JSON_TOO_DEEP",
+};
+
 /** A body refused by its limits: 413 for its size, 400 for its shape, 415 for its type. */
 export class BodyRefusal extends Error {
   constructor(

@@ -4,7 +4,8 @@ import { MAX_ROUNDS } from "#app/game/rules";
 import { MAX_QUESTIONS, NightDraftSchema } from "#app/utils/form-schemas";
 import { PostedQuizSchema } from "#app/utils/quiz-form-schema";
 import { bodyCapOf, ROUTE_BODIES } from "#app/utils/body-limits";
-import { BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
+import englishErrors from "#app/locales/en/errors.json";
+import { BODY_REFUSAL_CODES, BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
 
 const form = (body: string, contentType = "application/x-www-form-urlencoded") =>
   new Request("http://quiz.test/x", { method: "POST", headers: { "content-type": contentType }, body });
@@ -109,5 +110,11 @@ describe("the form schemas' lists", () => {
     const question = PostedQuizSchema.parse({ questions: [{ answers: sparseList("a"), correctAnswerIndexes: sparseList("1") }] });
     expect(question.draft.questions[0].answers.length).toBeLessThanOrEqual(MAX_OPTIONS);
     expect(question.draft.questions[0].correctAnswerIndexes).toHaveLength(MAX_OPTIONS + 1);
+  });
+});
+
+describe("the refusals' codes for answers given in front of Remix", () => {
+  it("are the codes the errors catalog gives each refusal's words", () => {
+    for (const [message, code] of Object.entries(BODY_REFUSAL_CODES)) expect(englishErrors[code as keyof typeof englishErrors], code).toBe(message);
   });
 });
