@@ -195,7 +195,9 @@ export function zipBombSpreadsheet(unpackedMegabytes = 400, honest = true): Buff
   const sheet: ZipEntry = {
     name: "xl/worksheets/sheet1.xml",
     ...deflatedRepeat(
-      Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">'),
+      Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">',
+      ),
       cells,
       unpackedMegabytes,
       Buffer.from("</row></sheetData></worksheet>"),
@@ -255,7 +257,10 @@ export function multipartFile(name: string, fileName: string, fileType: string, 
 }
 
 export function zipBombUpload(): HostileRequest {
-  return { ...multipartFile("file", "questions.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", zipBombSpreadsheet()), name: "zip bomb spreadsheet" };
+  return {
+    ...multipartFile("file", "questions.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", zipBombSpreadsheet()),
+    name: "zip bomb spreadsheet",
+  };
 }
 
 export function imageBombUpload(): HostileRequest {

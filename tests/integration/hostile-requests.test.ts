@@ -36,7 +36,7 @@ let openAi: FakeOpenAI;
 let user: SignedIn;
 let gameCode: string;
 let host: TestClient;
-let players: { client: TestClient; id: number }[] = [];
+const players: { client: TestClient; id: number }[] = [];
 let shapes: HostileRequest[];
 
 beforeAll(async () => {
