@@ -10,7 +10,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import zlib from "node:zlib";
+import { decompressionBombPng, zipBombXlsx } from "./integration/hostile-files";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -92,158 +92,6 @@ export function chunkedOversizedBody(bytes = 5 * 1024 * 1024): HostileRequest {
   return { ...oversizedBody(bytes), name: `${bytes / 1024 / 1024} MB form, chunked`, chunked: true };
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer, crc = 0): number {
-  crc = ~crc >>> 0;
-  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return ~crc >>> 0;
-}
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-  /** The size the entry unpacks to, and its checksum. */
-  size: number;
-  crc: number;
-}
-
-/** A zip archive of deflated entries, written by hand so an entry can unpack to far more than it holds. */
-function zipArchive(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt32LE(entry.crc, 14);
-    local.writeUInt32LE(entry.data.length, 18);
-    local.writeUInt32LE(entry.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(entry.crc, 16);
-    central.writeUInt32LE(entry.data.length, 20);
-    central.writeUInt32LE(entry.size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, entry.data);
-    centrals.push(central, name);
-    offset += local.length + name.length + entry.data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
-function deflatedEntry(name: string, text: string): ZipEntry {
-  const data = Buffer.from(text);
-  return { name, data: zlib.deflateRawSync(data), size: data.length, crc: crc32(data) };
-}
-
-/**
- * Deflated data of `head`, then `repeat` written `times` times, then `tail`, never whole in memory:
- * the repeated piece is deflated once with a sync flush (a stream that does not end and refers to
- * nothing before it), so its bytes can be written again and again, and the tail ends the stream.
- */
-function deflatedRepeat(head: Buffer, repeat: Buffer, times: number, tail: Buffer): { data: Buffer; size: number; crc: number } {
-  const open = { finishFlush: zlib.constants.Z_SYNC_FLUSH, level: 9 };
-  const piece = zlib.deflateRawSync(repeat, open);
-  const parts = [zlib.deflateRawSync(head, open)];
-  let crc = crc32(head);
-  for (let i = 0; i < times; i++) {
-    parts.push(piece);
-    crc = crc32(repeat, crc);
-  }
-  parts.push(zlib.deflateRawSync(tail));
-  crc = crc32(tail, crc);
-  return { data: Buffer.concat(parts), size: head.length + repeat.length * times + tail.length, crc };
-}
-
-const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`;
-const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
-const WORKBOOK = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Questions" sheetId="1" r:id="rId1"/></sheets></workbook>`;
-const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`;
-
-/**
- * A spreadsheet (.xlsx) whose one sheet is millions of tiny cells: under a megabyte packed, about
- * `unpackedMegabytes` unpacked. `honest` false writes a central directory that claims a small size,
- * as an attacker would to pass a check of the directory alone.
- */
-export function zipBombSpreadsheet(unpackedMegabytes = 400, honest = true): Buffer {
-  const cell = '<c r="A1" t="inlineStr"><is><t>x</t></is></c>';
-  const cells = Buffer.from(cell.repeat(Math.floor((1 << 20) / cell.length)));
-  const sheet: ZipEntry = {
-    name: "xl/worksheets/sheet1.xml",
-    ...deflatedRepeat(
-      Buffer.from(
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">',
-      ),
-      cells,
-      unpackedMegabytes,
-      Buffer.from("</row></sheetData></worksheet>"),
-    ),
-  };
-  const claimed = honest ? sheet : { ...sheet, size: 4096 };
-  return zipArchive([
-    deflatedEntry("[Content_Types].xml", CONTENT_TYPES),
-    deflatedEntry("_rels/.rels", ROOT_RELS),
-    deflatedEntry("xl/workbook.xml", WORKBOOK),
-    deflatedEntry("xl/_rels/workbook.xml.rels", WORKBOOK_RELS),
-    claimed,
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/**
- * A PNG of `side` × `side` black pixels (400 megapixels by default) in a few hundred kilobytes:
- * decoding it whole takes as many bytes as it has pixels.
- */
-export function decompressionBombPng(side = 20_000): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(side, 0);
-  header.writeUInt32BE(side, 4);
-  header[8] = 8; // bit depth
-  header[9] = 0; // greyscale
-  // Every row is its filter byte and its pixels, all zero.
-  const row = Buffer.alloc(side + 1);
-  const rows = deflatedRepeat(Buffer.alloc(0), row, side, Buffer.alloc(0)).data;
-  // The zlib wrapper around the raw stream: its header, then Adler-32 of the data, which for n zero
-  // bytes is a = 1, b = n mod 65521.
-  const adler = Buffer.alloc(4);
-  adler.writeUInt32BE(((((row.length * side) % 65521) << 16) | 1) >>> 0);
-  const idat = Buffer.concat([Buffer.from([0x78, 0xda]), rows, adler]);
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk("IHDR", header), pngChunk("IDAT", idat), pngChunk("IEND", Buffer.alloc(0))]);
-}
-
 /** A multipart/form-data body of one file field (and text fields), as a browser posts it. */
 export function multipartFile(name: string, fileName: string, fileType: string, data: Buffer, fields: Record<string, string> = {}): HostileRequest {
   const boundary = "----quiz-night-hostile-boundary";
@@ -256,9 +104,10 @@ export function multipartFile(name: string, fileName: string, fileType: string, 
   return { name: `${fileName} (${Math.round(data.length / 1024)} KB)`, contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(parts) };
 }
 
+/** A spreadsheet (.xlsx) of millions of tiny cells: about a megabyte packed, 400 MB unpacked. */
 export function zipBombUpload(): HostileRequest {
   return {
-    ...multipartFile("file", "questions.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", zipBombSpreadsheet()),
+    ...multipartFile("file", "questions.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", zipBombXlsx({ unpackedMb: 400 })),
     name: "zip bomb spreadsheet",
   };
 }
