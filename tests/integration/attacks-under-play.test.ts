@@ -1,7 +1,8 @@
 /**
  * Issue 26's acceptance, played: while a 200-player game runs on the production server (its own
  * process), each attack of points 1-5 is sent twenty at a time from one address over a whole
- * question (bench/attack-night.ts). Every attack request is refused with a 4xx, every answer is
+ * question (bench/attack-night.ts). Every attack request is refused with a 4xx (or, for a large body
+ * refused before it was read, a reset connection), every answer is
  * acknowledged, the server's RSS grows by less than 100 MB and its own event loop never waits 100 ms.
  * The delivery and acknowledgement times are figures: `npm run bench:attacks` prints them.
  */
