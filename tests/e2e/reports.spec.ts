@@ -98,7 +98,8 @@ test("deleting a report asks first and works without JavaScript", async ({ brows
   await player.getByRole("button", { name: /B\. 4/ }).click();
   await expect(host).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });
 
-  const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  // The host's browser without JavaScript: its client id and the host secret the server set it (docs/decisions/0044).
+  const noScript = await contextWithClientId(browser, hostId, { javaScriptEnabled: false });
   await noScript.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
   const plain = await noScript.newPage();
   await plain.goto("/my-games");
