@@ -10,7 +10,7 @@ import { importQuiz, type RowError } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
 import { fieldErrorsOf } from "#app/utils/api.server";
 import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
+import { BodyRefusal, readBodyChunks, readMultipart } from "#app/utils/request-body.server";
 import { ensureClientId } from "#app/utils/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
@@ -141,34 +141,17 @@ async function readUpload(request: Request): Promise<Checked<ImportSource>> {
   return { ok: true, value: { spreadsheet: { bytes, fileName: file.name }, ...details.data } };
 }
 
-/**
- * The body's chunks as they came, or null past `max` however it is sent (a declared length may be
- * absent or wrong). Not joined here: copying 40 MB at once would hold the game's thread for tens of ms.
- */
-async function readChunksWithin(request: Request, max: number): Promise<Uint8Array[] | null> {
-  if (!request.body) return [];
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return chunks;
-}
-
 /** The quiz file or spreadsheet a request carries, by its content type. */
 async function readImport(request: Request, contentType: string): Promise<Checked<ImportSource>> {
   if (contentType.startsWith("multipart/form-data")) return readUpload(request);
-  const bytes = await readChunksWithin(request, MAX_QUIZ_FILE_BYTES);
-  if (bytes === null) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
-  return quizFileSource(bytes, new URL(request.url).searchParams.get("visibility"));
+  let chunks: Uint8Array[];
+  try {
+    chunks = await readBodyChunks(request, MAX_QUIZ_FILE_BYTES);
+  } catch (error) {
+    if (error instanceof BodyRefusal) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
+    throw error;
+  }
+  return quizFileSource(chunks, new URL(request.url).searchParams.get("visibility"));
 }
 
 /** A creation limit's refusal, or null when the request is within it. */
