@@ -25,7 +25,7 @@ import {
   type SentRequest,
 } from "#tests/hostile-requests";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
-import { LeanSocket } from "./lean-socket";
+import { frameTypeOf, openLeanSocket, type LeanSocket } from "./lean-socket";
 import { cookieOf } from "./cookie-jar";
 import { loopbackAddress, postJson } from "./loopback";
 import { sampleProcess, summarize, type LatencySummary } from "./stats";
@@ -94,20 +94,6 @@ function attacks(): Attack[] {
   ];
 }
 
-function typeOf(data: Buffer): string {
-  const head = data.toString("latin1", 0, 40);
-  return head.startsWith('{"type":"') ? head.slice(9, head.indexOf('"', 9)) : "";
-}
-
-/** A socket from `localAddress`, with the cookies the server set that browser (its host secret). */
-function connect(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new LeanSocket(url, { localAddress, cookie });
-    socket.once("open", () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
-
 /** The server's worst event-loop delay since the last read, in ms (prom-client resets it when read). */
 async function serverLoopDelayMaxMs(url: string): Promise<number> {
   const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -173,11 +159,11 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
     }
     const { gameCode } = (await post("/api/games", { quizId: quiz.id })) as { gameCode: string };
     await post(`/api/games/${gameCode}/register-host`, { clientId: hostClientId });
-    const host = await connect(`${wsUrl}?clientId=${hostClientId}`, hostAddress, cookieOf(hostClientId));
+    const host = await openLeanSocket(`${wsUrl}?clientId=${hostClientId}`, { localAddress: hostAddress, cookie: cookieOf(hostClientId) });
     sockets.push(host);
 
     const windows: QuestionWindow[] = Array.from({ length: plan.length + 1 }, () => ({ deliveries: [], acks: [], sent: 0, acknowledged: 0 }));
-    const gameOver = new Promise<void>((resolve) => host.on("message", (data: Buffer) => typeOf(data) === "GAME_OVER" && resolve()));
+    const gameOver = new Promise<void>((resolve) => host.on("message", (data: Buffer) => frameTypeOf(data) === "GAME_OVER" && resolve()));
     /** Resolves at each question's close (its ANSWER_RESULTS at the host), by question number. */
     const closed = new Map<number, () => void>();
     let current = "setting up";
@@ -190,20 +176,20 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
     );
     let hostQuestion = 0;
     host.on("message", (data: Buffer) => {
-      const type = typeOf(data);
+      const type = frameTypeOf(data);
       if (type === "QUESTION_STARTED") hostQuestion = JSON.parse(data.toString()).payload.questionNumber;
       else if (type === "ANSWER_RESULTS") closed.get(hostQuestion)?.();
     });
     await new Promise<void>((resolve, reject) => {
       host.on("message", (data: Buffer) => {
-        if (typeOf(data) === "GAME_SNAPSHOT") resolve();
-        else if (typeOf(data) === "ERROR") reject(new Error(`the host was refused: ${data.toString()}`));
+        if (frameTypeOf(data) === "GAME_SNAPSHOT") resolve();
+        else if (frameTypeOf(data) === "ERROR") reject(new Error(`the host was refused: ${data.toString()}`));
       });
       host.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: HOST_NICKNAME } }));
     });
 
     for (let index = 0; index < players; index++) {
-      const socket = await connect(`${wsUrl}?clientId=attack-night-player-${index}`, loopbackAddress(1 + index));
+      const socket = await openLeanSocket(`${wsUrl}?clientId=attack-night-player-${index}`, { localAddress: loopbackAddress(1 + index) });
       sockets.push(socket);
       let playerId = 0;
       let awaiting = 0;
@@ -211,7 +197,7 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
       await new Promise<void>((joined) => {
         socket.on("message", (data: Buffer) => {
           const receivedAt = Date.now();
-          const type = typeOf(data);
+          const type = frameTypeOf(data);
           if (type === "PLAYER_JOINED" && playerId === 0) {
             playerId = JSON.parse(data.toString()).payload.player.id;
             joined();

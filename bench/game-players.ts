@@ -11,7 +11,7 @@
  * an acknowledgement, an error) are parsed.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
-import { LeanSocket } from "./lean-socket";
+import { frameTypeOf, LeanSocket, openLeanSocket } from "./lean-socket";
 import { HOST_NICKNAME } from "#app/game/rules";
 import type { QuestionKind } from "#app/game/question-kinds";
 import type { GameTally, GamesSetupCommand, QuestionSamples, WorkerReport } from "./ipc";
@@ -50,27 +50,10 @@ function report(message: WorkerReport): void {
   process.send!(message);
 }
 
-/** The frame's type from its first bytes (`{"type":"NAME"`), without decoding the rest. */
-function typeOf(data: Buffer): string {
-  const head = data.toString("latin1", 0, 40);
-  return head.startsWith('{"type":"') ? head.slice(9, head.indexOf('"', 9)) : "";
-}
-
-function connect(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new LeanSocket(url, { localAddress, cookie });
-    socket.once("open", () => {
-      socket.off("error", reject);
-      resolve(socket);
-    });
-    socket.once("error", reject);
-  });
-}
-
 async function connectWithRetry(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await connect(url, localAddress, cookie);
+      return await openLeanSocket(url, { localAddress, cookie });
     } catch (error) {
       if (attempt >= CONNECT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -141,7 +124,7 @@ async function setUpHost(command: GamesSetupCommand, game: number): Promise<Live
   let over = false;
   await new Promise<void>((resolve, reject) => {
     host.on("message", (data: Buffer) => {
-      const type = typeOf(data);
+      const type = frameTypeOf(data);
       if (type === "GAME_SNAPSHOT") resolve();
       else if (type === "ERROR") {
         tally.errors++;
@@ -175,7 +158,7 @@ function play(command: GamesSetupCommand, live: LiveGame, socket: LeanSocket, ni
   return new Promise((joined, refused) => {
     socket.on("message", (data: Buffer) => {
       const receivedAt = Date.now();
-      switch (typeOf(data)) {
+      switch (frameTypeOf(data)) {
         case "PLAYER_JOINED":
           if (playerId === 0) {
             playerId = JSON.parse(data.toString()).payload.player.id;

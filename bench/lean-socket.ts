@@ -176,3 +176,21 @@ export class LeanSocket extends EventEmitter {
     this.socket.write(frame);
   }
 }
+
+/** A LeanSocket once it is open; rejected when the connection fails first. */
+export function openLeanSocket(url: string, options: LeanSocketOptions = {}): Promise<LeanSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new LeanSocket(url, options);
+    socket.once("open", () => {
+      socket.off("error", reject);
+      resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+/** A server frame's type from its first bytes (`{"type":"NAME"`), without decoding the rest. */
+export function frameTypeOf(data: Buffer): string {
+  const head = data.toString("latin1", 0, 40);
+  return head.startsWith('{"type":"') ? head.slice(9, head.indexOf('"', 9)) : "";
+}

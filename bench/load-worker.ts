@@ -4,7 +4,7 @@
  * It measures on the client side and reports raw samples to the parent over IPC. The many-games
  * mode's hosts and players live in bench/game-players.ts.
  */
-import { LeanSocket } from "./lean-socket";
+import { LeanSocket, openLeanSocket } from "./lean-socket";
 import type { QuestionKind } from "#app/game/question-kinds";
 import { closeGames, setUpGames, startGames } from "./game-players";
 import type { ParentCommand, WorkerReport } from "./ipc";
@@ -18,21 +18,10 @@ function report(message: WorkerReport): void {
   process.send!(message);
 }
 
-function connect(url: string): Promise<LeanSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new LeanSocket(url);
-    socket.once("open", () => {
-      socket.off("error", reject);
-      resolve(socket);
-    });
-    socket.once("error", reject);
-  });
-}
-
 async function connectWithRetry(url: string): Promise<LeanSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await connect(url);
+      return await openLeanSocket(url);
     } catch (error) {
       if (attempt >= CONNECT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
