@@ -4,7 +4,9 @@
  * question (bench/attack-night.ts). Every attack request is refused with a 4xx (or, for a large body
  * refused before it was read, a reset connection), every answer is
  * acknowledged, the server's RSS grows by less than 100 MB and its own event loop never waits 100 ms.
- * The delivery and acknowledgement times are figures: `npm run bench:attacks` prints them.
+ * The delivery and acknowledgement times are figures: `npm run bench:attacks` prints them. It runs
+ * alone (`npm run test:attacks`, after the other files): beside another test file, the two cores are
+ * shared three ways and the server's loop waits for the CPU, not for the attack.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
