@@ -350,8 +350,12 @@ export class GameRoom {
    */
   releaseHostSeats(clientId: string): void {
     if (this.disposed) return;
-    const released = [...this.bindings].filter(([connection, binding]) => binding.role === "host" && !binding.byRemoteKey && connection.clientId === clientId);
-    for (const [connection] of released) {
+    // The host seats only: a sign-in anywhere must not scan a 10,000-player room.
+    const released = [...this.hosts].filter((connection) => {
+      const binding = this.bindings.get(connection);
+      return binding?.role === "host" && !binding.byRemoteKey && connection.clientId === clientId;
+    });
+    for (const connection of released) {
       this.unbind(connection);
       connection.close(CloseCode.SIGN_IN_CHANGED, "Signed in or out");
     }
