@@ -13,7 +13,7 @@ export default defineConfig({
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: one, on a 2-core machine like CI's. Most
     // integration tests wait on sockets, timers and child processes, so two files at a time finish
-    // the suite in about three quarters of the time there (README, "Tests").
+    // the suite in about three quarters of the time there (docs/testing.md, "CI and parallelism").
     maxWorkers: Math.max(2, availableParallelism() - 1),
     minWorkers: 1,
   },

@@ -445,7 +445,7 @@ function singleGameResults(
     baselineBroadcastMs: baseline.delivery,
     deliveryP99RatioToBaseline: Number(deliveryRatioP99.toFixed(2)),
     questionStartedBytes: game.questionStartedBytes,
-    /** The largest QUESTION_STARTED frame a player received (the same figure; named for the README). */
+    /** The largest QUESTION_STARTED frame a player received (the same figure; named for docs/capacity.md). */
     questionFrameMaxBytes: game.questionStartedBytes,
     baselineBroadcastBytes: BROADCAST_BYTES,
     answerAckMs: game.ack,

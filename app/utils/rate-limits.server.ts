@@ -42,7 +42,7 @@ export type LimitCheck = { ok: true } | { ok: false; retryAfterSeconds: number; 
 const HOUR = 3600;
 const MB = 1024 * 1024;
 
-/** The defaults, and what each protects; README "Running it on the internet" lists them. */
+/** The defaults, and what each protects; docs/deployment.md, "Running it on the internet", lists them. */
 export const DEFAULT_LIMIT_RULES: LimitRules = {
   guest: { points: 30, window: HOUR, message: "Too many guest sessions were started from your network. Please try again in {wait}." },
   register: { points: 30, window: HOUR, message: "Too many accounts were registered from your network. Please try again in {wait}." },

@@ -11,7 +11,7 @@
  * The loop's worst delay is the one wall-clock figure asserted here (the issue asks for it). On a
  * shared CI machine one stall from outside (another tenant, the disk flushing what earlier tests
  * wrote under a synchronous commit) has once pushed one attack's figure to 188 ms where this
- * machine's medians stay at or under 54 ms (README.md, Capacity). So a night whose only miss is that figure is
+ * machine's medians stay at or under 54 ms (docs/capacity.md). So a night whose only miss is that figure is
  * played once more, printed, and the second night must hold it for every attack; everything else
  * is asserted on the first night.
  */
