@@ -15,7 +15,7 @@ import {
   type Message,
 } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
-import type { GameWriteBatch } from "#app/models/game.server";
+import type { GameWriteBatch } from "#app/models/game-batch.server";
 import { CommitClock } from "./commit-clock";
 import type { Logger } from "./logger";
 import { SendPacer } from "./send-pacer";

@@ -17,7 +17,9 @@ import {
 } from "#app/game/engine/index";
 import { CloseCode, encodeServerMessage } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
-import { gameKeyMatches, type GameWriteBatch, type LoadedGame } from "#app/models/game.server";
+import { gameKeyMatches } from "#app/models/game-keys.server";
+import type { GameWriteBatch } from "#app/models/game-batch.server";
+import type { LoadedGame } from "#app/models/game-play.server";
 import type { Requester } from "#app/models/quiz.server";
 import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
 import type { CommitClock } from "./commit-clock";

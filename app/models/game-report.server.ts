@@ -5,7 +5,8 @@ import { normalizeTypedAnswer, type PointsOption, type QuestionKind } from "#app
 import { LEADERBOARD_SIZE } from "#app/game/rules";
 import type { StoredEvening } from "#app/game/engine/restore";
 import { rankedBy, shownScore } from "#app/game/engine/teams";
-import { getGameQuestionsByRound, readEvening, type NightRound } from "./game.server";
+import { getGameQuestionsByRound, readEvening } from "./game-play.server";
+import type { NightRound } from "./game-night.server";
 import { hashHostSecret } from "#app/utils/host-secret.server";
 import type { Question, Requester } from "./quiz.server";
 

@@ -14,7 +14,7 @@ import { MAX_ROUNDS } from "#app/game/rules";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
-import { hostNewNight } from "#app/models/game.server";
+import { hostNewNight } from "#app/models/game-night.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
 import { retryAfterHeaders, readForm } from "#app/utils/api.server";
 import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";

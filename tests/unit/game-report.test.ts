@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
 import type { StoredEvening } from "#app/game/engine/restore";
 import type { Language } from "#app/i18n/languages";
-import { createGame, getGameResults, hostNewNight } from "#app/models/game.server";
+import { createGame } from "#app/models/game.server";
+import { getGameResults } from "#app/models/game-results.server";
+import { hostNewNight } from "#app/models/game-night.server";
 import {
   getFullGameReport,
   getGameReport,
