@@ -5,7 +5,7 @@ import { expireUnopenedGames, expireWaitingGames, loadGameForPlay } from "#app/m
 import { findLiveGame } from "#app/models/game.server";
 import { isGameHostById } from "#app/models/game-host.server";
 import type { GameWriteBatch } from "#app/models/game-batch.server";
-import { purgeExpiredGames } from "#app/models/game-report.server";
+import { purgeExpiredGames } from "#app/models/game-purge.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";

@@ -15,15 +15,9 @@ import type { Language } from "#app/i18n/languages";
 import { createGame } from "#app/models/game.server";
 import { getGameResults } from "#app/models/game-results.server";
 import { hostNewNight } from "#app/models/game-night.server";
-import {
-  getFullGameReport,
-  getGameReport,
-  hardestAndEasiest,
-  listHostedGames,
-  type FullReport,
-  type GameReport,
-  type QuestionFigures,
-} from "#app/models/game-report.server";
+import { getFullGameReport, getGameReport, type FullReport, type GameReport, type QuestionFigures } from "#app/models/game-report.server";
+import { hardestAndEasiest } from "#app/models/game-report-figures.server";
+import { listHostedGames } from "#app/models/hosted-games.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { TeamDetails } from "#app/components/report-standings";
 import { pageMessages } from "#app/i18n/page-messages.server";
