@@ -7,18 +7,8 @@ import { getGameQuestionsByRound, readEvening } from "./game-play.server";
 import type { NightRound } from "./game-night.server";
 import type { Question, Requester } from "./quiz.server";
 import { findOwnGame } from "./hosted-games.server";
-import {
-  type Scope,
-  roundsOf,
-  standings,
-  questionFigures,
-  answersOf,
-  lineOf,
-  teamLines,
-  roundReports,
-  hardestAndEasiest,
-  type ScopedQuestion,
-} from "./game-report-figures.server";
+import { type Scope, roundsOf, standings, questionFigures, answersOf, lineOf, hardestAndEasiest, type ScopedQuestion } from "./game-report-figures.server";
+import { teamLines, roundReports } from "./game-report-evening.server";
 
 /**
  * A host's games and each game's report (issue 17, docs/decisions/0031-game-reports.md): computed
