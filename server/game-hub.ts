@@ -1,8 +1,11 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
-import { expireUnopenedGames, expireWaitingGames, findLiveGame, isGameHostById, loadGameForPlay, type GameWriteBatch } from "#app/models/game.server";
-import { purgeExpiredGames } from "#app/models/game-report.server";
+import { expireUnopenedGames, expireWaitingGames, loadGameForPlay } from "#app/models/game-play.server";
+import { findLiveGame } from "#app/models/game.server";
+import { isGameHostById } from "#app/models/game-host.server";
+import type { GameWriteBatch } from "#app/models/game-batch.server";
+import { purgeExpiredGames } from "#app/models/game-purge.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz.server";
 import type { OutboxMetrics } from "./game-outbox";

@@ -3,70 +3,15 @@
  * is stored, then delivered in order. A client is never told of something the database does not
  * hold, however often the commit fails first.
  */
-import {
-  AUDIENCES,
-  eveningToStored,
-  isNight,
-  pausesToStored,
-  type Addressed,
-  type AnswerRecord,
-  type Effect,
-  type GameState,
-  type Message,
-} from "#app/game/engine/index";
+import { AUDIENCES, type Addressed, type Effect, type GameState, type Message } from "#app/game/engine/index";
 import { encodeServerMessage, type ServerMessageType } from "#app/game/protocol";
-import type { GameWriteBatch } from "#app/models/game.server";
+import type { GameWriteBatch } from "#app/models/game-batch.server";
 import { CommitClock } from "./commit-clock";
 import type { Logger } from "./logger";
 import { SendPacer } from "./send-pacer";
 import { SharedAcks } from "./shared-acks";
-
-/**
- * A serialised message. A broadcast is encoded to UTF-8 once (a Buffer) rather than once per socket;
- * either way it goes out as a text frame.
- */
-export type OutgoingData = string | Buffer;
-
-/** One client's socket as the room sees it; the transport adapts `ws` to this. */
-export interface Connection {
-  readonly clientId: string;
-  /** Where this connection stands in the deliveries of the game it is in (the outbox's alone). */
-  readonly slot: DeliverySlot;
-  /** Sends the messages in order, several in one write where the transport can. */
-  send(...messages: OutgoingData[]): void;
-  close(code: number, reason: string): void;
-}
-
-/**
- * A connection's place in its game's deliveries, kept on the connection so that a flush groups its
- * messages by connection, and knows when the open question reached a player, without a map: a map
- * of thousands of connections per broadcast, grown and emptied again, was a large part of what a
- * big game left for the garbage collector (issue 18, docs/decisions/0037-no-object-per-message.md).
- */
-export class DeliverySlot {
-  /** The flush that last grouped messages for this connection; ids come from one count for the process. */
-  flush = 0;
-  /** That flush's first and last message to this connection, by index; `next` chains the ones between. */
-  first = -1;
-  last = -1;
-  /** The flush whose messages have been written to this connection. */
-  written = 0;
-  /** Which opening of a question last reached this connection, and when it was written. */
-  question = 0;
-  questionAt = 0;
-}
-
-/** Ids of flushes and of question openings, unique across the process's games. */
-let lastId = 0;
-const nextId = (): number => ++lastId;
-
-/** The connections the roles of `Addressed` stand for, as the room keeps them. */
-export interface Members {
-  readonly hosts: ReadonlySet<Connection>;
-  /** Screens that watch the game (docs/decisions/0032-display-and-remote.md). */
-  readonly displays: ReadonlySet<Connection>;
-  readonly players: ReadonlyMap<number, Connection>;
-}
+import { type OutgoingData, type Connection, nextId, type Members, outgoing, type Close, Deliveries, personalized } from "./game-delivery";
+import { emptyBatch, GameWrites, isEmptyBatch, writesIn } from "./game-writes";
 
 /**
  * How a group commit ended when it did not throw: stored; the game's row is gone (the room
@@ -96,150 +41,17 @@ export interface OutboxOptions {
   onCommitFailed: (outcome: "game-gone" | "refused") => void;
 }
 
-/**
- * A player's own copy of a message that is shared but for one field: the shared part serialised once
- * for all players (`head`), this player's field (`own`). The two are joined only when the message is
- * written to the player's socket, so a large game never holds thousands of full copies at once
- * while they wait for their commit and their slice of the delivery (issue 18: they outlived the
- * young generation and piled up as garbage in the old one).
- */
-class PersonalMessage {
-  constructor(
-    private readonly head: string,
-    private readonly own: string,
-  ) {}
-
-  text(): string {
-    return `${this.head}${this.own}}}`;
-  }
-}
-
-type QueuedData = OutgoingData | PersonalMessage;
-const outgoing = (data: QueuedData): OutgoingData => (data instanceof PersonalMessage ? data.text() : data);
-
-type Close = { code: number; reason: string };
-
-/**
- * Messages waiting for their commit, in order, as columns rather than an object per message: a
- * broadcast to thousands of players, and each player's acknowledgement, wait through a commit and
- * the slices of a delivery, long enough to outlive the young generation (issue 18).
- */
-class Deliveries {
-  readonly to: Connection[] = [];
-  readonly data: QueuedData[] = [];
-  /** The index of the same connection's next message in the same flush, or -1 (see `chain`). */
-  readonly next: number[] = [];
-  /** Messages after which the connection is closed (a removed player): rare, so by index. */
-  closes: Map<number, Close> | null = null;
-  /** Messages that open a question, with that opening's id: each player's answer is timed from their write. */
-  opening: Map<QueuedData, number> | null = null;
-
-  get length(): number {
-    return this.to.length;
-  }
-
-  push(to: Connection, data: QueuedData, close?: Close): number {
-    const index = this.to.length;
-    this.to.push(to);
-    this.data.push(data);
-    this.next.push(-1);
-    if (close) (this.closes ??= new Map()).set(index, close);
-    return index;
-  }
-
-  /**
-   * Links message `index` after its connection's earlier ones of flush `flush`, or makes it the
-   * connection's first. A connection's messages of one flush leave in one write: the first question
-   * follows GAME_STARTED to every player, and two passes over thousands of sockets would double the
-   * time until the last one has its question.
-   */
-  chain(index: number, flush: number): void {
-    const slot = this.to[index].slot;
-    if (slot.flush !== flush) {
-      slot.flush = flush;
-      slot.first = slot.last = index;
-      return;
-    }
-    this.next[slot.last] = index;
-    slot.last = index;
-  }
-}
-
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */
 const COMMIT_RETRY_DELAYS_MS = [20, 50, 100, 250, 500, 1000];
 
 const noMetrics: OutboxMetrics = { sent: () => {}, committed: () => {} };
 
-function emptyBatch(): GameWriteBatch {
-  return {
-    joined: [],
-    kicked: [],
-    locked: null,
-    picturesOnPlayers: null,
-    resetScores: false,
-    left: [],
-    answers: [],
-    rescored: [],
-    scores: [],
-    progress: null,
-    teamAssignments: [],
-    evening: null,
-  };
-}
-
-function isEmptyBatch(batch: GameWriteBatch): boolean {
-  return (
-    batch.joined.length === 0 &&
-    batch.kicked.length === 0 &&
-    batch.locked === null &&
-    batch.picturesOnPlayers == null &&
-    !batch.rescored?.length &&
-    !batch.resetScores &&
-    batch.left.length === 0 &&
-    batch.answers.length === 0 &&
-    batch.scores.length === 0 &&
-    batch.progress === null &&
-    !batch.teamAssignments?.length &&
-    !batch.evening
-  );
-}
-
-/** Rows and changes in a batch, as the commit histogram counts them. */
-function writesIn(batch: GameWriteBatch): number {
-  return (
-    batch.joined.length +
-    batch.kicked.length +
-    batch.left.length +
-    batch.answers.length +
-    batch.scores.length +
-    (batch.rescored?.length ?? 0) +
-    (batch.locked === null ? 0 : 1) +
-    (batch.picturesOnPlayers == null ? 0 : 1) +
-    (batch.resetScores ? 1 : 0) +
-    (batch.progress === null ? 0 : 1) +
-    (batch.teamAssignments?.length ?? 0) +
-    (batch.evening ? 1 : 0)
-  );
-}
-
-function rescoreOf(round: number, answer: AnswerRecord) {
-  return { playerId: answer.playerId, round, questionIndex: answer.questionIndex, correct: answer.correct, points: answer.points };
-}
-
-/** Builds `{type, payload: {...shared, [key]: value}}` per recipient while serialising `shared` once. */
-function personalized(type: ServerMessageType, shared: object, key: string): (value: unknown) => PersonalMessage {
-  const head = JSON.stringify({ type, payload: shared }).slice(0, -2);
-  const prefix = `${head}${head.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
-  return (value) => new PersonalMessage(prefix, JSON.stringify(value));
-}
-
 export class GameOutbox {
-  private readonly gameId: number;
   private readonly options: OutboxOptions;
   private readonly logger: Logger;
   private readonly metrics: OutboxMetrics;
 
-  private batch = emptyBatch();
+  private readonly writes: GameWrites;
   private deliveries = new Deliveries();
   private readonly acks = new SharedAcks();
   /** Messages per type among `deliveries`, counted as sent once their commit is stored. */
@@ -249,8 +61,6 @@ export class GameOutbox {
   /** A flush due at once, for a change of phase; a waiting one is on `commitClock` instead. */
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
-  /** The batch holds a change of phase: it is committed and announced now, not at the end of the interval. */
-  private phaseChanged = false;
   /** The opening of the open question (an id from `nextId`); connections keep when it reached them. */
   private question = 0;
   private stopped = false;
@@ -258,7 +68,7 @@ export class GameOutbox {
   private closing = false;
 
   constructor(gameId: number, options: OutboxOptions) {
-    this.gameId = gameId;
+    this.writes = new GameWrites(gameId, options);
     this.options = options;
     this.logger = options.logger;
     this.metrics = options.metrics ?? noMetrics;
@@ -272,115 +82,9 @@ export class GameOutbox {
     return slot.question === this.question && this.question !== 0 ? slot.questionAt : undefined;
   }
 
-  // ------------------------------------------------------------------ writes
-
   /** What an effect changes in the database, added to the next group commit. */
   record(state: GameState, effect: Effect): void {
-    const batch = this.batch;
-    switch (effect.type) {
-      case "playerJoined": {
-        if (effect.rejoined) return;
-        const { player } = effect;
-        batch.joined.push({ id: player.id, nickname: player.nickname, clientId: player.clientId, joinedAt: player.joinedAt });
-        return;
-      }
-      case "playerLeft":
-      case "playerKicked": {
-        const { player } = effect;
-        // A player who joins and goes within one batch is never written.
-        const pending = batch.joined.findIndex((joined) => joined.id === player.id);
-        if (pending >= 0) batch.joined.splice(pending, 1);
-        else batch.left.push(player.id);
-        if (effect.type === "playerLeft") return;
-        // Its answers go with it (the database deletes them with the player row).
-        batch.answers = batch.answers.filter((answer) => answer.player_id !== player.id);
-        batch.scores = batch.scores.filter((score) => score.id !== player.id);
-        batch.kicked.push(player.clientId);
-        return;
-      }
-      case "teamsChanged":
-        for (const player of effect.players) batch.teamAssignments!.push({ id: player.id, teamId: player.teamId });
-        batch.evening = eveningToStored(state);
-        return;
-      case "breakTimerSet":
-        batch.evening = eveningToStored(state);
-        this.phaseChanged = true;
-        return;
-      case "roundOver":
-      case "roundStarted":
-        this.recordProgress(state);
-        return;
-      case "lobbyLocked":
-        batch.locked = effect.locked;
-        return;
-      case "picturesOnPlayersChanged":
-        batch.picturesOnPlayers = effect.enabled;
-        return;
-      case "gameStarted":
-        return;
-      case "answerAccepted": {
-        const { answer } = effect;
-        batch.answers.push({
-          game_id: this.gameId,
-          player_id: answer.playerId,
-          round: state.round,
-          question_id: answer.questionId,
-          question_index: answer.questionIndex,
-          answer_index: answer.answerIndex,
-          answer_value: answer.value === null ? null : JSON.stringify(answer.value),
-          response_ms: answer.responseTimeMs,
-          correct: answer.correct ? 1 : 0,
-          points: answer.points,
-          answered_at: answer.answeredAt,
-        });
-        return;
-      }
-      case "questionClosed":
-      case "typedAnswerAccepted": {
-        for (const player of effect.changedPlayers) {
-          batch.scores.push({ id: player.id, score: player.score, streak: player.streak, correctCount: player.correctCount, teamPoints: player.teamPoints });
-        }
-        const rescored = effect.type === "questionClosed" ? effect.scoredAnswers : effect.answers;
-        for (const answer of rescored) batch.rescored!.push(rescoreOf(state.round, answer));
-        if (effect.type === "questionClosed") this.recordProgress(state);
-        else if (state.teamMode) batch.evening = eveningToStored(state);
-        return;
-      }
-      case "gameReset":
-        batch.resetScores = true;
-        batch.scores = [];
-        this.recordProgress(state);
-        return;
-      case "questionStarted":
-        this.recordProgress(state, { opensGame: state.questionIndex === 0 });
-        return;
-      // A pause too is stored before anyone is told, so a restart finds the question as its players last saw it.
-      case "leaderboardShown":
-      case "gameOver":
-      case "questionPaused":
-      case "questionResumed":
-        this.recordProgress(state);
-        return;
-    }
-  }
-
-  private recordProgress(state: GameState, { opensGame = false } = {}): void {
-    this.phaseChanged = true;
-    // Team scores and a night's rounds change with the phases; they are a few kilobytes at most.
-    if (state.teamMode || isNight(state)) this.batch.evening = eveningToStored(state);
-    const now = this.options.now();
-    const started = opensGame && state.phase === "question";
-    this.batch.progress = {
-      ...this.batch.progress,
-      phase: state.phase,
-      round: state.round,
-      questionIndex: state.questionIndex,
-      questionStartedAt: state.questionIndex >= 0 ? state.questionStartedAt : null,
-      questionPauses: state.phase === "question" ? pausesToStored(state.questionPauses) : [],
-      status: state.phase === "finished" ? "finished" : state.phase === "lobby" ? "waiting" : "active",
-      ...(started ? { startedAt: now } : {}),
-      ...(state.phase === "finished" ? { endedAt: now } : {}),
-    };
+    this.writes.record(state, effect);
   }
 
   // ------------------------------------------------------------------ messages
@@ -449,10 +153,10 @@ export class GameOutbox {
 
   scheduleFlush(): void {
     if (this.flushing || this.stopped || this.flushTimer) return;
-    if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
+    if (this.deliveries.length === 0 && isEmptyBatch(this.writes.batch)) return;
     // Answers are grouped for up to the commit interval, on the clock all games share; a new phase
     // (a question opening or closing) reaches everyone at once, since every player waits on it.
-    if (this.phaseChanged) {
+    if (this.writes.phaseChanged) {
       this.commitClock.cancel(this.startFlush);
       this.flushTimer = setTimeout(this.startFlush, 0);
       return;
@@ -496,13 +200,11 @@ export class GameOutbox {
 
   /** Takes the batch and its messages, and commits the batch; null when it could not be stored. */
   private async takeCommitted(): Promise<Deliveries | null> {
-    const batch = this.batch;
+    const batch = this.writes.take();
     const queue = this.deliveries;
     const counts = this.counts;
-    this.batch = emptyBatch();
     this.deliveries = new Deliveries();
     this.counts = new Map();
-    this.phaseChanged = false;
     if (!isEmptyBatch(batch)) {
       const outcome = await this.commitUntilStored(batch);
       // A batch lost at shutdown takes its messages with it: its clients rejoin and see what was stored.
@@ -522,7 +224,7 @@ export class GameOutbox {
    * the rest get them now.
    */
   private async flushBetweenSlices(queue: Deliveries, flush: number): Promise<void> {
-    if (this.deliveries.length === 0 && isEmptyBatch(this.batch)) return;
+    if (this.deliveries.length === 0 && isEmptyBatch(this.writes.batch)) return;
     const added = await this.takeCommitted();
     if (!added) return;
     const now = nextId();
@@ -618,7 +320,7 @@ export class GameOutbox {
   drop(): void {
     this.cancelTimer();
     this.stopped = true;
-    this.batch = emptyBatch();
+    this.writes.batch = emptyBatch();
     this.deliveries = new Deliveries();
     this.counts = new Map();
   }

@@ -17,9 +17,12 @@ import {
 } from "#app/game/engine/index";
 import { CloseCode, encodeServerMessage } from "#app/game/protocol";
 import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
-import { gameKeyMatches, type GameWriteBatch, type LoadedGame } from "#app/models/game.server";
+import { gameKeyMatches } from "#app/models/game-keys.server";
+import type { GameWriteBatch } from "#app/models/game-batch.server";
+import type { LoadedGame } from "#app/models/game-play.server";
 import type { Requester } from "#app/models/quiz.server";
-import { GameOutbox, type CommitOutcome, type Connection, type Members, type OutboxMetrics } from "./game-outbox";
+import { GameOutbox, type CommitOutcome, type OutboxMetrics } from "./game-outbox";
+import type { Connection, Members } from "./game-delivery";
 import type { CommitClock } from "./commit-clock";
 import type { SendPacer } from "./send-pacer";
 import type { Logger } from "./logger";
@@ -29,8 +32,9 @@ import { Throttle } from "./throttle";
 /** docs/decisions/0006: an accepted answer waits at most this long for the commit that stores it. */
 export const DEFAULT_COMMIT_INTERVAL_MS = 10;
 
-export type { CommitOutcome, Connection, OutgoingData } from "./game-outbox";
-export { DeliverySlot } from "./game-outbox";
+export type { CommitOutcome } from "./game-outbox";
+export type { Connection, OutgoingData } from "./game-delivery";
+export { DeliverySlot } from "./game-delivery";
 
 /** What a room needs from storage; server.ts binds it to the database. */
 export interface RoomStore {

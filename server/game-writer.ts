@@ -8,7 +8,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
-import { writeGameBatch, type CommitOutcome, type GameWriteBatch } from "#app/models/game.server";
+import { writeGameBatch, type CommitOutcome, type GameWriteBatch } from "#app/models/game-batch.server";
 
 interface Pending {
   gameId: number;

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { registerHost } from "#app/models/game.server";
+import { registerHost } from "#app/models/game-host.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { RegisterHostSchema } from "#app/utils/api-schemas";
 import { GAME_ALREADY_HOSTED, GAME_NOT_YOURS } from "#app/utils/game-messages";

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { findGameByCode, getGameResults } from "#app/models/game.server";
+import { findGameByCode } from "#app/models/game.server";
+import { getGameResults } from "#app/models/game-results.server";
 import { ApiError, handleApi } from "#app/utils/api.server";
 import { normalizeGameCode } from "#app/utils/field-rules";
 import { isHostRequest } from "#app/utils/game-screen.server";

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { LINKS_RENEWED } from "#app/components/display-links";
-import { renewGameKeys } from "#app/models/game.server";
+import { renewGameKeys } from "#app/models/game-keys.server";
 import { parseForm } from "#app/utils/forms";
 import { requireHostScreen, readForm } from "#app/utils/api.server";
 import { safeRedirect } from "#app/utils/safe-redirect";

@@ -7,7 +7,8 @@ import { PlayerDetails, QuestionCard, TextWithDate, questionLabel, useFormats } 
 import { EveningStandingsTable, StandingsTable, TeamDetails, TeamStandingsTable } from "#app/components/report-standings";
 import { metaT } from "#app/i18n/meta";
 import { useTranslation } from "#app/i18n/use-translation";
-import { deleteOwnGame, getGameReport } from "#app/models/game-report.server";
+import { deleteOwnGame } from "#app/models/game-purge.server";
+import { getGameReport } from "#app/models/game-report.server";
 import { parseIntent } from "#app/utils/forms";
 import { readForm } from "#app/utils/api.server";
 import { requesterOf } from "#app/utils/session.server";

@@ -10,7 +10,7 @@ import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { getClientId } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
-import type { GameResults } from "#app/models/game.server";
+import type { GameResults } from "#app/models/game-results.server";
 import { loadGameScreen } from "#app/utils/api.server";
 import { resultsCsv } from "#app/utils/results-csv";
 import { RoundStandings } from "#app/components/round-standings";

@@ -1,6 +1,7 @@
 import QRCode from "qrcode";
 import type { DB } from "#db/connection.server";
-import { ensureGameKeys, findGameByCode, gameKeyMatches } from "#app/models/game.server";
+import { ensureGameKeys, gameKeyMatches } from "#app/models/game-keys.server";
+import { findGameByCode } from "#app/models/game.server";
 import { normalizeGameCode } from "./field-rules";
 import { gameTitleOf } from "./game-screen.server";
 

@@ -1,6 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
-import { findGameByCode, getGameRounds, isGameHost, readEvening } from "#app/models/game.server";
+import { findGameByCode } from "#app/models/game.server";
+import { getGameRounds } from "#app/models/game-night.server";
+import { isGameHost } from "#app/models/game-host.server";
+import { readEvening } from "#app/models/game-play.server";
 import { clientIdOf } from "./client-id.server";
 import { normalizeGameCode } from "./field-rules";
 import { hostSecretOf } from "./host-secret.server";

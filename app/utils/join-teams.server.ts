@@ -8,7 +8,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { GAME_CODE_LENGTH } from "#app/game/rules";
 import { teamRefs } from "#app/game/engine/view";
-import { findLiveGame, readEvening } from "#app/models/game.server";
+import { findLiveGame } from "#app/models/game.server";
+import { readEvening } from "#app/models/game-play.server";
 import type { JoinTeams } from "./team-choice";
 
 type JoinTeamsContext = Pick<AppLoadContext, "hub" | "logger"> & Partial<Pick<AppLoadContext, "db" | "codeLookups" | "clientIp">>;

@@ -11,126 +11,18 @@
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import {
-  KIND_LABELS,
-  MAX_OPTIONS,
-  QUESTION_KINDS,
-  TRUE_FALSE_ANSWERS,
-  type QuestionContent,
-  type QuestionKind,
-  parseTypedNumber,
-  TYPED_NUMBER_MAX_LENGTH,
-} from "#app/game/question-kinds";
+import type { QuestionContent } from "#app/game/question-kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";
 import { DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from "#app/utils/heavy-limits";
 import { describeBytes } from "#app/utils/storage-limits";
 import { checkArchive, workbookPartsArchive } from "#app/utils/xlsx-archive.server";
-
-// ------------------------------------------------------------------------------ the layout
-
-/** Our columns, in the order the template and export write them. */
-export const QUIZ_SPREADSHEET_COLUMNS = [
-  "Question",
-  "Kind",
-  ...Array.from({ length: MAX_OPTIONS }, (_, i) => `Answer ${i + 1}`),
-  "Correct",
-  "Time limit",
-  "Points",
-] as const;
-
-/** The names our layout writes in the Kind column; any of `KIND_ALIASES` is read. */
-export const SPREADSHEET_KIND_NAMES: Record<QuestionKind, string> = {
-  choice: "choice",
-  trueFalse: "true-false",
-  multiSelect: "multi-select",
-  typeAnswer: "type-answer",
-  closestNumber: "closest-number",
-  poll: "poll",
-};
-
-/** Letters only, lower-case: "True / False", "true-false" and "trueFalse" all read the same. */
-const aliasKey = (name: string) => name.toLowerCase().replace(/[^a-z]/g, "");
-
-const KIND_ALIASES: ReadonlyMap<string, QuestionKind> = new Map([
-  ...QUESTION_KINDS.map((kind) => [aliasKey(kind), kind] as const),
-  ...QUESTION_KINDS.map((kind) => [aliasKey(KIND_LABELS[kind]), kind] as const),
-  ...QUESTION_KINDS.map((kind) => [aliasKey(SPREADSHEET_KIND_NAMES[kind]), kind] as const),
-  // Kahoot's and other apps' names for the same kinds.
-  ["quiz", "choice"],
-  ["singlechoice", "choice"],
-  ["tf", "trueFalse"],
-  ["multipleselect", "multiSelect"],
-  ["multipleanswers", "multiSelect"],
-  ["typeanswer", "typeAnswer"],
-  ["typed", "typeAnswer"],
-  ["open", "typeAnswer"],
-  ["number", "closestNumber"],
-  ["slider", "closestNumber"],
-  ["survey", "poll"],
-]);
-
-const KIND_MESSAGE = `Kind must be one of ${Object.values(SPREADSHEET_KIND_NAMES).join(", ")} (or empty for choice).`;
-
-export type SpreadsheetLayout = "quiz-night" | "kahoot";
-
-/** Where each field is in the sheet: 0-based column indexes, answers by their number (1-6). */
-interface Columns {
-  question: number;
-  kind?: number;
-  answers: Map<number, number>;
-  correct?: number;
-  timeLimit?: number;
-  points?: number;
-}
-
-interface Header {
-  /** Its place in the rows read, not its row number. */
-  index: number;
-  layout: SpreadsheetLayout;
-  columns: Columns;
-}
-
-/** The header must come early: Kahoot's has a title block above it, ours none. */
-const HEADER_SEARCH_ROWS = 30;
-
-const headerText = (cell: string) => cell.toLowerCase().replace(/[–—]/g, "-").replace(/\s+/g, " ").trim();
-
-/**
- * The header row: the first with a question column and an "Answer 1" or "Correct" column. Columns
- * are found by their names (Kahoot's carry hints such as "- max 120 characters"), so their order
- * and any extra columns do not matter.
- */
-function findHeader(rows: SheetRow[]): Header | null {
-  for (const [index, row] of rows.slice(0, HEADER_SEARCH_ROWS).entries()) {
-    const columns: Partial<Columns> & { answers: Map<number, number> } = { answers: new Map() };
-    let kahoot = false;
-    for (const [column, cell] of row.cells.entries()) {
-      const text = headerText(cell);
-      if (!text) continue;
-      if (/max \d+ characters|choose at least one|5, 10, 20/.test(text)) kahoot = true;
-      const answer = /^answer\s*(\d+)\b/.exec(text);
-      if (/^(question )?(kind|type)$/.test(text)) columns.kind ??= column;
-      else if (/^question\b/.test(text)) columns.question ??= column;
-      else if (answer) {
-        const n = Number(answer[1]);
-        if (n >= 1 && n <= MAX_OPTIONS && !columns.answers.has(n)) columns.answers.set(n, column);
-      } else if (/^correct\b/.test(text)) columns.correct ??= column;
-      else if (/^time( limit)?\b/.test(text)) columns.timeLimit ??= column;
-      else if (/^points?\b/.test(text)) columns.points ??= column;
-    }
-    if (columns.question !== undefined && (columns.answers.has(1) || columns.correct !== undefined)) {
-      return { index, layout: kahoot ? "kahoot" : "quiz-night", columns: columns as Columns };
-    }
-  }
-  return null;
-}
-
-// ------------------------------------------------------------------------------ reading cells
+import { type SpreadsheetLayout, type Header, findHeader } from "./quiz-spreadsheet-layout.server";
+import { isBlank, readRow } from "./quiz-spreadsheet-row.server";
 
 /** One row as the spreadsheet numbers it (1-based, the header included), each cell as text. */
-interface SheetRow {
+export interface SheetRow {
   number: number;
   cells: string[];
 }
@@ -147,25 +39,35 @@ const fileError = (message: string): SpreadsheetResult => ({ status: "invalid", 
 
 /** Columns read from each row: ours are ten, Kahoot's eight; any past these are ignored. */
 export const MAX_SPREADSHEET_COLUMNS = 50;
+
 /** A row of our layout at its longest is about 3,000 characters. */
 export const MAX_ROW_CHARACTERS = 16 * 1024;
+
 /** Longer than any field a question has (500 characters); the shared rules refuse what is past theirs. */
 const MAX_CELL_CHARACTERS = 2_000;
 
 export const tooManyRowsMessage = (max: number) => `A spreadsheet can have at most ${max} rows.`;
+
 export const unpacksTooLargeMessage = (maxBytes: number) => `This spreadsheet unpacks to more than ${describeBytes(maxBytes)}; it cannot be read.`;
+
 export const rowTooLongMessage = (max: number) => `A row of this spreadsheet is longer than ${max} characters.`;
 
 const NOT_A_SPREADSHEET = "Upload the quiz as a .csv or .xlsx file (an older .xls can be saved as .xlsx first).";
+
 const NO_HEADER =
   "No header row found. Start from the template on the create page (columns Question, Kind, Answer 1 to 6, Correct, Time limit, Points), or Kahoot's quiz spreadsheet template.";
+
 const NO_QUESTIONS = "The spreadsheet has no questions below its header row.";
+
 const UNREADABLE_XLSX = "This .xlsx file could not be read. Save it again from your spreadsheet program and retry.";
+
 const UNREADABLE_CSV = "This CSV file could not be read. Save it again from your spreadsheet program as CSV and retry.";
+
 const unclosedQuoteMessage = (line: number) =>
   `This CSV file could not be read: a quotation mark is opened and never closed (the file ends inside it, at line ${line}).`;
 
 const isZip = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+
 /** The old binary Excel format (an OLE compound file). */
 const isXls = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0;
 
@@ -308,136 +210,6 @@ function cellText(value: ExcelJS.CellValue | unknown): string {
     if ("text" in value) return cellText(value.text);
   }
   return "";
-}
-
-// ------------------------------------------------------------------------------ rows into questions
-
-const cellAt = (row: SheetRow, column: number | undefined) => (column === undefined ? "" : (row.cells[column] ?? "").trim());
-
-function isBlank(row: SheetRow, columns: Columns): boolean {
-  // Kahoot's template numbers 100 rows in its first column whether they hold a question or not:
-  // only the columns that make a question count.
-  const used = [columns.question, columns.kind, ...columns.answers.values(), columns.correct, columns.timeLimit, columns.points];
-  return used.every((column) => cellAt(row, column) === "");
-}
-
-/** A question's fields read from one row, before the shared rules; or the row's own problem. */
-type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; message: string };
-
-/** Answer numbers in Correct: "1,3", "1; 3", "1 3", "2|4", or "1.3" (a decimal-comma locale's "1,3" typed into a number cell). */
-function answerNumbers(cell: string): number[] | null {
-  const parts = cell.split(/[\s,;|.&/+]+|\band\b/i).filter(Boolean);
-  if (parts.length === 0 || !parts.every((part) => /^\d+$/.test(part))) return null;
-  return parts.map(Number);
-}
-
-/** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
-const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
-const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
-
-function readPoints(cell: string): unknown {
-  const key = cell.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (key === "") return undefined;
-  if (["standard", "normal", "single", "1", "x1", "1x"].includes(key)) return "standard";
-  if (["double", "doublepoints", "2", "x2", "2x"].includes(key)) return "double";
-  if (["none", "nopoints", "no", "0", "x0", "0x", "zero"].includes(key)) return "none";
-  // Anything else meets the shared rule and its message.
-  return cell;
-}
-
-/**
- * A unit after the number: found from the end, each place tried once with a pattern of bounded
- * length, so the work is linear in the cell (the former `^(.+?)\s*(s|sec...)?$` was quadratic).
- */
-const SECONDS_UNIT = /(?:s|secs?|seconds?)$/i;
-
-export function readTimeLimit(cell: string): unknown {
-  if (cell === "") return undefined;
-  // parseTypedNumber reads no text this long; neither does the unit's pattern.
-  if (cell.length > TYPED_NUMBER_MAX_LENGTH) return Number.NaN;
-  const unit = SECONDS_UNIT.exec(cell);
-  const seconds = unit && unit.index > 0 ? cell.slice(0, unit.index).trimEnd() : cell;
-  const value = parseTypedNumber(seconds);
-  // NaN meets the shared rule, which says a time limit must be a number of seconds.
-  return value ?? Number.NaN;
-}
-
-function readRow(row: SheetRow, columns: Columns): RowReading {
-  const text = cellAt(row, columns.question);
-  const correct = cellAt(row, columns.correct);
-  // Answers by their column's number; empty ones are dropped, so "Answer 3" may be left out and
-  // "Correct" still names answers by the column they are in.
-  const answerColumns = [...columns.answers.entries()].sort(([a], [b]) => a - b);
-  const filled = answerColumns.map(([n, column]) => ({ n, text: cellAt(row, column) })).filter((answer) => answer.text !== "");
-  const answers = filled.map((answer) => answer.text);
-  const indexOfAnswer = (n: number) => filled.findIndex((answer) => answer.n === n);
-
-  const kindCell = cellAt(row, columns.kind);
-  let kind: QuestionKind | undefined;
-  if (kindCell !== "") {
-    kind = KIND_ALIASES.get(aliasKey(kindCell));
-    if (!kind) return { status: "invalid", message: KIND_MESSAGE };
-  } else {
-    const numbers = answerNumbers(correct);
-    const trueFalse = answers.length === 2 && answers.every((answer, i) => answer.toLowerCase() === TRUE_FALSE_ANSWERS[i].toLowerCase());
-    kind = numbers && numbers.length > 1 ? "multiSelect" : trueFalse ? "trueFalse" : "choice";
-  }
-
-  const common = { kind, text, timeLimit: readTimeLimit(cellAt(row, columns.timeLimit)), points: readPoints(cellAt(row, columns.points)) };
-  const toIndexes = (numbers: number[]): number[] | string => {
-    const indexes: number[] = [];
-    for (const n of numbers) {
-      if (n < 1 || n > MAX_OPTIONS) return `Correct names answer ${n}; answers are numbered 1 to ${MAX_OPTIONS}.`;
-      const index = indexOfAnswer(n);
-      if (index < 0) return `Correct names answer ${n}, which is empty.`;
-      indexes.push(index);
-    }
-    return indexes;
-  };
-
-  switch (kind) {
-    case "choice": {
-      if (correct === "") return { status: "ok", input: { ...common, answers } };
-      // The right answer written out instead of its number.
-      const byText = answers.findIndex((answer) => answer.toLowerCase() === correct.toLowerCase());
-      if (byText >= 0 && !/^\d+$/.test(correct)) return { status: "ok", input: { ...common, answers, correctAnswerIndex: byText } };
-      const numbers = answerNumbers(correct);
-      if (!numbers) return { status: "invalid", message: `Correct must be the number of the right answer, 1 to ${MAX_OPTIONS}.` };
-      if (numbers.length > 1) return { status: "invalid", message: "A choice question has one correct answer; make it multi-select for more." };
-      const indexes = toIndexes(numbers);
-      if (typeof indexes === "string") return { status: "invalid", message: indexes };
-      return { status: "ok", input: { ...common, answers, correctAnswerIndex: indexes[0] } };
-    }
-    case "multiSelect": {
-      if (correct === "") return { status: "ok", input: { ...common, answers } };
-      const numbers = answerNumbers(correct);
-      if (!numbers) return { status: "invalid", message: "Correct must list the numbers of the right answers, like 1,3." };
-      const indexes = toIndexes(numbers);
-      if (typeof indexes === "string") return { status: "invalid", message: indexes };
-      return { status: "ok", input: { ...common, answers, correctAnswerIndexes: indexes } };
-    }
-    case "trueFalse": {
-      const key = correct.toLowerCase();
-      // Custom wording ("Yes"/"No") may be named by its text too.
-      const byText = answers.findIndex((answer) => answer.toLowerCase() === key);
-      const index = byText >= 0 && answers.length === 2 ? byText : TRUE_WORDS.has(key) ? 0 : FALSE_WORDS.has(key) ? 1 : -1;
-      if (index < 0) return { status: "invalid", message: "Correct must be true or false." };
-      return { status: "ok", input: { ...common, ...(answers.length > 0 ? { answers } : {}), correctAnswerIndex: index } };
-    }
-    case "typeAnswer": {
-      // The accepted answers are in the answer columns, or "a|b" in Correct, or both.
-      const accepted = [...answers, ...correct.split("|").map((answer) => answer.trim())].filter(Boolean);
-      return { status: "ok", input: { ...common, acceptedAnswers: [...new Set(accepted)] } };
-    }
-    case "closestNumber": {
-      if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };
-      const value = parseTypedNumber(correct);
-      if (value === null) return { status: "invalid", message: "Correct must be the true number, like 1989 or 3.5." };
-      return { status: "ok", input: { ...common, correctNumber: value } };
-    }
-    case "poll":
-      return { status: "ok", input: { ...common, answers } };
-  }
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
  * Quizzes as spreadsheets (CSV and XLSX): writing our layout, the templates `/create` offers; the
- * reading of both layouts is in quiz-spreadsheet-reading.server.ts, re-exported here.
+ * reading of both layouts is in quiz-spreadsheet-reading.server.ts (its layouts and rows in
+ * quiz-spreadsheet-layout.server.ts and quiz-spreadsheet-row.server.ts), re-exported here.
  */
 import { stringify } from "csv-stringify/sync";
 import ExcelJS from "exceljs";
 import { MAX_OPTIONS, type QuestionContent } from "#app/game/question-kinds";
 import { DEFAULT_LANGUAGE, type Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
-import { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES } from "#app/utils/quiz-spreadsheet-reading.server";
+import { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES } from "#app/utils/quiz-spreadsheet-layout.server";
 
 export * from "#app/utils/quiz-spreadsheet-reading.server";
+export { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES, type SpreadsheetLayout } from "#app/utils/quiz-spreadsheet-layout.server";
+export { readTimeLimit } from "#app/utils/quiz-spreadsheet-row.server";
 
 // ------------------------------------------------------------------------------ writing
 

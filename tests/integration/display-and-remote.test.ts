@@ -333,7 +333,7 @@ describe("the keys", () => {
   it("are drawn for a game created before them, once however many ask at once, and let its display in", async () => {
     const fixture = await createGameFixture(server);
     await server.db.updateTable("games").set({ display_key: null, remote_key: null }).where("game_code", "=", fixture.gameCode).execute();
-    const { ensureGameKeys } = await import("#app/models/game.server");
+    const { ensureGameKeys } = await import("#app/models/game-keys.server");
     const game = await server.db.selectFrom("games").select("id").where("game_code", "=", fixture.gameCode).executeTakeFirstOrThrow();
     const [a, b] = await Promise.all([ensureGameKeys(server.db, game.id), ensureGameKeys(server.db, game.id)]);
     expect(a).toEqual(b);

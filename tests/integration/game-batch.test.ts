@@ -1,7 +1,8 @@
 /** The group commit against a real SQLite file: what a batch writes, and only where it should. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
-import { commitGameBatch, createGame, type GameWriteBatch } from "#app/models/game.server";
+import { commitGameBatch, type GameWriteBatch } from "#app/models/game-batch.server";
+import { createGame } from "#app/models/game.server";
 import { createQuiz } from "#app/models/quiz.server";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
-import { createGame, ensureGameKeys, gameKeyMatches, renewGameKeys } from "#app/models/game.server";
+import { createGame } from "#app/models/game.server";
+import { ensureGameKeys, gameKeyMatches, renewGameKeys } from "#app/models/game-keys.server";
 import { createQuiz } from "#app/models/quiz.server";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 

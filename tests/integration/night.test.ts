@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
-import { getGameQuestionsByRound, getGameRounds, hostNewNight, loadGameForPlay, readEvening } from "#app/models/game.server";
+import { getGameQuestionsByRound, loadGameForPlay, readEvening } from "#app/models/game-play.server";
+import { getGameRounds, hostNewNight } from "#app/models/game-night.server";
 import { addQuestion, createQuiz, type Quiz, type Requester } from "#app/models/quiz.server";
 import * as nightRoute from "#app/routes/night.new";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";

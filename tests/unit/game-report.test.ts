@@ -12,16 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
 import type { StoredEvening } from "#app/game/engine/restore";
 import type { Language } from "#app/i18n/languages";
-import { createGame, getGameResults, hostNewNight } from "#app/models/game.server";
-import {
-  getFullGameReport,
-  getGameReport,
-  hardestAndEasiest,
-  listHostedGames,
-  type FullReport,
-  type GameReport,
-  type QuestionFigures,
-} from "#app/models/game-report.server";
+import { createGame } from "#app/models/game.server";
+import { getGameResults } from "#app/models/game-results.server";
+import { hostNewNight } from "#app/models/game-night.server";
+import { getFullGameReport, getGameReport, type FullReport, type GameReport, type QuestionFigures } from "#app/models/game-report.server";
+import { hardestAndEasiest } from "#app/models/game-report-figures.server";
+import { listHostedGames } from "#app/models/hosted-games.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { TeamDetails } from "#app/components/report-standings";
 import { pageMessages } from "#app/i18n/page-messages.server";

@@ -3,7 +3,7 @@
  * until the group commit holding it is stored, however often the commit fails first.
  */
 import { describe, expect, it } from "vitest";
-import type { GameWriteBatch } from "#app/models/game.server";
+import type { GameWriteBatch } from "#app/models/game-batch.server";
 import { DeliverySlot, GameRoom, type Connection, type RoomOptions } from "#server/game-room";
 import { loadedGame } from "./loaded-game";
 import { recordingConnection } from "./recording-connection";

@@ -1,7 +1,7 @@
 /** A game as the database hands it to a room: in its lobby, one question ("2 + 2?", 4 is right), no players yet. */
 import { QuestionInputSchema } from "#app/game/question-input";
 import type { GameRow } from "#db/schema";
-import type { LoadedGame } from "#app/models/game.server";
+import type { LoadedGame } from "#app/models/game-play.server";
 
 export function loadedGame({ id = 1, gameCode = "ROOM42", title = "Commit test" } = {}): LoadedGame {
   const game: GameRow = {

@@ -17,7 +17,9 @@ import {
   type PlayerState,
   type QuestionPause,
 } from "./state";
-import { countAnswer, keepsStreak, rank } from "./transition";
+import { countAnswer } from "./commands/question";
+import { keepsStreak } from "./commands/judge";
+import { rank } from "./commands/reveal";
 import { addTeam, rankTeams } from "./teams";
 import type { RoundResult, TeamState } from "./state";
 

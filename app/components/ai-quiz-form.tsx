@@ -1,0 +1,360 @@
+import { Form, Link, useActionData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { flushSync } from "react-dom";
+import { Trans, useTranslation } from "#app/i18n/use-translation";
+import { Field, FieldError, TextAreaField } from "./form-field";
+import { useToast } from "./toaster";
+import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
+import type { ErrorValues } from "#app/i18n/error-text";
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
+import {
+  AI_QUIZ_TITLE_MAX_LENGTH,
+  AI_KINDS,
+  DEFAULT_AI_KINDS,
+  DEFAULT_DIFFICULTY,
+  DIFFICULTIES,
+  GENERATION_FAILED,
+  GenerateQuizFormSchema,
+  POPULAR_TOPICS,
+  QUESTION_COUNT,
+  REDIRECT_AFTER_GENERATION_MS,
+  SECONDS_PER_QUESTION,
+  suggestedQuizTitle,
+  TOPIC_MAX_LENGTH,
+  TOPIC_REQUIRED,
+  type GenerateQuizInput,
+} from "#app/ai/options";
+import { getClientId } from "#app/game/client/storage";
+import type { ToastMessage } from "#app/utils/form-schemas";
+import { fieldError, getFormProps, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
+import { Slider } from "./slider";
+
+/** The form's fields as the page shows them: text, as typed. */
+type AiQuizValues = Record<"topic" | "title" | "difficulty" | "kinds" | "questionCount" | "timeLimit" | "language", string>;
+
+/**
+ * What a refused post (without JavaScript) gave back, a field left empty showing the default it
+ * stands for. The quiz's language starts as the page's.
+ */
+function valuesOf(values: FormValues | undefined, pageLanguage: Language): AiQuizValues {
+  const shown: AiQuizValues = {
+    topic: "",
+    title: "",
+    difficulty: DEFAULT_DIFFICULTY,
+    kinds: DEFAULT_AI_KINDS,
+    questionCount: String(QUESTION_COUNT.default),
+    timeLimit: String(SECONDS_PER_QUESTION.default),
+    language: pageLanguage,
+  };
+  for (const name of Object.keys(shown) as (keyof AiQuizValues)[]) shown[name] = values?.[name] || shown[name];
+  return shown;
+}
+
+/** Each popular topic's key in the `quiz` catalog: a chip shows, and fills in, the topic in the page's language. */
+const TOPIC_KEYS: Record<(typeof POPULAR_TOPICS)[number], string> = {
+  "History & Civilizations": "history",
+  "Science & Technology": "science",
+  "Space & Astronomy": "space",
+  "Pop Culture & Entertainment": "popCulture",
+  "Animals & Nature": "animals",
+  "Sports & Athletics": "sports",
+  "Literature & Arts": "literature",
+  "Geography & Travel": "geography",
+  "Food & Cooking": "food",
+  "Music & Movies": "music",
+  "Business & Economics": "business",
+  "Health & Medicine": "health",
+};
+
+export interface AiQuizActionData extends FormReply {
+  formError?: ToastMessage;
+}
+
+interface QuotaView {
+  isGuest: boolean;
+  /** null when it could not be read. */
+  quota: { limit: number; remaining: number } | null;
+  quotaMessage: string | null;
+  canUpgrade: boolean;
+  freeDailyLimit: number;
+}
+
+export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: string | null }) {
+  const { t, language } = useTranslation("quiz");
+  const pageLanguage = isLanguage(language) ? language : "en";
+  const errorText = useErrorTextWithValues();
+  const toastText = useToastText();
+  const actionData = useActionData<AiQuizActionData>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const toast = useToast();
+  const [draft, setDraft] = useState<AiQuizValues>(() => valuesOf(actionData?.values, pageLanguage));
+  const [failure, setFailure] = useState<ToastMessage | null>(actionData?.formError ?? null);
+  const [generating, setGenerating] = useState(false);
+  const redirectTimer = useRef<ReturnType<typeof setTimeout>>();
+  const [form, fields] = useSchemaForm(GenerateQuizFormSchema, {
+    id: "ai-quiz-form",
+    reply: actionData,
+    onSubmit(event, { submission }) {
+      // With JavaScript the page calls POST /api/generate-quiz itself.
+      event.preventDefault();
+      if (submission?.status === "success") void generate(submission.value);
+    },
+  });
+  const formProps = getFormProps(form);
+  // The schema speaks English; each message is shown in the page's language.
+  const topicError = errorText(fieldError(fields.topic)) || undefined;
+  const kindsError = errorText(fieldError(fields.kinds)) || undefined;
+  const languageError = errorText(fieldError(fields.language)) || undefined;
+
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+  useEffect(() => {
+    if (!actionData) return;
+    setDraft(valuesOf(actionData.values, pageLanguage));
+    setFailure(actionData.formError ?? null);
+  }, [actionData, pageLanguage]);
+
+  const busy = generating || (navigation.state === "submitting" && navigation.formData?.get("intent") === "generate");
+  const outOfQuizzes = user.quota !== null && user.quota.remaining <= 0;
+  const cannotGenerate = busy || outOfQuizzes || notConfigured !== null;
+  const update = (change: Partial<AiQuizValues>) => setDraft((current) => ({ ...current, ...change }));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // The schema's check: a refused post shows each message beside its field and focuses the first.
+    formProps.onSubmit(event);
+    // A Generate refused for its topic (not one of conform's own checks while typing) gets the Topic Required toast too (docs/product.md#messages).
+    if (form.status === "error" && fieldError(fields.topic)) toast({ ...toastText(TOPIC_REQUIRED), variant: "destructive" });
+  }
+
+  function chooseTopic(topic: string) {
+    // Render the chosen topic at once, so that a message beside the topic is checked against it.
+    flushSync(() => update({ topic }));
+    if (topicError) form.validate({ name: fields.topic.name });
+  }
+
+  async function generate(request: GenerateQuizInput) {
+    setFailure(null);
+    setGenerating(true);
+    try {
+      const response = await fetch("/api/generate-quiz", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-client-id": getClientId() },
+        credentials: "same-origin",
+        body: JSON.stringify(request),
+      });
+      const body = (await response.json().catch(() => null)) as {
+        error?: string;
+        code?: string;
+        values?: ErrorValues;
+        quiz?: { title: string };
+        questions?: unknown[];
+        gameSession?: { gameCode: string };
+      } | null;
+      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? errorText(body.error, body.code, body.values) : GENERATION_FAILED.description);
+      toast({
+        title: t("ai.generated.title"),
+        description: t("ai.generated.description", { title: body.quiz?.title, count: body.questions?.length ?? 0 }),
+      });
+      const gameCode = body.gameSession.gameCode;
+      redirectTimer.current = setTimeout(() => navigate(`/waiting/${gameCode}`), REDIRECT_AFTER_GENERATION_MS);
+    } catch (error) {
+      const message: ToastMessage = {
+        title: GENERATION_FAILED.title,
+        description: error instanceof Error && error.message !== "Failed to fetch" ? error.message : GENERATION_FAILED.description,
+      };
+      setFailure(message);
+      toast({ ...toastText(message), variant: "destructive" });
+      setGenerating(false);
+      // The quota may have changed meanwhile (another tab, midnight UTC).
+      revalidator.revalidate();
+    }
+  }
+
+  return (
+    <div className="form-page stack">
+      <div className="stack ai-intro">
+        <h1>{t("ai.heading")}</h1>
+        <p className="muted">{t("ai.intro")}</p>
+      </div>
+
+      {notConfigured ? (
+        <div className="card ai-notice" role="status">
+          <strong>{t("ai.off")}</strong> {errorText(notConfigured)}
+        </div>
+      ) : null}
+
+      {user.quota ? (
+        <p className="ai-quota" data-testid="ai-quota">
+          <Trans
+            t={t}
+            i18nKey={user.isGuest ? "ai.quotaGuest" : "ai.quota"}
+            values={{ remaining: user.quota.remaining, limit: user.quota.limit, daily: user.freeDailyLimit }}
+            components={{ strong: <strong />, register: <Link to="/auth?tab=register" /> }}
+          />
+        </p>
+      ) : (
+        <p className="ai-quota form-error" data-testid="ai-quota" role="status">
+          {t("ai.quotaCheckFailed")}
+        </p>
+      )}
+      {user.quotaMessage ? (
+        <div className="card ai-notice" role="status">
+          {errorText(user.quotaMessage)}{" "}
+          {user.isGuest ? (
+            <Link to="/auth?tab=register">{t("ai.register")}</Link>
+          ) : user.canUpgrade ? (
+            <Link to="/subscription">{t("common:account.upgradePlan")}</Link>
+          ) : null}
+        </div>
+      ) : null}
+
+      {failure ? (
+        <div className="form-error" role="alert">
+          {t("form.formError", { ...toastText(failure) })}
+        </div>
+      ) : null}
+
+      <Form method="post" {...formProps} onSubmit={onSubmit} className="card stack" aria-label={t("ai.formLabel")}>
+        {/* The first submit button answers the Enter key: it must generate, not pick a topic chip. */}
+        <button type="submit" name="intent" value="generate" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={cannotGenerate}>
+          {t("ai.generate")}
+        </button>
+        <TextAreaField
+          id="topic"
+          label={t("ai.topic")}
+          name={fields.topic.name}
+          rows={3}
+          maxLength={TOPIC_MAX_LENGTH}
+          placeholder={t("ai.topicPlaceholder")}
+          value={draft.topic}
+          error={topicError}
+          onChange={(event) => update({ topic: event.target.value })}
+        />
+
+        <fieldset className="topic-chips">
+          <legend className="label">{t("ai.popularTopics")}</legend>
+          <div className="chip-list">
+            {POPULAR_TOPICS.map((english) => t(`ai.topics.${TOPIC_KEYS[english]}`)).map((topic) => (
+              <button
+                key={topic}
+                type="submit"
+                name="chip"
+                value={topic}
+                formNoValidate
+                className={`chip${draft.topic === topic ? " chip-active" : ""}`}
+                aria-pressed={draft.topic === topic}
+                onClick={(event) => {
+                  event.preventDefault();
+                  chooseTopic(topic);
+                }}
+              >
+                {topic}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+
+        <Field
+          id="title"
+          label={t("ai.title")}
+          name={fields.title.name}
+          maxLength={AI_QUIZ_TITLE_MAX_LENGTH}
+          placeholder={suggestedQuizTitle(draft.topic, draft.difficulty, isLanguage(draft.language) ? draft.language : pageLanguage)}
+          value={draft.title}
+          error={errorText(fieldError(fields.title)) || undefined}
+          onChange={(event) => update({ title: event.target.value })}
+        />
+
+        <div className="form-columns">
+          <div className="field">
+            <label htmlFor="difficulty">{t("ai.difficulty")}</label>
+            <select
+              id="difficulty"
+              name={fields.difficulty.name}
+              className="select"
+              value={draft.difficulty}
+              onChange={(event) => update({ difficulty: event.target.value })}
+            >
+              {DIFFICULTIES.map((difficulty) => (
+                <option key={difficulty} value={difficulty}>
+                  {t(`ai.difficulties.${difficulty}`)}
+                </option>
+              ))}
+            </select>
+            <FieldError id="difficulty-error" message={errorText(fieldError(fields.difficulty)) || undefined} />
+          </div>
+          <div className="field">
+            <label htmlFor="kinds">{t("ai.kinds")}</label>
+            <select
+              id="kinds"
+              name={fields.kinds.name}
+              className="select"
+              value={draft.kinds}
+              aria-invalid={kindsError ? true : undefined}
+              aria-describedby={kindsError ? "kinds-error" : undefined}
+              onChange={(event) => update({ kinds: event.target.value })}
+            >
+              {AI_KINDS.map((kinds) => (
+                <option key={kinds} value={kinds}>
+                  {kinds === "mixed" ? t("ai.mixedKinds") : t(`kinds.${kinds}`)}
+                </option>
+              ))}
+            </select>
+            <FieldError id="kinds-error" message={kindsError} />
+          </div>
+          <div className="field">
+            <label htmlFor="language">{t("ai.language")}</label>
+            <select
+              id="language"
+              name={fields.language.name}
+              className="select"
+              value={draft.language}
+              aria-invalid={languageError ? true : undefined}
+              aria-describedby={languageError ? "language-error" : "language-hint"}
+              onChange={(event) => update({ language: event.target.value })}
+            >
+              {/* Each language in its own words, as the footer's switcher names them. */}
+              {LANGUAGES.map((language) => (
+                <option key={language} value={language} lang={language}>
+                  {LANGUAGE_NAMES[language]}
+                </option>
+              ))}
+            </select>
+            <p id="language-hint" className="hint">
+              {t("ai.languageHint")}
+            </p>
+            <FieldError id="language-error" message={languageError} />
+          </div>
+          <Slider
+            id="questionCount"
+            name={fields.questionCount.name}
+            label={t("ai.questionCount")}
+            range={QUESTION_COUNT}
+            value={draft.questionCount}
+            shown={draft.questionCount}
+            error={errorText(fieldError(fields.questionCount)) || undefined}
+            onChange={(questionCount) => update({ questionCount })}
+          />
+          <Slider
+            id="timeLimit"
+            name={fields.timeLimit.name}
+            label={t("ai.timePerQuestion")}
+            range={SECONDS_PER_QUESTION}
+            value={draft.timeLimit}
+            shown={t("form.seconds", { count: Number(draft.timeLimit) })}
+            error={errorText(fieldError(fields.timeLimit)) || undefined}
+            onChange={(timeLimit) => update({ timeLimit })}
+          />
+        </div>
+
+        <div className="row">
+          <button type="submit" name="intent" value="generate" className="button button-large" disabled={cannotGenerate}>
+            {busy ? t("ai.generating") : t("ai.generate")}
+          </button>
+          {busy ? <span className="hint">{t("ai.generatingHint")}</span> : null}
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { MAX_OPTIONS, TRUE_FALSE_ANSWERS, type QuestionKind, parseTypedNumber, TYPED_NUMBER_MAX_LENGTH } from "#app/game/question-kinds";
+import type { SheetRow } from "./quiz-spreadsheet-reading.server";
+import { aliasKey, KIND_ALIASES, KIND_MESSAGE, type Columns } from "./quiz-spreadsheet-layout.server";
+
+const cellAt = (row: SheetRow, column: number | undefined) => (column === undefined ? "" : (row.cells[column] ?? "").trim());
+
+export function isBlank(row: SheetRow, columns: Columns): boolean {
+  // Kahoot's template numbers 100 rows in its first column whether they hold a question or not:
+  // only the columns that make a question count.
+  const used = [columns.question, columns.kind, ...columns.answers.values(), columns.correct, columns.timeLimit, columns.points];
+  return used.every((column) => cellAt(row, column) === "");
+}
+
+/** A question's fields read from one row, before the shared rules; or the row's own problem. */
+type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; message: string };
+
+/** Answer numbers in Correct: "1,3", "1; 3", "1 3", "2|4", or "1.3" (a decimal-comma locale's "1,3" typed into a number cell). */
+function answerNumbers(cell: string): number[] | null {
+  const parts = cell.split(/[\s,;|.&/+]+|\band\b/i).filter(Boolean);
+  if (parts.length === 0 || !parts.every((part) => /^\d+$/.test(part))) return null;
+  return parts.map(Number);
+}
+
+/** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
+const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
+
+const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
+
+function readPoints(cell: string): unknown {
+  const key = cell.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (key === "") return undefined;
+  if (["standard", "normal", "single", "1", "x1", "1x"].includes(key)) return "standard";
+  if (["double", "doublepoints", "2", "x2", "2x"].includes(key)) return "double";
+  if (["none", "nopoints", "no", "0", "x0", "0x", "zero"].includes(key)) return "none";
+  // Anything else meets the shared rule and its message.
+  return cell;
+}
+
+/**
+ * A unit after the number: found from the end, each place tried once with a pattern of bounded
+ * length, so the work is linear in the cell (the former `^(.+?)\s*(s|sec...)?$` was quadratic).
+ */
+const SECONDS_UNIT = /(?:s|secs?|seconds?)$/i;
+
+export function readTimeLimit(cell: string): unknown {
+  if (cell === "") return undefined;
+  // parseTypedNumber reads no text this long; neither does the unit's pattern.
+  if (cell.length > TYPED_NUMBER_MAX_LENGTH) return Number.NaN;
+  const unit = SECONDS_UNIT.exec(cell);
+  const seconds = unit && unit.index > 0 ? cell.slice(0, unit.index).trimEnd() : cell;
+  const value = parseTypedNumber(seconds);
+  // NaN meets the shared rule, which says a time limit must be a number of seconds.
+  return value ?? Number.NaN;
+}
+
+export function readRow(row: SheetRow, columns: Columns): RowReading {
+  const text = cellAt(row, columns.question);
+  const correct = cellAt(row, columns.correct);
+  // Answers by their column's number; empty ones are dropped, so "Answer 3" may be left out and
+  // "Correct" still names answers by the column they are in.
+  const answerColumns = [...columns.answers.entries()].sort(([a], [b]) => a - b);
+  const filled = answerColumns.map(([n, column]) => ({ n, text: cellAt(row, column) })).filter((answer) => answer.text !== "");
+  const answers = filled.map((answer) => answer.text);
+  const indexOfAnswer = (n: number) => filled.findIndex((answer) => answer.n === n);
+
+  const kindCell = cellAt(row, columns.kind);
+  let kind: QuestionKind | undefined;
+  if (kindCell !== "") {
+    kind = KIND_ALIASES.get(aliasKey(kindCell));
+    if (!kind) return { status: "invalid", message: KIND_MESSAGE };
+  } else {
+    const numbers = answerNumbers(correct);
+    const trueFalse = answers.length === 2 && answers.every((answer, i) => answer.toLowerCase() === TRUE_FALSE_ANSWERS[i].toLowerCase());
+    kind = numbers && numbers.length > 1 ? "multiSelect" : trueFalse ? "trueFalse" : "choice";
+  }
+
+  const common = { kind, text, timeLimit: readTimeLimit(cellAt(row, columns.timeLimit)), points: readPoints(cellAt(row, columns.points)) };
+  const toIndexes = (numbers: number[]): number[] | string => {
+    const indexes: number[] = [];
+    for (const n of numbers) {
+      if (n < 1 || n > MAX_OPTIONS) return `Correct names answer ${n}; answers are numbered 1 to ${MAX_OPTIONS}.`;
+      const index = indexOfAnswer(n);
+      if (index < 0) return `Correct names answer ${n}, which is empty.`;
+      indexes.push(index);
+    }
+    return indexes;
+  };
+
+  switch (kind) {
+    case "choice": {
+      if (correct === "") return { status: "ok", input: { ...common, answers } };
+      // The right answer written out instead of its number.
+      const byText = answers.findIndex((answer) => answer.toLowerCase() === correct.toLowerCase());
+      if (byText >= 0 && !/^\d+$/.test(correct)) return { status: "ok", input: { ...common, answers, correctAnswerIndex: byText } };
+      const numbers = answerNumbers(correct);
+      if (!numbers) return { status: "invalid", message: `Correct must be the number of the right answer, 1 to ${MAX_OPTIONS}.` };
+      if (numbers.length > 1) return { status: "invalid", message: "A choice question has one correct answer; make it multi-select for more." };
+      const indexes = toIndexes(numbers);
+      if (typeof indexes === "string") return { status: "invalid", message: indexes };
+      return { status: "ok", input: { ...common, answers, correctAnswerIndex: indexes[0] } };
+    }
+    case "multiSelect": {
+      if (correct === "") return { status: "ok", input: { ...common, answers } };
+      const numbers = answerNumbers(correct);
+      if (!numbers) return { status: "invalid", message: "Correct must list the numbers of the right answers, like 1,3." };
+      const indexes = toIndexes(numbers);
+      if (typeof indexes === "string") return { status: "invalid", message: indexes };
+      return { status: "ok", input: { ...common, answers, correctAnswerIndexes: indexes } };
+    }
+    case "trueFalse": {
+      const key = correct.toLowerCase();
+      // Custom wording ("Yes"/"No") may be named by its text too.
+      const byText = answers.findIndex((answer) => answer.toLowerCase() === key);
+      const index = byText >= 0 && answers.length === 2 ? byText : TRUE_WORDS.has(key) ? 0 : FALSE_WORDS.has(key) ? 1 : -1;
+      if (index < 0) return { status: "invalid", message: "Correct must be true or false." };
+      return { status: "ok", input: { ...common, ...(answers.length > 0 ? { answers } : {}), correctAnswerIndex: index } };
+    }
+    case "typeAnswer": {
+      // The accepted answers are in the answer columns, or "a|b" in Correct, or both.
+      const accepted = [...answers, ...correct.split("|").map((answer) => answer.trim())].filter(Boolean);
+      return { status: "ok", input: { ...common, acceptedAnswers: [...new Set(accepted)] } };
+    }
+    case "closestNumber": {
+      if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };
+      const value = parseTypedNumber(correct);
+      if (value === null) return { status: "invalid", message: "Correct must be the true number, like 1989 or 3.5." };
+      return { status: "ok", input: { ...common, correctNumber: value } };
+    }
+    case "poll":
+      return { status: "ok", input: { ...common, answers } };
+  }
+}
