@@ -6,14 +6,14 @@ import { CloseCode, MAX_MESSAGE_BYTES, WS_PATH, encodeServerMessage, parseClient
 import { HOST_NICKNAME } from "#app/game/rules";
 import { addressKey } from "#app/utils/address-key";
 import { ClientIdSchema } from "#app/utils/validation";
-import { CODE_LOOKUPS_CODE, type CodeLookups } from "./code-lookups";
+import { CODE_LOOKUPS_CODE, type CodeLookups } from "../code-lookups";
 import { HOST_SECRET_COOKIE, hostSecretOf } from "#app/utils/host-secret.server";
-import type { GameHub } from "./game-hub";
-import { HeartbeatRounds } from "./heartbeat";
-import { isAllowedOrigin } from "./http-security";
-import { silentLogger, type Logger } from "./logger";
-import { WindowCounter } from "./window-counter";
-import { DeliverySlot, type Connection, type GameRoom, type OutgoingData } from "./game-room";
+import type { GameHub } from "../game-hub";
+import { HeartbeatRounds } from "../heartbeat";
+import { isAllowedOrigin } from "../http-security";
+import { silentLogger, type Logger } from "../logger";
+import { WindowCounter } from "../window-counter";
+import { DeliverySlot, type Connection, type GameRoom, type OutgoingData } from "../game-room";
 
 /** A client this far behind is too slow to keep: it is dropped and may rejoin, instead of buffering without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
