@@ -32,7 +32,9 @@ import { drainUnreadBodies, limitRequestBodies, privatePagesNoStore, requireAllo
 import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
-import { attachGameTransport, DEFAULT_JOIN_LIMITS, DEFAULT_MAX_SOCKETS_PER_ADDRESS, type JoinLimits } from "#server/ws";
+import { attachGameTransport } from "#server/socket/transport";
+import { DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/socket/join-limits";
+import { DEFAULT_MAX_SOCKETS_PER_ADDRESS } from "#server/socket/upgrade";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 import { issueHostSecret } from "#server/host-secret-cookie";
 import { precheckPageForms } from "#server/form-precheck";

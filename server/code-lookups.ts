@@ -2,7 +2,7 @@
  * Game codes are 6 characters of 32 (about a billion): what keeps a stranger from sweeping them for
  * private games is a count of the codes each address looked up that do not exist (issue 26, hole 8;
  * docs/decisions/0042-limits-that-mean-what-they-say.md). Every place that looks a code up counts a
- * miss here: the socket's JOIN_GAME and WATCH_GAME (server/ws.ts), the join form and the teams list
+ * miss here: the socket's JOIN_GAME and WATCH_GAME (server/socket/transport.ts), the join form and the teams list
  * (app/utils/join-teams.server.ts), and every page and API path with a code in it, whose 404s the
  * Express middleware below counts. Past the limit, every lookup from that address is refused until
  * its window ends, a real code's too, so a refusal says nothing about the code.

@@ -1,66 +1,24 @@
-import {
-  joinMessages,
-  answerProgress,
-  isRejection,
-  lobbyUpdate,
-  teamsUpdate,
-  recipientsOf,
-  restoreGameState,
-  transition,
-  type Actor,
-  type Command,
-  type Effect,
-  type GameSettings,
-  type GameState,
-  type Phase,
-  type PlayerState,
-} from "#app/game/engine/index";
+import { joinMessages, isRejection, recipientsOf, transition, type Command, type Effect, type GameState, type PlayerState } from "#app/game/engine/index";
 import { CloseCode, encodeServerMessage } from "#app/game/protocol";
-import { ANSWER_PROGRESS_INTERVAL_MS, LOBBY_UPDATE_INTERVAL_MS } from "#app/game/rules";
-import { gameKeyMatches } from "#app/models/game-keys.server";
-import type { GameWriteBatch } from "#app/models/game-batch.server";
+import { roomRouteOf, type RoomMessage } from "#app/game/protocol-routes";
 import type { LoadedGame } from "#app/models/game-play.server";
 import type { Requester } from "#app/models/quiz.server";
-import { GameOutbox, type CommitOutcome, type OutboxMetrics } from "./game-outbox";
+import { GameOutbox } from "./game-outbox";
 import type { Connection, Members } from "./game-delivery";
-import type { CommitClock } from "./commit-clock";
-import type { SendPacer } from "./send-pacer";
 import type { Logger } from "./logger";
 import { silentLogger } from "./logger";
-import { Throttle } from "./throttle";
+import { logEffect } from "./room/effect-log";
+import { LiveUpdates } from "./room/live-updates";
+import { RoomMembership } from "./room/membership";
+import { DEFAULT_COMMIT_INTERVAL_MS, type RoomOptions, type RoomStore } from "./room/options";
+import { restoredState } from "./room/restored-state";
+import { RoomTimers } from "./room/timers";
 
-/** docs/decisions/0006: an accepted answer waits at most this long for the commit that stores it. */
-export const DEFAULT_COMMIT_INTERVAL_MS = 10;
-
+export { DEFAULT_COMMIT_INTERVAL_MS, type RoomOptions, type RoomStore } from "./room/options";
 export type { CommitOutcome } from "./game-outbox";
 export type { Connection, OutgoingData } from "./game-delivery";
 export { DeliverySlot } from "./game-delivery";
 
-/** What a room needs from storage; server.ts binds it to the database. */
-export interface RoomStore {
-  commit(batch: GameWriteBatch): Promise<CommitOutcome>;
-  /** Whether the requester (a socket's browser) is the game's host now (`isGameHost`, docs/decisions/0044-shared-browsers.md). */
-  isHost(requester: Requester): Promise<boolean>;
-}
-
-export interface RoomOptions {
-  settings?: Partial<GameSettings>;
-  /** Longest time an accepted action waits for its group commit. */
-  commitIntervalMs?: number;
-  /** The clock the process's rooms share for that wait (the hub's), so their commits share transactions. */
-  commitClock?: CommitClock;
-  /** The slice of socket writes the process's rooms share (the hub's). */
-  sendPacer?: SendPacer;
-  now?: () => number;
-  logger?: Logger;
-  /** Messages sent and group commits, for /metrics. */
-  metrics?: OutboxMetrics;
-  /** The room ended itself (its game is gone, or it reloads); the hub forgets it. */
-  onClosed?: (room: GameRoom) => void;
-}
-
-/** A host connection let in by the remote key alone (a phone), not as the host's browser. */
-type Binding = { role: "host"; byRemoteKey: boolean } | { role: "display" } | { role: "player"; playerId: number };
 /** One answer as SUBMIT_ANSWER carries it: one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
 
@@ -72,10 +30,12 @@ export const GAME_CLOSED_MESSAGE = "This game has been closed on the server. Tha
 export const LINK_REPLACED_MESSAGE = "The host made new links for this game, so this one no longer works. Ask the host for the new link.";
 
 /**
- * A live game's membership and time: who is connected as host or player, joins, drops,
- * reconnects, leaves, the grace and phase timers, and disposal. It feeds commands to the pure
- * engine, hands what they write and say to its outbox (which sends nothing before the commit of
- * what came before it), and asks the engine who receives what.
+ * A live game's lifecycle: joins, drops, reconnects, leaves and disposal, and every message from a
+ * connection in it through one entry point (`handle`). Who is seated is its membership's
+ * (room/membership.ts), its timers are room/timers.ts's, its running lobby and answer-count
+ * updates room/live-updates.ts's. It feeds commands to the pure engine, hands what they write and
+ * say to its outbox (which sends nothing before the commit of what came before it), and asks the
+ * engine who receives what.
  */
 export class GameRoom {
   readonly gameCode: string;
@@ -87,28 +47,23 @@ export class GameRoom {
   private readonly onClosed: (room: GameRoom) => void;
   private readonly outbox: GameOutbox;
 
-  /** The game's capabilities (docs/decisions/0032-display-and-remote.md): watch it, or run it from another device. */
-  private displayKey: string | null;
-  private remoteKey: string | null;
-  private readonly hosts = new Set<Connection>();
-  private readonly displays = new Set<Connection>();
-  private readonly playerConnections = new Map<number, Connection>();
-  private readonly members: Members = { hosts: this.hosts, displays: this.displays, players: this.playerConnections };
-  private readonly bindings = new Map<Connection, Binding>();
-  private readonly graceTimers = new Map<number, NodeJS.Timeout>();
-
-  private phaseTimer: NodeJS.Timeout | null = null;
-  private readonly lobbyThrottle: Throttle;
-  private readonly progressThrottle: Throttle;
-  /** The teams changed in the lobby: the next lobby update carries them. */
-  private teamsChanged = false;
+  private readonly membership: RoomMembership;
+  private readonly members: Members;
+  private readonly timers: RoomTimers;
+  private readonly updates: LiveUpdates;
   private disposed = false;
 
   constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
     this.gameCode = loaded.game.game_code;
     this.gameId = loaded.game.id;
-    this.displayKey = loaded.game.display_key;
-    this.remoteKey = loaded.game.remote_key;
+    this.membership = new RoomMembership(loaded.game.display_key, loaded.game.remote_key);
+    this.members = this.membership.members;
+    this.timers = new RoomTimers(
+      (playerId) => {
+        if (!this.membership.players.has(playerId)) this.apply({ type: "leave", playerId });
+      },
+      () => this.apply({ type: "tick" }),
+    );
     this.store = store;
     this.now = options.now ?? Date.now;
     this.logger = (options.logger ?? silentLogger).child({ gameCode: this.gameCode });
@@ -123,33 +78,8 @@ export class GameRoom {
       metrics: options.metrics,
       onCommitFailed: (outcome) => (outcome === "game-gone" ? this.closeForGood() : this.reload()),
     });
-    this.state = restoreGameState(
-      {
-        gameCode: loaded.game.game_code,
-        title: loaded.title,
-        timeLimitSeconds: loaded.timeLimit,
-        questions: loaded.questions,
-        settings: options.settings,
-        firstRoundTitle: loaded.firstRoundTitle,
-        laterRounds: loaded.laterRounds,
-      },
-      {
-        phase: loaded.game.phase as Phase,
-        round: loaded.game.round,
-        questionIndex: loaded.game.question_index,
-        questionStartedAt: loaded.game.question_started_at,
-        locked: loaded.game.locked === 1,
-        picturesOnPlayers: loaded.game.pictures_on_players === 1,
-        kickedClientIds: loaded.kickedClientIds,
-        questionPauses: loaded.questionPauses,
-        evening: loaded.evening ?? undefined,
-      },
-      loaded.players,
-      loaded.answers,
-      this.now(),
-    );
-    this.lobbyThrottle = new Throttle(LOBBY_UPDATE_INTERVAL_MS, () => this.sendLobbyUpdate(), this.now);
-    this.progressThrottle = new Throttle(ANSWER_PROGRESS_INTERVAL_MS, () => this.sendAnswerProgress(), this.now);
+    this.state = restoredState(loaded, options.settings, this.now());
+    this.updates = new LiveUpdates(this.state, this.outbox, this.membership, this.now);
     // A game resumed after a restart carries on from where its stored phase left it; restored
     // lobby players get the usual grace period to reconnect.
     this.armPhaseTimer();
@@ -157,7 +87,7 @@ export class GameRoom {
   }
 
   get connectionCount(): number {
-    return this.bindings.size;
+    return this.membership.size;
   }
 
   /** Players in the game, connected or not. */
@@ -182,7 +112,7 @@ export class GameRoom {
    */
   async joinAsHost(connection: Connection, remoteKey?: string, claim: Omit<Requester, "clientId"> = {}): Promise<void> {
     if (this.refuseIfStopped(connection)) return;
-    const byKey = remoteKey !== undefined && gameKeyMatches(this.remoteKey, remoteKey);
+    const byKey = this.membership.remoteKeyMatches(remoteKey);
     // Read afresh every time: the host may have registered, or signed in or out, since the room loaded.
     const hostBrowser = await this.store.isHost({ ...claim, clientId: connection.clientId });
     if (!byKey && !hostBrowser) {
@@ -190,9 +120,8 @@ export class GameRoom {
       return;
     }
     this.unbind(connection);
-    this.hosts.add(connection);
     // The host's own browser keeps its seat when the keys change, even if it came with the key.
-    this.bindings.set(connection, { role: "host", byRemoteKey: !hostBrowser });
+    this.membership.seatHost(connection, !hostBrowser);
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "host" }, this.now()));
     this.outbox.scheduleFlush();
   }
@@ -203,13 +132,12 @@ export class GameRoom {
    */
   joinAsDisplay(connection: Connection, key: string): void {
     if (this.refuseIfStopped(connection)) return;
-    if (!gameKeyMatches(this.displayKey, key)) {
+    if (!this.membership.displayKeyMatches(key)) {
       this.sendError(connection, BAD_DISPLAY_KEY, "BAD_KEY");
       return;
     }
     this.unbind(connection);
-    this.displays.add(connection);
-    this.bindings.set(connection, { role: "display" });
+    this.membership.seatDisplay(connection);
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "display" }, this.now()));
     this.outbox.scheduleFlush();
   }
@@ -217,9 +145,10 @@ export class GameRoom {
   /** `team`: in team mode, the team chosen on the join form. */
   joinAsPlayer(connection: Connection, nickname: string, team?: string): void {
     if (this.refuseIfStopped(connection)) return;
-    const current = this.bindings.get(connection);
-    if (current?.role === "player" && this.state.players.get(current.playerId)?.clientId === connection.clientId) {
-      this.sendJoinReply(connection, this.state.players.get(current.playerId)!);
+    const currentId = this.membership.playerIdOf(connection);
+    const current = currentId === undefined ? undefined : this.state.players.get(currentId);
+    if (current?.clientId === connection.clientId) {
+      this.sendJoinReply(connection, current);
       this.outbox.scheduleFlush();
       return;
     }
@@ -231,14 +160,9 @@ export class GameRoom {
     const joined = result.effects[0] as Extract<Effect, { type: "playerJoined" }>;
     const player = joined.player;
     this.unbind(connection);
-    this.cancelGrace(player.id);
-    const previous = this.playerConnections.get(player.id);
-    if (previous && previous !== connection) {
-      this.bindings.delete(previous);
-      previous.close(CloseCode.REPLACED, "Opened in another tab or device");
-    }
-    this.playerConnections.set(player.id, connection);
-    this.bindings.set(connection, { role: "player", playerId: player.id });
+    this.timers.cancelGrace(player.id);
+    const replaced = this.membership.seatPlayer(connection, player.id);
+    replaced?.close(CloseCode.REPLACED, "Opened in another tab or device");
     this.handleEffects(result.effects);
     this.sendJoinReply(connection, player);
     this.outbox.scheduleFlush();
@@ -253,98 +177,58 @@ export class GameRoom {
 
   /** The socket closed: the player keeps its place (in the lobby for a grace period). */
   drop(connection: Connection): void {
-    const binding = this.bindings.get(connection);
-    if (!binding) return;
     this.unbind(connection);
   }
 
   /** LEAVE_GAME: leaves the lobby at once; during a game the player keeps its score. */
   leave(connection: Connection): void {
-    const binding = this.bindings.get(connection);
-    if (!binding) return;
-    this.unbind(connection);
-    if (binding.role === "player") this.apply({ type: "leave", playerId: binding.playerId });
+    const playerId = this.membership.playerIdOf(connection);
+    if (!this.unbind(connection)) return;
+    if (playerId !== undefined) this.apply({ type: "leave", playerId });
   }
 
-  // ------------------------------------------------------------------ commands
+  // ------------------------------------------------------------------ messages
 
+  /**
+   * Every message from a connection in this room, routed by its type through the protocol's table
+   * (app/game/protocol-routes.ts, docs/decisions/0046-messages-routed-once.md): a leave, or one
+   * engine command from the connection's actor. False when the connection is no longer in the room.
+   */
+  handle(connection: Connection, message: RoomMessage): boolean {
+    const route = roomRouteOf(message.type);
+    if (route.by === "leave") {
+      this.leave(connection);
+      return false;
+    }
+    const questionDeliveredAt = route.timed ? this.outbox.deliveredAt(connection) : undefined;
+    this.apply(route.command(message.payload as never, this.membership.actorOf(connection), questionDeliveredAt), connection);
+    return true;
+  }
+
+  /** The host's or a player's message as the socket would send it, for callers in the process (tests, benchmarks): the same route. */
   start(connection: Connection): void {
-    this.apply({ type: "start", actor: this.actorOf(connection) }, connection);
-  }
-
-  next(connection: Connection): void {
-    this.apply({ type: "next", actor: this.actorOf(connection) }, connection);
-  }
-
-  playAgain(connection: Connection): void {
-    this.apply({ type: "playAgain", actor: this.actorOf(connection) }, connection);
+    this.handle(connection, { type: "START_GAME", payload: { gameCode: this.gameCode } });
   }
 
   answer(connection: Connection, playerId: number, answer: SubmittedAnswer): void {
-    const questionDeliveredAt = this.outbox.deliveredAt(connection);
-    this.apply({ type: "answer", actor: this.actorOf(connection), playerId, ...answer, questionDeliveredAt }, connection);
-  }
-
-  acceptTypedAnswer(connection: Connection, questionNumber: number, text: string): void {
-    this.apply({ type: "acceptTypedAnswer", actor: this.actorOf(connection), questionNumber, text }, connection);
-  }
-
-  setPicturesOnPlayers(connection: Connection, enabled: boolean): void {
-    this.apply({ type: "picturesOnPlayers", actor: this.actorOf(connection), enabled }, connection);
+    this.handle(connection, { type: "SUBMIT_ANSWER", payload: { gameCode: this.gameCode, playerId, ...answer } });
   }
 
   pause(connection: Connection): void {
-    this.apply({ type: "pause", actor: this.actorOf(connection) }, connection);
+    this.handle(connection, { type: "PAUSE_QUESTION", payload: { gameCode: this.gameCode } });
   }
 
   resume(connection: Connection): void {
-    this.apply({ type: "resume", actor: this.actorOf(connection) }, connection);
-  }
-
-  /** End game: the podium now. */
-  end(connection: Connection): void {
-    this.apply({ type: "end", actor: this.actorOf(connection) }, connection);
-  }
-
-  setTeamMode(connection: Connection, enabled: boolean): void {
-    this.apply({ type: "teamMode", actor: this.actorOf(connection), enabled }, connection);
-  }
-
-  addTeam(connection: Connection, name: string): void {
-    this.apply({ type: "addTeam", actor: this.actorOf(connection), name }, connection);
-  }
-
-  removeTeam(connection: Connection, teamId: number): void {
-    this.apply({ type: "removeTeam", actor: this.actorOf(connection), teamId }, connection);
-  }
-
-  /** A player's pick on the waiting screen; the player is the one this connection plays as. */
-  chooseTeam(connection: Connection, team: string): void {
-    const actor = this.actorOf(connection);
-    this.apply({ type: "chooseTeam", actor, playerId: actor.role === "player" ? actor.playerId : 0, team }, connection);
-  }
-
-  setBreakTimer(connection: Connection, minutes: number): void {
-    this.apply({ type: "breakTimer", actor: this.actorOf(connection), minutes }, connection);
+    this.handle(connection, { type: "RESUME_QUESTION", payload: { gameCode: this.gameCode } });
   }
 
   kick(connection: Connection, playerId: number): void {
-    this.apply({ type: "kick", actor: this.actorOf(connection), playerId }, connection);
-  }
-
-  lock(connection: Connection, locked: boolean): void {
-    this.apply({ type: "lock", actor: this.actorOf(connection), locked }, connection);
+    this.handle(connection, { type: "KICK_PLAYER", payload: { gameCode: this.gameCode, playerId } });
   }
 
   /** Whether this browser already has a player here (a rejoin, not a new player). */
   hasClient(clientId: string): boolean {
     return this.state.playersByClientId.has(clientId);
-  }
-
-  private actorOf(connection: Connection): Actor {
-    const binding = this.bindings.get(connection);
-    if (!binding) return { role: "guest" };
-    return binding.role === "player" ? { role: "player", playerId: binding.playerId } : { role: binding.role };
   }
 
   /**
@@ -355,10 +239,7 @@ export class GameRoom {
   releaseHostSeats(clientId: string): void {
     if (this.disposed) return;
     // The host seats only: a sign-in anywhere must not scan a 10,000-player room.
-    const released = [...this.hosts].filter((connection) => {
-      const binding = this.bindings.get(connection);
-      return binding?.role === "host" && !binding.byRemoteKey && connection.clientId === clientId;
-    });
+    const released = this.membership.browserHostSeatsOf(clientId);
     for (const connection of released) {
       this.unbind(connection);
       connection.close(CloseCode.SIGN_IN_CHANGED, "Signed in or out");
@@ -372,13 +253,11 @@ export class GameRoom {
    * for good. The host browser's own connections stay.
    */
   replaceKeys(keys: { displayKey: string; remoteKey: string }): void {
-    this.displayKey = keys.displayKey;
-    this.remoteKey = keys.remoteKey;
+    const revoked = this.membership.replaceKeys(keys);
     if (this.disposed) return;
-    const revoked = [...this.bindings].filter(([, binding]) => binding.role === "display" || (binding.role === "host" && binding.byRemoteKey));
     if (revoked.length === 0) return;
     const notice = encodeServerMessage("ERROR", { message: LINK_REPLACED_MESSAGE, code: "LINK_REPLACED" });
-    for (const [connection] of revoked) {
+    for (const connection of revoked) {
       this.unbind(connection);
       connection.send(notice);
       connection.close(CloseCode.LINK_REPLACED, "New links");
@@ -399,46 +278,21 @@ export class GameRoom {
     this.outbox.scheduleFlush();
   }
 
-  private unbind(connection: Connection): void {
-    const binding = this.bindings.get(connection);
-    if (!binding) return;
-    this.bindings.delete(connection);
-    if (binding.role === "host") {
-      this.hosts.delete(connection);
-      return;
-    }
-    if (binding.role === "display") {
-      this.displays.delete(connection);
-      return;
-    }
-    if (this.playerConnections.get(binding.playerId) !== connection) return;
-    this.playerConnections.delete(binding.playerId);
-    this.apply({ type: "disconnect", playerId: binding.playerId });
-    if (this.state.phase === "lobby" && this.state.players.has(binding.playerId)) this.startGrace(binding.playerId);
+  /** The connection leaves its seat (a player's current one disconnects it); false when it had none. */
+  private unbind(connection: Connection): boolean {
+    const { seated, disconnected } = this.membership.unseat(connection);
+    if (disconnected === undefined) return seated;
+    this.apply({ type: "disconnect", playerId: disconnected });
+    if (this.state.phase === "lobby" && this.state.players.has(disconnected)) this.startGrace(disconnected);
+    return seated;
   }
 
   private startGrace(playerId: number): void {
-    this.cancelGrace(playerId);
-    const timer = setTimeout(() => {
-      this.graceTimers.delete(playerId);
-      if (!this.playerConnections.has(playerId)) this.apply({ type: "leave", playerId });
-    }, this.state.settings.lobbyGraceMs);
-    timer.unref?.();
-    this.graceTimers.set(playerId, timer);
-  }
-
-  private cancelGrace(playerId: number): void {
-    const timer = this.graceTimers.get(playerId);
-    if (timer) clearTimeout(timer);
-    this.graceTimers.delete(playerId);
+    this.timers.startGrace(playerId, this.state.settings.lobbyGraceMs);
   }
 
   private armPhaseTimer(): void {
-    if (this.phaseTimer) clearTimeout(this.phaseTimer);
-    this.phaseTimer = null;
-    const { deadline } = this.state;
-    if (deadline === null || this.disposed) return;
-    this.phaseTimer = setTimeout(() => this.apply({ type: "tick" }), Math.max(0, deadline - this.now()));
+    this.timers.armPhase(this.disposed ? null : this.state.deadline, this.now());
   }
 
   // ------------------------------------------------------------------ effects -> writes, messages, membership and timers
@@ -450,113 +304,31 @@ export class GameRoom {
   private handleEffect(effect: Effect): void {
     const state = this.state;
     this.outbox.record(state, effect);
-    for (const addressed of recipientsOf(state, effect, { now: this.now(), hasHosts: this.hosts.size > 0 })) this.outbox.send(addressed, this.members);
+    for (const addressed of recipientsOf(state, effect, { now: this.now(), hasHosts: this.membership.hosts.size > 0 }))
+      this.outbox.send(addressed, this.members);
+    logEffect(this.logger, state, effect);
     switch (effect.type) {
-      case "playerJoined": {
-        if (!effect.rejoined && state.phase === "lobby") this.lobbyThrottle.request();
-        return;
-      }
       case "playerLeft": {
-        this.cancelGrace(effect.player.id);
-        this.lobbyThrottle.request();
-        return;
+        this.timers.cancelGrace(effect.player.id);
+        break;
       }
       case "playerKicked": {
-        const { player } = effect;
-        this.cancelGrace(player.id);
+        this.timers.cancelGrace(effect.player.id);
         // Its last message (queued above) closes the connection; the room forgets it now.
-        const connection = this.playerConnections.get(player.id);
-        if (connection) {
-          this.playerConnections.delete(player.id);
-          this.bindings.delete(connection);
-        }
-        if (state.phase === "lobby") this.lobbyThrottle.request();
-        else if (this.hasScreens() && state.phase === "question") this.progressThrottle.request();
-        this.logger.info({ event: "player_kicked", playerId: player.id, players: state.players.size }, "player removed by the host");
-        return;
-      }
-      case "teamsChanged": {
-        if (state.phase === "lobby") {
-          this.teamsChanged = true;
-          this.lobbyThrottle.request();
-        }
-        return;
-      }
-      case "roundOver": {
-        this.logger.info({ event: "round_over", round: state.round + 1, rounds: state.rounds.length }, "round over: break");
-        return;
-      }
-      case "roundStarted": {
-        this.logger.info({ event: "round_started", round: state.round + 1, rounds: state.rounds.length }, "next round started");
-        return;
-      }
-      case "lobbyLocked": {
-        this.logger.info({ event: effect.locked ? "game_locked" : "game_unlocked" }, effect.locked ? "game locked" : "game unlocked");
-        return;
+        this.membership.forgetPlayer(effect.player.id);
+        break;
       }
       case "gameStarted": {
-        if (effect.questionCount > 0) {
-          this.logger.info({ event: "game_started", players: state.players.size, questions: effect.questionCount, round: state.round }, "game started");
-          this.lobbyThrottle.cancel();
-          for (const playerId of this.graceTimers.keys()) this.cancelGrace(playerId);
-        }
-        return;
-      }
-      case "questionStarted":
-      case "answerAccepted": {
-        if (this.hasScreens()) this.progressThrottle.request();
-        return;
-      }
-      case "questionClosed": {
-        this.progressThrottle.cancel();
-        return;
-      }
-      case "questionPaused":
-      case "questionResumed": {
-        this.logger.info(
-          { event: effect.type === "questionPaused" ? "question_paused" : "question_resumed", question: state.questionIndex + 1 },
-          effect.type === "questionPaused" ? "question paused" : "question resumed",
-        );
-        return;
-      }
-      case "typedAnswerAccepted": {
-        this.logger.info({ event: "typed_answer_accepted", players: effect.changedPlayers.length }, "host accepted a typed answer");
-        return;
-      }
-      case "gameOver": {
-        this.logger.info(
-          { event: "game_finished", players: state.players.size, round: state.round, ...(effect.endedEarly ? { endedEarly: true } : {}) },
-          effect.endedEarly ? "game ended by the host" : "game finished",
-        );
-        return;
+        if (effect.questionCount > 0) this.timers.cancelAllGrace();
+        break;
       }
     }
+    this.updates.follow(effect);
   }
 
   /** What a (re)joining player is sent: itself, the lobby, and the current phase as it stands. */
   private sendJoinReply(connection: Connection, player: PlayerState): void {
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "player", player }, this.now()));
-  }
-
-  /** Someone sees the live answer count: a host or a display. */
-  private hasScreens(): boolean {
-    return this.hosts.size > 0 || this.displays.size > 0;
-  }
-
-  private sendLobbyUpdate(): void {
-    const teams = this.teamsChanged ? teamsUpdate(this.state) : null;
-    this.teamsChanged = false;
-    if (teams) this.outbox.send(teams, this.members);
-    const update = this.playerConnections.size === 0 && this.displays.size === 0 ? null : lobbyUpdate(this.state);
-    if (update) this.outbox.send(update, this.members);
-    if (teams || update) this.outbox.scheduleFlush();
-  }
-
-  private sendAnswerProgress(): void {
-    const progress = answerProgress(this.state);
-    if (progress.length === 0) return;
-    for (const addressed of progress) this.outbox.send(addressed, this.members);
-    this.outbox.scheduleFlush();
   }
 
   private sendError(to: Connection, message: string, code: string): void {
@@ -570,8 +342,8 @@ export class GameRoom {
   private closeForGood(): void {
     this.logger.warn({ event: "game_gone", players: this.state.players.size }, "the game's row is gone; closing its room");
     const notice = encodeServerMessage("ERROR", { message: GAME_CLOSED_MESSAGE, code: "GAME_CLOSED" });
-    for (const connection of this.bindings.keys()) connection.send(notice);
-    this.outbox.countSent("ERROR", this.bindings.size);
+    for (const connection of this.membership.connections()) connection.send(notice);
+    this.outbox.countSent("ERROR", this.membership.size);
     this.stop(CloseCode.GAME_CLOSED, "Game closed");
   }
 
@@ -594,11 +366,8 @@ export class GameRoom {
   }
 
   private closeConnections(closeCode: number, reason: string): void {
-    for (const connection of this.bindings.keys()) connection.close(closeCode, reason);
-    this.bindings.clear();
-    this.hosts.clear();
-    this.displays.clear();
-    this.playerConnections.clear();
+    for (const connection of this.membership.connections()) connection.close(closeCode, reason);
+    this.membership.clear();
   }
 
   /** Commits and delivers everything pending now (used at shutdown and by tests). */
@@ -607,13 +376,9 @@ export class GameRoom {
   }
 
   private cancelTimers(): void {
-    if (this.phaseTimer) clearTimeout(this.phaseTimer);
-    this.phaseTimer = null;
+    this.timers.cancel();
     this.outbox.cancelTimer();
-    this.lobbyThrottle.cancel();
-    this.progressThrottle.cancel();
-    for (const timer of this.graceTimers.values()) clearTimeout(timer);
-    this.graceTimers.clear();
+    this.updates.cancel();
   }
 
   async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting"): Promise<void> {

@@ -5,7 +5,7 @@ import { encodeServerMessage, type ServerPayload } from "#app/game/protocol";
  * by every player who picked it, instead of a string per player waiting for its answer's commit
  * (issue 18, docs/decisions/0039-heap-growth.md). Its text depends on nothing but the question's
  * number and the option, so sharing it is exact. The frame around it is built once as well
- * (`textFrame` in server/ws.ts).
+ * (`textFrame` in server/socket/frames.ts).
  */
 export class SharedAcks {
   private questionNumber = 0;

@@ -1,5 +1,5 @@
 /**
- * Counts per key in fixed windows, for the game socket's join limits (server/ws.ts) and the failed
+ * Counts per key in fixed windows, for the game socket's join limits (server/socket/join-limits.ts) and the failed
  * game-code lookups of an address (server/code-lookups.ts): one map and one
  * sweep for every key. rate-limiter-flexible's memory store, used here before, arms a timer with a
  * closure for each key; with every phone on its own address that was about a kilobyte per player,

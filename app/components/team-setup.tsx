@@ -9,7 +9,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { MAX_TEAMS, TEAM_NAME_MAX_LENGTH } from "#app/game/rules";
 import { Tooltip } from "./tooltip";
 
-/** Between two teams of "Add tables": the socket allows 20 messages a second (server/ws.ts), and the host has other things to send. */
+/** Between two teams of "Add tables": the socket allows 20 messages a second (server/socket/transport.ts), and the host has other things to send. */
 const TABLE_INTERVAL_MS = 100;
 const DEFAULT_TABLES = 6;
 

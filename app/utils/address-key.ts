@@ -4,7 +4,7 @@
  * prefix a home connection or a server is given whole), and an IPv4-mapped IPv6 address
  * (`::ffff:1.2.3.4`, how a dual-stack socket sees an IPv4 client) as its IPv4 address. The HTTP
  * limits (server.ts hands it to every loader as `clientIp`) and the game socket's limits
- * (server/ws.ts) key through this one function.
+ * (server/socket/upgrade.ts) key through this one function.
  */
 import { isIPv4, isIPv6 } from "node:net";
 

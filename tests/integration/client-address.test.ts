@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseEnv } from "#app/utils/env.server";
-import { JOIN_LIMIT_MESSAGES } from "#server/ws";
+import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
 
 const servers: TestServer[] = [];

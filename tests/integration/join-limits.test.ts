@@ -4,7 +4,7 @@
  * attempts from one address are refused with the message and the server keeps answering.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JOIN_LIMIT_MESSAGES, DEFAULT_JOIN_LIMITS } from "#server/ws";
+import { JOIN_LIMIT_MESSAGES, DEFAULT_JOIN_LIMITS } from "#server/socket/join-limits";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -13,7 +13,7 @@ import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseEnv } from "#app/utils/env.server";
 import { QUIZ_FILE_FORMAT } from "#app/utils/quiz-file";
-import { JOIN_LIMIT_MESSAGES } from "#server/ws";
+import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import type { ServerLimits } from "../../server";
 import { TestClient, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
 

@@ -22,7 +22,8 @@ import { freePort } from "#tests/free-port";
 import { parseEnv } from "#app/utils/env.server";
 import { MAX_IMPORT_REQUEST_BYTES } from "#app/utils/quiz-file";
 import { MAX_UPLOAD_REQUEST_BYTES } from "#app/utils/storage-limits";
-import { DEFAULT_HEARTBEAT_INTERVAL_MS, JOIN_LIMIT_MESSAGES } from "#server/ws";
+import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
+import { DEFAULT_HEARTBEAT_INTERVAL_MS } from "#server/socket/transport";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
 
 const DEPLOY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/deploy");

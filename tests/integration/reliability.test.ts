@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
-import { JOIN_LIMIT_MESSAGES } from "#server/ws";
+import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import { createLogger } from "#server/logger";
 import { captureLogs } from "#tests/log-capture";
 import { createGameFixture, signInAs, startTestServer, TestClient, type TestServer } from "./harness";

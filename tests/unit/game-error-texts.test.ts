@@ -18,7 +18,7 @@ import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { GAME_NOT_FOUND } from "#app/utils/game-messages";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
 import { BAD_DISPLAY_KEY, GAME_CLOSED_MESSAGE, LINK_REPLACED_MESSAGE } from "../../server/game-room";
-import { JOIN_LIMIT_MESSAGES } from "../../server/ws";
+import { JOIN_LIMIT_MESSAGES } from "../../server/socket/join-limits";
 
 const englishTexts = new Set(Object.values(CATALOGS.en.errors as Record<string, string>));
 

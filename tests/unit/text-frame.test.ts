@@ -9,7 +9,7 @@ import * as ws from "ws";
 
 /** ws's frame reader, which its types leave out. */
 const Receiver = (ws as unknown as { Receiver: new (options: { isServer: boolean }) => Writable }).Receiver;
-import { ownTextFrame, textFrame } from "#server/ws";
+import { ownTextFrame, textFrame } from "#server/socket/frames";
 
 function received(frames: Buffer[]): Promise<string[]> {
   const messages: string[] = [];
