@@ -122,8 +122,8 @@ export function requireGoogleIdentity(result: GoogleTokenResult): GoogleIdentity
   return result.identity;
 }
 
-export function billingError(failure: { reason: BillingFailure; message: string }): ApiError {
-  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.message);
+export function billingError(failure: { reason: BillingFailure; message: string; error?: AppError }): ApiError {
+  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.error ?? failure.message);
 }
 
 /**
