@@ -68,7 +68,7 @@ export const AI_QUIZ_FAILURE_STATUS: Record<AiQuizFailureReason, number> = {
 };
 
 export function aiQuizError(refusal: AiQuizRefusal): ApiError {
-  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.message, undefined, refusal.retryAfterSeconds);
+  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.error ?? refusal.message, undefined, refusal.retryAfterSeconds);
 }
 
 /** How each refusal of an import answers over HTTP (POST /api/quizzes/import and the /create/import page). */
