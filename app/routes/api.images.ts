@@ -59,6 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         refusal.error,
         undefined,
         refusal.reason === "over-budget" ? refusal.retryAfterSeconds : undefined,
+        refusal.message,
       );
     }
     const { user } = allowed;

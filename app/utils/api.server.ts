@@ -24,8 +24,9 @@ import { BodyRefusal, discardBody, readBodyBytes, readFormWithin, readJsonText }
 
 /**
  * An API refusal. The interface's refusals are raised with their code (`appError`), and their
- * English words are made from the catalog here, for the API's callers; a bare string is a message
- * only API callers see, which the interface never shows and the catalog does not hold
+ * English words are made from the catalog here, for the API's callers, unless the refusal brings
+ * its own (`english`: a rate limit's configured words); a bare string is a message only API callers
+ * see, which the interface never shows and the catalog does not hold
  * (docs/decisions/0047-errors-as-codes.md).
  */
 export class ApiError extends Error {
@@ -36,8 +37,9 @@ export class ApiError extends Error {
     readonly fieldErrors?: Record<string, string[]>,
     /** For a 429: when to try again (the Retry-After header). */
     readonly retryAfterSeconds?: number,
+    english?: string,
   ) {
-    super(typeof error === "string" ? error : englishErrorText(error));
+    super(english ?? (typeof error === "string" ? error : englishErrorText(error)));
     this.error = typeof error === "string" ? null : error;
   }
 }
@@ -68,7 +70,7 @@ export const AI_QUIZ_FAILURE_STATUS: Record<AiQuizFailureReason, number> = {
 };
 
 export function aiQuizError(refusal: AiQuizRefusal): ApiError {
-  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.error ?? refusal.message, undefined, refusal.retryAfterSeconds);
+  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.error ?? refusal.message, undefined, refusal.retryAfterSeconds, refusal.message);
 }
 
 /** How each refusal of an import answers over HTTP (POST /api/quizzes/import and the /create/import page). */
@@ -123,7 +125,7 @@ export function requireGoogleIdentity(result: GoogleTokenResult): GoogleIdentity
 }
 
 export function billingError(failure: { reason: BillingFailure; message: string; error?: AppError }): ApiError {
-  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.error ?? failure.message);
+  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.error ?? failure.message, undefined, undefined, failure.message);
 }
 
 /**
@@ -132,15 +134,21 @@ export function billingError(failure: { reason: BillingFailure; message: string;
  * has them (a limit's wait, a plan's allowance), for the browser or any client to show it in its
  * language (app/i18n/error-text.ts, error-codes.server.ts).
  */
-export function jsonError(status: number, error: AppError | string, fieldErrors?: Record<string, string[]>, retryAfterSeconds?: number): Response {
+export function jsonError(
+  status: number,
+  error: AppError | string,
+  fieldErrors?: Record<string, string[]>,
+  retryAfterSeconds?: number,
+  english?: string,
+): Response {
   const headers = retryAfterSeconds === undefined ? undefined : retryAfterHeaders(retryAfterSeconds);
-  return Response.json({ ...errorBody(error), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
+  return Response.json({ ...errorBody(error, english), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
 }
 
 /** `{ error, code?, values? }`: the English words for API callers, and the code and values the interface translates. */
-export function errorBody(error: AppError | string): { error: string; code?: string; values?: ErrorValues } {
+export function errorBody(error: AppError | string, english?: string): { error: string; code?: string; values?: ErrorValues } {
   if (typeof error === "string") return { error, ...errorTextOf(error) };
-  return { error: englishErrorText(error), code: error.code, ...(error.values ? { values: error.values } : {}) };
+  return { error: english ?? englishErrorText(error), code: error.code, ...(error.values ? { values: error.values } : {}) };
 }
 
 export function retryAfterHeaders(retryAfterSeconds: number): Record<string, string> {
@@ -152,7 +160,7 @@ type LimitContext = Pick<AppLoadContext, "limits" | "clientIp">;
 /** `checkLimits` for one limit, as a 429 ApiError with Retry-After when it is used up. */
 export async function requireWithinLimit(context: LimitContext, name: LimitName, options: { key?: string; points?: number } = {}): Promise<void> {
   const check = await checkLimits(context, [{ name, ...options }]);
-  if (!check.ok) throw new ApiError(429, check.error, undefined, check.retryAfterSeconds);
+  if (!check.ok) throw new ApiError(429, check.error, undefined, check.retryAfterSeconds, check.message);
 }
 
 export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
@@ -223,7 +231,7 @@ export async function handleApi(logger: Logger, run: () => Promise<Response>): P
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError) return jsonError(error.status, error.error ?? error.message, error.fieldErrors, error.retryAfterSeconds);
+    if (error instanceof ApiError) return jsonError(error.status, error.error ?? error.message, error.fieldErrors, error.retryAfterSeconds, error.message);
     if (error instanceof BodyRefusal) return jsonError(error.status, error.error);
     if (error instanceof Response) return error;
     logger.error({ event: "api_failed", err: error }, "an API request failed on the server");

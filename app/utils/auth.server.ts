@@ -52,8 +52,10 @@ export class AuthError extends Error {
     readonly fieldErrors: FieldErrors = {},
     /** For "rate-limited": when to try again. */
     readonly retryAfterSeconds?: number,
+    /** The refusal's own English words (a limit's configured ones), else the catalog's. */
+    english?: string,
   ) {
-    super(typeof error === "string" ? error : englishErrorText(error));
+    super(english ?? (typeof error === "string" ? error : englishErrorText(error)));
     this.error = typeof error === "string" ? null : error;
   }
 }
@@ -61,7 +63,7 @@ export class AuthError extends Error {
 /** Throws the AuthError of a used-up limit. */
 async function requireAllowed(context: AuthContext, spends: Parameters<typeof checkLimits>[1]): Promise<void> {
   const check = await checkLimits(context, spends);
-  if (!check.ok) throw new AuthError("rate-limited", check.error, {}, check.retryAfterSeconds);
+  if (!check.ok) throw new AuthError("rate-limited", check.error, {}, check.retryAfterSeconds, check.message);
 }
 
 function loginAuthenticator(context: AuthContext): Authenticator<User> {
