@@ -14,7 +14,7 @@
 import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 import { isMultipart, limitsFor, routeBodyOf } from "#app/utils/body-limits";
-import { BODY_REFUSAL_CODES, BodyRefusal, FORM_CONTENT_TYPE, urlEncodedFieldsWithin } from "#app/utils/request-body.server";
+import { BodyRefusal, urlEncodedFieldsWithin } from "#app/utils/request-body.server";
 
 /**
  * The whole body of `request`, `length` bytes as its Content-Length declared (limitRequestBodies
@@ -47,7 +47,7 @@ function readDeclaredBody(request: IncomingMessage, length: number): Promise<Buf
 }
 
 function refuse(res: Parameters<RequestHandler>[1], refusal: BodyRefusal): void {
-  res.status(refusal.status).set("Cache-Control", "no-store").json({ error: refusal.message, code: BODY_REFUSAL_CODES[refusal.message] });
+  res.status(refusal.status).set("Cache-Control", "no-store").json({ error: refusal.message, code: refusal.code });
 }
 
 export function precheckPageForms(): RequestHandler {
@@ -60,7 +60,7 @@ export function precheckPageForms(): RequestHandler {
     if (!(type === "" || type.startsWith("application/x-www-form-urlencoded"))) {
       // Read to its end and dropped (capped in front of this), so a kept-alive connection goes on.
       req.resume();
-      refuse(res, new BodyRefusal(415, FORM_CONTENT_TYPE));
+      refuse(res, new BodyRefusal(415, "FORM_CONTENT_TYPE"));
       return;
     }
     if (!(length > 0)) return next();

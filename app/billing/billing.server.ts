@@ -8,6 +8,7 @@
 import Stripe from "stripe";
 import { SUBSCRIPTION_ERROR } from "#app/utils/plans";
 import type { Logger } from "#server/logger";
+import { appError, type AppError } from "#app/i18n/app-error";
 
 export interface BillingConfig {
   secretKey?: string;
@@ -33,7 +34,8 @@ export type BillingFailure =
   /** Stripe failed or answered something unusable. */
   | "stripe-failed";
 
-export type BillingResult<T> = { ok: true; value: T } | { ok: false; reason: BillingFailure; message: string };
+/** A refusal the interface shows carries its code (`error`, docs/decisions/0047-errors-as-codes.md); the webhook's, for Stripe alone, only English. */
+export type BillingResult<T> = { ok: true; value: T } | { ok: false; reason: BillingFailure; message: string; error?: AppError };
 
 export const BILLING_NOT_CONFIGURED =
   "Billing is not configured on this server, so plans cannot be bought here. The operator can set STRIPE_SECRET_KEY to turn it on, or set your plan with `npm run user -- set-tier`.";
@@ -110,6 +112,7 @@ export class Billing {
       ok: false,
       reason: "not-configured",
       message: `The ${planName} plan has no price in Stripe yet. The operator sets STRIPE_PRICE_${tier.toUpperCase()} or gives a price the lookup key ${priceLookupKey(tier)}.`,
+      error: appError("PLAN_HAS_NO_PRICE", { plan: planName, variable: `STRIPE_PRICE_${tier.toUpperCase()}`, lookupKey: priceLookupKey(tier) }),
     };
   }
 
@@ -135,7 +138,7 @@ export class Billing {
         metadata,
         subscription_data: { metadata },
       });
-      if (!session.url) return { ok: false, reason: "stripe-failed", message: SUBSCRIPTION_FAILED };
+      if (!session.url) return { ok: false, reason: "stripe-failed", message: SUBSCRIPTION_FAILED, error: appError("SUBSCRIPTION_FAILED") };
       return { ok: true, value: { url: session.url, customerId } };
     } catch (error) {
       return this.failed(log, "create a checkout session", error);
@@ -148,7 +151,7 @@ export class Billing {
       const session = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
       return { ok: true, value: { url: session.url } };
     } catch (error) {
-      return this.failed(log, "open the customer portal", error, "Could not open billing. Please try again.");
+      return this.failed(log, "open the customer portal", error, "Could not open billing. Please try again.", appError("BILLING_PORTAL_FAILED"));
     }
   }
 
@@ -162,7 +165,7 @@ export class Billing {
       return { ok: true, value: undefined };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return { ok: true, value: undefined };
-      return this.failed(log, "cancel a subscription", error, SUBSCRIPTION_NOT_CANCELLED);
+      return this.failed(log, "cancel a subscription", error, SUBSCRIPTION_NOT_CANCELLED, appError("SUBSCRIPTION_NOT_CANCELLED"));
     }
   }
 
@@ -190,7 +193,13 @@ export class Billing {
         for (const subscription of listed) if (!ENDED_STATUSES.has(subscription.status)) ids.add(subscription.id);
       }
     } catch (error) {
-      return this.failed(log, "expire Checkouts and list subscriptions of an account being deleted", error, SUBSCRIPTION_NOT_CANCELLED);
+      return this.failed(
+        log,
+        "expire Checkouts and list subscriptions of an account being deleted",
+        error,
+        SUBSCRIPTION_NOT_CANCELLED,
+        appError("SUBSCRIPTION_NOT_CANCELLED"),
+      );
     }
     for (const id of ids) {
       const cancelled = await this.cancelSubscription(id, log);
@@ -217,9 +226,9 @@ export class Billing {
     }
   }
 
-  private failed(log: Logger, what: string, error: unknown, message = SUBSCRIPTION_FAILED): BillingResult<never> {
+  private failed(log: Logger, what: string, error: unknown, message = SUBSCRIPTION_FAILED, refusal = appError("SUBSCRIPTION_FAILED")): BillingResult<never> {
     const detail = error instanceof Stripe.errors.StripeError ? `${error.type} ${error.statusCode ?? ""}: ${error.message}` : String(error);
     log.warn({ event: "billing_failed", detail }, `could not ${what}`);
-    return { ok: false, reason: "stripe-failed", message };
+    return { ok: false, reason: "stripe-failed", message, error: refusal };
   }
 }

@@ -8,6 +8,8 @@ import { hostNewGame, type GameSession } from "./game.server";
 import { addQuestion, createQuiz, type Question, type Quiz, type Requester } from "./quiz.server";
 import { dailyAiQuizLimit } from "./plan.server";
 import { aiQuizQuota, type User } from "./user.server";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
 
 export interface GeneratedQuiz {
   quiz: Quiz;
@@ -18,22 +20,31 @@ export interface GeneratedQuiz {
 /** Why no quiz was made: the generator's reasons, and the refusals before it is asked. */
 export type AiQuizFailureReason = "not-configured" | "quota-used" | "rate-limited" | GenerationFailureReason;
 
-export type AiQuizRefusal = { reason: AiQuizFailureReason; message: string; retryAfterSeconds?: number };
+/**
+ * A refusal before the generator is asked carries its code and values (`error`,
+ * docs/decisions/0047-errors-as-codes.md); the generator's own refusals do not yet.
+ */
+export type AiQuizRefusal = { reason: AiQuizFailureReason; message: string; error?: AppError; retryAfterSeconds?: number };
 
 export type GenerateAndHostResult = { ok: true; value: GeneratedQuiz } | ({ ok: false } & AiQuizRefusal);
 
-/** What an exhausted quota of `limit` says: the limit, when it comes back, and the way to more. */
+/** The refusal of an exhausted quota of `limit`, raised with its code: the limit, when it comes back, and the way to more. */
+export async function quotaExhaustedError(db: DB, user: Pick<User, "isGuest" | "subscriptionTier">, limit: number): Promise<AppError> {
+  if (user.isGuest) return appError("AI_QUOTA_GUEST", { limit: GUEST_AI_QUIZ_LIMIT, daily: await dailyAiQuizLimit(db, "free") });
+  const plan = planName(user.subscriptionTier);
+  return appError(user.subscriptionTier.toLowerCase() === "premium" ? "AI_QUOTA_USED" : "AI_QUOTA_USED_UPGRADE", { limit, plan });
+}
+
+/** What an exhausted quota of `limit` says, in English (the page's loader sends it; the catalog's words). */
 export async function quotaExhaustedMessage(db: DB, user: Pick<User, "isGuest" | "subscriptionTier">, limit: number): Promise<string> {
-  if (user.isGuest) {
-    return `Guests can generate ${GUEST_AI_QUIZ_LIMIT} AI quizzes and you have used them all. Register for a free account to get ${await dailyAiQuizLimit(db, "free")} a day, then Upgrade Plan (/subscription) for more.`;
-  }
-  const used = `You have used all ${limit} AI quizzes of your ${planName(user.subscriptionTier)} plan for today; more arrive at midnight UTC.`;
-  return user.subscriptionTier.toLowerCase() === "premium" ? used : `${used} For more each day, choose Upgrade Plan (/subscription).`;
+  return englishErrorText(await quotaExhaustedError(db, user, limit));
 }
 
 async function quotaUsed(db: DB, user: User): Promise<({ ok: false } & AiQuizRefusal) | null> {
   const quota = await aiQuizQuota(db, user);
-  return quota.remaining > 0 ? null : { ok: false, reason: "quota-used", message: await quotaExhaustedMessage(db, user, quota.limit) };
+  if (quota.remaining > 0) return null;
+  const error = await quotaExhaustedError(db, user, quota.limit);
+  return { ok: false, reason: "quota-used", message: englishErrorText(error), error };
 }
 
 /** The one key of the server-wide daily limit (AI_DAILY_LIMIT). */
@@ -55,11 +66,11 @@ export async function generateAndHostQuiz(
   signal?: AbortSignal,
 ): Promise<GenerateAndHostResult> {
   const { db, quizGenerator: generator } = context;
-  if (!generator) return { ok: false, reason: "not-configured", message: AI_NOT_CONFIGURED };
+  if (!generator) return { ok: false, reason: "not-configured", message: AI_NOT_CONFIGURED, error: appError("AI_NOT_CONFIGURED") };
   const exhausted = await quotaUsed(db, user);
   if (exhausted) return exhausted;
   const allowed = await checkLimits(context, [{ name: "aiAddress" }, { name: "aiServer", key: WHOLE_SERVER }]);
-  if (!allowed.ok) return { ok: false, reason: "rate-limited", message: allowed.message, retryAfterSeconds: allowed.retryAfterSeconds };
+  if (!allowed.ok) return { ok: false, reason: "rate-limited", message: allowed.message, error: allowed.error, retryAfterSeconds: allowed.retryAfterSeconds };
   const generation = await generator.generate(
     { topic: input.topic, difficulty: input.difficulty, questionCount: input.questionCount, kinds: input.kinds, language: quizLanguageOf(input) },
     user.id,

@@ -15,6 +15,7 @@ import { findPlan, findPlanByTier } from "./plan.server";
 import { holdsTier, NOT_STARTED, refreshTier } from "./subscription-tier.server";
 import { findUserRowByEmail, type User } from "./user.server";
 import type { Logger } from "#server/logger";
+import { appError } from "#app/i18n/app-error";
 
 /** `cancelled`: the event was about an account that does not exist, and its subscription was cancelled. */
 export type EventOutcome = "applied" | "duplicate" | "ignored" | "cancelled";
@@ -288,18 +289,24 @@ export async function startSubscription(
   origin: string,
   log: Logger,
 ): Promise<BillingResult<{ url: string }>> {
-  if (!user || user.isGuest) return { ok: false, reason: "signed-out", message: PLEASE_SIGN_IN.description };
+  if (!user || user.isGuest) return { ok: false, reason: "signed-out", message: PLEASE_SIGN_IN.description, error: appError("SIGN_IN_TO_SUBSCRIBE") };
   const plan = await findPlan(db, planId);
-  if (!plan) return { ok: false, reason: "not-found", message: "That plan does not exist." };
+  if (!plan) return { ok: false, reason: "not-found", message: "That plan does not exist.", error: appError("PLAN_NOT_FOUND") };
   const tier = tierOf(plan);
-  if (tier === user.subscriptionTier) return { ok: false, reason: "conflict", message: `You are already on the ${plan.name} plan.` };
-  if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED };
+  if (tier === user.subscriptionTier)
+    return { ok: false, reason: "conflict", message: `You are already on the ${plan.name} plan.`, error: appError("ALREADY_ON_PLAN", { plan: plan.name }) };
+  if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED, error: appError("BILLING_NOT_CONFIGURED") };
 
   const state = await findBillingState(db, user.id);
   const returnUrl = `${origin}/subscription`;
   if (state.customerId && state.live.length > 0 && user.subscriptionTier !== FREE_TIER) return billing.portal(state.customerId, returnUrl, log);
   if (plan.price === 0) {
-    return { ok: false, reason: "conflict", message: "Your plan was set by this server's operator; ask them to change it." };
+    return {
+      ok: false,
+      reason: "conflict",
+      message: "Your plan was set by this server's operator; ask them to change it.",
+      error: appError("PLAN_SET_BY_OPERATOR"),
+    };
   }
   const checkout = await billing.checkout(
     {
@@ -335,7 +342,10 @@ export async function cancelSubscriptionsOfDeletedAccount(db: DB, billing: Billi
   // The user's customer, and any other a subscription of theirs belongs to (two first Checkouts that raced).
   const customers = [...new Set([user.stripe_customer_id, ...rows.map((row) => row.customer_id)])].filter((id): id is string => id !== null);
   if (customers.length === 0 && known.length === 0) return { ok: true, value: undefined };
-  if (!billing) return known.length === 0 ? { ok: true, value: undefined } : { ok: false, reason: "conflict", message: CANNOT_CANCEL_WITHOUT_BILLING };
+  if (!billing)
+    return known.length === 0
+      ? { ok: true, value: undefined }
+      : { ok: false, reason: "conflict", message: CANNOT_CANCEL_WITHOUT_BILLING, error: appError("CANNOT_CANCEL_WITHOUT_BILLING") };
   return billing.closeCustomers(
     customers,
     known.map((row) => row.id),
@@ -351,9 +361,11 @@ export async function openBillingPortal(
   origin: string,
   log: Logger,
 ): Promise<BillingResult<{ url: string }>> {
-  if (!user || user.isGuest) return { ok: false, reason: "signed-out", message: "You need to be signed in to manage billing." };
-  if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED };
+  if (!user || user.isGuest)
+    return { ok: false, reason: "signed-out", message: "You need to be signed in to manage billing.", error: appError("SIGN_IN_TO_MANAGE_BILLING") };
+  if (!billing) return { ok: false, reason: "not-configured", message: BILLING_NOT_CONFIGURED, error: appError("BILLING_NOT_CONFIGURED") };
   const { customerId } = await findBillingState(db, user.id);
-  if (!customerId) return { ok: false, reason: "not-found", message: "You have no billing account yet: subscribe to a plan first." };
+  if (!customerId)
+    return { ok: false, reason: "not-found", message: "You have no billing account yet: subscribe to a plan first.", error: appError("NO_BILLING_ACCOUNT") };
   return billing.portal(customerId, `${origin}/subscription`, log);
 }

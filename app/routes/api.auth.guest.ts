@@ -17,7 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const headers: Record<string, string> = { "Cache-Control": "no-store", ...(cookie ? { "Set-Cookie": cookie } : {}) };
       return Response.json({ id: user.id, isGuest: user.isGuest }, { status: cookie ? 201 : 200, headers });
     } catch (error) {
-      if (error instanceof AuthError) throw new ApiError(AUTH_FAILURE_STATUS[error.reason], error.message, undefined, error.retryAfterSeconds);
+      if (error instanceof AuthError) throw new ApiError(AUTH_FAILURE_STATUS[error.reason], error.error ?? error.message, undefined, error.retryAfterSeconds);
       throw error;
     }
   });

@@ -17,11 +17,7 @@ import { verifyGoogleToken, type GoogleIdentity } from "#app/utils/firebase.serv
 import { pickUsername } from "#app/utils/google-errors";
 import { getUser, startSession } from "#app/utils/session.server";
 import { UsernameSchema } from "#app/utils/validation";
-
-const ALREADY_REGISTERED = "This Google account is already registered. Use 'Continue with Google' to log in.";
-const EMAIL_TAKEN = `${CONFLICT_MESSAGES.email}. Please log in with your email and password.`;
-const NO_EMAIL = "Your Google account did not share an email address. Please register with email and password.";
-const EMAIL_NOT_VERIFIED = "Your Google email address is not verified. Please verify it with Google or register with email and password.";
+import { appError } from "#app/i18n/app-error";
 
 /**
  * The browser sends {username, email} (docs/product.md#http-api). The username is a wish: a display name may hold
@@ -53,14 +49,14 @@ async function uniqueUsername(db: DB, base: string): Promise<string> {
     const conflicts = await findConflicts(db, candidate, null);
     if (!conflicts.includes("username") && UsernameSchema.safeParse(candidate).success) return candidate;
   }
-  throw new ApiError(409, CONFLICT_MESSAGES.username);
+  throw new ApiError(409, appError("USERNAME_TAKEN"));
 }
 
 /** Refusals that do not depend on the chosen username. */
 async function assertCanRegister(db: DB, identity: GoogleIdentity, email: string): Promise<void> {
-  if (await findUserByFirebaseUid(db, identity.uid)) throw new ApiError(409, ALREADY_REGISTERED);
+  if (await findUserByFirebaseUid(db, identity.uid)) throw new ApiError(409, appError("GOOGLE_ALREADY_REGISTERED"));
   // Not linked to an existing password account by email: that account may never have proved it owns the address.
-  if (await findUserRowByEmail(db, email)) throw new ApiError(409, EMAIL_TAKEN, { email: [CONFLICT_MESSAGES.email] });
+  if (await findUserRowByEmail(db, email)) throw new ApiError(409, appError("GOOGLE_EMAIL_TAKEN"), { email: [CONFLICT_MESSAGES.email] });
 }
 
 /**
@@ -74,8 +70,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // The body first, within its limits, so no refusal leaves it unread.
     const body = await readJson(request, GoogleRegisterSchema);
     const identity = requireGoogleIdentity(await verifyGoogleToken(request, context.logger));
-    if (!identity.email) throw new ApiError(400, NO_EMAIL);
-    if (!identity.emailVerified) throw new ApiError(400, EMAIL_NOT_VERIFIED);
+    if (!identity.email) throw new ApiError(400, appError("GOOGLE_NO_EMAIL"));
+    if (!identity.emailVerified) throw new ApiError(400, appError("GOOGLE_EMAIL_NOT_VERIFIED"));
     const email = identity.email;
     // The limit before any answer that says whether the account or email exists (issue 26).
     await requireWithinLimit(context, "register");

@@ -5,6 +5,7 @@ import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } f
 import { requesterWithClientId } from "#app/utils/session.server";
 import { CreateGameSchema } from "#app/utils/api-schemas";
 import { logGameCreated } from "#app/utils/game-log.server";
+import { appError } from "#app/i18n/app-error";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
@@ -22,8 +23,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await requireWithinLimit(context, "game");
     const { requester, headers } = await requesterWithClientId(context, request);
     const access = await findHostableQuiz(context.db, input.quizId, requester);
-    if (access.status === "not-found") throw new ApiError(404, "Quiz not found.", { quizId: ["Quiz not found."] });
-    if (access.status === "forbidden") throw new ApiError(403, "This quiz is private. Only its creator can host it.");
+    if (access.status === "not-found") throw new ApiError(404, appError("QUIZ_NOT_FOUND"), { quizId: ["Quiz not found."] });
+    if (access.status === "forbidden") throw new ApiError(403, appError("QUIZ_NOT_HOSTABLE"));
     const game = await createGame(context.db, {
       quizId: input.quizId,
       hostId: requester.userId ?? null,

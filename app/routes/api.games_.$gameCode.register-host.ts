@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { registerHost } from "#app/models/game-host.server";
 import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
 import { RegisterHostSchema } from "#app/utils/api-schemas";
-import { GAME_ALREADY_HOSTED, GAME_NOT_YOURS } from "#app/utils/game-messages";
 import { requesterOf } from "#app/utils/session.server";
 import { normalizeGameCode } from "#app/utils/field-rules";
+import { appError } from "#app/i18n/app-error";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
@@ -19,8 +19,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     // A game made signed out: the caller shows the host secret its creating request was given (docs/decisions/0044).
     const result = await registerHost(context.db, gameCode, clientId, await requesterOf(context, request));
     if (result === "not-found") throw new ApiError(404, "Game not found.");
-    if (result === "not-creator") throw new ApiError(403, GAME_NOT_YOURS);
-    if (result === "taken") throw new ApiError(403, GAME_ALREADY_HOSTED);
+    if (result === "not-creator") throw new ApiError(403, appError("GAME_NOT_YOURS"));
+    if (result === "taken") throw new ApiError(403, appError("GAME_ALREADY_HOSTED"));
     return Response.json({ gameCode, registered: true });
   });
 }

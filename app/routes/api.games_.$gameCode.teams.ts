@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { jsonError } from "#app/utils/api.server";
 import { normalizeGameCode } from "#app/utils/field-rules";
 import { joinTeamsOf } from "#app/utils/join-teams.server";
-import { TEAM_LISTS_MESSAGE } from "#server/code-lookups";
+import { appError } from "#app/i18n/app-error";
 
 /**
  * GET /api/games/:gameCode/teams: what the join form offers of a game played in teams, its teams
@@ -12,7 +12,7 @@ import { TEAM_LISTS_MESSAGE } from "#server/code-lookups";
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
   if (context.codeLookups && !context.codeLookups.takeTeamList(context.clientIp || "unknown")) {
-    const response = jsonError(429, TEAM_LISTS_MESSAGE, undefined, 60);
+    const response = jsonError(429, appError("LIMIT_TEAM_LISTS"), undefined, 60);
     response.headers.set("Cache-Control", "no-store");
     return response;
   }

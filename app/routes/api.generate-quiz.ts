@@ -5,8 +5,7 @@ import { aiQuizError, ApiError, handleApi, methodNotAllowed, readJson } from "#a
 import { ensureClientId } from "#app/utils/client-id.server";
 import { getUser } from "#app/utils/session.server";
 import { logGameCreated } from "#app/utils/game-log.server";
-
-const SIGN_IN_TO_GENERATE = "Sign in or continue as a guest to generate AI quizzes.";
+import { appError } from "#app/i18n/app-error";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
@@ -23,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(context.logger, async () => {
     const user = await getUser(context, request);
-    if (!user) throw new ApiError(401, SIGN_IN_TO_GENERATE);
+    if (!user) throw new ApiError(401, appError("AI_SIGN_IN"));
     const input = await readJson(request, GenerateQuizSchema);
     const { clientId, headers } = ensureClientId(request);
     const result = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, input, request.signal);

@@ -6,7 +6,8 @@ import { busyAnswer } from "#app/utils/heavy-limits";
 import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
 import { chargeUpload, uploadAllowance, type UploadRefusal } from "#app/utils/picture-uploads.server";
 import { getUser } from "#app/utils/session.server";
-import { MAX_UPLOAD_REQUEST_BYTES, overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
+import { MAX_UPLOAD_REQUEST_BYTES, overStorageError, pictureTooLargeError, storageLimitOfUser } from "#app/utils/storage-limits";
+import { appError } from "#app/i18n/app-error";
 
 const SEND_MULTIPART = "Send the picture as multipart/form-data with a file field named image.";
 const CHOOSE_PICTURE = "Choose a picture to upload.";
@@ -27,11 +28,11 @@ async function readImageField(request: Request): Promise<Uint8Array> {
     );
   } catch (error) {
     if (error instanceof BodyRefusal) throw error;
-    if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
+    if (error instanceof MaxPartSizeExceededError) throw new ApiError(413, pictureTooLargeError(MAX_UPLOAD_BYTES));
     throw new ApiError(400, SEND_MULTIPART);
   }
   const file = form.get("image");
-  if (!(file instanceof Blob) || file.size === 0) throw new ApiError(400, CHOOSE_PICTURE, { image: [CHOOSE_PICTURE] });
+  if (!(file instanceof Blob) || file.size === 0) throw new ApiError(400, appError("PICTURE_CHOOSE"), { image: [CHOOSE_PICTURE] });
   return new Uint8Array(await file.arrayBuffer());
 }
 
@@ -48,16 +49,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return handleApi(context.logger, async () => {
     // Refused before a byte of the body is read.
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_UPLOAD_REQUEST_BYTES) throw new ApiError(413, pictureTooLargeMessage(MAX_UPLOAD_BYTES));
+    if (Number(request.headers.get("content-length") ?? "0") > MAX_UPLOAD_REQUEST_BYTES) throw new ApiError(413, pictureTooLargeError(MAX_UPLOAD_BYTES));
     if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) throw new ApiError(415, SEND_MULTIPART);
     const allowed = await uploadAllowance(context, await getUser(context, request));
     if (!allowed.ok) {
       const { refusal } = allowed;
       throw new ApiError(
         UPLOAD_REFUSAL_STATUS[refusal.reason],
-        refusal.message,
+        refusal.error,
         undefined,
         refusal.reason === "over-budget" ? refusal.retryAfterSeconds : undefined,
+        refusal.message,
       );
     }
     const { user } = allowed;
@@ -65,8 +67,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // A slot for heavy work before the body is read: a busy node reads no more of it (server/heavy-work.ts).
     const slot = await context.heavyWork.acquire(context.clientIp);
     if (!slot.ok) {
-      const { status, message } = busyAnswer(slot);
-      throw new ApiError(status, message, undefined, slot.retryAfterSeconds);
+      const { status, error } = busyAnswer(slot);
+      throw new ApiError(status, error, undefined, slot.retryAfterSeconds);
     }
     let stored: Awaited<ReturnType<typeof storeImage>>;
     try {
@@ -78,9 +80,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       slot.release();
     }
     if (stored.status === "invalid") throw new ApiError(400, stored.message, { image: [stored.message] });
-    if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeMessage(stored.maxBytes));
+    if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeError(stored.maxBytes));
     // 409: the upload itself is fine; the owner's storage is full, and freeing some makes it succeed.
-    if (stored.status === "over-quota") throw new ApiError(409, overStorageMessage(stored.usedBytes, stored.limitBytes));
+    if (stored.status === "over-quota") throw new ApiError(409, overStorageError(stored.usedBytes, stored.limitBytes));
 
     const { id, width, height, bytes, newBytes } = stored.value;
     await chargeUpload(context, newBytes);

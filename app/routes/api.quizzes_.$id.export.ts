@@ -5,16 +5,16 @@ import { ApiError, attachmentResponse, handleApi, parseIdParam } from "#app/util
 import { QUIZ_SCHEMA_PATH, quizFileSlug } from "#app/utils/quiz-file";
 import { CSV_CONTENT_TYPE, quizToCsv, quizToXlsx, XLSX_CONTENT_TYPE } from "#app/utils/quiz-spreadsheet.server";
 import { requesterOf } from "#app/utils/session.server";
+import { appError } from "#app/i18n/app-error";
 
 const FORMATS = ["json", "csv", "xlsx"] as const;
 type Format = (typeof FORMATS)[number];
 
-const NOT_FOUND = "Quiz not found.";
 const FORBIDDEN = "Only the quiz's creator can export it.";
 
 async function ownQuiz(db: LoaderFunctionArgs["context"]["db"], quizId: number, requester: Requester) {
   const access = await findOwnQuizWithQuestions(db, quizId, requester);
-  if (access.status === "not-found") throw new ApiError(404, NOT_FOUND);
+  if (access.status === "not-found") throw new ApiError(404, appError("QUIZ_NOT_FOUND"));
   if (access.status === "forbidden") throw new ApiError(403, FORBIDDEN);
   return access.value;
 }
@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
     if (format === "json") {
       const exported = await exportQuiz(context.db, quizId, requester);
-      if (exported.status === "not-found") throw new ApiError(404, NOT_FOUND);
+      if (exported.status === "not-found") throw new ApiError(404, appError("QUIZ_NOT_FOUND"));
       if (exported.status === "forbidden") throw new ApiError(403, FORBIDDEN);
       const file = exported.value;
       // An editor that understands $schema checks and completes the file against the published schema.

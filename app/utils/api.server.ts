@@ -12,6 +12,8 @@ import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./fi
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
 import type { AuthFailureReason } from "./auth.server";
 import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
+import { appError, type AppError, type ErrorValues } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
 import { errorTextOf } from "#app/i18n/error-codes.server";
 import type { User } from "#app/models/user.server";
 import { findGameScreen, type GameScreenData, type ScreenContext } from "./game-screen.server";
@@ -20,17 +22,25 @@ import { getUser } from "./session.server";
 import { ROUTE_BODIES, type BodyRoute } from "./body-limits";
 import { BodyRefusal, discardBody, readBodyBytes, readFormWithin, readJsonText } from "./request-body.server";
 
-const SERVER_FAILURE = "Something went wrong on the server. Please try again.";
-
+/**
+ * An API refusal. The interface's refusals are raised with their code (`appError`), and their
+ * English words are made from the catalog here, for the API's callers, unless the refusal brings
+ * its own (`english`: a rate limit's configured words); a bare string is a message only API callers
+ * see, which the interface never shows and the catalog does not hold
+ * (docs/decisions/0047-errors-as-codes.md).
+ */
 export class ApiError extends Error {
+  readonly error: AppError | null;
   constructor(
     readonly status: number,
-    message: string,
+    error: AppError | string,
     readonly fieldErrors?: Record<string, string[]>,
     /** For a 429: when to try again (the Retry-After header). */
     readonly retryAfterSeconds?: number,
+    english?: string,
   ) {
-    super(message);
+    super(english ?? (typeof error === "string" ? error : englishErrorText(error)));
+    this.error = typeof error === "string" ? null : error;
   }
 }
 
@@ -60,7 +70,7 @@ export const AI_QUIZ_FAILURE_STATUS: Record<AiQuizFailureReason, number> = {
 };
 
 export function aiQuizError(refusal: AiQuizRefusal): ApiError {
-  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.message, undefined, refusal.retryAfterSeconds);
+  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.error ?? refusal.message, undefined, refusal.retryAfterSeconds, refusal.message);
 }
 
 /** How each refusal of an import answers over HTTP (POST /api/quizzes/import and the /create/import page). */
@@ -114,8 +124,8 @@ export function requireGoogleIdentity(result: GoogleTokenResult): GoogleIdentity
   return result.identity;
 }
 
-export function billingError(failure: { reason: BillingFailure; message: string }): ApiError {
-  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.message);
+export function billingError(failure: { reason: BillingFailure; message: string; error?: AppError }): ApiError {
+  return new ApiError(BILLING_FAILURE_STATUS[failure.reason], failure.error ?? failure.message, undefined, undefined, failure.message);
 }
 
 /**
@@ -124,9 +134,21 @@ export function billingError(failure: { reason: BillingFailure; message: string 
  * has them (a limit's wait, a plan's allowance), for the browser or any client to show it in its
  * language (app/i18n/error-text.ts, error-codes.server.ts).
  */
-export function jsonError(status: number, error: string, fieldErrors?: Record<string, string[]>, retryAfterSeconds?: number): Response {
+export function jsonError(
+  status: number,
+  error: AppError | string,
+  fieldErrors?: Record<string, string[]>,
+  retryAfterSeconds?: number,
+  english?: string,
+): Response {
   const headers = retryAfterSeconds === undefined ? undefined : retryAfterHeaders(retryAfterSeconds);
-  return Response.json({ error, ...errorTextOf(error), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
+  return Response.json({ ...errorBody(error, english), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
+}
+
+/** `{ error, code?, values? }`: the English words for API callers, and the code and values the interface translates. */
+export function errorBody(error: AppError | string, english?: string): { error: string; code?: string; values?: ErrorValues } {
+  if (typeof error === "string") return { error, ...errorTextOf(error) };
+  return { error: english ?? englishErrorText(error), code: error.code, ...(error.values ? { values: error.values } : {}) };
 }
 
 export function retryAfterHeaders(retryAfterSeconds: number): Record<string, string> {
@@ -138,7 +160,7 @@ type LimitContext = Pick<AppLoadContext, "limits" | "clientIp">;
 /** `checkLimits` for one limit, as a 429 ApiError with Retry-After when it is used up. */
 export async function requireWithinLimit(context: LimitContext, name: LimitName, options: { key?: string; points?: number } = {}): Promise<void> {
   const check = await checkLimits(context, [{ name, ...options }]);
-  if (!check.ok) throw new ApiError(429, check.message, undefined, check.retryAfterSeconds);
+  if (!check.ok) throw new ApiError(429, check.error, undefined, check.retryAfterSeconds, check.message);
 }
 
 export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
@@ -165,7 +187,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   try {
     data = JSON.parse(await readJsonText(request, ROUTE_BODIES["/api/*"].body));
   } catch (error) {
-    if (error instanceof BodyRefusal) throw new ApiError(error.status, error.message);
+    if (error instanceof BodyRefusal) throw new ApiError(error.status, error.error);
     throw new ApiError(400, "Request body is not valid JSON.");
   }
   const result = schema.safeParse(data);
@@ -186,7 +208,7 @@ export async function readForm(request: Request, route: BodyRoute): Promise<Form
   try {
     return await readFormWithin(request, ROUTE_BODIES[route]);
   } catch (error) {
-    if (error instanceof BodyRefusal) throw jsonError(error.status, error.message);
+    if (error instanceof BodyRefusal) throw jsonError(error.status, error.error);
     throw error;
   }
 }
@@ -209,11 +231,11 @@ export async function handleApi(logger: Logger, run: () => Promise<Response>): P
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError) return jsonError(error.status, error.message, error.fieldErrors, error.retryAfterSeconds);
-    if (error instanceof BodyRefusal) return jsonError(error.status, error.message);
+    if (error instanceof ApiError) return jsonError(error.status, error.error ?? error.message, error.fieldErrors, error.retryAfterSeconds, error.message);
+    if (error instanceof BodyRefusal) return jsonError(error.status, error.error);
     if (error instanceof Response) return error;
     logger.error({ event: "api_failed", err: error }, "an API request failed on the server");
-    return jsonError(500, SERVER_FAILURE);
+    return jsonError(500, appError("SERVER_FAILURE"));
   }
 }
 

@@ -23,6 +23,8 @@ import { readFormWithin } from "./request-body.server";
 import { LoginSchema, RegisterSchema } from "./validation";
 import { checkLimits } from "./rate-limits.server";
 import { DEFAULT_LIMIT_RULES } from "./rate-limits.server";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
 
 export const LOGIN_FAILED = "Invalid email or password";
 /** Failed logins one address may make on one account in the login window (see DEFAULT_LIMIT_RULES). */
@@ -37,23 +39,31 @@ type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret" | "clientIp" | "l
  */
 export type AuthFailureReason = "invalid" | "wrong-credentials" | "conflict" | "rate-limited";
 
-/** A refused login or registration: why, one message for a toast, and errors beside the fields. */
+/**
+ * A refused login or registration: why, one message for a toast, and errors beside the fields.
+ * A refusal raised with its code keeps it (`error`), for the API to answer with; a form's first
+ * field message stays English for now (docs/decisions/0047-errors-as-codes.md, "What is left").
+ */
 export class AuthError extends Error {
+  readonly error: AppError | null;
   constructor(
     readonly reason: AuthFailureReason,
-    message: string,
+    error: AppError | string,
     readonly fieldErrors: FieldErrors = {},
     /** For "rate-limited": when to try again. */
     readonly retryAfterSeconds?: number,
+    /** The refusal's own English words (a limit's configured ones), else the catalog's. */
+    english?: string,
   ) {
-    super(message);
+    super(english ?? (typeof error === "string" ? error : englishErrorText(error)));
+    this.error = typeof error === "string" ? null : error;
   }
 }
 
 /** Throws the AuthError of a used-up limit. */
 async function requireAllowed(context: AuthContext, spends: Parameters<typeof checkLimits>[1]): Promise<void> {
   const check = await checkLimits(context, spends);
-  if (!check.ok) throw new AuthError("rate-limited", check.message, {}, check.retryAfterSeconds);
+  if (!check.ok) throw new AuthError("rate-limited", check.error, {}, check.retryAfterSeconds, check.message);
 }
 
 function loginAuthenticator(context: AuthContext): Authenticator<User> {
@@ -72,7 +82,7 @@ function loginAuthenticator(context: AuthContext): Authenticator<User> {
       const row = await findUserRowByEmail(context.db, email);
       const valid = row?.password_hash ? await verifyPassword(row.password_hash, password) : (await burnPasswordCheck(password), false);
       // The same message for an unknown email and a wrong password.
-      if (!row || !valid) throw new AuthError("wrong-credentials", LOGIN_FAILED);
+      if (!row || !valid) throw new AuthError("wrong-credentials", appError("LOGIN_FAILED"));
       await context.limits.reset("login", accountAtAddress);
       await context.limits.refund("loginAddress", address);
       return toUser(row);

@@ -15,16 +15,23 @@ export interface SpreadsheetLimits {
 /** A quiz has at most 100 questions; Kahoot's template alone has a title block and 100 numbered rows. */
 export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = { maxRows: 1000, maxUnpackedBytes: 20 * 1024 * 1024 };
 
+import { appError, type AppError } from "#app/i18n/app-error";
+
 /** Every slot for heavy work is taken and the queue is full (server/heavy-work.ts): 503 with Retry-After. */
 export const SERVER_BUSY = "The server is busy with other files right now. Please try again in a few seconds.";
 /** The caller's address has a file being read already (HEAVY_WORK_PER_IP): 429 with Retry-After. */
 export const ADDRESS_BUSY = "A file from your network is still being read. Please wait for it to finish, then try again.";
 
 /** How a request that found no slot for heavy work (server/heavy-work.ts) is answered. */
-export function busyAnswer(busy: { reason: "busy" | "address-busy"; retryAfterSeconds: number }): { status: 429 | 503; message: string; title: string } {
+export function busyAnswer(busy: { reason: "busy" | "address-busy"; retryAfterSeconds: number }): {
+  status: 429 | 503;
+  message: string;
+  title: string;
+  error: AppError;
+} {
   return busy.reason === "address-busy"
-    ? { status: 429, message: ADDRESS_BUSY, title: "Please wait" }
-    : { status: 503, message: SERVER_BUSY, title: "Server busy" };
+    ? { status: 429, message: ADDRESS_BUSY, title: "Please wait", error: appError("ADDRESS_BUSY") }
+    : { status: 503, message: SERVER_BUSY, title: "Server busy", error: appError("SERVER_BUSY") };
 }
 
 /** A file past the shape any real one has, or whose reading ran its worker out of memory or time: 413. */

@@ -7,6 +7,7 @@
  * Like the quiz generator, it is built in server.ts and called from routes in the app build, so it
  * answers with data (`LimitCheck`), never with an error class of its own.
  */
+import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
 import fs from "node:fs";
 import path from "node:path";
 import { SQLite, type SQLiteDatabase } from "#db/sqlite.server";
@@ -37,7 +38,24 @@ export interface LimitRule {
 
 export type LimitRules = Record<LimitName, LimitRule>;
 
-export type LimitCheck = { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
+/** A refusal carries its code and wait where it is raised (`error`), and its English words for logs and tests (`message`). */
+export type LimitCheck = { ok: true } | { ok: false; retryAfterSeconds: number; message: string; error: AppError };
+
+/** Each limit's refusal in the errors catalog; the wait is its value (docs/decisions/0047-errors-as-codes.md). */
+export const LIMIT_CODES = {
+  guest: "LIMIT_GUESTS",
+  register: "LIMIT_REGISTRATIONS",
+  login: "LIMIT_LOGIN",
+  loginAddress: "LIMIT_LOGIN",
+  aiAddress: "LIMIT_AI_ADDRESS",
+  aiServer: "LIMIT_AI_SERVER",
+  quiz: "LIMIT_QUIZZES",
+  question: "LIMIT_QUESTIONS",
+  game: "LIMIT_GAMES",
+  image: "LIMIT_PICTURES",
+  imageBytesAddress: "LIMIT_PICTURE_BYTES_ADDRESS",
+  imageBytesServer: "LIMIT_PICTURE_BYTES_SERVER",
+} as const satisfies Record<LimitName, ErrorCode>;
 
 const HOUR = 3600;
 const MB = 1024 * 1024;
@@ -157,7 +175,8 @@ export class RateLimits {
   private refusal(name: LimitName, msBeforeNext: number): LimitCheck {
     const rule = this.rules[name];
     const retryAfterSeconds = rule.window === "utc-day" ? secondsToUtcMidnight(this.now()) : Math.max(1, Math.ceil(msBeforeNext / 1000));
-    return { ok: false, retryAfterSeconds, message: rule.message.replace("{wait}", describeWait(retryAfterSeconds)) };
+    const wait = describeWait(retryAfterSeconds);
+    return { ok: false, retryAfterSeconds, message: rule.message.replace("{wait}", wait), error: appError(LIMIT_CODES[name], { wait }) };
   }
 
   /** Whether `key` has any of its allowance under `name` left, spending nothing. */

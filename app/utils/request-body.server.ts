@@ -7,49 +7,48 @@
  * indexes checked, before conform sees them: conform copies a field's list each time its name
  * repeats (20,000 repeats blocked the loop for seconds), and `questions[4294967294]=x` makes it
  * build, and zod walk, a list of four billion elements. A JSON body's nesting is measured before
- * `JSON.parse`. A refusal is a 413 (too large) or a 400 with a message that has its code in the
- * `errors` catalog (api.server.ts answers with it).
+ * `JSON.parse`. A refusal is a 413 (too large) or a 400, raised with its code in the `errors`
+ * catalog (api.server.ts answers with it).
  */
 import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
 import { bodyCapOf, isMultipart, JSON_API, limitsFor, type BodyLimits, type RouteBody } from "./body-limits";
 
 // ------------------------------------------------------------------------------ refusals
 
-export const BODY_TOO_LARGE = "Request body is too large.";
-export const FORM_TOO_MANY_FIELDS = "The form has too many fields.";
-export const FORM_FIELD_REPEATED = "A field of the form is sent too many times.";
-export const FORM_FIELD_NAME_TOO_LONG = "A field of the form has too long a name.";
-export const FORM_FIELD_TOO_LONG = "A field of the form is too long.";
-export const FORM_INDEX_TOO_LARGE = "A field of the form names a list position past what the form can hold.";
-export const FORM_FILES_REFUSED = "This form takes no files.";
-export const FORM_UNREADABLE = "The form could not be read.";
-export const FORM_CONTENT_TYPE = "Send the form as application/x-www-form-urlencoded or multipart/form-data.";
-export const JSON_TOO_DEEP = "The JSON body is nested too deeply.";
-
 /**
- * Each refusal's code, as the errors catalogs name it: for the answers given in front of Remix
- * (server/form-precheck.ts), whose bundle does not load the catalogs.
+ * Each refusal's English words by its code, the `errors` catalog's text word for word
+ * (tests/unit/request-body.test.ts): a refusal is raised by its code, and these words answer for
+ * it in front of Remix (server/form-precheck.ts), whose bundle does not load the catalogs
+ * (docs/decisions/0047-errors-as-codes.md).
  */
-export const BODY_REFUSAL_CODES: Readonly<Record<string, string>> = {
-  [BODY_TOO_LARGE]: "BODY_TOO_LARGE",
-  [FORM_TOO_MANY_FIELDS]: "FORM_TOO_MANY_FIELDS",
-  [FORM_FIELD_REPEATED]: "FORM_FIELD_REPEATED",
-  [FORM_FIELD_NAME_TOO_LONG]: "FORM_FIELD_NAME_TOO_LONG",
-  [FORM_FIELD_TOO_LONG]: "FORM_FIELD_TOO_LONG",
-  [FORM_INDEX_TOO_LARGE]: "FORM_INDEX_TOO_LARGE",
-  [FORM_FILES_REFUSED]: "FORM_FILES_REFUSED",
-  [FORM_UNREADABLE]: "FORM_UNREADABLE",
-  [FORM_CONTENT_TYPE]: "FORM_CONTENT_TYPE",
-  [JSON_TOO_DEEP]: "JSON_TOO_DEEP",
-};
+export const BODY_REFUSAL_TEXTS = {
+  BODY_TOO_LARGE: "Request body is too large.",
+  FORM_TOO_MANY_FIELDS: "The form has too many fields.",
+  FORM_FIELD_REPEATED: "A field of the form is sent too many times.",
+  FORM_FIELD_NAME_TOO_LONG: "A field of the form has too long a name.",
+  FORM_FIELD_TOO_LONG: "A field of the form is too long.",
+  FORM_INDEX_TOO_LARGE: "A field of the form names a list position past what the form can hold.",
+  FORM_FILES_REFUSED: "This form takes no files.",
+  FORM_UNREADABLE: "The form could not be read.",
+  FORM_CONTENT_TYPE: "Send the form as application/x-www-form-urlencoded or multipart/form-data.",
+  JSON_TOO_DEEP: "The JSON body is nested too deeply.",
+} as const satisfies Partial<Record<ErrorCode, string>>;
 
-/** A body refused by its limits: 413 for its size, 400 for its shape, 415 for its type. */
+export type BodyRefusalCode = keyof typeof BODY_REFUSAL_TEXTS;
+
+/** A body refused by its limits: 413 for its size, 400 for its shape, 415 for its type; raised by its code. */
 export class BodyRefusal extends Error {
   constructor(
     readonly status: 400 | 413 | 415,
-    message: string,
+    readonly code: BodyRefusalCode,
   ) {
-    super(message);
+    super(BODY_REFUSAL_TEXTS[code]);
+  }
+
+  /** The refusal as the errors catalog names it. */
+  get error(): AppError {
+    return appError(this.code);
   }
 }
 
@@ -85,7 +84,7 @@ export async function readBodyChunks(request: Request, max: number): Promise<Uin
   const reader = request.body.getReader();
   if (Number(request.headers.get("content-length") ?? "0") > max) {
     discardRest(request, reader, 0);
-    throw new BodyRefusal(413, BODY_TOO_LARGE);
+    throw new BodyRefusal(413, "BODY_TOO_LARGE");
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -95,7 +94,7 @@ export async function readBodyChunks(request: Request, max: number): Promise<Uin
     size += value.byteLength;
     if (size > max) {
       discardRest(request, reader, size);
-      throw new BodyRefusal(413, BODY_TOO_LARGE);
+      throw new BodyRefusal(413, "BODY_TOO_LARGE");
     }
     chunks.push(value);
   }
@@ -128,7 +127,7 @@ function cappedStream(request: Request, body: ReadableStream<Uint8Array>, max: n
       size += value.byteLength;
       if (size > max) {
         discardRest(request, reader, size);
-        controller.error(new BodyRefusal(413, BODY_TOO_LARGE));
+        controller.error(new BodyRefusal(413, "BODY_TOO_LARGE"));
         return;
       }
       for (let at = 0; at < value.byteLength; at += MULTIPART_PIECE_BYTES) controller.enqueue(value.subarray(at, at + MULTIPART_PIECE_BYTES));
@@ -168,17 +167,17 @@ class FieldCounter {
   /** Checks one field's name; false for a name of conform's own, which is left out. */
   add(name: string): boolean {
     const { limits } = this;
-    if (++this.fields > limits.maxFields) throw new BodyRefusal(400, FORM_TOO_MANY_FIELDS);
-    if (name.length > limits.maxNameLength) throw new BodyRefusal(400, FORM_FIELD_NAME_TOO_LONG);
+    if (++this.fields > limits.maxFields) throw new BodyRefusal(400, "FORM_TOO_MANY_FIELDS");
+    if (name.length > limits.maxNameLength) throw new BodyRefusal(400, "FORM_FIELD_NAME_TOO_LONG");
     const seen = (this.repeats.get(name) ?? 0) + 1;
-    if (seen > limits.maxRepeats) throw new BodyRefusal(400, FORM_FIELD_REPEATED);
+    if (seen > limits.maxRepeats) throw new BodyRefusal(400, "FORM_FIELD_REPEATED");
     this.repeats.set(name, seen);
-    if (largestIndexOf(name) > limits.maxIndex) throw new BodyRefusal(400, FORM_INDEX_TOO_LARGE);
+    if (largestIndexOf(name) > limits.maxIndex) throw new BodyRefusal(400, "FORM_INDEX_TOO_LARGE");
     return !CONFORM_NAMES.has(name);
   }
 
   value(text: string): string {
-    if (text.length > this.limits.maxValueLength) throw new BodyRefusal(400, FORM_FIELD_TOO_LONG);
+    if (text.length > this.limits.maxValueLength) throw new BodyRefusal(400, "FORM_FIELD_TOO_LONG");
     return text;
   }
 }
@@ -197,7 +196,7 @@ function countPieces(bytes: Buffer): number {
 export function urlEncodedFieldsWithin(bytes: Buffer, limits: BodyLimits): [string, string][] {
   // Before URLSearchParams makes a string of each: empty pieces (`a&&b`) are no fields, so this
   // counts generously; the fields themselves are counted below.
-  if (countPieces(bytes) > 2 * limits.maxFields) throw new BodyRefusal(400, FORM_TOO_MANY_FIELDS);
+  if (countPieces(bytes) > 2 * limits.maxFields) throw new BodyRefusal(400, "FORM_TOO_MANY_FIELDS");
   const counter = new FieldCounter(limits);
   const fields: [string, string][] = [];
   for (const [name, value] of new URLSearchParams(bytes.toString("utf8"))) {
@@ -237,7 +236,7 @@ function boundedUploads(limits: BodyLimits, readFile?: UploadHandler): UploadHan
     // The parser runs from part to part without giving the event loop a turn; the games get one.
     if (++parts % PARTS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     const isFile = typeof filename === "string";
-    if (isFile && limits.maxFiles === 0) throw new BodyRefusal(400, FORM_FILES_REFUSED);
+    if (isFile && limits.maxFiles === 0) throw new BodyRefusal(400, "FORM_FILES_REFUSED");
     // An empty file input sends a part without a file name; a file past the allowance is left out.
     if (!keep || (isFile && filename !== "" && ++files > limits.maxFiles)) return undefined;
     if (isFile && readFile) {
@@ -254,7 +253,7 @@ function boundedUploads(limits: BodyLimits, readFile?: UploadHandler): UploadHan
       size += chunk.byteLength;
       if (size > max) {
         if (isFile) throw new MaxPartSizeExceededError(name, max);
-        throw new BodyRefusal(400, FORM_FIELD_TOO_LONG);
+        throw new BodyRefusal(400, "FORM_FIELD_TOO_LONG");
       }
       chunks.push(chunk);
     }
@@ -269,14 +268,14 @@ function boundedUploads(limits: BodyLimits, readFile?: UploadHandler): UploadHan
  */
 export async function readMultipart(request: Request, limits: BodyLimits, readFile?: UploadHandler): Promise<FormData> {
   const contentType = request.headers.get("content-type") ?? "";
-  if (!request.body) throw new BodyRefusal(400, FORM_UNREADABLE);
+  if (!request.body) throw new BodyRefusal(400, "FORM_UNREADABLE");
   const { stream, discard } = cappedStream(request, request.body, limits.maxBytes);
   // Remix finds the boundary with a regular expression; a header of a sane length keeps it quick.
   const refusal =
     Number(request.headers.get("content-length") ?? "0") > limits.maxBytes
-      ? new BodyRefusal(413, BODY_TOO_LARGE)
+      ? new BodyRefusal(413, "BODY_TOO_LARGE")
       : contentType.length > 200
-        ? new BodyRefusal(400, FORM_UNREADABLE)
+        ? new BodyRefusal(400, "FORM_UNREADABLE")
         : null;
   if (refusal) {
     discard();
@@ -290,7 +289,7 @@ export async function readMultipart(request: Request, limits: BodyLimits, readFi
     if (error instanceof RouteFileError) throw error.cause;
     if (error instanceof BodyRefusal || error instanceof MaxPartSizeExceededError) throw error;
     // The parser's own: a body that is not the multipart it says.
-    throw new BodyRefusal(400, FORM_UNREADABLE);
+    throw new BodyRefusal(400, "FORM_UNREADABLE");
   }
 }
 
@@ -308,7 +307,7 @@ export async function readFormWithin(request: Request, route: RouteBody): Promis
   // A post without a type (a script's bodiless fetch) is read as the form it would be.
   if (type.startsWith("application/x-www-form-urlencoded") || type === "") return readUrlEncoded(request, limits);
   discardBody(request);
-  throw new BodyRefusal(415, FORM_CONTENT_TYPE);
+  throw new BodyRefusal(415, "FORM_CONTENT_TYPE");
 }
 
 // ------------------------------------------------------------------------------ JSON
@@ -336,6 +335,6 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 /** A JSON body's text within `limits` (its size, then its nesting); JSON.parse comes after. */
 export async function readJsonText(request: Request, limits: BodyLimits = JSON_API): Promise<string> {
   const text = (await readBodyBytes(request, limits.maxBytes)).toString("utf8");
-  if (jsonDepthExceeds(text, limits.maxJsonDepth)) throw new BodyRefusal(400, JSON_TOO_DEEP);
+  if (jsonDepthExceeds(text, limits.maxJsonDepth)) throw new BodyRefusal(400, "JSON_TOO_DEEP");
   return text;
 }

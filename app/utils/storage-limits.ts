@@ -2,6 +2,7 @@
  * How much picture storage each owner has (docs/decisions/0019-pictures.md), and the messages that
  * tell them. Shared with the browser so the editor can say the same before it uploads.
  */
+import { appError, type AppError } from "#app/i18n/app-error";
 import { FREE_TIER } from "./plans";
 
 const KB = 1024;
@@ -44,6 +45,16 @@ export function describeBytes(n: number): string {
 
 export function pictureTooLargeMessage(maxBytes: number = MAX_UPLOAD_BYTES): string {
   return `Pictures can be at most ${describeBytes(maxBytes)}.`;
+}
+
+/** The refusal of a picture past `maxBytes`, raised with its code (docs/decisions/0047-errors-as-codes.md). */
+export function pictureTooLargeError(maxBytes: number = MAX_UPLOAD_BYTES): AppError {
+  return appError("PICTURE_TOO_LARGE", { size: describeBytes(maxBytes) });
+}
+
+/** The refusal of a picture past its owner's storage. */
+export function overStorageError(usedBytes: number, limitBytes: number): AppError {
+  return appError("STORAGE_FULL", { used: describeBytes(usedBytes), limit: describeBytes(limitBytes) });
 }
 
 export function overStorageMessage(usedBytes: number, limitBytes: number): string {

@@ -5,7 +5,7 @@ import { MAX_QUESTIONS, NightDraftSchema } from "#app/utils/form-schemas";
 import { PostedQuizSchema } from "#app/utils/quiz-form-schema";
 import { bodyCapOf, ROUTE_BODIES } from "#app/utils/body-limits";
 import englishErrors from "#app/locales/en/errors.json";
-import { BODY_REFUSAL_CODES, BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
+import { BODY_REFUSAL_TEXTS, BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
 
 const form = (body: string, contentType = "application/x-www-form-urlencoded") =>
   new Request("http://quiz.test/x", { method: "POST", headers: { "content-type": contentType }, body });
@@ -115,6 +115,6 @@ describe("the form schemas' lists", () => {
 
 describe("the refusals' codes for answers given in front of Remix", () => {
   it("are the codes the errors catalog gives each refusal's words", () => {
-    for (const [message, code] of Object.entries(BODY_REFUSAL_CODES)) expect(englishErrors[code as keyof typeof englishErrors], code).toBe(message);
+    for (const [code, message] of Object.entries(BODY_REFUSAL_TEXTS)) expect(englishErrors[code as keyof typeof englishErrors], code).toBe(message);
   });
 });
