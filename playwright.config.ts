@@ -18,6 +18,10 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"]],
   timeout: 60_000,
+  // Two workers share two cores with their servers and Chromiums: an expectation polls up to 10 s
+  // rather than Playwright's 5 s before it fails. What it expects is the same, and one that holds at
+  // once still returns at once.
+  expect: { timeout: 10_000 },
   use: {
     trace: "retain-on-failure",
     launchOptions: chromiumLaunchOptions,
