@@ -16,10 +16,7 @@ async function expectHeadingFocused(page: Page, name: string | RegExp) {
 }
 
 for (const colorScheme of ["light", "dark"] as const) {
-  test(`every screen of a whole game passes axe-core (WCAG 2.2 AA and best practices), host and player, ${colorScheme}`, async ({
-    browser,
-    page,
-  }, testInfo) => {
+  test(`every screen of a whole game passes axe-core (WCAG 2.2 AA and best practices), host and player, ${colorScheme}`, async ({ baseURL, browser, page }) => {
     test.setTimeout(120_000);
     const found: string[] = [];
     const check = async (target: Page, screen: string) => found.push(...(await axeViolations(target, screen)));
@@ -27,7 +24,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     const hostId = `host-${randomUUID()}`;
     const gameCode = await createHostedGame(page, hostId, { title: "Accessible Night", timeLimit: 30, questions: QUESTIONS });
     const host = await (await contextWithClientId(browser, hostId, { ...AXE_CONTEXT, colorScheme })).newPage();
-    await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+    await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
     await host.goto(`/waiting/${gameCode}`);
     await expect(host.getByRole("button", { name: "Start Game" })).toBeVisible();
 

@@ -23,9 +23,10 @@ function watchConsole(page: Page, errors: string[]): Page {
 }
 
 test("the host opens the display in one browser and runs the game from a phone-sized remote in another; the display shows the question, the reveal and the podium; every screen passes axe in both themes", async ({
+  baseURL,
   browser,
   page,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   const errors: string[] = [];
   const found: string[] = [];
@@ -46,7 +47,7 @@ test("the host opens the display in one browser and runs the game from a phone-s
     ],
   });
   const hostContext = await contextWithClientId(browser, hostId, AXE_CONTEXT);
-  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   const host = watchConsole(await hostContext.newPage(), errors);
   await host.goto(`/waiting/${gameCode}`);
 
@@ -160,9 +161,10 @@ test("the host opens the display in one browser and runs the game from a phone-s
 });
 
 test("New links: the host replaces both links; the open display and remote say their link was replaced, the host stays, and the new display link works", async ({
+  baseURL,
   browser,
   page,
-}, testInfo) => {
+}) => {
   test.setTimeout(60_000);
   const errors: string[] = [];
   const hostId = `host-${randomUUID()}`;
@@ -172,7 +174,7 @@ test("New links: the host replaces both links; the open display and remote say t
     questions: [{ text: "2 + 2?", answers: ["3", "4"], correctAnswerIndex: 1 }],
   });
   const hostContext = await contextWithClientId(browser, hostId, AXE_CONTEXT);
-  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   const host = watchConsole(await hostContext.newPage(), errors);
   await host.goto(`/waiting/${gameCode}`);
   const section = host.getByRole("region", { name: "Display and remote" });

@@ -1,7 +1,25 @@
 import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Cookie, type Page } from "@playwright/test";
+import { startWorkerServer, type WorkerServer } from "./worker-server";
 
-/** Every page fails its test on an uncaught exception or a console error. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+/**
+ * Each worker's own built server (its own port, fresh database and fakes: worker-server.ts), whose
+ * address every page, request and `browser.newContext()` of the worker's tests gets as `baseURL`;
+ * and every page fails its test on an uncaught exception or a console error.
+ */
+export const test = base.extend<{ consoleErrors: string[] }, { workerServer: WorkerServer }>({
+  workerServer: [
+    // Playwright reads a fixture's needs from its first parameter's pattern: this one needs none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await startWorkerServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  baseURL: async ({ workerServer }, use) => {
+    await use(workerServer.baseURL);
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];

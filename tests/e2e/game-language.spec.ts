@@ -21,12 +21,12 @@ async function germanPlayer(browser: Browser, gameCode: string, nickname: string
   return player;
 }
 
-test("a game in German: lobby, question, reveal, leaderboard and podium on the host's and the players' screens", async ({ browser, page }, testInfo) => {
+test("a game in German: lobby, question, reveal, leaderboard and podium on the host's and the players' screens", async ({ baseURL, browser, page }) => {
   test.setTimeout(120_000);
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Quizabend", timeLimit: 20, questions: QUESTIONS });
   const host = await (await contextWithClientId(browser, hostId, GERMAN)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
 
   // The lobby, rendered in German on the server.
   await host.goto(`/waiting/${gameCode}`);

@@ -113,23 +113,23 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   await expect(cat.getByText("Waiting for host to start the game...")).toBeVisible();
 });
 
-test("host screens send non-hosts home and player screens send the host home", async ({ browser, page }, testInfo) => {
+test("host screens send non-hosts home and player screens send the host home", async ({ baseURL, browser, page }) => {
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "E2E Night", timeLimit: 20, questions: QUESTIONS });
   const stranger = await (await browser.newContext()).newPage();
   await stranger.goto(`/host/${gameCode}`);
   await expect(stranger).toHaveURL("/");
   const host = await (await contextWithClientId(browser, hostId)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await host.goto(`/play/${gameCode}`);
   await expect(host).toHaveURL("/");
 });
 
-test("the host cannot start an empty lobby, and a host refresh mid-question keeps the game", async ({ browser, page }, testInfo) => {
+test("the host cannot start an empty lobby, and a host refresh mid-question keeps the game", async ({ baseURL, browser, page }) => {
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "E2E Night", timeLimit: 20, questions: QUESTIONS });
   const host = await (await contextWithClientId(browser, hostId)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await host.goto(`/waiting/${gameCode}`);
   await host.getByRole("button", { name: "Start Game" }).click();
   await expect(host.locator(".toast-title")).toHaveText("No players");
@@ -148,11 +148,11 @@ test("the host cannot start an empty lobby, and a host refresh mid-question keep
   await expect(host.getByLabel("Answer distribution")).toContainText("100% (1)");
 });
 
-test("the lobby's toast closes when the game starts, even while the host's window is in the background", async ({ browser, page }, testInfo) => {
+test("the lobby's toast closes when the game starts, even while the host's window is in the background", async ({ baseURL, browser, page }) => {
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "E2E Night", timeLimit: 20, questions: QUESTIONS });
   const host = await (await contextWithClientId(browser, hostId)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await host.goto(`/waiting/${gameCode}?hosted=1`);
   // Radix's toast (an li), not the plain one that stands in while it loads, is the one that pauses.
   await expect(host.locator("li.toast .toast-title")).toHaveText("Success!");

@@ -55,7 +55,7 @@ test("nothing on the home page moves when the connection badge turns Connected",
   expect(score, JSON.stringify(others)).toBeLessThan(0.005);
 });
 
-test("nothing in view moves when a player's open question replaces the connecting notice", async ({ browser, page }, testInfo) => {
+test("nothing in view moves when a player's open question replaces the connecting notice", async ({ baseURL, browser, page }) => {
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, {
     title: "Shifts",
@@ -63,7 +63,7 @@ test("nothing in view moves when a player's open question replaces the connectin
     questions: [{ text: "What is 2 + 2?", answers: ["3", "4"], correctAnswerIndex: 1 }],
   });
   const host = await (await contextWithClientId(browser, hostId)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await host.goto(`/waiting/${gameCode}`);
   const player = await (
     await contextWithClientId(browser, `player-${randomUUID()}`, { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true })

@@ -53,13 +53,14 @@ async function checkBothThemes(page: Page, screen: string, found: string[]) {
 }
 
 test("a host plans a two-round night, two players play it with a break between the rounds, and the podium shows the evening's total and each round's standings", async ({
+  baseURL: origin,
   browser,
   page,
 }, testInfo) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   const found: string[] = [];
-  const baseURL = testInfo.project.use.baseURL!;
+  const baseURL = origin!;
   const hostId = `host-${randomUUID()}`;
   const tag = randomUUID().slice(0, 6);
   await quizOf(page, hostId, `General ${tag}`, false, { text: "What is 2 + 2?", answers: ["3", "4", "5"], correctAnswerIndex: 1 });
@@ -243,13 +244,14 @@ test("a host plans a two-round night, two players play it with a break between t
 });
 
 test("the plan works without JavaScript: rounds are added and removed by posting the form, errors name the round, and hosting opens the lobby", async ({
+  baseURL,
   browser,
   page,
-}, testInfo) => {
+}) => {
   const clientId = `nojs-${randomUUID()}`;
   const tag = randomUUID().slice(0, 6);
   await quizOf(page, clientId, `Plain ${tag}`, false, { text: "Q?", answers: ["a", "b"], correctAnswerIndex: 0 });
-  const context = await hostBrowser(browser, testInfo.project.use.baseURL!, clientId, { javaScriptEnabled: false });
+  const context = await hostBrowser(browser, baseURL!, clientId, { javaScriptEnabled: false });
   const host = await context.newPage();
   await host.goto("/night/new");
   const round = (n: number) => host.getByRole("group", { name: `Round ${n}` });

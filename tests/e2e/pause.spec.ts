@@ -9,6 +9,7 @@ const QUESTIONS = [
 ];
 
 test("the host pauses a question from the keyboard: the player sees Paused and cannot answer, then answers once the host resumes; the lobby's and the paused screens pass axe and have 44 px targets", async ({
+  baseURL,
   page,
   browser,
 }, testInfo) => {
@@ -18,7 +19,7 @@ test("the host pauses a question from the keyboard: the player sees Paused and c
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Pause Night", timeLimit: 30, questions: QUESTIONS });
   const host = await (await contextWithClientId(browser, hostId, AXE_CONTEXT)).newPage();
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await host.goto(`/waiting/${gameCode}`);
   await expect(host.getByRole("button", { name: "Start Game" })).toBeVisible();
 

@@ -23,9 +23,10 @@ async function countNotes(context: BrowserContext) {
 }
 
 test("the host's screen goes full screen for a projector, in large dark type, and plays the game's sounds once they are switched on, remembered by the browser", async ({
+  baseURL,
   browser,
   page,
-}, testInfo) => {
+}) => {
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, {
     title: "Projector Night",
@@ -33,7 +34,7 @@ test("the host's screen goes full screen for a projector, in large dark type, an
     questions: [{ text: "Which planet is the largest?", answers: ["Mars", "Jupiter"], correctAnswerIndex: 1 }],
   });
   const context = await contextWithClientId(browser, hostId, { viewport: FULL_HD });
-  await context.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await context.addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await countNotes(context);
   const host = await context.newPage();
   await host.goto(`/waiting/${gameCode}`);

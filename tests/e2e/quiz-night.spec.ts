@@ -11,11 +11,12 @@ import { contextWithClientId, expect, test } from "./fixtures";
 const PHONE = { width: 390, height: 844 };
 
 test("two teams of two play a two-round night: the break shows the running total, the report the answers given, and its XLSX opens", async ({
+  baseURL: origin,
   browser,
   page,
-}, testInfo) => {
+}) => {
   test.setTimeout(180_000);
-  const baseURL = testInfo.project.use.baseURL!;
+  const baseURL = origin!;
   const hostId = `host-${randomUUID()}`;
   const tag = randomUUID().slice(0, 6);
   const headers = { "x-client-id": hostId };

@@ -9,12 +9,12 @@ const QUESTIONS = [
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
 
-test("after a game, My Games lists it and its report shows each question's figures as answered; the XLSX reads back", async ({ browser, page }, testInfo) => {
+test("after a game, My Games lists it and its report shows each question's figures as answered; the XLSX reads back", async ({ baseURL, browser, page }) => {
   test.setTimeout(120_000);
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Report Night", timeLimit: 30, questions: QUESTIONS });
   const hostContext = await contextWithClientId(browser, hostId, AXE_CONTEXT);
-  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   const host = await hostContext.newPage();
   await host.goto(`/waiting/${gameCode}`);
   const [ann, bob] = await Promise.all(["Ann", "Zoë"].map(async () => (await contextWithClientId(browser, `player-${randomUUID()}`)).newPage()));
@@ -84,11 +84,11 @@ test("after a game, My Games lists it and its report shows each question's figur
   expect(response?.status()).toBe(404);
 });
 
-test("deleting a report asks first and works without JavaScript", async ({ browser, page }, testInfo) => {
+test("deleting a report asks first and works without JavaScript", async ({ baseURL, browser, page }) => {
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Short Night", timeLimit: 30, questions: QUESTIONS.slice(0, 1) });
   const hostContext = await contextWithClientId(browser, hostId);
-  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await hostContext.addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   const host = await hostContext.newPage();
   await host.goto(`/waiting/${gameCode}`);
   const player = await (await contextWithClientId(browser, `player-${randomUUID()}`)).newPage();
@@ -100,7 +100,7 @@ test("deleting a report asks first and works without JavaScript", async ({ brows
 
   // The host's browser without JavaScript: its client id and the host secret the server set it (docs/decisions/0044).
   const noScript = await contextWithClientId(browser, hostId, { javaScriptEnabled: false });
-  await noScript.addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await noScript.addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   const plain = await noScript.newPage();
   await plain.goto("/my-games");
   await plain.getByRole("link", { name: /Report of Short Night/ }).click();

@@ -28,8 +28,8 @@ function routerIdle(page: Page): Promise<unknown> {
   return page.waitForFunction(() => window.__remixRouter.state.navigation.state === "idle");
 }
 
-test("a slow venue network: the next question, arriving while the leaderboard still loads, wins", async ({ browser, page }, testInfo) => {
-  const { player, gameCode } = await gameOnFirstQuestion(browser, page, testInfo.project.use.baseURL!);
+test("a slow venue network: the next question, arriving while the leaderboard still loads, wins", async ({ baseURL, browser, page }) => {
+  const { player, gameCode } = await gameOnFirstQuestion(browser, page, baseURL!);
 
   // The result's and the leaderboard's data (Remix single fetch: `<path>.data`) hang, as on a slow
   // network, until the next question has come: the player's page stays on /play/CODE all along, with
@@ -52,8 +52,8 @@ test("a slow venue network: the next question, arriving while the leaderboard st
   await expect(player.getByRole("button", { name: /A\. Paris/ })).toBeEnabled();
 });
 
-test("a player's own way out of the game screens stands until the game's screen changes", async ({ browser, page }, testInfo) => {
-  const { player, gameCode } = await gameOnFirstQuestion(browser, page, testInfo.project.use.baseURL!);
+test("a player's own way out of the game screens stands until the game's screen changes", async ({ baseURL, browser, page }) => {
+  const { player, gameCode } = await gameOnFirstQuestion(browser, page, baseURL!);
   await player.getByRole("button", { name: /B\. 4/ }).click();
   await expect(player).toHaveURL(`/leaderboard/${gameCode}`, { timeout: 10_000 });
 

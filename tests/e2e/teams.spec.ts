@@ -33,9 +33,10 @@ async function expectTouchTarget(target: Locator) {
 }
 
 test("the host sets up teams, players pick them on the join form and in the lobby, and the leaderboard and the podium show the teams", async ({
+  baseURL,
   browser,
   page,
-}, testInfo) => {
+}) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   const found: string[] = [];
@@ -53,7 +54,7 @@ test("the host sets up teams, players pick them on the join form and in the lobb
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Team Night", timeLimit: 30, questions: QUESTIONS });
   const host = await newPage(browser, hostId);
-  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: testInfo.project.use.baseURL! }]);
+  await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
   await host.goto(`/waiting/${gameCode}`);
 
   // The host turns team mode on and adds two teams; "Add tables" adds Table 1, which goes again.
