@@ -11,16 +11,8 @@
  * question sent to the JSON API or saved from the editor obeys.
  */
 import { z } from "zod";
-import {
-  hasOptions,
-  KIND_LABELS,
-  MAX_OPTIONS,
-  MIN_OPTIONS,
-  QUESTION_KINDS,
-  TRUE_FALSE_ANSWERS,
-  type QuestionContent,
-  type QuestionKind,
-} from "#app/game/question-kinds";
+import { MAX_OPTIONS, MIN_OPTIONS, TRUE_FALSE_ANSWERS, type QuestionContent, type QuestionKind } from "#app/game/question-kinds";
+import { hasOptions, KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { allowedKinds, MIXED_KINDS_FROM_COUNT, MIXED_MIN_KINDS, type AiKinds } from "./options";
 

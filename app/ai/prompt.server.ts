@@ -22,7 +22,8 @@
  * - The options of choice and multi-select questions are shuffled afterwards (see
  *   generated-quiz.ts), so the prompt does not spend words on where the right answer goes.
  */
-import { KIND_LABELS, MAX_OPTIONS, MIN_OPTIONS, type QuestionKind } from "#app/game/question-kinds";
+import { MAX_OPTIONS, MIN_OPTIONS, type QuestionKind } from "#app/game/question-kinds";
+import { KIND_LABELS } from "#app/game/kinds";
 import { DEFAULT_LANGUAGE, LANGUAGE_ENGLISH_NAMES, type Language } from "#app/i18n/languages";
 import { MAX_GENERATED_ACCEPTED_ANSWERS } from "./generated-quiz";
 import { allowedKinds, MIXED_KINDS_FROM_COUNT, MIXED_MIN_KINDS, type AiKinds, type Difficulty } from "./options";

@@ -12,7 +12,6 @@ import {
   MIN_OPTIONS,
   normalizeTypedAnswer,
   POINTS_OPTIONS,
-  QUESTION_KINDS,
   QUESTION_TIME_LIMIT_MAX,
   QUESTION_TIME_LIMIT_MIN,
   TRUE_FALSE_ANSWERS,
@@ -21,6 +20,7 @@ import {
   type QuestionContent,
   type QuestionKind,
 } from "./question-kinds";
+import { QUESTION_KINDS } from "./kinds";
 
 export const QuestionTextSchema = z
   .string({ error: "Question text is required." })

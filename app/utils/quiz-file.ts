@@ -11,12 +11,12 @@ import { z } from "zod";
 import {
   MAX_ACCEPTED_ANSWERS,
   MAX_OPTIONS,
-  QUESTION_KINDS,
   TRUE_FALSE_ANSWERS,
   TYPED_ANSWER_MAX_LENGTH,
   type PointsOption,
   type QuestionContent,
 } from "#app/game/question-kinds";
+import { QUESTION_KINDS } from "#app/game/kinds";
 import {
   AnswerTextSchema,
   IndexSchema,

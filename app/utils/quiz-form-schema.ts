@@ -6,15 +6,8 @@
  */
 import { z } from "zod";
 import { CREATE_TIME_LIMIT_OPTIONS, DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
-import {
-  MAX_OPTIONS,
-  MIN_OPTIONS,
-  QUESTION_KINDS,
-  parseTypedNumber,
-  TRUE_FALSE_ANSWERS,
-  type QuestionContent,
-  type QuestionKind,
-} from "#app/game/question-kinds";
+import { MAX_OPTIONS, MIN_OPTIONS, parseTypedNumber, TRUE_FALSE_ANSWERS, type QuestionContent, type QuestionKind } from "#app/game/question-kinds";
+import { QUESTION_KINDS } from "#app/game/kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { CANNOT_REMOVE_QUESTION, emptyAnswerMessage, emptyQuestionMessage, MAX_QUESTIONS, tooManyQuestionsMessage, type ToastMessage } from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";

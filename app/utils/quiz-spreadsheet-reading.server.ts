@@ -11,16 +11,8 @@
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import {
-  KIND_LABELS,
-  MAX_OPTIONS,
-  QUESTION_KINDS,
-  TRUE_FALSE_ANSWERS,
-  type QuestionContent,
-  type QuestionKind,
-  parseTypedNumber,
-  TYPED_NUMBER_MAX_LENGTH,
-} from "#app/game/question-kinds";
+import { MAX_OPTIONS, TRUE_FALSE_ANSWERS, type QuestionContent, type QuestionKind, parseTypedNumber, TYPED_NUMBER_MAX_LENGTH } from "#app/game/question-kinds";
+import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";

@@ -17,6 +17,7 @@ import {
   type PlayerState,
   type QuestionPause,
 } from "./state";
+import { kindOf } from "../kinds";
 import { countAnswer, keepsStreak, rank } from "./transition";
 import { addTeam, rankTeams } from "./teams";
 import type { RoundResult, TeamState } from "./state";
@@ -183,7 +184,7 @@ export function restoreGameState(
     countAnswer(state, player.lastAnswer, undefined, player.lastAnswer.correct, 1);
     if (typeof player.lastAnswer.value === "number") guesses.push(player.lastAnswer.value);
   }
-  if (question?.kind === "closestNumber" && phase !== "question") state.numberSpread = spreadOf(guesses);
+  if (question && kindOf(question.kind).scoredAtClose && phase !== "question") state.numberSpread = spreadOf(guesses);
   state.questionStartedAt = progress.questionStartedAt ?? now;
   state.questionEndsAt = state.questionStartedAt + timeLimitMsOf(state, state.questionIndex);
   switch (phase) {

@@ -1,8 +1,10 @@
 import { isOffensive } from "#app/utils/profanity";
 import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
 import { HOST_NICKNAME, LEADERBOARD_SIZE, MAX_BREAK_MINUTES, MAX_PAUSES_PER_QUESTION, TEAM_NAME_MAX_LENGTH } from "../rules";
-import { MAX_NUMBER, normalizeTypedAnswer, typedAnswerMatches, TYPED_ANSWER_MAX_LENGTH, POINTS_MULTIPLIER } from "../question-kinds";
-import { closenessFraction, closenessScale, MAX_POINTS, multiSelectFraction, scoreJudged } from "./scoring";
+import { kindOf } from "../kinds";
+import type { ReadAnswer as KindReadAnswer } from "../kinds/definition";
+import { normalizeTypedAnswer, TYPED_ANSWER_MAX_LENGTH, POINTS_MULTIPLIER } from "../question-kinds";
+import { closenessFraction, closenessScale, MAX_POINTS, scoreJudged } from "./scoring";
 import {
   addLatePoints,
   assignTeam,
@@ -424,75 +426,18 @@ function startQuestion(state: GameState, index: number, now: number): Effect[] {
 }
 
 /** A player's answer as the question's kind reads it, or why it is not one. */
-type ReadAnswer = { answerIndex: number; value: AnswerValue; key?: string } | { error: Rejection };
+type ReadAnswer = KindReadAnswer | { error: Rejection };
 
 function readAnswer(question: EngineQuestion, command: Extract<Command, { type: "answer" }>): ReadAnswer {
-  switch (question.kind) {
-    case "choice":
-    case "trueFalse":
-    case "poll": {
-      const index = command.answerIndex;
-      if (index === undefined || !Number.isInteger(index) || index < 0 || index >= question.answers.length) {
-        return { error: reject("BAD_ANSWER", badAnswerMessage(question.answers.length)) };
-      }
-      return { answerIndex: index, value: null };
-    }
-    case "multiSelect": {
-      const picks = command.answerIndexes;
-      const valid =
-        Array.isArray(picks) &&
-        picks.length > 0 &&
-        picks.length <= question.answers.length &&
-        picks.every((pick) => Number.isInteger(pick) && pick >= 0 && pick < question.answers.length) &&
-        new Set(picks).size === picks.length;
-      if (!valid) return { error: reject("BAD_ANSWER", MESSAGES.BAD_PICKS) };
-      return { answerIndex: -1, value: [...picks].sort((a, b) => a - b) };
-    }
-    case "typeAnswer": {
-      const text = typeof command.text === "string" ? command.text.trim() : "";
-      const key = normalizeTypedAnswer(text);
-      if (key.length === 0 || text.length > TYPED_ANSWER_MAX_LENGTH) return { error: reject("BAD_ANSWER", MESSAGES.BAD_TEXT) };
-      return { answerIndex: -1, value: text, key };
-    }
-    case "closestNumber": {
-      const guess = command.number;
-      if (typeof guess !== "number" || !Number.isFinite(guess) || Math.abs(guess) > MAX_NUMBER) return { error: reject("BAD_ANSWER", MESSAGES.BAD_NUMBER) };
-      return { answerIndex: -1, value: guess };
-    }
-  }
+  const read = kindOf(question.kind).readAnswer(question, command);
+  if (!("refused" in read)) return read;
+  const message = read.refused === "BAD_ANSWER" ? badAnswerMessage(question.answers.length) : MESSAGES[read.refused];
+  return { error: reject("BAD_ANSWER", message) };
 }
 
-/** Accepted answers of a typed question, normalised once per question. */
-const normalizedAccepted = new WeakMap<EngineQuestion, string[]>();
-function acceptedKeys(question: EngineQuestion): string[] {
-  let keys = normalizedAccepted.get(question);
-  if (!keys) normalizedAccepted.set(question, (keys = (question.acceptedAnswers ?? []).map(normalizeTypedAnswer)));
-  return keys;
-}
-
-/** How right an answer is, 0 to 1; the points of a closest-number guess wait for the question to close. */
-function judge(state: GameState, question: EngineQuestion, read: { answerIndex: number; value: AnswerValue; key?: string }): number {
-  switch (question.kind) {
-    case "choice":
-    case "trueFalse":
-      return read.answerIndex === question.correctAnswerIndex ? 1 : 0;
-    case "multiSelect":
-      return multiSelectFraction(read.value as number[], question.correctAnswerIndexes ?? []);
-    case "typeAnswer": {
-      const group = state.typedAnswers.get(read.key!);
-      if (group) return group.correct ? 1 : 0;
-      return acceptedKeys(question).some((accepted) => typedAnswerMatches(read.key!, accepted)) ? 1 : 0;
-    }
-    case "closestNumber":
-      return read.value === question.correctNumber ? 1 : 0;
-    case "poll":
-      return 0;
-  }
-}
-
-/** Polls and closest-number guesses neither build nor break a streak. */
+/** Polls and closest-number guesses neither build nor break a streak (each kind says). */
 export function keepsStreak(question: EngineQuestion): boolean {
-  return question.kind === "poll" || question.kind === "closestNumber";
+  return kindOf(question.kind).keepsStreak;
 }
 
 function answer(state: GameState, command: Extract<Command, { type: "answer" }>, now: number): TransitionResult {
@@ -516,12 +461,12 @@ function answer(state: GameState, command: Extract<Command, { type: "answer" }>,
   const sentAt = Math.max(state.questionStartedAt, player.joinedAt, Math.min(command.questionDeliveredAt ?? 0, now));
   const pausedSinceSent = pausedMsBefore(state, now) - pausedMsBefore(state, sentAt);
   const responseTimeMs = Math.min(Math.max(now - sentAt - pausedSinceSent, 0), timeLimitMs);
-  const fraction = judge(state, question, read);
+  const fraction = kindOf(question.kind).judge(state, question, read);
   const correct = fraction >= 1;
   const streak = keepsStreak(question) ? player.streak : correct ? player.streak + 1 : 0;
   const multiplier = POINTS_MULTIPLIER[question.points ?? "standard"];
   // A closest-number guess is scored against the room when the question closes.
-  const points = question.kind === "closestNumber" ? 0 : scoreJudged({ fraction, responseTimeMs, timeLimitMs, streak, multiplier });
+  const points = kindOf(question.kind).scoredAtClose ? 0 : scoreJudged({ fraction, responseTimeMs, timeLimitMs, streak, multiplier });
   const record: AnswerRecord = {
     playerId,
     questionId: question.id,
@@ -568,7 +513,7 @@ function closeQuestion(state: GameState, now: number): Effect[] {
   // Skipped, or nobody left to wait for, while paused: the pause ends with the question.
   if (currentPause(state)) endPause(state, now);
   const question = currentQuestion(state)!;
-  const scoredAnswers = question.kind === "closestNumber" ? scoreGuesses(state, question) : [];
+  const scoredAnswers = kindOf(question.kind).scoredAtClose ? scoreGuesses(state, question) : [];
   const keepStreaks = keepsStreak(question);
   const changedPlayers: PlayerState[] = [];
   const tally = state.teamMode ? new TeamTally(state) : null;
@@ -822,7 +767,7 @@ function acceptTypedAnswer(state: GameState, command: Extract<Command, { type: "
   const closed = state.phase === "results" || state.phase === "leaderboard" || state.phase === "finished";
   const key = normalizeTypedAnswer(command.text);
   const group = state.typedAnswers.get(key);
-  if (!question || !closed || question.kind !== "typeAnswer" || command.questionNumber !== state.questionIndex + 1 || !group || group.correct) {
+  if (!question || !closed || !kindOf(question.kind).typed || command.questionNumber !== state.questionIndex + 1 || !group || group.correct) {
     return reject("NOTHING_TO_ACCEPT", MESSAGES.NOTHING_TO_ACCEPT);
   }
   group.correct = true;
