@@ -37,7 +37,6 @@ import {
   spreadOf,
   timeLimitMsOf,
   type AnswerRecord,
-  type AnswerValue,
   type EngineQuestion,
   type GameState,
   type PlayerState,
