@@ -22,6 +22,9 @@ export {
   QuestionTimeLimitSchema,
 } from "./question-fields";
 
+/** A kind's name, as the registry lists them (the database does not check it: docs/decisions/0045-question-kind-registry.md). */
+export const QuestionKindSchema = z.enum(QUESTION_KINDS, { error: `kind must be one of ${QUESTION_KINDS.join(", ")}.` });
+
 /** Each kind's branch: its name, the fields every question has, then its own (app/game/kinds/<kind>/schema.ts). */
 const BRANCHES = KIND_DEFINITIONS.map(({ name }) => z.object({ kind: z.literal(name), ...COMMON_QUESTION_FIELDS, ...kindSchemaOf(name).inputFields }));
 

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { Database, GameRow, GameStatus } from "#db/schema";
+import { kindOf } from "#app/game/kinds";
 import { normalizeTypedAnswer, type PointsOption, type QuestionKind } from "#app/game/question-kinds";
 import { LEADERBOARD_SIZE } from "#app/game/rules";
 import type { StoredEvening } from "#app/game/engine/restore";
@@ -343,18 +344,7 @@ function toReportAnswer(row: AnswerRow): ReportAnswer {
 
 /** The right answer in words, for the page and the files. */
 export function correctAnswerText(question: Question): string {
-  switch (question.kind) {
-    case "choice":
-    case "trueFalse":
-    case "multiSelect":
-      return question.correctAnswerIndexes.map((index) => question.answers[index] ?? "").join("; ");
-    case "typeAnswer":
-      return question.acceptedAnswers.join("; ");
-    case "closestNumber":
-      return question.correctNumber === null ? "" : String(question.correctNumber);
-    case "poll":
-      return "";
-  }
+  return kindOf(question.kind).correctAnswerText(question);
 }
 
 /** An answer in words (options' texts, the text typed, the number guessed), for the files. */
@@ -538,7 +528,7 @@ async function questionFigures(db: DB, scope: Scope, questions: ScopedQuestion[]
   return questions.map(({ question, round: questionRound, number }, index): QuestionFigures => {
     const total = totalsAt.get(index)?.[0];
     const answered = Number(total?.answered ?? 0);
-    const scored = question.kind !== "poll";
+    const scored = kindOf(question.kind).scored;
     const correct = scored ? Number(total?.correct ?? 0) : null;
     const figures: QuestionFigures = {
       index,
@@ -561,10 +551,12 @@ async function questionFigures(db: DB, scope: Scope, questions: ScopedQuestion[]
     if (question.answers.length > 0) {
       const counts = question.answers.map((text, option) => ({ text, count: 0, correct: scored && question.correctAnswerIndexes.includes(option) }));
       const rows =
-        question.kind === "multiSelect" ? (multiPicksAt.get(index) ?? []) : (picksAt.get(index) ?? []).map((row) => ({ ...row, pick: row.answer_index }));
+        kindOf(question.kind).answer === "options"
+          ? (multiPicksAt.get(index) ?? [])
+          : (picksAt.get(index) ?? []).map((row) => ({ ...row, pick: row.answer_index }));
       for (const row of rows) if (counts[row.pick]) counts[row.pick].count += Number(row.n);
       figures.optionCounts = counts;
-    } else if (question.kind === "typeAnswer") {
+    } else if (kindOf(question.kind).answer === "text") {
       const groups = new Map<string, TypedTally>();
       for (const row of given) {
         if (row.answer_value === null) continue;
@@ -577,7 +569,7 @@ async function questionFigures(db: DB, scope: Scope, questions: ScopedQuestion[]
         } else groups.set(key, { text, count: Number(row.n), correct: row.correct === 1 });
       }
       figures.typedAnswers = [...groups.values()].sort((a, b) => b.count - a.count || Number(b.correct) - Number(a.correct) || a.text.localeCompare(b.text));
-    } else if (question.kind === "closestNumber") {
+    } else if (kindOf(question.kind).answer === "number") {
       const truth = question.correctNumber ?? 0;
       figures.guesses = given
         .filter((row) => row.answer_value !== null)
@@ -594,7 +586,7 @@ async function questionFigures(db: DB, scope: Scope, questions: ScopedQuestion[]
  * both are left out; with fewer than two questions to compare there is neither.
  */
 export function hardestAndEasiest(questions: QuestionFigures[]): { hardest: number | null; easiest: number | null } {
-  const rated = questions.filter((question) => question.correctRate !== null && question.kind !== "closestNumber" && question.answered > 0);
+  const rated = questions.filter((question) => question.correctRate !== null && kindOf(question.kind).rated && question.answered > 0);
   if (rated.length < 2) return { hardest: null, easiest: null };
   const slow = (question: QuestionFigures) => question.averageResponseMs ?? 0;
   const byEase = [...rated].sort((a, b) => a.correctRate! - b.correctRate! || slow(b) - slow(a) || a.index - b.index);
@@ -690,7 +682,7 @@ async function teamLines(
       figures.responseMs += Number(row.response_ms);
     }
     const teamQuestions = perQuestion.map((figures, slot): TeamQuestionFigures => {
-      const scored = questions[slot].question.kind !== "poll";
+      const scored = kindOf(questions[slot].question.kind).scored;
       return {
         answered: figures.answered,
         correct: scored ? figures.correct : null,
@@ -718,7 +710,7 @@ async function teamLines(
       score: shownScore(exactScore),
       exactScore,
       members: count,
-      correct: perQuestion.reduce((sum, figures, slot) => sum + (questions[slot].question.kind === "poll" ? 0 : figures.correct), 0),
+      correct: perQuestion.reduce((sum, figures, slot) => sum + (kindOf(questions[slot].question.kind).scored ? figures.correct : 0), 0),
       answered,
       averageResponseMs: answered > 0 ? Math.round(responseMs / answered) : null,
       roundScores,

@@ -61,6 +61,8 @@ export interface QuestionKindDefinition<Name extends string = string> {
   /** Counted among a report's hardest and easiest questions (an exact guess is luck). */
   readonly rated: boolean;
   readonly rightAnswer: RightAnswerShape;
+  /** What a player's answer is: one option, several, a text or a number (how answers are stored and tallied). */
+  readonly answer: "option" | "options" | "text" | "number";
   /** Reads what a player sent, or why it is no answer to this question. */
   readAnswer(question: EngineQuestion, sent: AnswerSent): ReadAnswer | { refused: AnswerRefusal };
   /** How right an answer is, 0 to 1 (a scoredAtClose kind's points wait for the question to close). */

@@ -17,6 +17,7 @@ export const closestNumber: QuestionKindDefinition<"closestNumber"> = {
   // An exact guess is luck, not ease.
   rated: false,
   rightAnswer: "number",
+  answer: "number",
   readAnswer(_question, sent) {
     const guess = sent.number;
     if (typeof guess !== "number" || !Number.isFinite(guess) || Math.abs(guess) > MAX_NUMBER) return { refused: "BAD_NUMBER" };

@@ -14,6 +14,7 @@ export const multiSelect: QuestionKindDefinition<"multiSelect"> = {
   scoredAtClose: false,
   rated: true,
   rightAnswer: "indexList",
+  answer: "options",
   readAnswer(question, sent) {
     const picks = sent.answerIndexes;
     const valid =

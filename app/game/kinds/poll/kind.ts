@@ -13,6 +13,7 @@ export const poll: QuestionKindDefinition<"poll"> = {
   scoredAtClose: false,
   rated: true,
   rightAnswer: "none",
+  answer: "option",
   readAnswer: (question, sent) => readOneOption(question, sent.answerIndex),
   judge: () => 0,
   correctAnswerText: () => "",

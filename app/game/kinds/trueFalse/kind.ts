@@ -13,6 +13,7 @@ export const trueFalse: QuestionKindDefinition<"trueFalse"> = {
   scoredAtClose: false,
   rated: true,
   rightAnswer: "oneIndex",
+  answer: "option",
   readAnswer: (question, sent) => readOneOption(question, sent.answerIndex),
   judge: (_state, question, read) => (read.answerIndex === question.correctAnswerIndex ? 1 : 0),
   correctAnswerText: optionsText,

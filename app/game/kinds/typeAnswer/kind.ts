@@ -26,6 +26,7 @@ export const typeAnswer: QuestionKindDefinition<"typeAnswer"> = {
   scoredAtClose: false,
   rated: true,
   rightAnswer: "acceptedTexts",
+  answer: "text",
   readAnswer(_question, sent) {
     const text = typeof sent.text === "string" ? sent.text.trim() : "";
     const key = normalizeTypedAnswer(text);
