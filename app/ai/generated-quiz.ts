@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { MAX_OPTIONS, type QuestionContent, type QuestionKind } from "#app/game/question-kinds";
-import { hasOptions, isQuestionKind, KIND_LABELS } from "#app/game/kinds";
+import { hasOptions, isQuestionKind, KIND_LABELS, kindOf } from "#app/game/kinds";
 import { kindSchemaOf } from "#app/game/kinds/schemas";
 import { MAX_GENERATED_ACCEPTED_ANSWERS } from "#app/game/kinds/typeAnswer/schema";
 import { QuestionInputSchema } from "#app/game/question-input";
@@ -57,7 +57,9 @@ function modelQuestionSchema(kinds: AiKinds) {
     acceptedAnswers: boundedArray(z.string(), bounds.accepted, MAX_GENERATED_ACCEPTED_ANSWERS).describe(
       "typeAnswer: 1 to 5 short answers that count as right (the answer and its common spellings); [] for every other kind.",
     ),
-    correctNumber: (kinds === "closestNumber" ? z.number() : z.number().nullable()).describe("closestNumber: the true value; null for every other kind."),
+    correctNumber: (kinds !== "mixed" && kindOf(kinds).rightAnswer === "number" ? z.number() : z.number().nullable()).describe(
+      "closestNumber: the true value; null for every other kind.",
+    ),
   });
 }
 

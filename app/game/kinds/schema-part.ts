@@ -54,6 +54,8 @@ export interface KindSchemaPart<Name extends QuestionKind = QuestionKind> {
   /** A question as the quiz file writes it, only the fields its kind uses. */
   toFile(question: QuestionContent, common: FileQuestionCommon): Record<string, unknown>;
   readonly ai: {
+    /** What the model is told of it: what it is, the fields it fills, and its rules. */
+    guide: string;
     /** How many answers, right options and accepted answers it has (the reply's JSON Schema bounds). */
     bounds: { answers: Bounds; correct: Bounds; accepted: Bounds };
     /** Whether its options are shuffled (the model favours the first slots). */

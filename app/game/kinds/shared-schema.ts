@@ -7,6 +7,9 @@ import type { QuestionDraft } from "./schema-part";
 /** The options as the quiz file describes them. */
 export const FILE_OPTIONS = OptionsSchema.describe(`The options players pick from, 2 to ${MAX_OPTIONS}, in the order they are shown.`);
 
+/** How the AI's prompt says how many options a question has. */
+export const AI_OPTIONS = `${MIN_OPTIONS} to ${MAX_OPTIONS}`;
+
 export const outOfRange = (index: number, count: number) => index >= count;
 
 /** A stored question's options in its draft; a question without options keeps the empty draft's. */

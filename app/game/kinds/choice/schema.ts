@@ -1,8 +1,9 @@
 /** Multiple choice in the shared schemas: the options and the one right option's index. */
 import { MAX_OPTIONS, MIN_OPTIONS } from "../../question-kinds";
 import { IndexSchema, OptionsSchema } from "../../question-fields";
+import { choice } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
-import { checkDraftOptions, draftOptions, FILE_OPTIONS, oneRightOption, outOfRange } from "../shared-schema";
+import { AI_OPTIONS, checkDraftOptions, draftOptions, FILE_OPTIONS, oneRightOption, outOfRange } from "../shared-schema";
 
 export const choiceSchema: KindSchemaPart<"choice"> = {
   name: "choice",
@@ -32,6 +33,7 @@ export const choiceSchema: KindSchemaPart<"choice"> = {
     image,
   }),
   ai: {
+    guide: `- kind "choice" (${choice.label}): a question with ${AI_OPTIONS} options (4 is usual) in answers, exactly one of them right. correctAnswerIndexes holds the one 0-based position of the right option. The wrong options are plausible and of the same sort as the right one (four years, four cities, four people...). acceptedAnswers [], correctNumber null.`,
     bounds: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [1, 1], accepted: [0, 0] },
     shuffles: true,
     fromModel(raw, label) {

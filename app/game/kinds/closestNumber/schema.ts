@@ -1,6 +1,7 @@
 /** Closest number in the shared schemas: the true value. */
 import { parseTypedNumber } from "../../question-kinds";
 import { NumberValueSchema } from "../../question-fields";
+import { closestNumber } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { draftOptions } from "../shared-schema";
 
@@ -21,6 +22,7 @@ export const closestNumberSchema: KindSchemaPart<"closestNumber"> = {
     image,
   }),
   ai: {
+    guide: `- kind "closestNumber" (${closestNumber.label}): players guess a number and the closest guess wins. The question asks for a single true value that is a well-known, undisputed fact (a year, a height, a count), and says the unit when there is one. correctNumber is that value as a plain number. answers [], correctAnswerIndexes [], acceptedAnswers [].`,
     bounds: { answers: [0, 0], correct: [0, 0], accepted: [0, 0] },
     shuffles: false,
     fromModel: (raw) => ({ kind: "closestNumber", text: raw.text, correctNumber: raw.correctNumber ?? undefined }),

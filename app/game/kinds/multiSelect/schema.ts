@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { MAX_OPTIONS, MIN_OPTIONS } from "../../question-kinds";
 import { IndexSchema, OptionsSchema } from "../../question-fields";
+import { multiSelect } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
-import { checkDraftOptions, draftOptions, FILE_OPTIONS, outOfRange } from "../shared-schema";
+import { AI_OPTIONS, checkDraftOptions, draftOptions, FILE_OPTIONS, outOfRange } from "../shared-schema";
 
 const AT_LEAST_ONE = "Choose at least one correct answer.";
 const rightOptions = () => z.array(IndexSchema, { error: AT_LEAST_ONE }).min(1, AT_LEAST_ONE).max(MAX_OPTIONS, AT_LEAST_ONE);
@@ -42,6 +43,7 @@ export const multiSelectSchema: KindSchemaPart<"multiSelect"> = {
     image,
   }),
   ai: {
+    guide: `- kind "multiSelect" (${multiSelect.label}): a question with ${AI_OPTIONS} options in answers of which at least one, usually two or three, are right; correctAnswerIndexes lists the 0-based position of every right option, each once. The question says players may pick several ("Which of these ... ?"). acceptedAnswers [], correctNumber null.`,
     bounds: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [1, MAX_OPTIONS], accepted: [0, 0] },
     shuffles: true,
     fromModel: (raw) => ({ kind: "multiSelect", text: raw.text, answers: raw.answers, correctAnswerIndexes: raw.correctAnswerIndexes }),

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { TRUE_FALSE_ANSWERS } from "../../question-kinds";
 import { AnswerTextSchema } from "../../question-fields";
+import { trueFalse } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 
 const TWO_ANSWERS = "A true-or-false question has exactly 2 answers.";
@@ -46,6 +47,7 @@ export const trueFalseSchema: KindSchemaPart<"trueFalse"> = {
     };
   },
   ai: {
+    guide: `- kind "trueFalse" (${trueFalse.label}): text is a statement that is clearly true or clearly false. answers is exactly ["True", "False"] (in English, whatever the quiz's language); correctAnswerIndexes is [0] when the statement is true and [1] when it is false. Make about as many false statements as true ones. acceptedAnswers [], correctNumber null.`,
     bounds: { answers: [2, 2], correct: [1, 1], accepted: [0, 0] },
     shuffles: false,
     fromModel(raw, label, sameness) {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { MAX_ACCEPTED_ANSWERS, TYPED_ANSWER_MAX_LENGTH } from "../../question-kinds";
 import { AcceptedAnswerSchema } from "../../question-fields";
+import { typeAnswer } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { draftOptions } from "../shared-schema";
 
@@ -37,6 +38,7 @@ export const typeAnswerSchema: KindSchemaPart<"typeAnswer"> = {
   },
   toFile: (question, { text, timeLimit, points, image }) => ({ kind: "typeAnswer", text, acceptedAnswers: question.acceptedAnswers, timeLimit, points, image }),
   ai: {
+    guide: `- kind "typeAnswer" (${typeAnswer.label}): players type the answer, so it is one short word, name or number that nobody could spell in a way that is hard to foresee. acceptedAnswers lists 1 to ${MAX_GENERATED_ACCEPTED_ANSWERS} short ways of writing the right answer (the answer first, then common alternative spellings or names; case, accents and punctuation do not matter, so do not list those variants). answers [], correctAnswerIndexes [], correctNumber null.`,
     bounds: { answers: [0, 0], correct: [0, 0], accepted: [1, MAX_GENERATED_ACCEPTED_ANSWERS] },
     shuffles: false,
     fromModel(raw, label) {
