@@ -4,7 +4,8 @@
  * the six kinds, and each player answers each kind as a person would: some right, some wrong,
  * typed answers with the odd typo, numbers around the true value.
  */
-import { QUESTION_KINDS, type QuestionKind } from "#app/game/question-kinds";
+import { type QuestionKind } from "#app/game/question-kinds";
+import { QUESTION_KINDS } from "#app/game/kinds";
 
 export const KINDS_SETTINGS = ["choice", "mixed"] as const;
 export type KindsSetting = (typeof KINDS_SETTINGS)[number];

@@ -14,6 +14,7 @@ import * as displayKeys from "./2026-11-28T0000-display-keys";
 import * as teamsAndRounds from "./2026-11-29T0000-teams-and-rounds";
 import * as hostSecrets from "./2026-11-30T0044-host-secrets";
 import * as everySubscription from "./2026-11-30T0400-every-subscription";
+import * as kindWithoutCheck from "./2026-12-01T0000-kind-without-check";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-29T0000-teams-and-rounds": teamsAndRounds,
   "2026-11-30T0044-host-secrets": hostSecrets,
   "2026-11-30T0400-every-subscription": everySubscription,
+  "2026-12-01T0000-kind-without-check": kindWithoutCheck,
 };
 
 export const migrationProvider: MigrationProvider = {

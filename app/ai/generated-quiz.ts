@@ -11,33 +11,17 @@
  * question sent to the JSON API or saved from the editor obeys.
  */
 import { z } from "zod";
-import {
-  hasOptions,
-  KIND_LABELS,
-  MAX_OPTIONS,
-  MIN_OPTIONS,
-  QUESTION_KINDS,
-  TRUE_FALSE_ANSWERS,
-  type QuestionContent,
-  type QuestionKind,
-} from "#app/game/question-kinds";
+import { MAX_OPTIONS, type QuestionContent, type QuestionKind } from "#app/game/question-kinds";
+import { hasOptions, isQuestionKind, KIND_LABELS, kindOf } from "#app/game/kinds";
+import { kindSchemaOf } from "#app/game/kinds/schemas";
+import { MAX_GENERATED_ACCEPTED_ANSWERS } from "#app/game/kinds/typeAnswer/schema";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { allowedKinds, MIXED_KINDS_FROM_COUNT, MIXED_MIN_KINDS, type AiKinds } from "./options";
 
-/** A generated type-the-answer question lists at most this many accepted spellings. */
-export const MAX_GENERATED_ACCEPTED_ANSWERS = 5;
+/** A generated type-the-answer question lists at most this many accepted spellings (the kind's own). */
+export { MAX_GENERATED_ACCEPTED_ANSWERS };
 
 type Bounds = readonly [min: number, max: number];
-
-/** Per kind, how many answers, right options and accepted answers it has (the JSON schema's bounds). */
-const KIND_BOUNDS: Record<QuestionKind, { answers: Bounds; correct: Bounds; accepted: Bounds }> = {
-  choice: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [1, 1], accepted: [0, 0] },
-  trueFalse: { answers: [2, 2], correct: [1, 1], accepted: [0, 0] },
-  multiSelect: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [1, MAX_OPTIONS], accepted: [0, 0] },
-  typeAnswer: { answers: [0, 0], correct: [0, 0], accepted: [1, MAX_GENERATED_ACCEPTED_ANSWERS] },
-  closestNumber: { answers: [0, 0], correct: [0, 0], accepted: [0, 0] },
-  poll: { answers: [MIN_OPTIONS, MAX_OPTIONS], correct: [0, 0], accepted: [0, 0] },
-};
 
 const ANY_BOUNDS = { answers: [0, MAX_OPTIONS], correct: [0, MAX_OPTIONS], accepted: [0, MAX_GENERATED_ACCEPTED_ANSWERS] } as const;
 
@@ -55,7 +39,7 @@ function boundedArray<T extends z.ZodType>(item: T, [min, max]: Bounds, fallback
  */
 function modelQuestionSchema(kinds: AiKinds) {
   const allowed = allowedKinds(kinds) as [QuestionKind, ...QuestionKind[]];
-  const bounds = kinds === "mixed" ? ANY_BOUNDS : KIND_BOUNDS[kinds];
+  const bounds = kinds === "mixed" ? ANY_BOUNDS : kindSchemaOf(kinds).ai.bounds;
   const index = z
     .number()
     .int()
@@ -73,7 +57,9 @@ function modelQuestionSchema(kinds: AiKinds) {
     acceptedAnswers: boundedArray(z.string(), bounds.accepted, MAX_GENERATED_ACCEPTED_ANSWERS).describe(
       "typeAnswer: 1 to 5 short answers that count as right (the answer and its common spellings); [] for every other kind.",
     ),
-    correctNumber: (kinds === "closestNumber" ? z.number() : z.number().nullable()).describe("closestNumber: the true value; null for every other kind."),
+    correctNumber: (kinds !== "mixed" && kindOf(kinds).rightAnswer === "number" ? z.number() : z.number().nullable()).describe(
+      "closestNumber: the true value; null for every other kind.",
+    ),
   });
 }
 
@@ -100,7 +86,6 @@ const LooseQuestionSchema = z.object({
   acceptedAnswers: z.array(z.string()).default([]),
   correctNumber: z.number().nullish(),
 });
-type ModelQuestion = z.output<typeof LooseQuestionSchema>;
 
 export type GeneratedQuestion = QuestionContent;
 
@@ -127,38 +112,6 @@ function sameness(text: string): string {
 
 const kindName = (kind: QuestionKind) => KIND_LABELS[kind].toLowerCase();
 
-const isKind = (value: string): value is QuestionKind => (QUESTION_KINDS as readonly string[]).includes(value);
-
-/** The fields of a kind, in the shape `QuestionInputSchema` takes; a string says what is wrong. */
-function questionInput(raw: ModelQuestion & { kind: QuestionKind }): Record<string, unknown> | string {
-  const { kind, text } = raw;
-  switch (kind) {
-    case "choice":
-      if (raw.correctAnswerIndexes.length !== 1) return `a ${kindName(kind)} question without exactly one correct answer`;
-      return { kind, text, answers: raw.answers, correctAnswerIndex: raw.correctAnswerIndexes[0] };
-    case "trueFalse": {
-      if (raw.correctAnswerIndexes.length !== 1) return `a ${kindName(kind)} question without exactly one correct answer`;
-      const standard = TRUE_FALSE_ANSWERS.map(sameness);
-      if (raw.answers.length > 0 && (raw.answers.length !== 2 || raw.answers.some((answer, i) => sameness(answer) !== standard[i]))) {
-        return `a ${kindName(kind)} question whose answers are not "True" and "False"`;
-      }
-      // The stored answers are always True and False, in that order (0 = true).
-      return { kind, text, correctAnswerIndex: raw.correctAnswerIndexes[0] };
-    }
-    case "multiSelect":
-      return { kind, text, answers: raw.answers, correctAnswerIndexes: raw.correctAnswerIndexes };
-    case "typeAnswer":
-      if (raw.acceptedAnswers.length > MAX_GENERATED_ACCEPTED_ANSWERS) {
-        return `a ${kindName(kind)} question with more than ${MAX_GENERATED_ACCEPTED_ANSWERS} accepted answers`;
-      }
-      return { kind, text, acceptedAnswers: raw.acceptedAnswers };
-    case "closestNumber":
-      return { kind, text, correctNumber: raw.correctNumber ?? undefined };
-    case "poll":
-      return { kind, text, answers: raw.answers };
-  }
-}
-
 /**
  * One question of the reply as stored content, or what is wrong with it. The rules are the API's
  * (`QuestionInputSchema`); on top, a generated question's options must all differ.
@@ -168,10 +121,10 @@ export function convertGeneratedQuestion(value: unknown, kinds: AiKinds): Genera
   if (!loose.success) return "a question that did not follow the requested JSON schema";
   const raw = loose.data;
   const kind = raw.kind;
-  if (!isKind(kind)) return "a question of an unknown kind";
+  if (!isQuestionKind(kind)) return "a question of an unknown kind";
   if (!allowedKinds(kinds).includes(kind)) return `a ${kindName(kind)} question where only ${kindName(kinds as QuestionKind)} questions were asked for`;
 
-  const input = questionInput({ ...raw, kind });
+  const input = kindSchemaOf(kind).ai.fromModel(raw, kindName(kind), sameness);
   if (typeof input === "string") return input;
   const parsed = QuestionInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -250,7 +203,7 @@ export function mixShortfall(questions: readonly Pick<QuestionContent, "kind">[]
  * float in [0, 1).
  */
 export function shuffleAnswers(question: GeneratedQuestion, random: () => number): GeneratedQuestion {
-  if (question.kind !== "choice" && question.kind !== "multiSelect") return question;
+  if (!kindSchemaOf(question.kind).ai.shuffles) return question;
   const order = question.answers.map((_, index) => index);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -3,7 +3,8 @@
  * /ai-quiz page, its no-JavaScript action and POST /api/generate-quiz.
  */
 import { z } from "zod";
-import { KIND_LABELS, QUESTION_KINDS, type QuestionKind } from "#app/game/question-kinds";
+import { type QuestionKind } from "#app/game/question-kinds";
+import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#app/i18n/languages";
 import { QuizDescriptionSchema } from "#app/utils/validation";
 

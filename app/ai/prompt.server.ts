@@ -22,9 +22,10 @@
  * - The options of choice and multi-select questions are shuffled afterwards (see
  *   generated-quiz.ts), so the prompt does not spend words on where the right answer goes.
  */
-import { KIND_LABELS, MAX_OPTIONS, MIN_OPTIONS, type QuestionKind } from "#app/game/question-kinds";
+import type { QuestionKind } from "#app/game/question-kinds";
+import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
+import { kindSchemaOf } from "#app/game/kinds/schemas";
 import { DEFAULT_LANGUAGE, LANGUAGE_ENGLISH_NAMES, type Language } from "#app/i18n/languages";
-import { MAX_GENERATED_ACCEPTED_ANSWERS } from "./generated-quiz";
 import { allowedKinds, MIXED_KINDS_FROM_COUNT, MIXED_MIN_KINDS, type AiKinds, type Difficulty } from "./options";
 
 export interface PromptRequest {
@@ -48,17 +49,8 @@ const DIFFICULTY_GUIDES: Record<Difficulty, string> = {
   hard: "hard: specific facts for enthusiasts of the topic; most casual players would not know them.",
 };
 
-const OPTIONS = `${MIN_OPTIONS} to ${MAX_OPTIONS}`;
-
-/** Each kind: what it is, the fields it fills, and its rules. Unused fields are always [] or null. */
-const KIND_GUIDES: Record<QuestionKind, string> = {
-  choice: `- kind "choice" (${KIND_LABELS.choice}): a question with ${OPTIONS} options (4 is usual) in answers, exactly one of them right. correctAnswerIndexes holds the one 0-based position of the right option. The wrong options are plausible and of the same sort as the right one (four years, four cities, four people...). acceptedAnswers [], correctNumber null.`,
-  trueFalse: `- kind "trueFalse" (${KIND_LABELS.trueFalse}): text is a statement that is clearly true or clearly false. answers is exactly ["True", "False"] (in English, whatever the quiz's language); correctAnswerIndexes is [0] when the statement is true and [1] when it is false. Make about as many false statements as true ones. acceptedAnswers [], correctNumber null.`,
-  multiSelect: `- kind "multiSelect" (${KIND_LABELS.multiSelect}): a question with ${OPTIONS} options in answers of which at least one, usually two or three, are right; correctAnswerIndexes lists the 0-based position of every right option, each once. The question says players may pick several ("Which of these ... ?"). acceptedAnswers [], correctNumber null.`,
-  typeAnswer: `- kind "typeAnswer" (${KIND_LABELS.typeAnswer}): players type the answer, so it is one short word, name or number that nobody could spell in a way that is hard to foresee. acceptedAnswers lists 1 to ${MAX_GENERATED_ACCEPTED_ANSWERS} short ways of writing the right answer (the answer first, then common alternative spellings or names; case, accents and punctuation do not matter, so do not list those variants). answers [], correctAnswerIndexes [], correctNumber null.`,
-  closestNumber: `- kind "closestNumber" (${KIND_LABELS.closestNumber}): players guess a number and the closest guess wins. The question asks for a single true value that is a well-known, undisputed fact (a year, a height, a count), and says the unit when there is one. correctNumber is that value as a plain number. answers [], correctAnswerIndexes [], acceptedAnswers [].`,
-  poll: `- kind "poll" (${KIND_LABELS.poll}): an opinion question about the topic with ${OPTIONS} options in answers and no right answer (it scores no points), e.g. "Which of these would you most like to visit?". correctAnswerIndexes [], acceptedAnswers [], correctNumber null.`,
-};
+/** Each kind: what it is, the fields it fills, and its rules (its own, app/game/kinds/<kind>/schema.ts). Unused fields are always [] or null. */
+const KIND_GUIDES = Object.fromEntries(QUESTION_KINDS.map((kind) => [kind, kindSchemaOf(kind).ai.guide])) as Record<QuestionKind, string>;
 
 const COMMON_RULES = `Rules for every question:
 - It is about the topic the user gives, and at the requested difficulty.

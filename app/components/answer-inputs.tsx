@@ -4,6 +4,7 @@
  * or a number (closest number). Pick-one options are buttons (one press answers), pick-several ones
  * checkboxes; none takes focus on its own: the screen's heading has it (docs/decisions/0027-keyboard-and-focus.md).
  */
+import { kindOf, type QuestionKindDefinition } from "#app/game/kinds";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import type { SubmittedAnswer } from "#app/game/client/game-provider";
@@ -23,17 +24,17 @@ interface AnswerInputProps {
   onAnswer(answer: SubmittedAnswer): void;
 }
 
+/** Each way of answering, by what a kind's answer is (app/game/kinds/definition.ts). */
+const INPUTS: Record<QuestionKindDefinition["answer"], (props: AnswerInputProps) => React.JSX.Element> = {
+  option: PickOne,
+  options: PickSeveral,
+  text: TypeAnswer,
+  number: GuessNumber,
+};
+
 export function AnswerInput(props: AnswerInputProps) {
-  switch (props.question.kind) {
-    case "multiSelect":
-      return <PickSeveral {...props} />;
-    case "typeAnswer":
-      return <TypeAnswer {...props} />;
-    case "closestNumber":
-      return <GuessNumber {...props} />;
-    default:
-      return <PickOne {...props} />;
-  }
+  const Input = INPUTS[kindOf(props.question.kind).answer];
+  return <Input {...props} />;
 }
 
 function PickOne({ question, disabled, selectedAnswerIndex, onAnswer }: AnswerInputProps) {

@@ -3,6 +3,7 @@
  * tallies of typed answers and guesses, a player's answers, and the numbers as the page's language
  * writes them; the standings and teams are in report-standings.tsx.
  */
+import { kindOf } from "#app/game/kinds";
 import { LocalTime } from "#app/components/report-ui";
 import type { Translate } from "#app/i18n/translator";
 import { useTranslation } from "#app/i18n/use-translation";
@@ -89,7 +90,7 @@ export function QuestionCard({
         <span>{t("report.answered", { answered: format.number.format(question.answered), players: format.number.format(players) })}</span>
         <span>{t("report.averageTimeValue", { time: seconds(question.averageResponseMs) })}</span>
       </p>
-      {question.kind === "closestNumber" && question.correctAnswer !== "" ? (
+      {kindOf(question.kind).rightAnswer === "number" && question.correctAnswer !== "" ? (
         <p>{t("report.trueValue", { value: format.number.format(Number(question.correctAnswer)) })}</p>
       ) : question.correctAnswer !== "" ? (
         <p>{t("report.correctAnswer", { answer: question.correctAnswer })}</p>

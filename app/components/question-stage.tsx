@@ -4,6 +4,7 @@
  * options, and once it closes the reveal its kind has, with the live count of answers. The host's
  * screen adds its controls around it; the display shows it as it is.
  */
+import { kindOf } from "#app/game/kinds";
 import { useEffect, type ReactNode } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
@@ -82,7 +83,7 @@ export function QuestionStage({
           {question.answers.map((answer, index) => (
             <div
               key={index}
-              className={`answer answer-${index}${revealed && question.kind !== "poll" && !correct.includes(index) ? " dimmed" : ""}${revealed && correct.includes(index) ? " correct" : ""}`}
+              className={`answer answer-${index}${revealed && kindOf(question.kind).scored && !correct.includes(index) ? " dimmed" : ""}${revealed && correct.includes(index) ? " correct" : ""}`}
             >
               <AnswerLabel index={index} text={answer} />
             </div>
@@ -91,8 +92,8 @@ export function QuestionStage({
       ) : (
         <p className="center muted">{t(HOW_TO_ANSWER[question.kind as keyof typeof HOW_TO_ANSWER])}</p>
       )}
-      {reveal?.kind === "typeAnswer" ? children : null}
-      {reveal?.kind === "closestNumber" ? (
+      {reveal && kindOf(reveal.kind).typed ? children : null}
+      {reveal && kindOf(reveal.kind).scoredAtClose ? (
         <section className="card stack" aria-labelledby="number-heading">
           <h2 id="number-heading">
             <Trans
@@ -116,7 +117,7 @@ export function QuestionStage({
         </div>
         {hasOptions ? (
           revealed ? (
-            <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={question.kind === "poll" ? null : correct} />
+            <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={kindOf(question.kind).scored ? correct : null} />
           ) : (
             <p className="muted">{t("host.distributionLater")}</p>
           )

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { AnswerIndexSchema, GameCodeSchema, NicknameSchema, TeamNameSchema } from "#app/utils/validation";
 import { MAX_BREAK_MINUTES } from "./rules";
-import { MAX_OPTIONS, POINTS_OPTIONS, QUESTION_KINDS } from "./question-kinds";
+import { MAX_OPTIONS, POINTS_OPTIONS } from "./question-kinds";
+import { QUESTION_KINDS } from "./kinds";
 
 export { CloseCode, MAX_MESSAGE_BYTES, WS_PATH } from "./protocol-constants";
 

@@ -1,22 +1,13 @@
 /**
- * The six kinds of question: their names, their limits, and how a typed answer is read and
- * matched. A question kind is data (docs/architecture notes "A question kind is data, not a
- * shape"); the one schema every way in shares is in `question-input.ts`, how each kind scores in
- * `engine/scoring.ts`. Without zod, so that the game screens take what they need of it without
- * bringing zod to a player's phone.
+ * What questions of every kind share: their limits, their content's shape, and how a typed answer
+ * or number is read and matched. The kinds themselves are a registry, one folder each
+ * (app/game/kinds/, docs/adding-a-question-kind.md); the one schema every way in shares is in
+ * `question-input.ts`. Without zod, so that the game screens take what they need of it without
+ * bringing zod to a player's phone. It imports nothing of the kinds' at run time: they import it.
  */
+import type { QuestionKind } from "./kinds";
 
-export const QUESTION_KINDS = ["choice", "trueFalse", "multiSelect", "typeAnswer", "closestNumber", "poll"] as const;
-export type QuestionKind = (typeof QUESTION_KINDS)[number];
-
-export const KIND_LABELS: Record<QuestionKind, string> = {
-  choice: "Multiple choice",
-  trueFalse: "True or false",
-  multiSelect: "Multi-select",
-  typeAnswer: "Type the answer",
-  closestNumber: "Closest number",
-  poll: "Poll",
-};
+export type { QuestionKind };
 
 export const POINTS_OPTIONS = ["standard", "double", "none"] as const;
 export type PointsOption = (typeof POINTS_OPTIONS)[number];
@@ -34,11 +25,6 @@ export const MAX_NUMBER = 1e12;
 export const TRUE_FALSE_ANSWERS = ["True", "False"] as const;
 /** An image id is the hex SHA-256 of the stored WebP (see app/models/image.server.ts). */
 export const IMAGE_ID_PATTERN = /^[0-9a-f]{64}$/;
-
-/** Kinds whose players pick among the options; the others are typed. */
-export function hasOptions(kind: QuestionKind): boolean {
-  return kind === "choice" || kind === "trueFalse" || kind === "multiSelect" || kind === "poll";
-}
 
 /** A question as stored and exchanged; fields a kind does not use are empty. */
 export interface QuestionContent {

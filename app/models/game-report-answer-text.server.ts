@@ -1,20 +1,10 @@
+import { kindOf } from "#app/game/kinds";
 import type { Question } from "./quiz.server";
 import type { ReportAnswerValue } from "./game-report.server";
 
 /** The right answer in words, for the page and the files. */
 export function correctAnswerText(question: Question): string {
-  switch (question.kind) {
-    case "choice":
-    case "trueFalse":
-    case "multiSelect":
-      return question.correctAnswerIndexes.map((index) => question.answers[index] ?? "").join("; ");
-    case "typeAnswer":
-      return question.acceptedAnswers.join("; ");
-    case "closestNumber":
-      return question.correctNumber === null ? "" : String(question.correctNumber);
-    case "poll":
-      return "";
-  }
+  return kindOf(question.kind).correctAnswerText(question);
 }
 
 /** An answer in words (options' texts, the text typed, the number guessed), for the files. */

@@ -1,3 +1,4 @@
+import { kindOf } from "#app/game/kinds";
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import type { StoredEvening } from "#app/game/engine/restore";
@@ -72,7 +73,7 @@ export async function teamLines(
       figures.responseMs += Number(row.response_ms);
     }
     const teamQuestions = perQuestion.map((figures, slot): TeamQuestionFigures => {
-      const scored = questions[slot].question.kind !== "poll";
+      const scored = kindOf(questions[slot].question.kind).scored;
       return {
         answered: figures.answered,
         correct: scored ? figures.correct : null,
@@ -100,7 +101,7 @@ export async function teamLines(
       score: shownScore(exactScore),
       exactScore,
       members: count,
-      correct: perQuestion.reduce((sum, figures, slot) => sum + (questions[slot].question.kind === "poll" ? 0 : figures.correct), 0),
+      correct: perQuestion.reduce((sum, figures, slot) => sum + (kindOf(questions[slot].question.kind).scored ? figures.correct : 0), 0),
       answered,
       averageResponseMs: answered > 0 ? Math.round(responseMs / answered) : null,
       roundScores,

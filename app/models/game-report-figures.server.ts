@@ -1,3 +1,4 @@
+import { kindOf } from "#app/game/kinds";
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import type { GameRow } from "#db/schema";
@@ -210,7 +211,7 @@ export async function questionFigures(db: DB, scope: Scope, questions: ScopedQue
   return questions.map(({ question, round: questionRound, number }, index): QuestionFigures => {
     const total = totalsAt.get(index)?.[0];
     const answered = Number(total?.answered ?? 0);
-    const scored = question.kind !== "poll";
+    const scored = kindOf(question.kind).scored;
     const correct = scored ? Number(total?.correct ?? 0) : null;
     const figures: QuestionFigures = {
       index,
@@ -233,10 +234,12 @@ export async function questionFigures(db: DB, scope: Scope, questions: ScopedQue
     if (question.answers.length > 0) {
       const counts = question.answers.map((text, option) => ({ text, count: 0, correct: scored && question.correctAnswerIndexes.includes(option) }));
       const rows =
-        question.kind === "multiSelect" ? (multiPicksAt.get(index) ?? []) : (picksAt.get(index) ?? []).map((row) => ({ ...row, pick: row.answer_index }));
+        kindOf(question.kind).answer === "options"
+          ? (multiPicksAt.get(index) ?? [])
+          : (picksAt.get(index) ?? []).map((row) => ({ ...row, pick: row.answer_index }));
       for (const row of rows) if (counts[row.pick]) counts[row.pick].count += Number(row.n);
       figures.optionCounts = counts;
-    } else if (question.kind === "typeAnswer") {
+    } else if (kindOf(question.kind).answer === "text") {
       const groups = new Map<string, TypedTally>();
       for (const row of given) {
         if (row.answer_value === null) continue;
@@ -249,7 +252,7 @@ export async function questionFigures(db: DB, scope: Scope, questions: ScopedQue
         } else groups.set(key, { text, count: Number(row.n), correct: row.correct === 1 });
       }
       figures.typedAnswers = [...groups.values()].sort((a, b) => b.count - a.count || Number(b.correct) - Number(a.correct) || a.text.localeCompare(b.text));
-    } else if (question.kind === "closestNumber") {
+    } else if (kindOf(question.kind).answer === "number") {
       const truth = question.correctNumber ?? 0;
       figures.guesses = given
         .filter((row) => row.answer_value !== null)
@@ -266,7 +269,7 @@ export async function questionFigures(db: DB, scope: Scope, questions: ScopedQue
  * both are left out; with fewer than two questions to compare there is neither.
  */
 export function hardestAndEasiest(questions: QuestionFigures[]): { hardest: number | null; easiest: number | null } {
-  const rated = questions.filter((question) => question.correctRate !== null && question.kind !== "closestNumber" && question.answered > 0);
+  const rated = questions.filter((question) => question.correctRate !== null && kindOf(question.kind).rated && question.answered > 0);
   if (rated.length < 2) return { hardest: null, easiest: null };
   const slow = (question: QuestionFigures) => question.averageResponseMs ?? 0;
   const byEase = [...rated].sort((a, b) => a.correctRate! - b.correctRate! || slow(b) - slow(a) || a.index - b.index);

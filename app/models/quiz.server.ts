@@ -1,6 +1,8 @@
 import { inTransaction, type DB } from "#db/connection.server";
 import type { QuestionRow, QuizRow } from "#db/schema";
-import type { PointsOption, QuestionContent, QuestionKind } from "#app/game/question-kinds";
+import type { PointsOption, QuestionContent } from "#app/game/question-kinds";
+import { DEFAULT_KIND, kindOf } from "#app/game/kinds";
+import { QuestionKindSchema } from "#app/game/question-input";
 
 export interface Quiz {
   id: number;
@@ -42,8 +44,9 @@ export type NewQuestion = { quizId: number; order: number; text: string; answers
 
 /** A question's content with every field present: a missing kind is choice, missing fields empty. */
 export function completeContent(input: Omit<NewQuestion, "quizId" | "order">): QuestionContent {
-  const kind = input.kind ?? "choice";
-  const indexed = kind === "choice" || kind === "trueFalse";
+  // The kind is checked here, by the registry, not by the database (docs/decisions/0045-question-kind-registry.md).
+  const kind = QuestionKindSchema.parse(input.kind ?? DEFAULT_KIND);
+  const indexed = kindOf(kind).rightAnswer === "oneIndex";
   return {
     kind,
     text: input.text,
@@ -74,9 +77,14 @@ function toQuiz(row: QuizRow): Quiz {
 }
 
 export function toQuestion(row: QuestionRow): Question {
-  const kind = row.kind as QuestionKind;
+  // A stored kind is read through the registry (docs/decisions/0045-question-kind-registry.md): the column has no CHECK.
+  const kind = QuestionKindSchema.parse(row.kind);
   const correctAnswerIndexes: number[] =
-    kind === "multiSelect" ? (JSON.parse(row.correct_indexes ?? "[]") as number[]) : row.correct_answer_index >= 0 ? [row.correct_answer_index] : [];
+    kindOf(kind).rightAnswer === "indexList"
+      ? (JSON.parse(row.correct_indexes ?? "[]") as number[])
+      : row.correct_answer_index >= 0
+        ? [row.correct_answer_index]
+        : [];
   return {
     id: row.id,
     quizId: row.quiz_id,
@@ -94,18 +102,19 @@ export function toQuestion(row: QuestionRow): Question {
   };
 }
 
-/** The columns a question's content is stored in. */
+/** The columns a question's content is stored in: each holds what its kind's right answer is (`rightAnswer`), else its empty value. */
 function questionColumns(content: QuestionContent) {
+  const { rightAnswer, scored } = kindOf(content.kind);
   return {
     kind: content.kind,
     text: content.text,
     answers: JSON.stringify(content.answers),
-    correct_answer_index: content.kind === "choice" || content.kind === "trueFalse" ? content.correctAnswerIndex : -1,
-    correct_indexes: content.kind === "multiSelect" ? JSON.stringify(content.correctAnswerIndexes) : null,
-    accepted_answers: content.kind === "typeAnswer" ? JSON.stringify(content.acceptedAnswers) : null,
-    correct_number: content.kind === "closestNumber" ? content.correctNumber : null,
+    correct_answer_index: rightAnswer === "oneIndex" ? content.correctAnswerIndex : -1,
+    correct_indexes: rightAnswer === "indexList" ? JSON.stringify(content.correctAnswerIndexes) : null,
+    accepted_answers: rightAnswer === "acceptedTexts" ? JSON.stringify(content.acceptedAnswers) : null,
+    correct_number: rightAnswer === "number" ? content.correctNumber : null,
     time_limit: content.timeLimit,
-    points: content.kind === "poll" ? "none" : content.points,
+    points: scored ? content.points : "none",
     image_id: content.imageId,
   };
 }

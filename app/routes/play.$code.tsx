@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { kindOf } from "#app/game/kinds";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
@@ -32,7 +33,7 @@ export default function PlayQuestion() {
   const paused = state.isQuestionActive && state.pausedRemainingMs !== null;
   const timeUp = state.isQuestionActive && !paused && secondsLeft === 0;
 
-  const pickOne = question?.kind === "choice" || question?.kind === "trueFalse" || question?.kind === "poll";
+  const pickOne = question ? kindOf(question.kind).pickOne : false;
   const optionCount = question?.answers.length ?? 0;
   const screenRef = useRef<HTMLDivElement>(null);
   const shown = state.gameCode === gameCode && question !== null;

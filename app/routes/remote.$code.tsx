@@ -1,4 +1,5 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { kindOf } from "#app/game/kinds";
 import { useLoaderData } from "@remix-run/react";
 import { useId, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
@@ -156,7 +157,7 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
             </button>
           ) : null}
         </section>
-        {phase === "results" && state.reveal?.kind === "typeAnswer" ? (
+        {phase === "results" && state.reveal && kindOf(state.reveal.kind).typed ? (
           <TypedReveal state={state} onAccept={(text) => game.acceptTypedAnswer(state.questionNumber, text)} />
         ) : null}
         <RemoteTeams state={state} />

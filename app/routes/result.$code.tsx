@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { kindOf } from "#app/game/kinds";
 import { useLoaderData } from "@remix-run/react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, ScreenHeading, useGameFormat } from "#app/components/game-ui";
@@ -29,11 +30,12 @@ export default function PlayerResult() {
     );
   }
   const answered = mine.responseTimeMs !== null;
+  const kind = kindOf(reveal.kind);
   const options = (indexes: number[]) => indexes.map((index) => `${ANSWER_LETTERS[index]}. ${question.answers[index] ?? ""}`).join(", ");
   const solution =
-    reveal.kind === "typeAnswer"
+    kind.rightAnswer === "acceptedTexts"
       ? reveal.acceptedAnswers.join(" / ")
-      : reveal.kind === "closestNumber"
+      : kind.rightAnswer === "number"
         ? reveal.correctNumber === null
           ? ""
           : format.number(reveal.correctNumber)
@@ -57,12 +59,12 @@ export default function PlayerResult() {
   return (
     <Page narrow>
       <div className="card center stack" aria-live="polite">
-        {reveal.kind === "poll" ? (
+        {!kind.scored ? (
           <>
             <ScreenHeading>{answered ? t("result.thanksForVoting") : t("timeUp")}</ScreenHeading>
             <AnswerDistribution answers={question.answers} counts={state.answerCounts} correctAnswerIndex={null} />
           </>
-        ) : reveal.kind === "closestNumber" ? (
+        ) : kind.scoredAtClose ? (
           <>
             <ScreenHeading className={mine.correct ? "result-correct" : undefined}>
               {!answered ? t("timeUp") : mine.correct ? t("result.spotOn") : t("result.close")}
@@ -92,7 +94,7 @@ export default function PlayerResult() {
               {!answered ? t("timeUp") : mine.points > 0 ? t("result.partlyRight") : t("result.incorrect")}
             </ScreenHeading>
             {mine.points > 0 ? points : null}
-            {yours !== null && reveal.kind === "typeAnswer" ? (
+            {yours !== null && kind.typed ? (
               <p>
                 <Trans t={t} i18nKey="result.youTyped" components={{ typed: <strong>{yours}</strong> }} />
               </p>
@@ -101,7 +103,7 @@ export default function PlayerResult() {
               <Trans
                 t={t}
                 i18nKey={
-                  reveal.kind === "typeAnswer"
+                  kind.rightAnswer === "acceptedTexts"
                     ? "result.accepted"
                     : reveal.correctAnswerIndexes.length > 1
                       ? "result.correctAnswersWere"

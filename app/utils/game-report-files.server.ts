@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
+import { kindOf } from "#app/game/kinds";
 import { stringify } from "csv-stringify/sync";
 import ExcelJS from "exceljs";
 import type { Language } from "#app/i18n/languages";
@@ -114,7 +115,7 @@ function answerRows(t: Translate, full: FullReport, players: PlayerLine[]): (str
     for (const [index, question] of questions.entries()) {
       const figures = report.questions[index];
       const answer = player.answers[index];
-      const right = question.kind === "poll" || !answer ? "" : answer.correct ? t("export.yes") : t("export.no");
+      const right = !kindOf(question.kind).scored || !answer ? "" : answer.correct ? t("export.yes") : t("export.no");
       const round = titles ? (figures?.round ?? 0) : report.round;
       rows.push([
         round + 1,
@@ -215,7 +216,7 @@ export function reportXlsxFile(full: FullReport, language: Language): ReportDown
           figures.number,
           figures.text,
           t(`kinds.${figures.kind}`, { ns: "quiz" }),
-          figures.kind === "poll" ? t("export.poll") : figures.correctAnswer,
+          !kindOf(figures.kind).scored ? t("export.poll") : figures.correctAnswer,
           figures.answered,
           figures.correct,
           percent(figures.correctRate),

@@ -8,25 +8,10 @@
  * shares, so an imported question is exactly as valid as one typed in the editor.
  */
 import { z } from "zod";
-import {
-  MAX_ACCEPTED_ANSWERS,
-  MAX_OPTIONS,
-  QUESTION_KINDS,
-  TRUE_FALSE_ANSWERS,
-  TYPED_ANSWER_MAX_LENGTH,
-  type PointsOption,
-  type QuestionContent,
-} from "#app/game/question-kinds";
-import {
-  AnswerTextSchema,
-  IndexSchema,
-  NumberValueSchema,
-  OptionsSchema,
-  PointsSchema,
-  QuestionInputSchema,
-  QuestionTextSchema,
-  QuestionTimeLimitSchema,
-} from "#app/game/question-input";
+import type { QuestionContent } from "#app/game/question-kinds";
+import { KIND_DEFINITIONS, QUESTION_KINDS } from "#app/game/kinds";
+import { kindSchemaOf } from "#app/game/kinds/schemas";
+import { PointsSchema, QuestionInputSchema, QuestionTextSchema, QuestionTimeLimitSchema } from "#app/game/question-input";
 import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
 import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-limits";
 import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/utils/validation";
@@ -81,88 +66,18 @@ const common = {
   points: PointsSchema.default("standard").describe("standard, double (twice the points) or none (counts for nothing)."),
   image: FilePictureSchema.nullable().default(null).describe("A picture for the question, or null."),
 };
-const options = OptionsSchema.describe(`The options players pick from, 2 to ${MAX_OPTIONS}, in the order they are shown.`);
-
-const ChoiceQuestion = z
-  .object({
-    kind: z.literal("choice"),
-    ...common,
-    answers: options,
-    correctAnswerIndex: IndexSchema.describe("The one right option, counted from 0."),
-  })
-  .describe("Multiple choice: exactly one option is right.");
-
-const TrueFalseQuestion = z
-  .object({
-    kind: z.literal("trueFalse"),
-    ...common,
-    answers: z
-      .array(AnswerTextSchema)
-      .length(2, "A true-or-false question has exactly 2 answers.")
-      .optional()
-      .describe('How the two options are worded, true first; absent means ["True", "False"].'),
-    correctAnswerIndex: z
-      .union([z.literal(0), z.literal(1)], { error: "The correct answer is 0 (true) or 1 (false)." })
-      .describe("0 when the statement is true, 1 when it is false."),
-  })
-  .describe("True or false: a statement players judge.");
-
-const MultiSelectQuestion = z
-  .object({
-    kind: z.literal("multiSelect"),
-    ...common,
-    answers: options,
-    correctAnswerIndexes: z
-      .array(IndexSchema, { error: "Choose at least one correct answer." })
-      .min(1, "Choose at least one correct answer.")
-      .max(MAX_OPTIONS, "Choose at least one correct answer.")
-      .describe("Every right option, counted from 0; one or more. Points scale with right picks minus wrong ones."),
-  })
-  .describe("Multi-select: players pick every option they think is right.");
-
-const TypeAnswerQuestion = z
-  .object({
-    kind: z.literal("typeAnswer"),
-    ...common,
-    acceptedAnswers: z
-      .array(
-        z
-          .string({ error: "Every accepted answer is required." })
-          .trim()
-          .min(1, "Every accepted answer is required.")
-          .max(TYPED_ANSWER_MAX_LENGTH, `Keep each accepted answer under ${TYPED_ANSWER_MAX_LENGTH} characters.`),
-        { error: "Give at least one accepted answer." },
-      )
-      .min(1, "Give at least one accepted answer.")
-      .max(MAX_ACCEPTED_ANSWERS, `Give at most ${MAX_ACCEPTED_ANSWERS} accepted answers.`)
-      .describe(
-        `Every answer that counts as right, 1 to ${MAX_ACCEPTED_ANSWERS}. Case, accents, punctuation and surrounding spaces do not count, and one typo is forgiven in answers of 5 letters or more.`,
-      ),
-  })
-  .describe("Type the answer: players type it.");
-
-const ClosestNumberQuestion = z
-  .object({
-    kind: z.literal("closestNumber"),
-    ...common,
-    correctNumber: NumberValueSchema.describe("The true value; the closer a guess, the more points (exact = full points)."),
-  })
-  .describe("Closest number: players guess a number.");
-
-const PollQuestion = z
-  .object({
-    kind: z.literal("poll"),
-    ...common,
-    answers: options,
-  })
-  .describe("Poll: no right answer and no points; the reveal shows how the room voted.");
+/** Each kind's question in the file: its name, the common fields, then its own (app/game/kinds/<kind>/schema.ts). */
+const FILE_BRANCHES = KIND_DEFINITIONS.map(({ name }) => {
+  const { file } = kindSchemaOf(name);
+  return z.object({ kind: z.literal(name), ...common, ...file.fields }).describe(file.description);
+});
 
 /**
  * One question of the file: its own shape, then the shared question rules (an index within the
  * answers, each correct answer named once, ...), giving the question's content and its picture.
  */
 const FileQuestionSchema = z
-  .discriminatedUnion("kind", [ChoiceQuestion, TrueFalseQuestion, MultiSelectQuestion, TypeAnswerQuestion, ClosestNumberQuestion, PollQuestion], {
+  .discriminatedUnion("kind", FILE_BRANCHES as unknown as [(typeof FILE_BRANCHES)[number], ...(typeof FILE_BRANCHES)[number][]], {
     // A question that is not even an object says so, in words the errors catalog has (zod's own are English).
     error: (issue) => ((issue.code as string) === "invalid_type" ? QUESTION_NOT_AN_OBJECT : `kind must be one of ${QUESTION_KINDS.join(", ")}.`),
   })
@@ -194,11 +109,15 @@ export const QuizFileSchema = z
   )
   .describe("A Quiz Night quiz: its details and questions, pictures embedded.");
 
+/**
+ * A quiz file's question as written: the common fields and its kind's own (their shapes are each
+ * kind's, app/game/kinds/<kind>/schema.ts; the schema checks them).
+ */
+export type QuizFileQuestion = z.input<(typeof FILE_BRANCHES)[number]> & { [field: string]: unknown };
 /** A quiz file as written (what export produces and a script may send). */
-export type QuizFile = z.input<typeof QuizFileSchema>;
+export type QuizFile = Omit<z.input<typeof QuizFileSchema>, "questions"> & { questions: QuizFileQuestion[] };
 /** A quiz file checked: each question's content (no picture id yet) beside its embedded picture. */
 export type ParsedQuizFile = z.output<typeof QuizFileSchema>;
-export type QuizFileQuestion = QuizFile["questions"][number];
 
 /** The published JSON Schema of the quiz file (what a file may contain, so defaults are optional). */
 export function quizFileJsonSchema(): Record<string, unknown> {
@@ -239,33 +158,8 @@ export function toQuizFile(
 }
 
 function fileQuestion(question: QuestionContent, image: FilePicture | null): QuizFileQuestion {
-  const { text, timeLimit } = question;
-  const points: PointsOption = question.points;
-  switch (question.kind) {
-    case "choice":
-      return { kind: "choice", text, answers: question.answers, correctAnswerIndex: question.correctAnswerIndex, timeLimit, points, image };
-    case "trueFalse": {
-      const standard = question.answers.length === 2 && question.answers.every((answer, i) => answer === TRUE_FALSE_ANSWERS[i]);
-      return {
-        kind: "trueFalse",
-        text,
-        ...(standard ? {} : { answers: question.answers }),
-        correctAnswerIndex: question.correctAnswerIndex === 1 ? 1 : 0,
-        timeLimit,
-        points,
-        image,
-      };
-    }
-    case "multiSelect":
-      return { kind: "multiSelect", text, answers: question.answers, correctAnswerIndexes: question.correctAnswerIndexes, timeLimit, points, image };
-    case "typeAnswer":
-      return { kind: "typeAnswer", text, acceptedAnswers: question.acceptedAnswers, timeLimit, points, image };
-    case "closestNumber":
-      return { kind: "closestNumber", text, correctNumber: question.correctNumber ?? 0, timeLimit, points, image };
-    case "poll":
-      // A poll never scores: its points would only be noise in the file.
-      return { kind: "poll", text, answers: question.answers, timeLimit, image };
-  }
+  const { text, timeLimit, points } = question;
+  return kindSchemaOf(question.kind).toFile(question, { text, timeLimit, points, image }) as QuizFileQuestion;
 }
 
 // ------------------------------------------------------------------------------ spreadsheet details

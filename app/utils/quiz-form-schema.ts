@@ -6,15 +6,10 @@
  */
 import { z } from "zod";
 import { CREATE_TIME_LIMIT_OPTIONS, DEFAULT_TIME_LIMIT_SECONDS } from "#app/game/rules";
-import {
-  MAX_OPTIONS,
-  MIN_OPTIONS,
-  QUESTION_KINDS,
-  parseTypedNumber,
-  TRUE_FALSE_ANSWERS,
-  type QuestionContent,
-  type QuestionKind,
-} from "#app/game/question-kinds";
+import { MAX_OPTIONS, MIN_OPTIONS, type QuestionContent, type QuestionKind } from "#app/game/question-kinds";
+import { DEFAULT_KIND, isQuestionKind } from "#app/game/kinds";
+import { kindSchemaOf } from "#app/game/kinds/schemas";
+import type { QuestionDraft } from "#app/game/kinds/schema-part";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { CANNOT_REMOVE_QUESTION, emptyAnswerMessage, emptyQuestionMessage, MAX_QUESTIONS, tooManyQuestionsMessage, type ToastMessage } from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
@@ -25,26 +20,7 @@ export { CREATE_QUIZ_FAILED, type ToastMessage } from "./form-schemas";
 export const QUESTION_TIME_LIMIT_OPTIONS = [5, 10, 20, 30, 45, 60, 90, 120, 180, 240] as const;
 
 /** One question as the editor holds it: every kind's fields, as typed, so switching kinds loses nothing. */
-export interface QuestionDraft {
-  kind: QuestionKind;
-  text: string;
-  /** The options of choice, multi-select and poll questions. */
-  answers: string[];
-  /** choice: the right option's index. */
-  correctAnswerIndex: number;
-  /** multiSelect: the right options. */
-  correctAnswerIndexes: number[];
-  /** trueFalse: 0 = true, 1 = false. */
-  trueFalse: number;
-  /** typeAnswer: one accepted answer per line. */
-  acceptedAnswers: string;
-  /** closestNumber: the true value, as typed. */
-  correctNumber: string;
-  /** "" takes the quiz's time limit. */
-  timeLimit: string;
-  points: string;
-  imageId: string;
-}
+export type { QuestionDraft };
 
 export interface QuizDraft {
   title: string;
@@ -54,7 +30,7 @@ export interface QuizDraft {
   questions: QuestionDraft[];
 }
 
-export function emptyQuestionDraft(kind: QuestionKind = "choice"): QuestionDraft {
+export function emptyQuestionDraft(kind: QuestionKind = DEFAULT_KIND): QuestionDraft {
   return {
     kind,
     text: "",
@@ -75,21 +51,18 @@ export function emptyQuizDraft(): QuizDraft {
   return { title: "", description: "", timeLimit: DEFAULT_TIME_LIMIT_SECONDS, visibility: "private", questions: [emptyQuestionDraft()] };
 }
 
-/** A stored question as the editor shows it. */
+/** A stored question as the editor shows it: the fields every kind has, then its kind's (app/game/kinds/<kind>/schema.ts). */
 export function questionDraftOf(question: QuestionContent): QuestionDraft {
   const empty = emptyQuestionDraft(question.kind);
   return {
     ...empty,
     text: question.text,
-    answers: question.kind === "trueFalse" || question.answers.length === 0 ? empty.answers : [...question.answers],
-    correctAnswerIndex: question.kind === "choice" ? question.correctAnswerIndex : 0,
-    correctAnswerIndexes: question.kind === "multiSelect" ? [...question.correctAnswerIndexes] : [],
-    trueFalse: question.kind === "trueFalse" ? question.correctAnswerIndex : 0,
     acceptedAnswers: question.acceptedAnswers.join("\n"),
     correctNumber: question.correctNumber === null ? "" : String(question.correctNumber),
     timeLimit: question.timeLimit === null ? "" : String(question.timeLimit),
     points: question.points,
     imageId: question.imageId ?? "",
+    ...kindSchemaOf(question.kind).editor.draftOf(question, empty),
   };
 }
 
@@ -127,7 +100,7 @@ const PostedQuestionSchema = z
     imageId: text,
   })
   .transform((posted): QuestionDraft => ({
-    kind: (QUESTION_KINDS as readonly string[]).includes(posted.kind) ? (posted.kind as QuestionKind) : "choice",
+    kind: isQuestionKind(posted.kind) ? posted.kind : DEFAULT_KIND,
     text: posted.text,
     answers: posted.answers.slice(0, MAX_OPTIONS),
     correctAnswerIndex: whole(posted.correctAnswerIndex, -1),
@@ -176,26 +149,7 @@ function questionInputOf(draft: QuestionDraft): Record<string, unknown> {
     points: draft.points,
     imageId: draft.imageId === "" ? null : draft.imageId,
   };
-  switch (draft.kind) {
-    case "choice":
-      return { ...common, answers: draft.answers, correctAnswerIndex: draft.correctAnswerIndex };
-    case "trueFalse":
-      return { ...common, answers: [...TRUE_FALSE_ANSWERS], correctAnswerIndex: draft.trueFalse };
-    case "multiSelect":
-      return { ...common, answers: draft.answers, correctAnswerIndexes: draft.correctAnswerIndexes.filter((index) => index < draft.answers.length) };
-    case "typeAnswer":
-      return {
-        ...common,
-        acceptedAnswers: draft.acceptedAnswers
-          .split(/\r?\n/)
-          .map((line) => line.trim())
-          .filter(Boolean),
-      };
-    case "closestNumber":
-      return { ...common, correctNumber: parseTypedNumber(draft.correctNumber) ?? (draft.correctNumber.trim() === "" ? undefined : Number.NaN) };
-    case "poll":
-      return { ...common, answers: draft.answers };
-  }
+  return { ...common, ...kindSchemaOf(draft.kind).editor.inputOf(draft) };
 }
 
 /** The draft's fields a shared rule's message can be about; anything else is shown on the question's text. */
@@ -220,16 +174,7 @@ const DRAFT_FIELDS = new Set([
 export function checkQuestionDraft(draft: QuestionDraft, n: number): { ok: true; value: QuestionContent } | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   if (draft.text.trim() === "") errors.text = emptyQuestionMessage(n);
-  const usesOptions = draft.kind === "choice" || draft.kind === "multiSelect" || draft.kind === "poll";
-  if (usesOptions) {
-    draft.answers.forEach((answer, index) => {
-      if (answer.trim() === "") errors[`answers.${index}`] ??= emptyAnswerMessage(n);
-    });
-    if (draft.answers.length < MIN_OPTIONS) errors.answers = `Question ${n} needs at least ${MIN_OPTIONS} answers.`;
-  }
-  if (draft.kind === "typeAnswer" && draft.acceptedAnswers.trim() === "") errors.acceptedAnswers = `Question ${n} needs at least one accepted answer.`;
-  if (draft.kind === "closestNumber" && parseTypedNumber(draft.correctNumber) === null) errors.correctNumber = `Question ${n} needs the right number.`;
-  if (draft.kind === "multiSelect" && draft.correctAnswerIndexes.length === 0) errors.correctAnswerIndexes = `Question ${n} needs at least one correct answer.`;
+  kindSchemaOf(draft.kind).editor.check(draft, n, errors);
   const result = QuestionInputSchema.safeParse(questionInputOf(draft));
   if (!result.success) {
     for (const issue of result.error.issues) {

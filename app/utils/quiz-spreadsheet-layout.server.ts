@@ -1,4 +1,6 @@
-import { KIND_LABELS, MAX_OPTIONS, QUESTION_KINDS, type QuestionKind } from "#app/game/question-kinds";
+import { MAX_OPTIONS, type QuestionKind } from "#app/game/question-kinds";
+import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
+import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 import type { SheetRow } from "./quiz-spreadsheet-reading.server";
 
 /** Our columns, in the order the template and export write them. */
@@ -12,14 +14,10 @@ export const QUIZ_SPREADSHEET_COLUMNS = [
 ] as const;
 
 /** The names our layout writes in the Kind column; any of `KIND_ALIASES` is read. */
-export const SPREADSHEET_KIND_NAMES: Record<QuestionKind, string> = {
-  choice: "choice",
-  trueFalse: "true-false",
-  multiSelect: "multi-select",
-  typeAnswer: "type-answer",
-  closestNumber: "closest-number",
-  poll: "poll",
-};
+export const SPREADSHEET_KIND_NAMES = Object.fromEntries(QUESTION_KINDS.map((kind) => [kind, kindSpreadsheetOf(kind).spreadsheetName])) as Record<
+  QuestionKind,
+  string
+>;
 
 /** Letters only, lower-case: "True / False", "true-false" and "trueFalse" all read the same. */
 export const aliasKey = (name: string) => name.toLowerCase().replace(/[^a-z]/g, "");
@@ -29,17 +27,7 @@ export const KIND_ALIASES: ReadonlyMap<string, QuestionKind> = new Map([
   ...QUESTION_KINDS.map((kind) => [aliasKey(KIND_LABELS[kind]), kind] as const),
   ...QUESTION_KINDS.map((kind) => [aliasKey(SPREADSHEET_KIND_NAMES[kind]), kind] as const),
   // Kahoot's and other apps' names for the same kinds.
-  ["quiz", "choice"],
-  ["singlechoice", "choice"],
-  ["tf", "trueFalse"],
-  ["multipleselect", "multiSelect"],
-  ["multipleanswers", "multiSelect"],
-  ["typeanswer", "typeAnswer"],
-  ["typed", "typeAnswer"],
-  ["open", "typeAnswer"],
-  ["number", "closestNumber"],
-  ["slider", "closestNumber"],
-  ["survey", "poll"],
+  ...QUESTION_KINDS.flatMap((kind) => kindSpreadsheetOf(kind).aliases.map((alias) => [alias, kind] as const)),
 ]);
 
 export const KIND_MESSAGE = `Kind must be one of ${Object.values(SPREADSHEET_KIND_NAMES).join(", ")} (or empty for choice).`;

@@ -1,4 +1,6 @@
 import { MAX_OPTIONS, TRUE_FALSE_ANSWERS, type QuestionKind, parseTypedNumber, TYPED_NUMBER_MAX_LENGTH } from "#app/game/question-kinds";
+import type { RowReading as KindRowReading } from "#app/game/kinds/spreadsheet-part";
+import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 import type { SheetRow } from "./quiz-spreadsheet-reading.server";
 import { aliasKey, KIND_ALIASES, KIND_MESSAGE, type Columns } from "./quiz-spreadsheet-layout.server";
 
@@ -12,7 +14,7 @@ export function isBlank(row: SheetRow, columns: Columns): boolean {
 }
 
 /** A question's fields read from one row, before the shared rules; or the row's own problem. */
-type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; message: string };
+type RowReading = KindRowReading;
 
 /** Answer numbers in Correct: "1,3", "1; 3", "1 3", "2|4", or "1.3" (a decimal-comma locale's "1,3" typed into a number cell). */
 function answerNumbers(cell: string): number[] | null {
@@ -20,11 +22,6 @@ function answerNumbers(cell: string): number[] | null {
   if (parts.length === 0 || !parts.every((part) => /^\d+$/.test(part))) return null;
   return parts.map(Number);
 }
-
-/** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
-const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
-
-const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
 
 function readPoints(cell: string): unknown {
   const key = cell.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -86,47 +83,5 @@ export function readRow(row: SheetRow, columns: Columns): RowReading {
     return indexes;
   };
 
-  switch (kind) {
-    case "choice": {
-      if (correct === "") return { status: "ok", input: { ...common, answers } };
-      // The right answer written out instead of its number.
-      const byText = answers.findIndex((answer) => answer.toLowerCase() === correct.toLowerCase());
-      if (byText >= 0 && !/^\d+$/.test(correct)) return { status: "ok", input: { ...common, answers, correctAnswerIndex: byText } };
-      const numbers = answerNumbers(correct);
-      if (!numbers) return { status: "invalid", message: `Correct must be the number of the right answer, 1 to ${MAX_OPTIONS}.` };
-      if (numbers.length > 1) return { status: "invalid", message: "A choice question has one correct answer; make it multi-select for more." };
-      const indexes = toIndexes(numbers);
-      if (typeof indexes === "string") return { status: "invalid", message: indexes };
-      return { status: "ok", input: { ...common, answers, correctAnswerIndex: indexes[0] } };
-    }
-    case "multiSelect": {
-      if (correct === "") return { status: "ok", input: { ...common, answers } };
-      const numbers = answerNumbers(correct);
-      if (!numbers) return { status: "invalid", message: "Correct must list the numbers of the right answers, like 1,3." };
-      const indexes = toIndexes(numbers);
-      if (typeof indexes === "string") return { status: "invalid", message: indexes };
-      return { status: "ok", input: { ...common, answers, correctAnswerIndexes: indexes } };
-    }
-    case "trueFalse": {
-      const key = correct.toLowerCase();
-      // Custom wording ("Yes"/"No") may be named by its text too.
-      const byText = answers.findIndex((answer) => answer.toLowerCase() === key);
-      const index = byText >= 0 && answers.length === 2 ? byText : TRUE_WORDS.has(key) ? 0 : FALSE_WORDS.has(key) ? 1 : -1;
-      if (index < 0) return { status: "invalid", message: "Correct must be true or false." };
-      return { status: "ok", input: { ...common, ...(answers.length > 0 ? { answers } : {}), correctAnswerIndex: index } };
-    }
-    case "typeAnswer": {
-      // The accepted answers are in the answer columns, or "a|b" in Correct, or both.
-      const accepted = [...answers, ...correct.split("|").map((answer) => answer.trim())].filter(Boolean);
-      return { status: "ok", input: { ...common, acceptedAnswers: [...new Set(accepted)] } };
-    }
-    case "closestNumber": {
-      if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };
-      const value = parseTypedNumber(correct);
-      if (value === null) return { status: "invalid", message: "Correct must be the true number, like 1989 or 3.5." };
-      return { status: "ok", input: { ...common, correctNumber: value } };
-    }
-    case "poll":
-      return { status: "ok", input: { ...common, answers } };
-  }
+  return kindSpreadsheetOf(kind).read({ common, answers, correct, answerNumbers, toIndexes });
 }

@@ -9,6 +9,8 @@ import { MAX_OPTIONS, type QuestionContent } from "#app/game/question-kinds";
 import { DEFAULT_LANGUAGE, type Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
 import { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES } from "#app/utils/quiz-spreadsheet-layout.server";
+import { kindOf } from "#app/game/kinds";
+import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 
 export * from "#app/utils/quiz-spreadsheet-reading.server";
 export { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES, type SpreadsheetLayout } from "#app/utils/quiz-spreadsheet-layout.server";
@@ -22,39 +24,14 @@ export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.
 /** A question as one row of our layout; numbers stay numbers so a spreadsheet program sorts them. */
 function questionRow(question: QuestionContent): (string | number)[] {
   const answerCells: string[] = Array.from({ length: MAX_OPTIONS }, () => "");
-  let correct: string | number = "";
-  switch (question.kind) {
-    case "choice":
-      question.answers.forEach((answer, i) => (answerCells[i] = answer));
-      correct = question.correctAnswerIndex + 1;
-      break;
-    case "trueFalse":
-      question.answers.forEach((answer, i) => (answerCells[i] = answer));
-      correct = question.correctAnswerIndex === 1 ? "false" : "true";
-      break;
-    case "multiSelect":
-      question.answers.forEach((answer, i) => (answerCells[i] = answer));
-      correct = question.correctAnswerIndexes.map((index) => index + 1).join(",");
-      break;
-    case "typeAnswer":
-      // Up to six in the answer columns, where a person expects them; any more in Correct.
-      question.acceptedAnswers.slice(0, MAX_OPTIONS).forEach((answer, i) => (answerCells[i] = answer));
-      correct = question.acceptedAnswers.slice(MAX_OPTIONS).join("|");
-      break;
-    case "closestNumber":
-      correct = question.correctNumber ?? "";
-      break;
-    case "poll":
-      question.answers.forEach((answer, i) => (answerCells[i] = answer));
-      break;
-  }
+  const correct = kindSpreadsheetOf(question.kind).write(question, answerCells);
   return [
     question.text,
     SPREADSHEET_KIND_NAMES[question.kind],
     ...answerCells,
     correct,
     question.timeLimit ?? "",
-    question.kind === "poll" ? "" : question.points,
+    kindOf(question.kind).scored ? question.points : "",
   ];
 }
 

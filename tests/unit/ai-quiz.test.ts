@@ -13,7 +13,8 @@ import {
   suggestedQuizTitle,
   type AiKinds,
 } from "#app/ai/options";
-import { QUESTION_KINDS, type QuestionContent } from "#app/game/question-kinds";
+import { type QuestionContent } from "#app/game/question-kinds";
+import { QUESTION_KINDS } from "#app/game/kinds";
 import { quizPrompt, retryPrompt } from "#app/ai/prompt.server";
 import { describeAiConfig, isAiConfigured, QuizGenerator } from "#app/ai/quiz-generator.server";
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";

@@ -25,7 +25,8 @@ import type {
   Standing,
   TypedAnswerSummary,
 } from "../protocol";
-import { POINTS_OPTIONS, QUESTION_KINDS } from "../question-kinds";
+import { POINTS_OPTIONS } from "../question-kinds";
+import { QUESTION_KINDS } from "../kinds";
 
 type Check = (value: unknown) => boolean;
 /** A check for every field of T, optional ones included. */

@@ -8,6 +8,7 @@
  * private data, every player and every result), displays (the projector: only what it shows, never
  * O(players) data, no result of one player beyond the standings; docs/decisions/0032) and players.
  */
+import { kindOf } from "../kinds";
 import { CloseCode, type ServerMessageType, type ServerPayload } from "../protocol";
 import { MESSAGES, type Effect } from "./transition";
 import { answerToCurrentQuestion, type AnswerRecord, type GameState } from "./state";
@@ -172,7 +173,7 @@ function results(state: GameState, { hasHosts }: Audience): Addressed[] {
 }
 
 function hostResultsHeader(state: GameState, header: ReturnType<typeof resultsHeaderView>): ReturnType<typeof resultsHeaderView> {
-  return header.kind === "typeAnswer" ? { ...header, typedAnswers: typedAnswersView(state) } : header;
+  return kindOf(header.kind).typed ? { ...header, typedAnswers: typedAnswersView(state) } : header;
 }
 
 /** The leaderboard or the final standings: the same to hosts and displays, and each player also its own place. */

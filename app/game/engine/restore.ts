@@ -3,6 +3,7 @@
  * streaks are derived from the stored answers of the current round, so they equal the sum of
  * acknowledged answers.
  */
+import { kindOf } from "../kinds";
 import {
   addPlayer,
   createGameState,
@@ -185,7 +186,7 @@ export function restoreGameState(
     countAnswer(state, player.lastAnswer, undefined, player.lastAnswer.correct, 1);
     if (typeof player.lastAnswer.value === "number") guesses.push(player.lastAnswer.value);
   }
-  if (question?.kind === "closestNumber" && phase !== "question") state.numberSpread = spreadOf(guesses);
+  if (question && kindOf(question.kind).scoredAtClose && phase !== "question") state.numberSpread = spreadOf(guesses);
   state.questionStartedAt = progress.questionStartedAt ?? now;
   state.questionEndsAt = state.questionStartedAt + timeLimitMsOf(state, state.questionIndex);
   switch (phase) {

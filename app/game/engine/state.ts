@@ -1,3 +1,4 @@
+import { kindOf } from "../kinds";
 import type { PointsOption, QuestionKind } from "../question-kinds";
 import { DEFAULT_LOBBY_GRACE_MS, DEFAULT_MAX_PLAYERS, DEFAULT_NEXT_QUESTION_SECONDS, DEFAULT_RESULTS_DELAY_MS, LOBBY_RECENT_NAMES } from "../rules";
 
@@ -310,12 +311,12 @@ export function timeLimitMsOf(state: GameState, index: number): number {
 export const TYPED_REVIEW_MS = 20_000;
 export function resultsDelayMsOf(state: GameState): number {
   const question = state.questions[state.questionIndex];
-  return question?.kind === "typeAnswer" ? Math.max(state.settings.resultsDelayMs, TYPED_REVIEW_MS) : state.settings.resultsDelayMs;
+  return question && kindOf(question.kind).typed ? Math.max(state.settings.resultsDelayMs, TYPED_REVIEW_MS) : state.settings.resultsDelayMs;
 }
 
 /** Answers are counted per option for these kinds. */
 export function optionCount(question: EngineQuestion): number {
-  return question.kind === "typeAnswer" || question.kind === "closestNumber" ? 0 : question.answers.length;
+  return kindOf(question.kind).hasOptions ? question.answers.length : 0;
 }
 
 export function isLastQuestion(state: GameState): boolean {

@@ -2,6 +2,8 @@
  * What each role may see of a game. Players never see the correct answer before the reveal,
  * nor other players' picks; payloads that go to everyone are built once.
  */
+import { kindOf } from "../kinds";
+import { revealOf } from "../kinds/shared";
 import { LEADERBOARD_SIZE } from "../rules";
 import type { LobbyName, NamedStanding, OwnStanding, PlayerResult, RoundInfo, ServerPayload, Standing, TeamRef, TypedAnswerSummary } from "../protocol";
 import { shownScore, teamStandings } from "./teams";
@@ -96,7 +98,7 @@ export function publicQuestion(state: GameState): ServerPayload<"QUESTION_STARTE
     id: question.id,
     kind: question.kind,
     text: question.text,
-    answers: question.kind === "typeAnswer" || question.kind === "closestNumber" ? [] : question.answers,
+    answers: kindOf(question.kind).hasOptions ? question.answers : [],
     points: question.points ?? "standard",
     image: question.imageId ?? null,
     imageOnPlayers: state.picturesOnPlayers,
@@ -166,14 +168,10 @@ export function playerResultView(state: GameState, player: PlayerState): PlayerR
 /** ANSWER_RESULTS without `playerResults`: the part every viewer shares. */
 export function resultsHeaderView(state: GameState): Omit<ServerPayload<"ANSWER_RESULTS">, "playerResults"> {
   const question = currentQuestion(state)!;
-  const choice = question.kind === "choice" || question.kind === "trueFalse";
   return {
     questionNumber: state.questionIndex + 1,
     kind: question.kind,
-    correctAnswerIndex: choice ? question.correctAnswerIndex : -1,
-    correctAnswerIndexes: choice ? [question.correctAnswerIndex] : question.kind === "multiSelect" ? (question.correctAnswerIndexes ?? []) : [],
-    acceptedAnswers: question.kind === "typeAnswer" ? (question.acceptedAnswers ?? []) : [],
-    correctNumber: question.kind === "closestNumber" ? (question.correctNumber ?? null) : null,
+    ...revealOf(kindOf(question.kind).rightAnswer, question),
     numberSpread: state.numberSpread,
     answeredCount: state.answeredCount,
     answerCounts: [...state.answerCounts],

@@ -1,39 +1,11 @@
-import { normalizeTypedAnswer, typedAnswerMatches, POINTS_MULTIPLIER } from "../../question-kinds";
-import { closenessFraction, closenessScale, MAX_POINTS, multiSelectFraction } from "../scoring";
-import { answerToCurrentQuestion, spreadOf, type AnswerRecord, type AnswerValue, type EngineQuestion, type GameState } from "../state";
+import { kindOf } from "../../kinds";
+import { POINTS_MULTIPLIER } from "../../question-kinds";
+import { closenessFraction, closenessScale, MAX_POINTS } from "../scoring";
+import { answerToCurrentQuestion, spreadOf, type AnswerRecord, type EngineQuestion, type GameState } from "../state";
 
-/** Accepted answers of a typed question, normalised once per question. */
-const normalizedAccepted = new WeakMap<EngineQuestion, string[]>();
-
-function acceptedKeys(question: EngineQuestion): string[] {
-  let keys = normalizedAccepted.get(question);
-  if (!keys) normalizedAccepted.set(question, (keys = (question.acceptedAnswers ?? []).map(normalizeTypedAnswer)));
-  return keys;
-}
-
-/** How right an answer is, 0 to 1; the points of a closest-number guess wait for the question to close. */
-export function judge(state: GameState, question: EngineQuestion, read: { answerIndex: number; value: AnswerValue; key?: string }): number {
-  switch (question.kind) {
-    case "choice":
-    case "trueFalse":
-      return read.answerIndex === question.correctAnswerIndex ? 1 : 0;
-    case "multiSelect":
-      return multiSelectFraction(read.value as number[], question.correctAnswerIndexes ?? []);
-    case "typeAnswer": {
-      const group = state.typedAnswers.get(read.key!);
-      if (group) return group.correct ? 1 : 0;
-      return acceptedKeys(question).some((accepted) => typedAnswerMatches(read.key!, accepted)) ? 1 : 0;
-    }
-    case "closestNumber":
-      return read.value === question.correctNumber ? 1 : 0;
-    case "poll":
-      return 0;
-  }
-}
-
-/** Polls and closest-number guesses neither build nor break a streak. */
+/** Polls and closest-number guesses neither build nor break a streak (each kind says). */
 export function keepsStreak(question: EngineQuestion): boolean {
-  return question.kind === "poll" || question.kind === "closestNumber";
+  return kindOf(question.kind).keepsStreak;
 }
 
 /** Scores every guess of a closest-number question against the room (docs/decisions/0018-question-kinds.md). */

@@ -16,7 +16,8 @@ import {
 } from "../state";
 import { type Actor, type Command, type Effect, type TransitionResult, MESSAGES, reject } from "../transition";
 import { readAnswer } from "./read-answer";
-import { judge, keepsStreak, scoreGuesses } from "./judge";
+import { keepsStreak, scoreGuesses } from "./judge";
+import { kindOf } from "../../kinds";
 import { rank } from "./reveal";
 
 export function startQuestion(state: GameState, index: number, now: number): Effect[] {
@@ -55,12 +56,12 @@ export function answer(state: GameState, command: Extract<Command, { type: "answ
   const sentAt = Math.max(state.questionStartedAt, player.joinedAt, Math.min(command.questionDeliveredAt ?? 0, now));
   const pausedSinceSent = pausedMsBefore(state, now) - pausedMsBefore(state, sentAt);
   const responseTimeMs = Math.min(Math.max(now - sentAt - pausedSinceSent, 0), timeLimitMs);
-  const fraction = judge(state, question, read);
+  const fraction = kindOf(question.kind).judge(state, question, read);
   const correct = fraction >= 1;
   const streak = keepsStreak(question) ? player.streak : correct ? player.streak + 1 : 0;
   const multiplier = POINTS_MULTIPLIER[question.points ?? "standard"];
   // A closest-number guess is scored against the room when the question closes.
-  const points = question.kind === "closestNumber" ? 0 : scoreJudged({ fraction, responseTimeMs, timeLimitMs, streak, multiplier });
+  const points = kindOf(question.kind).scoredAtClose ? 0 : scoreJudged({ fraction, responseTimeMs, timeLimitMs, streak, multiplier });
   const record: AnswerRecord = {
     playerId,
     questionId: question.id,
@@ -107,7 +108,7 @@ export function closeQuestion(state: GameState, now: number): Effect[] {
   // Skipped, or nobody left to wait for, while paused: the pause ends with the question.
   if (currentPause(state)) endPause(state, now);
   const question = currentQuestion(state)!;
-  const scoredAnswers = question.kind === "closestNumber" ? scoreGuesses(state, question) : [];
+  const scoredAnswers = kindOf(question.kind).scoredAtClose ? scoreGuesses(state, question) : [];
   const keepStreaks = keepsStreak(question);
   const changedPlayers: PlayerState[] = [];
   const tally = state.teamMode ? new TeamTally(state) : null;
@@ -140,7 +141,7 @@ export function acceptTypedAnswer(state: GameState, command: Extract<Command, { 
   const closed = state.phase === "results" || state.phase === "leaderboard" || state.phase === "finished";
   const key = normalizeTypedAnswer(command.text);
   const group = state.typedAnswers.get(key);
-  if (!question || !closed || question.kind !== "typeAnswer" || command.questionNumber !== state.questionIndex + 1 || !group || group.correct) {
+  if (!question || !closed || !kindOf(question.kind).typed || command.questionNumber !== state.questionIndex + 1 || !group || group.correct) {
     return reject("NOTHING_TO_ACCEPT", MESSAGES.NOTHING_TO_ACCEPT);
   }
   group.correct = true;

@@ -1,0 +1,25 @@
+/** Multiple choice in a spreadsheet: the options in the answer columns, the right one's number (or text) in Correct. */
+import { MAX_OPTIONS } from "../../question-kinds";
+import type { KindSpreadsheetPart } from "../spreadsheet-part";
+
+export const choiceSpreadsheet: KindSpreadsheetPart<"choice"> = {
+  name: "choice",
+  spreadsheetName: "choice",
+  aliases: ["quiz", "singlechoice"],
+  write(question, answerCells) {
+    question.answers.forEach((answer, i) => (answerCells[i] = answer));
+    return question.correctAnswerIndex + 1;
+  },
+  read({ common, answers, correct, answerNumbers, toIndexes }) {
+    if (correct === "") return { status: "ok", input: { ...common, answers } };
+    // The right answer written out instead of its number.
+    const byText = answers.findIndex((answer) => answer.toLowerCase() === correct.toLowerCase());
+    if (byText >= 0 && !/^\d+$/.test(correct)) return { status: "ok", input: { ...common, answers, correctAnswerIndex: byText } };
+    const numbers = answerNumbers(correct);
+    if (!numbers) return { status: "invalid", message: `Correct must be the number of the right answer, 1 to ${MAX_OPTIONS}.` };
+    if (numbers.length > 1) return { status: "invalid", message: "A choice question has one correct answer; make it multi-select for more." };
+    const indexes = toIndexes(numbers);
+    if (typeof indexes === "string") return { status: "invalid", message: indexes };
+    return { status: "ok", input: { ...common, answers, correctAnswerIndex: indexes[0] } };
+  },
+};

@@ -1,0 +1,20 @@
+/** Multi-select in a spreadsheet: the options in the answer columns, the right ones' numbers in Correct ("1,3"). */
+import type { KindSpreadsheetPart } from "../spreadsheet-part";
+
+export const multiSelectSpreadsheet: KindSpreadsheetPart<"multiSelect"> = {
+  name: "multiSelect",
+  spreadsheetName: "multi-select",
+  aliases: ["multipleselect", "multipleanswers"],
+  write(question, answerCells) {
+    question.answers.forEach((answer, i) => (answerCells[i] = answer));
+    return question.correctAnswerIndexes.map((index) => index + 1).join(",");
+  },
+  read({ common, answers, correct, answerNumbers, toIndexes }) {
+    if (correct === "") return { status: "ok", input: { ...common, answers } };
+    const numbers = answerNumbers(correct);
+    if (!numbers) return { status: "invalid", message: "Correct must list the numbers of the right answers, like 1,3." };
+    const indexes = toIndexes(numbers);
+    if (typeof indexes === "string") return { status: "invalid", message: indexes };
+    return { status: "ok", input: { ...common, answers, correctAnswerIndexes: indexes } };
+  },
+};

@@ -1,0 +1,32 @@
+/** Schema helpers several kinds share (app/game/kinds/schema-part.ts). */
+import { emptyAnswerMessage } from "#app/utils/form-schemas";
+import { MAX_OPTIONS, MIN_OPTIONS } from "../question-kinds";
+import { OptionsSchema } from "../question-fields";
+import type { QuestionDraft } from "./schema-part";
+
+/** The options as the quiz file describes them. */
+export const FILE_OPTIONS = OptionsSchema.describe(`The options players pick from, 2 to ${MAX_OPTIONS}, in the order they are shown.`);
+
+/** How the AI's prompt says how many options a question has. */
+export const AI_OPTIONS = `${MIN_OPTIONS} to ${MAX_OPTIONS}`;
+
+export const outOfRange = (index: number, count: number) => index >= count;
+
+/** A stored question's options in its draft; a question without options keeps the empty draft's. */
+export function draftOptions(answers: string[], empty: QuestionDraft): string[] {
+  return answers.length === 0 ? empty.answers : [...answers];
+}
+
+/** The editor's messages on a question's options: every option filled, and enough of them. */
+export function checkDraftOptions(draft: QuestionDraft, n: number, errors: Record<string, string>): void {
+  draft.answers.forEach((answer, index) => {
+    if (answer.trim() === "") errors[`answers.${index}`] ??= emptyAnswerMessage(n);
+  });
+  if (draft.answers.length < MIN_OPTIONS) errors.answers = `Question ${n} needs at least ${MIN_OPTIONS} answers.`;
+}
+
+/** Options of a generated question with exactly one right option, or what is wrong. */
+export function oneRightOption(raw: { correctAnswerIndexes: number[] }, label: string): number | string {
+  if (raw.correctAnswerIndexes.length !== 1) return `a ${label} question without exactly one correct answer`;
+  return raw.correctAnswerIndexes[0];
+}

@@ -1,0 +1,34 @@
+/**
+ * A kind's columns in a quiz spreadsheet (app/utils/quiz-spreadsheet*.server.ts): what it writes in
+ * the answer and Correct columns, and how it reads them back. Server-only parts live in
+ * `<kind>/spreadsheet.server.ts`, listed in `spreadsheets.server.ts`.
+ */
+import type { QuestionContent, QuestionKind } from "../question-kinds";
+
+/** A question's fields read from one row, before the shared rules; or the row's own problem. */
+export type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; message: string };
+
+/** One row as the reader found it, with the reader's helpers. */
+export interface SheetQuestionRow {
+  /** kind, text, time limit and points, read the same for every kind. */
+  common: Record<string, unknown>;
+  /** The filled answer cells, in column order. */
+  answers: string[];
+  /** The Correct cell, as text. */
+  correct: string;
+  /** Answer numbers in Correct ("1,3", "2|4", ...), or null when it is not a list of numbers. */
+  answerNumbers(cell: string): number[] | null;
+  /** Answer numbers as indexes among the filled answers, or what is wrong with one. */
+  toIndexes(numbers: number[]): number[] | string;
+}
+
+export interface KindSpreadsheetPart<Name extends QuestionKind = QuestionKind> {
+  readonly name: Name;
+  /** How our layout's Kind column writes it. */
+  readonly spreadsheetName: string;
+  /** Other apps' names for it (Kahoot's, ...), read as it; letters only, lower-case. */
+  readonly aliases: readonly string[];
+  /** Fills the answer cells (MAX_OPTIONS of them) and returns the Correct cell. */
+  write(question: QuestionContent, answerCells: string[]): string | number;
+  read(row: SheetQuestionRow): RowReading;
+}

@@ -1,0 +1,24 @@
+/** True or false in a spreadsheet: true or false in Correct (in several languages), or the option's own text. */
+import type { KindSpreadsheetPart } from "../spreadsheet-part";
+
+/** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
+const TRUE_WORDS = new Set(["true", "t", "yes", "y", "1", "wahr", "vrai", "verdadero", "vero", "waar"]);
+const FALSE_WORDS = new Set(["false", "f", "no", "n", "2", "falsch", "faux", "falso", "onwaar"]);
+
+export const trueFalseSpreadsheet: KindSpreadsheetPart<"trueFalse"> = {
+  name: "trueFalse",
+  spreadsheetName: "true-false",
+  aliases: ["tf"],
+  write(question, answerCells) {
+    question.answers.forEach((answer, i) => (answerCells[i] = answer));
+    return question.correctAnswerIndex === 1 ? "false" : "true";
+  },
+  read({ common, answers, correct }) {
+    const key = correct.toLowerCase();
+    // Custom wording ("Yes"/"No") may be named by its text too.
+    const byText = answers.findIndex((answer) => answer.toLowerCase() === key);
+    const index = byText >= 0 && answers.length === 2 ? byText : TRUE_WORDS.has(key) ? 0 : FALSE_WORDS.has(key) ? 1 : -1;
+    if (index < 0) return { status: "invalid", message: "Correct must be true or false." };
+    return { status: "ok", input: { ...common, ...(answers.length > 0 ? { answers } : {}), correctAnswerIndex: index } };
+  },
+};
