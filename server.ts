@@ -17,15 +17,15 @@ import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
-import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/utils/env.server";
-import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
-import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/utils/address-key";
-import { DiskSpace } from "#app/utils/disk-space.server";
-import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
-import { bodyCapOf } from "#app/utils/body-limits";
+import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/env/env.server";
+import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/limits/rate-limits.server";
+import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/limits/address-key";
+import { DiskSpace } from "#app/limits/disk-space.server";
+import { getUser, SESSION_COOKIE } from "#app/sessions/session.server";
+import { bodyCapOf } from "#app/limits/body-limits";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { HeavyWork, type HeavyWorkOptions, type WorkerScript } from "#server/heavy-work";
-import { DEFAULT_SPREADSHEET_LIMITS } from "#app/utils/heavy-limits";
+import { DEFAULT_SPREADSHEET_LIMITS } from "#app/limits/heavy-limits";
 import { limitHeapGrowth } from "#server/heap-growth";
 import { requestLog, requestLogs } from "#server/http-log";
 import { drainUnreadBodies, limitRequestBodies, privatePagesNoStore, requireAllowedOrigin, securityHeaders } from "#server/http-security";
@@ -212,7 +212,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   app.set("trust proxy", config.trustProxy ?? false);
   // The socket upgrade finds the client's address exactly as Express does for HTTP.
   const clientAddressOf = (request: http.IncomingMessage) => proxyaddr(request, app.get("trust proxy fn"));
-  // What every per-address limit counts a request by: IPv4, or an IPv6 client's network (app/utils/address-key.ts).
+  // What every per-address limit counts a request by: IPv4, or an IPv6 client's network (app/limits/address-key.ts).
   const ipv6PrefixLength = config.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH;
   const limitKeyOf = (req: express.Request) => addressKey(req.ip, ipv6PrefixLength);
   const httpServer = http.createServer(app);

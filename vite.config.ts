@@ -22,7 +22,12 @@ const PLAYER_PATH = new RegExp(
       "game/client/",
       "game/(protocol-constants|rules|question-kinds)\\.ts",
       "components/(layout|flash-toasts|toaster|install-prompt|error-boundary|connection-failure-toast|game-ui|answer-inputs|form-field|round-label)\\.tsx",
-      "utils/(user|theme|field-rules|team-choice|game-messages|game-screens|nonce)\\.ts",
+      "sessions/(user)\\.ts",
+      "theme/(theme)\\.ts",
+      "schemas/(field-rules)\\.ts",
+      "teams/(team-choice)\\.ts",
+      "game-pages/(game-messages|game-screens)\\.ts",
+      "http/(nonce)\\.ts",
       "pwa/(install|platform|service-worker-client|online)\\.ts",
       "i18n/(translator|use-translation|error-text|i18n|languages|meta|messages-context)\\.tsx?",
     ].join("|") +

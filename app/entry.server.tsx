@@ -15,7 +15,7 @@ import { MessagesContext } from "#app/i18n/messages-context";
 import { pageMessages, serializeMessages } from "#app/i18n/page-messages.server";
 import { serverTranslator } from "#app/i18n/server-i18n.server";
 import { TranslatorProvider } from "#app/i18n/use-translation";
-import { NonceContext } from "#app/utils/nonce";
+import { NonceContext } from "#app/http/nonce";
 
 const ABORT_DELAY = 5_000;
 

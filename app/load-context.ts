@@ -4,8 +4,8 @@ import type { QuizGenerator } from "#app/ai/quiz-generator.server";
 import type { Billing } from "#app/billing/billing.server";
 import type { Logger } from "#server/logger";
 import type { ServerMetrics } from "#server/metrics";
-import type { RateLimits } from "#app/utils/rate-limits.server";
-import type { DiskSpace } from "#app/utils/disk-space.server";
+import type { RateLimits } from "#app/limits/rate-limits.server";
+import type { DiskSpace } from "#app/limits/disk-space.server";
 import type { CodeLookups } from "#server/code-lookups";
 import type { HeavyWork } from "#server/heavy-work";
 
@@ -18,7 +18,7 @@ declare module "@remix-run/node" {
     sessionSecret: string;
     /**
      * The client's address as Express sees it (honours TRUST_PROXY), as every per-address limit
-     * counts it (app/utils/address-key.ts): an IPv4 address, or an IPv6 client's /64.
+     * counts it (app/limits/address-key.ts): an IPv4 address, or an IPv6 client's /64.
      */
     clientIp: string;
     /** Failed game-code lookups and team lists per address (server/code-lookups.ts). */

@@ -13,12 +13,12 @@ import { languageOf } from "#app/i18n/language.server";
 import { MessagesScript } from "#app/i18n/messages-context";
 import { metaT } from "#app/i18n/meta";
 import appStyles from "#app/styles/app.css?url";
-import { publicFirebaseConfig } from "#app/utils/env.server";
-import { useNonce } from "#app/utils/nonce";
-import { checkQuizLimit } from "#app/utils/quiz-limit.server";
-import { getUser } from "#app/utils/session.server";
-import { themeOf } from "#app/utils/theme.server";
-import { ZOD_JITLESS_SCRIPT } from "#app/utils/zod-jitless";
+import { publicFirebaseConfig } from "#app/env/env.server";
+import { useNonce } from "#app/http/nonce";
+import { checkQuizLimit } from "#app/ai/quiz-limit.server";
+import { getUser } from "#app/sessions/session.server";
+import { themeOf } from "#app/theme/theme.server";
+import { ZOD_JITLESS_SCRIPT } from "#app/http/zod-jitless";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

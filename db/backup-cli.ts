@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { backupDatabase, restoreDatabase } from "./backup.server";
-import { loadDotEnvFile, parseEnv } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv } from "#app/env/env.server";
 
 const USAGE = `Usage:
   npm run db:backup -- FILE [--force]   copy the database to FILE while the server runs (--force replaces an existing FILE)

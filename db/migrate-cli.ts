@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_PATH and exits. */
 import { migrateToLatest, openDatabase } from "./connection.server";
-import { loadDotEnvFile, parseEnv } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv } from "#app/env/env.server";
 
 loadDotEnvFile();
 const env = parseEnv();

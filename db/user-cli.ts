@@ -4,7 +4,7 @@
  */
 import { migrateToLatest, openDatabase } from "./connection.server";
 import { setTierByEmail } from "#app/models/subscription.server";
-import { loadDotEnvFile, parseEnv } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv } from "#app/env/env.server";
 
 const USAGE = "Usage: npm run user -- set-tier <email> <free|standard|premium>";
 

@@ -3,15 +3,15 @@
  * private games is a count of the codes each address looked up that do not exist (issue 26, hole 8;
  * docs/decisions/0042-limits-that-mean-what-they-say.md). Every place that looks a code up counts a
  * miss here: the socket's JOIN_GAME and WATCH_GAME (server/socket/transport.ts), the join form and the teams list
- * (app/utils/join-teams.server.ts), and every page and API path with a code in it, whose 404s the
+ * (app/teams/join-teams.server.ts), and every page and API path with a code in it, whose 404s the
  * Express middleware below counts. Past the limit, every lookup from that address is refused until
  * its window ends, a real code's too, so a refusal says nothing about the code.
  *
  * The counts live in memory (a restart forgets them); the keys are the limit keys of
- * app/utils/address-key.ts, so a /64 counts as one address.
+ * app/limits/address-key.ts, so a /64 counts as one address.
  */
 import type { NextFunction, Request, Response } from "express";
-import { describeWait } from "#app/utils/rate-limits.server";
+import { describeWait } from "#app/limits/rate-limits.server";
 import { WindowCounter } from "./window-counter";
 
 export interface CodeLookupLimits {
@@ -95,7 +95,7 @@ export function guardCodeLookups(lookups: CodeLookups, addressOf: (req: Request)
     const refusal = lookups.refusal(address);
     if (refusal) {
       res.status(429).set({ "Retry-After": String(refusal.retryAfterSeconds), "Cache-Control": "no-store" });
-      // As app/utils/api.server.ts answers: the English message, its code in the errors catalog and the wait for its translations.
+      // As app/http/api.server.ts answers: the English message, its code in the errors catalog and the wait for its translations.
       if (req.path.startsWith("/api/") || req.query._data !== undefined)
         res.json({ error: refusal.message, code: CODE_LOOKUPS_CODE, values: { wait: refusal.wait } });
       else res.type("text/plain").send(refusal.message);

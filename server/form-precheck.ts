@@ -1,6 +1,6 @@
 /**
  * A page's form post is checked here, in front of Remix, against the same limits its action reads
- * it with (app/utils/body-limits.ts): its fields, names, lengths, repeats and list indexes for an
+ * it with (app/limits/body-limits.ts): its fields, names, lengths, repeats and list indexes for an
  * urlencoded body, and its type. Why twice: a page's action refuses a body by throwing a response,
  * and Remix answers that with a whole rendered error page, tens of milliseconds of the game's CPU
  * for each; twenty of them at once from one stranger cost a live game its heartbeat and grew the
@@ -13,8 +13,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
-import { isMultipart, limitsFor, routeBodyOf } from "#app/utils/body-limits";
-import { BodyRefusal, urlEncodedFieldsWithin } from "#app/utils/request-body.server";
+import { isMultipart, limitsFor, routeBodyOf } from "#app/limits/body-limits";
+import { BodyRefusal, urlEncodedFieldsWithin } from "#app/http/request-body.server";
 
 /**
  * The whole body of `request`, `length` bytes as its Content-Length declared (limitRequestBodies

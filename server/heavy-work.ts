@@ -8,8 +8,8 @@
  */
 import os from "node:os";
 import { Worker } from "node:worker_threads";
-import { jobTransfer, type HeavyJob, type HeavyJobResult } from "#app/utils/heavy-jobs.server";
-import { DEFAULT_MAX_INPUT_PIXELS, DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from "#app/utils/heavy-limits";
+import { jobTransfer, type HeavyJob, type HeavyJobResult } from "#app/quiz-files/heavy-jobs.server";
+import { DEFAULT_MAX_INPUT_PIXELS, DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from "#app/limits/heavy-limits";
 import type { Logger } from "#server/logger";
 
 export interface HeavyWorkOptions {
@@ -99,7 +99,7 @@ export class HeavyWork {
   }
 
   /**
-   * A slot for one job of the client at `address` (its limit key; app/utils/address-key.ts): at
+   * A slot for one job of the client at `address` (its limit key; app/limits/address-key.ts): at
    * once when one is free, after the jobs ahead when the queue has room, busy otherwise, and
    * address-busy when that address has its `perAddress` jobs in already. The holder must call
    * `release` once, however its job ends.

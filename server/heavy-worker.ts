@@ -5,7 +5,7 @@
  */
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
-import { runHeavyJob, type HeavyJob } from "#app/utils/heavy-jobs.server";
+import { runHeavyJob, type HeavyJob } from "#app/quiz-files/heavy-jobs.server";
 
 // The game's thread comes first: on Linux a priority set for "process 0" is this thread's alone,
 // so where cores are scarce the scheduler gives the event loop its turn before this worker's.

@@ -4,7 +4,7 @@
  * the secret must be there before the page's first game is made, not set by the request that makes it.
  */
 import type { RequestHandler } from "express";
-import { hostSecretOf, newHostSecret } from "#app/utils/host-secret.server";
+import { hostSecretOf, newHostSecret } from "#app/sessions/host-secret.server";
 
 export function issueHostSecret(): RequestHandler {
   return (req, res, next) => {

@@ -91,7 +91,7 @@ export function requireAllowedOrigin(allowedOrigins: string[]): RequestHandler {
 /**
  * Bodies beyond their route's cap are refused before anything reads them (413), as are bodies of
  * unknown length (411); each refusal has its code in the errors catalog, as the app's own do.
- * `capOf` gives a path's cap, for its content type (app/utils/body-limits.ts: `bodyCapOf`); the
+ * `capOf` gives a path's cap, for its content type (app/limits/body-limits.ts: `bodyCapOf`); the
  * app then reads the body within the same limits, as a stream.
  */
 export function limitRequestBodies(capOf: (path: string, contentType: string | undefined) => number): RequestHandler {

@@ -4,7 +4,7 @@
  * sweep for every key. rate-limiter-flexible's memory store, used here before, arms a timer with a
  * closure for each key; with every phone on its own address that was about a kilobyte per player,
  * held for as long as the window (issue 18, docs/decisions/0037-no-object-per-message.md). The HTTP
- * limits keep the library and its SQLite store (app/utils/rate-limits.server.ts).
+ * limits keep the library and its SQLite store (app/limits/rate-limits.server.ts).
  */
 
 /** A key's count and the end of its window, in whole seconds since the counter began (small integers). */

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { type QuestionKind } from "#app/game/question-kinds";
 import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#app/i18n/languages";
-import { QuizDescriptionSchema } from "#app/utils/validation";
+import { QuizDescriptionSchema } from "#app/schemas/validation";
 
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];

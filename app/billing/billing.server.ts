@@ -6,7 +6,7 @@
  * the app build, so it reports failures as data, never as an error class of its own.
  */
 import Stripe from "stripe";
-import { SUBSCRIPTION_ERROR } from "#app/utils/plans";
+import { SUBSCRIPTION_ERROR } from "#app/billing/plans";
 import type { Logger } from "#server/logger";
 import { appError, type AppError } from "#app/i18n/app-error";
 

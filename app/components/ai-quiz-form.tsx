@@ -25,8 +25,8 @@ import {
   type GenerateQuizInput,
 } from "#app/ai/options";
 import { getClientId } from "#app/game/client/storage";
-import type { ToastMessage } from "#app/utils/form-schemas";
-import { fieldError, getFormProps, useSchemaForm, type FormReply, type FormValues } from "#app/utils/forms";
+import type { ToastMessage } from "#app/schemas/form-schemas";
+import { fieldError, getFormProps, useSchemaForm, type FormReply, type FormValues } from "#app/forms/forms";
 import { Slider } from "./slider";
 
 /** The form's fields as the page shows them: text, as typed. */

@@ -8,7 +8,7 @@
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import type { ClientGameState } from "#app/game/client/game-state";
-import { BREAK_LENGTHS, breakAnnouncement, breakClock, breakMinutes, breakMsLeft } from "#app/utils/break-clock";
+import { BREAK_LENGTHS, breakAnnouncement, breakClock, breakMinutes, breakMsLeft } from "#app/nights/break-clock";
 import { ScreenHeading, StandingRow, useGameFormat, useNow } from "./game-ui";
 import { RoundStandings, Standings } from "./round-standings";
 import "#app/styles/night.css";

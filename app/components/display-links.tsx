@@ -8,7 +8,7 @@
 import { Form, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import type { GameLinks } from "#app/utils/game-links.server";
+import type { GameLinks } from "#app/game-pages/game-links.server";
 
 /** The search parameter the host's page comes back with after "New links": this section then says the old links are dead. */
 export const LINKS_RENEWED = { param: "links", value: "new" } as const;

@@ -1,7 +1,7 @@
 /**
  * 'Continue with Google' (docs/product.md#accounts). The Firebase web SDK is loaded only when the
  * button is approached or clicked, so it stays out of the initial bundle. The popup's ID token is
- * traded for our own session (app/utils/google-session.ts).
+ * traded for our own session (app/auth/google-session.ts).
  * Firebase keeps nothing on the device (in-memory persistence) and is signed out afterwards; the
  * app's own session cookie is what keeps the user signed in.
  */
@@ -12,9 +12,9 @@ import type { Auth } from "firebase/auth";
 import { useToast } from "#app/components/toaster";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import type { loader as rootLoader } from "#app/root";
-import type { PublicFirebaseConfig } from "#app/utils/env.server";
-import { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage } from "#app/utils/google-errors";
-import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, SignInError, welcomeAfterGoogle, type GoogleAccount } from "#app/utils/google-session";
+import type { PublicFirebaseConfig } from "#app/env/env.server";
+import { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage } from "#app/auth/google-errors";
+import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, SignInError, welcomeAfterGoogle, type GoogleAccount } from "#app/auth/google-session";
 
 /**
  * The API's refusals of a Google token, which it sends with no code (its callers read them word for
@@ -52,7 +52,7 @@ function loadFirebase(config: PublicFirebaseConfig): Promise<FirebaseClient> {
   return client;
 }
 
-/** Google popup, then our session (app/utils/google-session.ts). */
+/** Google popup, then our session (app/auth/google-session.ts). */
 async function signInWithGoogle(config: PublicFirebaseConfig): Promise<GoogleAccount> {
   const { auth, sdk } = await loadFirebase(config);
   const provider = new sdk.GoogleAuthProvider();

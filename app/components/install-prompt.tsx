@@ -6,7 +6,7 @@ import { isIosInstallDismissed, dismissIosInstall } from "#app/game/client/stora
 import { listenForInstallPrompt, useInstallState } from "#app/pwa/install";
 import { currentPlatform, isStandalone, type PlatformInfo } from "#app/pwa/platform";
 import { applyUpdate, registerServiceWorker, useServiceWorker } from "#app/pwa/service-worker-client";
-import { isOnTheWayIntoAGame } from "#app/utils/game-screens";
+import { isOnTheWayIntoAGame } from "#app/game-pages/game-screens";
 import type { InstallCardFace } from "./install-card";
 
 const INSTALLED_NOTICE_MS = 5000;

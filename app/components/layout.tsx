@@ -6,9 +6,9 @@ import { LogoutForm } from "#app/components/logout-form";
 import { Tooltip } from "#app/components/tooltip";
 import type { loader as rootLoader } from "#app/root";
 import { LANGUAGE_NAMES, LANGUAGES } from "#app/i18n/languages";
-import { isGameScreen } from "#app/utils/game-screens";
-import { THEME_CHOICES } from "#app/utils/theme";
-import { useOptionalUser, userLabel, type RootUser } from "#app/utils/user";
+import { isGameScreen } from "#app/game-pages/game-screens";
+import { THEME_CHOICES } from "#app/theme/theme";
+import { useOptionalUser, userLabel, type RootUser } from "#app/sessions/user";
 
 const NAV_LINKS = [
   { to: "/", label: "nav.home" },

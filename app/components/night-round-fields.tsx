@@ -1,6 +1,6 @@
 import type { MouseEvent } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import { fieldIdOf, MIN_ROUNDS, NIGHT_TITLE_MAX_LENGTH, type NightRoundDraft } from "#app/utils/night-plan";
+import { fieldIdOf, MIN_ROUNDS, NIGHT_TITLE_MAX_LENGTH, type NightRoundDraft } from "#app/nights/night-plan";
 
 export interface QuizOption {
   id: number;

@@ -7,7 +7,7 @@ import { type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { MAX_OPTIONS, MIN_OPTIONS, POINTS_OPTIONS } from "#app/game/question-kinds";
 import { QUESTION_KINDS } from "#app/game/kinds";
-import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/utils/quiz-form-schema";
+import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/schemas/quiz-form-schema";
 import { FieldError } from "./form-field";
 import { ANSWER_LETTERS, ANSWER_SHAPES } from "./game-ui";
 import { Tooltip } from "./tooltip";

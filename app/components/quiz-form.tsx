@@ -10,7 +10,7 @@ import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
 import type { ErrorValues } from "#app/i18n/error-text";
-import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/utils/quiz-form-schema";
+import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/schemas/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { QuestionEditor, fieldId } from "./question-editor";
 import { useToast } from "./toaster";

@@ -5,7 +5,7 @@
  */
 import { useTranslation } from "#app/i18n/use-translation";
 import { TEAM_NAME_MAX_LENGTH } from "#app/game/rules";
-import { TEAM_LATER, TEAM_NEW, teamChoiceValue, type JoinTeams } from "#app/utils/team-choice";
+import { TEAM_LATER, TEAM_NEW, teamChoiceValue, type JoinTeams } from "#app/teams/team-choice";
 import { FieldError } from "./form-field";
 
 export function JoinTeamFields({

@@ -5,7 +5,7 @@
  * (client/server-message.ts), to keep zod off a player's phone.
  */
 import { z } from "zod";
-import { AnswerIndexSchema, GameCodeSchema, NicknameSchema, TeamNameSchema } from "#app/utils/validation";
+import { AnswerIndexSchema, GameCodeSchema, NicknameSchema, TeamNameSchema } from "#app/schemas/validation";
 import { MAX_BREAK_MINUTES } from "./rules";
 import { MAX_OPTIONS, POINTS_OPTIONS } from "./question-kinds";
 import { QUESTION_KINDS } from "./kinds";

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow } from "#db/schema";
-import { hashHostSecret } from "#app/utils/host-secret.server";
+import { hashHostSecret } from "#app/sessions/host-secret.server";
 import type { Requester } from "./quiz.server";
 
 /** What decides who is a game's host: its host browser, its account, its browser's secret. */

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { GameRow, GameStatus } from "#db/schema";
 import { GAME_CODE_ALPHABET, GAME_CODE_LENGTH } from "#app/game/rules";
-import { hashHostSecret } from "#app/utils/host-secret.server";
+import { hashHostSecret } from "#app/sessions/host-secret.server";
 import { findHostableQuiz, type QuizAccess, type Requester } from "./quiz.server";
 import { newGameKey } from "./game-keys.server";
 

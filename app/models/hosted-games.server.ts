@@ -4,7 +4,7 @@ import type { Database, GameRow, GameStatus } from "#db/schema";
 import type { StoredEvening } from "#app/game/engine/restore";
 import { shownScore } from "#app/game/engine/teams";
 import { readEvening } from "./game-play.server";
-import { hashHostSecret } from "#app/utils/host-secret.server";
+import { hashHostSecret } from "#app/sessions/host-secret.server";
 import type { Requester } from "./quiz.server";
 
 /**

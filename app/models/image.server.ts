@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { sql, type ExpressionBuilder } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { Database } from "#db/schema";
-import { processPicture, sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
-import { MAX_UPLOAD_BYTES } from "#app/utils/storage-limits";
+import { processPicture, sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/pictures/image-processing.server";
+import { MAX_UPLOAD_BYTES } from "#app/pictures/storage-limits";
 
 export { MAX_UPLOAD_BYTES };
 

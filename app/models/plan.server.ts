@@ -1,6 +1,6 @@
 import type { DB } from "#db/connection.server";
 import type { PlanRow } from "#db/schema";
-import { DEFAULT_PLANS, FREE_TIER, type Plan } from "#app/utils/plans";
+import { DEFAULT_PLANS, FREE_TIER, type Plan } from "#app/billing/plans";
 
 export function toPlan(row: PlanRow): Plan {
   return {

@@ -15,10 +15,10 @@ import {
   type ImportInvalid,
   type PreparedImport,
   type PrepareImportResult,
-} from "#app/utils/import-reading.server";
-import { toQuizFile, type QuizFile } from "#app/utils/quiz-file";
-import type { RowError } from "#app/utils/quiz-spreadsheet.server";
-import { pictureTooLargeMessage } from "#app/utils/storage-limits";
+} from "#app/quiz-files/import-reading.server";
+import { toQuizFile, type QuizFile } from "#app/quiz-files/quiz-file";
+import type { RowError } from "#app/quiz-files/quiz-spreadsheet.server";
+import { pictureTooLargeMessage } from "#app/pictures/storage-limits";
 
 export type { RowError };
 

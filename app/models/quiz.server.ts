@@ -25,7 +25,7 @@ export interface Question extends QuestionContent {
 export interface Requester {
   userId?: number | null;
   clientId?: string | null;
-  /** The browser's host secret cookie (app/utils/host-secret.server.ts): with the client id, what makes a signed-out game's host. */
+  /** The browser's host secret cookie (app/sessions/host-secret.server.ts): with the client id, what makes a signed-out game's host. */
   hostSecret?: string | null;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { DB } from "#db/connection.server";
 import type { SubscriptionRow } from "#db/schema";
-import { FREE_TIER } from "#app/utils/plans";
+import { FREE_TIER } from "#app/billing/plans";
 
 /** Not paid for yet: the first payment of a Checkout is still under way. */
 export const NOT_STARTED = "incomplete";

@@ -10,7 +10,7 @@ import type Stripe from "stripe";
 import type { DB } from "#db/connection.server";
 import type { SubscriptionRow, UserRow } from "#db/schema";
 import { BILLING_NOT_CONFIGURED, type Billing, type BillingResult } from "#app/billing/billing.server";
-import { FREE_TIER, PLEASE_SIGN_IN, tierOf } from "#app/utils/plans";
+import { FREE_TIER, PLEASE_SIGN_IN, tierOf } from "#app/billing/plans";
 import { findPlan, findPlanByTier } from "./plan.server";
 import { holdsTier, NOT_STARTED, refreshTier } from "./subscription-tier.server";
 import { findUserRowByEmail, type User } from "./user.server";

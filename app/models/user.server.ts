@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import type { UserRow } from "#db/schema";
 import { isLanguage, type Language } from "#app/i18n/languages";
-import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
+import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/billing/plans";
 import { dailyAiQuizLimit } from "./plan.server";
 import { refreshTier } from "./subscription-tier.server";
 import { removeQuiz } from "./quiz.server";

@@ -9,12 +9,12 @@ import { LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import { metaT } from "#app/i18n/meta";
 import { changePassword, deleteAccount, findUserRowByEmail, verifyPassword, type User } from "#app/models/user.server";
 import { cancelSubscriptionsOfDeletedAccount } from "#app/models/subscription.server";
-import { BILLING_FAILURE_STATUS, requireUser, readForm } from "#app/utils/api.server";
-import { endAllSessions, endSession, startSession } from "#app/utils/session.server";
-import { planName } from "#app/utils/plans";
-import { checkQuizLimit } from "#app/utils/quiz-limit.server";
-import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/utils/forms";
-import { PasswordSchema } from "#app/utils/validation";
+import { BILLING_FAILURE_STATUS, requireUser, readForm } from "#app/http/api.server";
+import { endAllSessions, endSession, startSession } from "#app/sessions/session.server";
+import { planName } from "#app/billing/plans";
+import { checkQuizLimit } from "#app/ai/quiz-limit.server";
+import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/forms/forms";
+import { PasswordSchema } from "#app/schemas/validation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("account.title") }];
 

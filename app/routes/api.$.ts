@@ -1,4 +1,4 @@
-import { jsonError } from "#app/utils/api.server";
+import { jsonError } from "#app/http/api.server";
 
 /** Unknown API paths answer JSON, not the HTML not-found page. */
 export function loader() {

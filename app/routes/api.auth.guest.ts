@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError, AUTH_FAILURE_STATUS, handleApi, methodNotAllowed, readForm } from "#app/utils/api.server";
-import { AuthError, continueAsGuest } from "#app/utils/auth.server";
+import { ApiError, AUTH_FAILURE_STATUS, handleApi, methodNotAllowed, readForm } from "#app/http/api.server";
+import { AuthError, continueAsGuest } from "#app/auth/auth.server";
 
 /**
  * POST /api/auth/guest: 'Continue as Guest' for a script or the quiz editor, which needs a session

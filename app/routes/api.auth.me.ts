@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findUserByFirebaseUid, remainingAiQuizzes } from "#app/models/user.server";
-import { ApiError, handleApi, methodNotAllowed, requireGoogleIdentity } from "#app/utils/api.server";
-import { verifyGoogleToken } from "#app/utils/firebase.server";
-import { startSession } from "#app/utils/session.server";
+import { ApiError, handleApi, methodNotAllowed, requireGoogleIdentity } from "#app/http/api.server";
+import { verifyGoogleToken } from "#app/auth/firebase.server";
+import { startSession } from "#app/sessions/session.server";
 
 /**
  * GET /api/auth/me with `Authorization: Bearer <Firebase ID token>` (after the Google popup):

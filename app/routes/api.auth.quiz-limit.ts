@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, handleApi } from "#app/utils/api.server";
-import { QUIZ_LIMIT_CHECK_FAILED } from "#app/utils/plans";
-import { checkQuizLimit } from "#app/utils/quiz-limit.server";
-import { getUser } from "#app/utils/session.server";
+import { ApiError, handleApi } from "#app/http/api.server";
+import { QUIZ_LIMIT_CHECK_FAILED } from "#app/billing/plans";
+import { checkQuizLimit } from "#app/ai/quiz-limit.server";
+import { getUser } from "#app/sessions/session.server";
 
 /** GET /api/auth/quiz-limit -> {remainingQuizzes} for the signed-in user or guest. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

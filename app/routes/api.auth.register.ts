@@ -12,11 +12,11 @@ import {
   remainingAiQuizzes,
   type User,
 } from "#app/models/user.server";
-import { ApiError, handleApi, methodNotAllowed, readJson, requireGoogleIdentity, requireWithinLimit } from "#app/utils/api.server";
-import { verifyGoogleToken, type GoogleIdentity } from "#app/utils/firebase.server";
-import { pickUsername } from "#app/utils/google-errors";
-import { getUser, startSession } from "#app/utils/session.server";
-import { UsernameSchema } from "#app/utils/validation";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireGoogleIdentity, requireWithinLimit } from "#app/http/api.server";
+import { verifyGoogleToken, type GoogleIdentity } from "#app/auth/firebase.server";
+import { pickUsername } from "#app/auth/google-errors";
+import { getUser, startSession } from "#app/sessions/session.server";
+import { UsernameSchema } from "#app/schemas/validation";
 import { appError } from "#app/i18n/app-error";
 
 /**

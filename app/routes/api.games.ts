@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createGame } from "#app/models/game.server";
 import { findHostableQuiz } from "#app/models/quiz.server";
-import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
-import { requesterWithClientId } from "#app/utils/session.server";
-import { CreateGameSchema } from "#app/utils/api-schemas";
-import { logGameCreated } from "#app/utils/game-log.server";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/http/api.server";
+import { requesterWithClientId } from "#app/sessions/session.server";
+import { CreateGameSchema } from "#app/schemas/api-schemas";
+import { logGameCreated } from "#app/game-pages/game-log.server";
 import { appError } from "#app/i18n/app-error";
 
 export function loader() {

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { registerHost } from "#app/models/game-host.server";
-import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
-import { RegisterHostSchema } from "#app/utils/api-schemas";
-import { requesterOf } from "#app/utils/session.server";
-import { normalizeGameCode } from "#app/utils/field-rules";
+import { ApiError, handleApi, methodNotAllowed, readJson } from "#app/http/api.server";
+import { RegisterHostSchema } from "#app/schemas/api-schemas";
+import { requesterOf } from "#app/sessions/session.server";
+import { normalizeGameCode } from "#app/schemas/field-rules";
 import { appError } from "#app/i18n/app-error";
 
 export function loader() {

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findGameByCode } from "#app/models/game.server";
 import { getGameResults } from "#app/models/game-results.server";
-import { ApiError, handleApi } from "#app/utils/api.server";
-import { normalizeGameCode } from "#app/utils/field-rules";
-import { isHostRequest } from "#app/utils/game-screen.server";
+import { ApiError, handleApi } from "#app/http/api.server";
+import { normalizeGameCode } from "#app/schemas/field-rules";
+import { isHostRequest } from "#app/game-pages/game-screen.server";
 
 /** GET /api/games/:gameCode/results: every player's final score, for the game's host only. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { GenerateQuizSchema } from "#app/ai/options";
 import { generateAndHostQuiz } from "#app/models/ai-quiz.server";
-import { aiQuizError, ApiError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
-import { ensureClientId } from "#app/utils/client-id.server";
-import { getUser } from "#app/utils/session.server";
-import { logGameCreated } from "#app/utils/game-log.server";
+import { aiQuizError, ApiError, handleApi, methodNotAllowed, readJson } from "#app/http/api.server";
+import { ensureClientId } from "#app/sessions/client-id.server";
+import { getUser } from "#app/sessions/session.server";
+import { logGameCreated } from "#app/game-pages/game-log.server";
 import { appError } from "#app/i18n/app-error";
 
 export function loader() {

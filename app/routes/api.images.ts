@@ -1,12 +1,12 @@
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type ActionFunctionArgs } from "@remix-run/node";
 import { MAX_UPLOAD_BYTES, storeImage } from "#app/models/image.server";
-import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/utils/api.server";
-import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { busyAnswer } from "#app/utils/heavy-limits";
-import { BodyRefusal, readMultipart } from "#app/utils/request-body.server";
-import { chargeUpload, uploadAllowance, type UploadRefusal } from "#app/utils/picture-uploads.server";
-import { getUser } from "#app/utils/session.server";
-import { MAX_UPLOAD_REQUEST_BYTES, overStorageError, pictureTooLargeError, storageLimitOfUser } from "#app/utils/storage-limits";
+import { ApiError, handleApi, methodNotAllowed, requireWithinLimit } from "#app/http/api.server";
+import { ROUTE_BODIES } from "#app/limits/body-limits";
+import { busyAnswer } from "#app/limits/heavy-limits";
+import { BodyRefusal, readMultipart } from "#app/http/request-body.server";
+import { chargeUpload, uploadAllowance, type UploadRefusal } from "#app/pictures/picture-uploads.server";
+import { getUser } from "#app/sessions/session.server";
+import { MAX_UPLOAD_REQUEST_BYTES, overStorageError, pictureTooLargeError, storageLimitOfUser } from "#app/pictures/storage-limits";
 import { appError } from "#app/i18n/app-error";
 
 const SEND_MULTIPART = "Send the picture as multipart/form-data with a file field named image.";
@@ -43,7 +43,7 @@ const UPLOAD_REFUSAL_STATUS: Record<UploadRefusal["reason"], number> = { "no-ses
  * POST /api/images (multipart/form-data, file field `image`: PNG, JPEG, WebP or GIF up to 5 MB)
  * -> 201 { id, width, height, bytes, url, smallUrl }. The picture counts against the uploader's
  * storage: its account's plan, or a guest's. Only a session may upload, within the daily budgets
- * of its address and of the server, and while the disk has room (app/utils/picture-uploads.server.ts).
+ * of its address and of the server, and while the disk has room (app/pictures/picture-uploads.server.ts).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { addOwnQuestion } from "#app/models/quiz.server";
-import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
-import { requesterOf } from "#app/utils/session.server";
-import { CreateQuestionSchema } from "#app/utils/api-schemas";
-import { MAX_QUESTIONS } from "#app/utils/form-schemas";
+import { ApiError, handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/http/api.server";
+import { requesterOf } from "#app/sessions/session.server";
+import { CreateQuestionSchema } from "#app/schemas/api-schemas";
+import { MAX_QUESTIONS } from "#app/schemas/form-schemas";
 import { appError } from "#app/i18n/app-error";
 
 export function loader() {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleApi, importRefusalResponse, methodNotAllowed } from "#app/utils/api.server";
-import { importFromRequest } from "#app/utils/quiz-import.server";
+import { handleApi, importRefusalResponse, methodNotAllowed } from "#app/http/api.server";
+import { importFromRequest } from "#app/quiz-files/quiz-import.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);

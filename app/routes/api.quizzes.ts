@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createQuiz, listHostableQuizzes } from "#app/models/quiz.server";
-import { handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/utils/api.server";
-import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
-import { CreateQuizSchema } from "#app/utils/api-schemas";
+import { handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/http/api.server";
+import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
+import { CreateQuizSchema } from "#app/schemas/api-schemas";
 
 /** GET /api/quizzes: the quizzes the requester may host, with question counts. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

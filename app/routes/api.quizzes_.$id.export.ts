@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findOwnQuizWithQuestions, type Requester } from "#app/models/quiz.server";
 import { exportQuiz } from "#app/models/quiz-transfer.server";
-import { ApiError, attachmentResponse, handleApi, parseIdParam } from "#app/utils/api.server";
-import { QUIZ_SCHEMA_PATH, quizFileSlug } from "#app/utils/quiz-file";
-import { CSV_CONTENT_TYPE, quizToCsv, quizToXlsx, XLSX_CONTENT_TYPE } from "#app/utils/quiz-spreadsheet.server";
-import { requesterOf } from "#app/utils/session.server";
+import { ApiError, attachmentResponse, handleApi, parseIdParam } from "#app/http/api.server";
+import { QUIZ_SCHEMA_PATH, quizFileSlug } from "#app/quiz-files/quiz-file";
+import { CSV_CONTENT_TYPE, quizToCsv, quizToXlsx, XLSX_CONTENT_TYPE } from "#app/quiz-files/quiz-spreadsheet.server";
+import { requesterOf } from "#app/sessions/session.server";
 import { appError } from "#app/i18n/app-error";
 
 const FORMATS = ["json", "csv", "xlsx"] as const;

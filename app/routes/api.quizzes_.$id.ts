@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findOwnQuizWithQuestions } from "#app/models/quiz.server";
-import { ApiError, handleApi, parseIdParam } from "#app/utils/api.server";
-import { requesterOf } from "#app/utils/session.server";
+import { ApiError, handleApi, parseIdParam } from "#app/http/api.server";
+import { requesterOf } from "#app/sessions/session.server";
 import { appError } from "#app/i18n/app-error";
 
 /** GET /api/quizzes/:id: a quiz with its questions and answers, for its owner only. */

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { applyStripeEvent } from "#app/models/subscription.server";
-import { ApiError, billingError, handleApi, methodNotAllowed } from "#app/utils/api.server";
-import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { readBodyBytes } from "#app/utils/request-body.server";
+import { ApiError, billingError, handleApi, methodNotAllowed } from "#app/http/api.server";
+import { ROUTE_BODIES } from "#app/limits/body-limits";
+import { readBodyBytes } from "#app/http/request-body.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);

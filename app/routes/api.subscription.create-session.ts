@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { startSubscription } from "#app/models/subscription.server";
-import { billingError, handleApi, methodNotAllowed, readJson } from "#app/utils/api.server";
-import { CreateSubscriptionSessionSchema } from "#app/utils/api-schemas";
-import { getUser } from "#app/utils/session.server";
+import { billingError, handleApi, methodNotAllowed, readJson } from "#app/http/api.server";
+import { CreateSubscriptionSessionSchema } from "#app/schemas/api-schemas";
+import { getUser } from "#app/sessions/session.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);

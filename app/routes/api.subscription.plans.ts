@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listPlans } from "#app/models/plan.server";
-import { handleApi } from "#app/utils/api.server";
+import { handleApi } from "#app/http/api.server";
 
 /** GET /api/subscription/plans -> [{id, name, price, currency, description, aiQuizLimit, features}]. */
 export async function loader({ context }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { openBillingPortal } from "#app/models/subscription.server";
-import { billingError, handleApi, methodNotAllowed } from "#app/utils/api.server";
-import { getUser } from "#app/utils/session.server";
+import { billingError, handleApi, methodNotAllowed } from "#app/http/api.server";
+import { getUser } from "#app/sessions/session.server";
 
 export function loader() {
   return methodNotAllowed(["POST"]);

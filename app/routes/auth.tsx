@@ -8,15 +8,15 @@ import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
-import { AUTH_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/utils/api.server";
-import { AuthError, continueAsGuest, login, register } from "#app/utils/auth.server";
-import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/utils/forms";
-import { FAILED_TO_AUTHENTICATE, SOMETHING_WENT_WRONG } from "#app/utils/google-errors";
-import { GUEST_AI_QUIZ_LIMIT } from "#app/utils/plans";
-import { getUser } from "#app/utils/session.server";
-import { LoginSchema, RegisterSchema } from "#app/utils/validation";
-import { retryAfterFromAction } from "#app/utils/route-headers";
-import { safeRedirect } from "#app/utils/safe-redirect";
+import { AUTH_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/http/api.server";
+import { AuthError, continueAsGuest, login, register } from "#app/auth/auth.server";
+import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/forms/forms";
+import { FAILED_TO_AUTHENTICATE, SOMETHING_WENT_WRONG } from "#app/auth/google-errors";
+import { GUEST_AI_QUIZ_LIMIT } from "#app/billing/plans";
+import { getUser } from "#app/sessions/session.server";
+import { LoginSchema, RegisterSchema } from "#app/schemas/validation";
+import { retryAfterFromAction } from "#app/http/route-headers";
+import { safeRedirect } from "#app/http/safe-redirect";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("auth.title") }];
 

@@ -7,7 +7,7 @@ import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import type { ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
-import { loadGameScreen } from "#app/utils/api.server";
+import { loadGameScreen } from "#app/http/api.server";
 
 /**
  * The break between two rounds of a night (docs/decisions/0034-a-night-of-rounds.md), for the host

@@ -1,5 +1,5 @@
-import { attachmentResponse } from "#app/utils/api.server";
-import { CSV_CONTENT_TYPE, quizTemplateCsv } from "#app/utils/quiz-spreadsheet.server";
+import { attachmentResponse } from "#app/http/api.server";
+import { CSV_CONTENT_TYPE, quizTemplateCsv } from "#app/quiz-files/quiz-spreadsheet.server";
 
 /**
  * GET /create/template.csv: the spreadsheet template, one example question of each kind. The same

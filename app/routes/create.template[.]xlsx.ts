@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { languageOf } from "#app/i18n/language.server";
-import { attachmentResponse } from "#app/utils/api.server";
-import { quizTemplateXlsx, XLSX_CONTENT_TYPE } from "#app/utils/quiz-spreadsheet.server";
-import { getUser } from "#app/utils/session.server";
+import { attachmentResponse } from "#app/http/api.server";
+import { quizTemplateXlsx, XLSX_CONTENT_TYPE } from "#app/quiz-files/quiz-spreadsheet.server";
+import { getUser } from "#app/sessions/session.server";
 
 /**
  * GET /create/template.xlsx: the spreadsheet template, with a sheet explaining each column in the

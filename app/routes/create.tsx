@@ -7,9 +7,9 @@ import { QuizForm, type QuizFormReply } from "#app/components/quiz-form";
 import { hostNewGame } from "#app/models/game.server";
 import { MAX_UPLOAD_BYTES, storeImage, type ImageOwner } from "#app/models/image.server";
 import { createQuizWithQuestions, findOwnQuizWithQuestions, updateQuiz, type Question, type Quiz, type Requester } from "#app/models/quiz.server";
-import { ensureClientId } from "#app/utils/client-id.server";
-import { chargeUpload, uploadAllowance } from "#app/utils/picture-uploads.server";
-import { getUser, requesterWithClientId, requesterOf } from "#app/utils/session.server";
+import { ensureClientId } from "#app/sessions/client-id.server";
+import { chargeUpload, uploadAllowance } from "#app/pictures/picture-uploads.server";
+import { getUser, requesterWithClientId, requesterOf } from "#app/sessions/session.server";
 import {
   applyEditorIntent,
   checkQuizDraft,
@@ -20,14 +20,14 @@ import {
   type QuizDraft,
   type QuizForm as QuizFormValue,
   type ToastMessage,
-} from "#app/utils/quiz-form-schema";
-import { retryAfterHeaders, readForm } from "#app/utils/api.server";
-import { checkLimits } from "#app/utils/rate-limits.server";
-import { parseForm } from "#app/utils/forms";
-import { logGameCreated } from "#app/utils/game-log.server";
-import { retryAfterFromAction } from "#app/utils/route-headers";
-import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/utils/storage-limits";
-import { busyAnswer } from "#app/utils/heavy-limits";
+} from "#app/schemas/quiz-form-schema";
+import { retryAfterHeaders, readForm } from "#app/http/api.server";
+import { checkLimits } from "#app/limits/rate-limits.server";
+import { parseForm } from "#app/forms/forms";
+import { logGameCreated } from "#app/game-pages/game-log.server";
+import { retryAfterFromAction } from "#app/http/route-headers";
+import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/pictures/storage-limits";
+import { busyAnswer } from "#app/limits/heavy-limits";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: metaT(matches, "quiz")(data?.editing ? "meta.edit" : "meta.create") }];
 
@@ -107,7 +107,7 @@ async function storeFormPictures(
   const count = files.filter((file) => file !== null).length;
   if (count === 0) return { draft, errors: {} };
   // Re-encoding costs CPU: the same allowance as POST /api/images, whichever way a picture comes.
-  // Only a session uploads, within the day's budgets and the disk's floor (app/utils/picture-uploads.server.ts).
+  // Only a session uploads, within the day's budgets and the disk's floor (app/pictures/picture-uploads.server.ts).
   const upload = await uploadAllowance(context, await getUser(context, request));
   if (!upload.ok) {
     const { refusal } = upload;

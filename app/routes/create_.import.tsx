@@ -5,9 +5,9 @@ import { Page } from "#app/components/layout";
 import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
 import { VisibilityHint } from "#app/components/visibility-hint";
-import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/utils/api.server";
-import { importFromRequest } from "#app/utils/quiz-import.server";
-import { retryAfterFromAction } from "#app/utils/route-headers";
+import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/http/api.server";
+import { importFromRequest } from "#app/quiz-files/quiz-import.server";
+import { retryAfterFromAction } from "#app/http/route-headers";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("meta.import") }];
 

@@ -13,7 +13,7 @@ import { LobbyTeams, TeamLeaderboard, TeamResults } from "#app/components/team-s
 import { useGame } from "#app/game/client/game-provider";
 import type { ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
-import { KEYED_PAGE_HEADERS, loadKeyedScreen } from "#app/utils/game-links.server";
+import { KEYED_PAGE_HEADERS, loadKeyedScreen } from "#app/game-pages/game-links.server";
 import { BreakScreen } from "#app/components/break-screen";
 import { leaderboardNext, RoundLabel } from "#app/components/round-label";
 import { RoundStandings } from "#app/components/round-standings";

@@ -9,8 +9,8 @@ import { QuestionStage, TypedReveal, useRoomSounds } from "#app/components/quest
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
-import { gameLinks, KEYED_PAGE_HEADERS } from "#app/utils/game-links.server";
-import { requireHostScreen } from "#app/utils/api.server";
+import { gameLinks, KEYED_PAGE_HEADERS } from "#app/game-pages/game-links.server";
+import { requireHostScreen } from "#app/http/api.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.host") }];
 

@@ -2,11 +2,11 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { z } from "zod";
 import { LINKS_RENEWED } from "#app/components/display-links";
 import { renewGameKeys } from "#app/models/game-keys.server";
-import { parseForm } from "#app/utils/forms";
-import { requireHostScreen, readForm } from "#app/utils/api.server";
-import { safeRedirect } from "#app/utils/safe-redirect";
-import { requesterOf } from "#app/utils/session.server";
-import { KEYED_PAGE_HEADERS } from "#app/utils/game-links.server";
+import { parseForm } from "#app/forms/forms";
+import { requireHostScreen, readForm } from "#app/http/api.server";
+import { safeRedirect } from "#app/http/safe-redirect";
+import { requesterOf } from "#app/sessions/session.server";
+import { KEYED_PAGE_HEADERS } from "#app/game-pages/game-links.server";
 
 const NewLinksFormSchema = z.object({ redirectTo: z.string().optional() });
 

@@ -11,15 +11,15 @@ import { metaT } from "#app/i18n/meta";
 import { hostNewGame } from "#app/models/game.server";
 import { registerHost } from "#app/models/game-host.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
-import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
-import { HostFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
-import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
-import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/utils/forms";
-import { normalizeGameCode } from "#app/utils/field-rules";
-import { retryAfterHeaders, readForm } from "#app/utils/api.server";
-import { checkLimits } from "#app/utils/rate-limits.server";
-import { logGameCreated } from "#app/utils/game-log.server";
-import { retryAfterFromAction } from "#app/utils/route-headers";
+import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
+import { HostFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
+import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
+import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/forms/forms";
+import { normalizeGameCode } from "#app/schemas/field-rules";
+import { retryAfterHeaders, readForm } from "#app/http/api.server";
+import { checkLimits } from "#app/limits/rate-limits.server";
+import { logGameCreated } from "#app/game-pages/game-log.server";
+import { retryAfterFromAction } from "#app/http/route-headers";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("host.metaTitle") }];
 

@@ -11,15 +11,15 @@ import { useGame } from "#app/game/client/game-provider";
 import { GAME_CODE_LENGTH, NICKNAME_MAX_LENGTH } from "#app/game/rules";
 import { findLiveGame, listGameSessions, type GameSession } from "#app/models/game.server";
 import { liveGamesHostedBy } from "#app/models/game-host.server";
-import { clientIdOf } from "#app/utils/client-id.server";
-import { JoinFormSchema } from "#app/utils/form-schemas";
-import { GAME_NOT_FOUND } from "#app/utils/game-messages";
-import { parseForm, type FieldErrors } from "#app/utils/forms";
-import { readForm } from "#app/utils/api.server";
-import { joinTeamsOf } from "#app/utils/join-teams.server";
-import { requesterOf } from "#app/utils/session.server";
-import { chosenTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE, type JoinTeams } from "#app/utils/team-choice";
-import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/utils/field-rules";
+import { clientIdOf } from "#app/sessions/client-id.server";
+import { JoinFormSchema } from "#app/schemas/form-schemas";
+import { GAME_NOT_FOUND } from "#app/game-pages/game-messages";
+import { parseForm, type FieldErrors } from "#app/forms/forms";
+import { readForm } from "#app/http/api.server";
+import { joinTeamsOf } from "#app/teams/join-teams.server";
+import { requesterOf } from "#app/sessions/session.server";
+import { chosenTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE, type JoinTeams } from "#app/teams/team-choice";
+import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/schemas/field-rules";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("join.metaTitle") }];
 

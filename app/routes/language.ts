@@ -2,10 +2,10 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { LanguageFormSchema } from "#app/i18n/language-schema";
 import { rememberLanguage } from "#app/i18n/language.server";
 import { setUserLanguage } from "#app/models/user.server";
-import { parseForm } from "#app/utils/forms";
-import { readForm } from "#app/utils/api.server";
-import { safeRedirect } from "#app/utils/safe-redirect";
-import { getUser } from "#app/utils/session.server";
+import { parseForm } from "#app/forms/forms";
+import { readForm } from "#app/http/api.server";
+import { safeRedirect } from "#app/http/safe-redirect";
+import { getUser } from "#app/sessions/session.server";
 
 /**
  * POST /language: the footer's switcher. Remembers the choice for this browser and, when signed

@@ -7,7 +7,7 @@ import { TeamLeaderboard } from "#app/components/team-standings";
 import { leaderboardNext, RoundLabel } from "#app/components/round-label";
 import { useGame } from "#app/game/client/game-provider";
 import { metaT } from "#app/i18n/meta";
-import { loadGameScreen } from "#app/utils/api.server";
+import { loadGameScreen } from "#app/http/api.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.leaderboard") }];
 

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { LOGOUT_FAILED } from "#app/components/logout-form";
-import { readForm } from "#app/utils/api.server";
-import { endSession } from "#app/utils/session.server";
+import { readForm } from "#app/http/api.server";
+import { endSession } from "#app/sessions/session.server";
 
 /**
  * POST /logout: deletes the session row and clears the cookie, then goes home. The page's script

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { metaT } from "#app/i18n/meta";
 import { useTranslation } from "#app/i18n/use-translation";
 import { listHostedGames } from "#app/models/hosted-games.server";
-import { requesterOf } from "#app/utils/session.server";
+import { requesterOf } from "#app/sessions/session.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "reports")("meta.myGames") }];
 

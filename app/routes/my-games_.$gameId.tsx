@@ -9,9 +9,9 @@ import { metaT } from "#app/i18n/meta";
 import { useTranslation } from "#app/i18n/use-translation";
 import { deleteOwnGame } from "#app/models/game-purge.server";
 import { getGameReport } from "#app/models/game-report.server";
-import { parseIntent } from "#app/utils/forms";
-import { readForm } from "#app/utils/api.server";
-import { requesterOf } from "#app/utils/session.server";
+import { parseIntent } from "#app/forms/forms";
+import { readForm } from "#app/http/api.server";
+import { requesterOf } from "#app/sessions/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data: loaded }) => [
   { title: loaded ? metaT(matches, "reports")("meta.report", { title: loaded.report.title }) : metaT(matches)("notFound.title") },

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { languageOf } from "#app/i18n/language.server";
 import { getFullGameReport } from "#app/models/game-report.server";
-import { attachmentResponse, retryAfterHeaders } from "#app/utils/api.server";
-import { releasedWhenRead, REPORT_FORMATS, reportCsvFile, reportXlsxFile, type ReportFormat } from "#app/utils/game-report-files.server";
-import { busyAnswer } from "#app/utils/heavy-limits";
-import { getUser } from "#app/utils/session.server";
-import { clientIdOf } from "#app/utils/client-id.server";
-import { hostSecretOf } from "#app/utils/host-secret.server";
+import { attachmentResponse, retryAfterHeaders } from "#app/http/api.server";
+import { releasedWhenRead, REPORT_FORMATS, reportCsvFile, reportXlsxFile, type ReportFormat } from "#app/reports/game-report-files.server";
+import { busyAnswer } from "#app/limits/heavy-limits";
+import { getUser } from "#app/sessions/session.server";
+import { clientIdOf } from "#app/sessions/client-id.server";
+import { hostSecretOf } from "#app/sessions/host-secret.server";
 
 /**
  * GET /my-games/:gameId/export?format=csv|xlsx (&round=N): the report as a file, for the game's

@@ -9,14 +9,14 @@ import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
 import { hostNewGame } from "#app/models/game.server";
 import { deleteQuiz, duplicateQuiz, findOwnQuizWithQuestions, listOwnQuizzes } from "#app/models/quiz.server";
-import { FormIdSchema } from "#app/utils/form-schemas";
-import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
-import { parseForm, parseIntent } from "#app/utils/forms";
-import { requesterWithClientId, requesterOf } from "#app/utils/session.server";
-import { retryAfterHeaders, requireUser, readForm } from "#app/utils/api.server";
-import { checkLimits } from "#app/utils/rate-limits.server";
-import { logGameCreated } from "#app/utils/game-log.server";
-import { retryAfterFromAction } from "#app/utils/route-headers";
+import { FormIdSchema } from "#app/schemas/form-schemas";
+import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
+import { parseForm, parseIntent } from "#app/forms/forms";
+import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
+import { retryAfterHeaders, requireUser, readForm } from "#app/http/api.server";
+import { checkLimits } from "#app/limits/rate-limits.server";
+import { logGameCreated } from "#app/game-pages/game-log.server";
+import { retryAfterFromAction } from "#app/http/route-headers";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("meta.myQuizzes") }];
 

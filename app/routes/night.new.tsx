@@ -16,11 +16,11 @@ import { metaT } from "#app/i18n/meta";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { hostNewNight } from "#app/models/game-night.server";
 import { listHostableQuizzes } from "#app/models/quiz.server";
-import { retryAfterHeaders, readForm } from "#app/utils/api.server";
-import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
-import { parseForm, type FieldErrors } from "#app/utils/forms";
-import { logGameCreated } from "#app/utils/game-log.server";
-import { HOST_CONNECTION_FAILED } from "#app/utils/game-messages";
+import { retryAfterHeaders, readForm } from "#app/http/api.server";
+import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
+import { parseForm, type FieldErrors } from "#app/forms/forms";
+import { logGameCreated } from "#app/game-pages/game-log.server";
+import { HOST_CONNECTION_FAILED } from "#app/game-pages/game-messages";
 import {
   applyNightIntent,
   emptyNightDraft,
@@ -31,10 +31,10 @@ import {
   NIGHT_TITLE_MAX_LENGTH,
   type NightDraft,
   type NightRoundDraft,
-} from "#app/utils/night-plan";
-import { checkLimits } from "#app/utils/rate-limits.server";
-import { retryAfterFromAction } from "#app/utils/route-headers";
-import { requesterOf, requesterWithClientId } from "#app/utils/session.server";
+} from "#app/nights/night-plan";
+import { checkLimits } from "#app/limits/rate-limits.server";
+import { retryAfterFromAction } from "#app/http/route-headers";
+import { requesterOf, requesterWithClientId } from "#app/sessions/session.server";
 import "#app/styles/night.css";
 import { type QuizOption, RoundFields } from "#app/components/night-round-fields";
 

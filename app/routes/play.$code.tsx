@@ -11,7 +11,7 @@ import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
 import { useErrorText } from "#app/i18n/error-text";
 import { metaT } from "#app/i18n/meta";
-import { requirePlayerScreen } from "#app/utils/api.server";
+import { requirePlayerScreen } from "#app/http/api.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.play") }];
 

@@ -12,7 +12,7 @@ import { RemoteTeams } from "#app/components/remote-teams";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
-import { KEYED_PAGE_HEADERS, loadKeyedScreen } from "#app/utils/game-links.server";
+import { KEYED_PAGE_HEADERS, loadKeyedScreen } from "#app/game-pages/game-links.server";
 import { BreakClock, BreakControls } from "#app/components/break-screen";
 import { leaderboardNext, RoundLabel } from "#app/components/round-label";
 

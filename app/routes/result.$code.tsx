@@ -6,7 +6,7 @@ import { ANSWER_LETTERS, AnswerDistribution, ConnectingNotice, ScreenHeading, us
 import { Page } from "#app/components/layout";
 import { useGame } from "#app/game/client/game-provider";
 import { metaT } from "#app/i18n/meta";
-import { requirePlayerScreen } from "#app/utils/api.server";
+import { requirePlayerScreen } from "#app/http/api.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.result") }];
 

@@ -11,8 +11,8 @@ import { useGame } from "#app/game/client/game-provider";
 import { getClientId } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
 import type { GameResults } from "#app/models/game-results.server";
-import { loadGameScreen } from "#app/utils/api.server";
-import { resultsCsv } from "#app/utils/results-csv";
+import { loadGameScreen } from "#app/http/api.server";
+import { resultsCsv } from "#app/reports/results-csv";
 import { RoundStandings } from "#app/components/round-standings";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "game")("meta.results") }];

@@ -1,4 +1,4 @@
-import { quizFileJsonSchema } from "#app/utils/quiz-file";
+import { quizFileJsonSchema } from "#app/quiz-files/quiz-file";
 
 /**
  * GET /schema/quiz-v1.json: the quiz file's JSON Schema. It changes only with a deploy, and any

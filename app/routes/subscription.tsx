@@ -19,11 +19,11 @@ import {
   SUBSCRIPTION_ERROR,
   tierOf,
   type Plan,
-} from "#app/utils/plans";
-import { getUser } from "#app/utils/session.server";
-import { FormIdSchema } from "#app/utils/form-schemas";
-import { parseForm, parseIntent } from "#app/utils/forms";
-import { BILLING_FAILURE_STATUS, readForm } from "#app/utils/api.server";
+} from "#app/billing/plans";
+import { getUser } from "#app/sessions/session.server";
+import { FormIdSchema } from "#app/schemas/form-schemas";
+import { parseForm, parseIntent } from "#app/forms/forms";
+import { BILLING_FAILURE_STATUS, readForm } from "#app/http/api.server";
 import type { Logger } from "#server/logger";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("subscription.title") }];

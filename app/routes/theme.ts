@@ -1,10 +1,10 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { parseForm } from "#app/utils/forms";
-import { readForm } from "#app/utils/api.server";
-import { safeRedirect } from "#app/utils/safe-redirect";
-import { THEME_CHOICES } from "#app/utils/theme";
-import { rememberTheme } from "#app/utils/theme.server";
+import { parseForm } from "#app/forms/forms";
+import { readForm } from "#app/http/api.server";
+import { safeRedirect } from "#app/http/safe-redirect";
+import { THEME_CHOICES } from "#app/theme/theme";
+import { rememberTheme } from "#app/theme/theme.server";
 
 const ThemeFormSchema = z.object({
   theme: z.enum(THEME_CHOICES, { error: "Choose system, light or dark." }),

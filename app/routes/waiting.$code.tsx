@@ -10,8 +10,8 @@ import { useToast } from "#app/components/toaster";
 import { useGame } from "#app/game/client/game-provider";
 import { loadHostSession } from "#app/game/client/storage";
 import { metaT } from "#app/i18n/meta";
-import { gameLinks, KEYED_PAGE_HEADERS } from "#app/utils/game-links.server";
-import { loadGameScreen } from "#app/utils/api.server";
+import { gameLinks, KEYED_PAGE_HEADERS } from "#app/game-pages/game-links.server";
+import { loadGameScreen } from "#app/http/api.server";
 
 // The host's projector controls and display and remote links: a player's phone, which never shows them, never downloads them.
 const ProjectorControls = lazy(() => import("#app/components/projector/projector-controls").then((module) => ({ default: module.ProjectorControls })));

@@ -4,7 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { CloseCode, MAX_MESSAGE_BYTES, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
 import { CLIENT_MESSAGE_ROUTES, type TransportMessageType } from "#app/game/protocol-routes";
 import { HOST_NICKNAME } from "#app/game/rules";
-import { hostSecretOf } from "#app/utils/host-secret.server";
+import { hostSecretOf } from "#app/sessions/host-secret.server";
 import { CODE_LOOKUPS_CODE, type CodeLookups } from "../code-lookups";
 import type { GameHub } from "../game-hub";
 import type { GameRoom } from "../game-room";

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WS_PATH } from "#app/game/protocol";
-import { addressKey } from "#app/utils/address-key";
-import { HOST_SECRET_COOKIE } from "#app/utils/host-secret.server";
-import { ClientIdSchema } from "#app/utils/validation";
+import { addressKey } from "#app/limits/address-key";
+import { HOST_SECRET_COOKIE } from "#app/sessions/host-secret.server";
+import { ClientIdSchema } from "#app/schemas/validation";
 import { isAllowedOrigin } from "../http-security";
 
 /**
@@ -23,7 +23,7 @@ export interface UpgradeOptions {
   hostCookieNames?: string[];
   /** The client's address, found as for HTTP requests (TRUST_PROXY); the socket's peer when absent. */
   clientAddressOf?: (request: IncomingMessage) => string | undefined;
-  /** An IPv6 client counts by the network of this prefix (IPV6_PREFIX_LENGTH; app/utils/address-key.ts). */
+  /** An IPv6 client counts by the network of this prefix (IPV6_PREFIX_LENGTH; app/limits/address-key.ts). */
   ipv6PrefixLength?: number;
   /** Sockets one address may hold open at once; past it an upgrade is refused with 429 (SOCKETS_PER_IP). */
   maxSocketsPerAddress?: number;

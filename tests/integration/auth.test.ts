@@ -8,8 +8,8 @@ import type { DB } from "#db/connection.server";
 import { createQuiz, listOwnQuizzes } from "#app/models/quiz.server";
 import * as authRoute from "#app/routes/auth";
 import * as logoutRoute from "#app/routes/logout";
-import { AuthError, LOGIN_FAILED, login, MAX_FAILED_LOGINS, register } from "#app/utils/auth.server";
-import { getUser, SESSION_COOKIE } from "#app/utils/session.server";
+import { AuthError, LOGIN_FAILED, login, MAX_FAILED_LOGINS, register } from "#app/auth/auth.server";
+import { getUser, SESSION_COOKIE } from "#app/sessions/session.server";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 import { captureLogs, ERROR } from "#tests/log-capture";
 

@@ -1,6 +1,6 @@
 /**
  * Issue 26, holes 1, 2 and the bodies of 5: a form or JSON body past its route's limits
- * (app/utils/request-body.server.ts) is refused with a 4xx before anything parses it, while the
+ * (app/http/request-body.server.ts) is refused with a 4xx before anything parses it, while the
  * event loop that carries every live game stays free. The server runs in this process, so the
  * loop watched here is the server's.
  */

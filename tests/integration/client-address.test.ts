@@ -5,7 +5,7 @@
  * upgrade finds the address exactly as HTTP does.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnv } from "#app/utils/env.server";
+import { parseEnv } from "#app/env/env.server";
 import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
 

@@ -18,7 +18,7 @@ import { HOST_NICKNAME } from "#app/game/rules";
 import { SAMPLE_QUESTIONS, cookiesOf, createGameFixture, keepCookies, startTestServer, type TestServer } from "./harness";
 import { openDatabase } from "#db/connection.server";
 import { hostNewNight } from "#app/models/game-night.server";
-import { hostSecretOf } from "#app/utils/host-secret.server";
+import { hostSecretOf } from "#app/sessions/host-secret.server";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

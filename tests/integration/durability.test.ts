@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnv } from "#app/utils/env.server";
+import { parseEnv } from "#app/env/env.server";
 import { startTestServer, type TestServer } from "./harness";
 
 const servers: TestServer[] = [];

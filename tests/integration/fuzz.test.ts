@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientMessageSchema, CloseCode, MAX_MESSAGE_BYTES, type ClientMessage } from "#app/game/protocol";
 import { HOST_NICKNAME } from "#app/game/rules";
-import { isOffensive } from "#app/utils/profanity";
+import { isOffensive } from "#app/schemas/profanity";
 import { createLogger, type Logger } from "#server/logger";
 import { SAMPLE_QUESTIONS, TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
 

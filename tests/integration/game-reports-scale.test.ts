@@ -10,7 +10,7 @@ import type { DB } from "#db/connection.server";
 import { createGame } from "#app/models/game.server";
 import { getFullGameReport, getGameReport } from "#app/models/game-report.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
-import { reportCsvFile, reportXlsxFile } from "#app/utils/game-report-files.server";
+import { reportCsvFile, reportXlsxFile } from "#app/reports/game-report-files.server";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 
 const PLAYERS = 10_000;

@@ -12,7 +12,7 @@ import { getGameReport } from "#app/models/game-report.server";
 import { listHostedGames } from "#app/models/hosted-games.server";
 import { removeQuiz } from "#app/models/quiz.server";
 import { deleteAccount } from "#app/models/user.server";
-import { hostSecretOf } from "#app/utils/host-secret.server";
+import { hostSecretOf } from "#app/sessions/host-secret.server";
 import { captureLogs } from "../log-capture";
 import { TestClient, browserCookie, cookiesOf, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
 

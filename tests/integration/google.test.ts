@@ -8,8 +8,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createGuest } from "#app/models/user.server";
-import { startSession } from "#app/utils/session.server";
-import { exchangeGoogleToken, welcomeAfterGoogle } from "#app/utils/google-session";
+import { startSession } from "#app/sessions/session.server";
+import { exchangeGoogleToken, welcomeAfterGoogle } from "#app/auth/google-session";
 import { WELCOME_TOASTS } from "#app/components/flash-toasts";
 import { startTestServer, type TestServer } from "./harness";
 import englishCommon from "#app/locales/en/common.json";
@@ -207,7 +207,7 @@ describe("Google sign-in with Firebase configured", () => {
   });
 
   it("is welcomed on a first sign-in and welcomed back on the next, as the browser's exchange sees it", async () => {
-    // The browser's own code (app/utils/google-session.ts), with its relative URLs sent to this server.
+    // The browser's own code (app/auth/google-session.ts), with its relative URLs sent to this server.
     const request = (path: string, init?: RequestInit) => fetch(server.url + path, init);
     const token = emulatorToken({ uid: "google-welcome", email: "welcome@example.com", name: "Wendy Welcome" });
     const profile = { displayName: "Wendy Welcome", email: "welcome@example.com" };

@@ -11,7 +11,7 @@ import { expect } from "vitest";
 import { readServerMessage } from "#app/game/client/server-message";
 import { ServerMessageSchema, type ServerMessage, type ServerMessageType, type ServerPayload } from "#app/game/protocol";
 import { createAccount, createGuest, type User } from "#app/models/user.server";
-import { startSession } from "#app/utils/session.server";
+import { startSession } from "#app/sessions/session.server";
 import { startServer, type RunningServer, type ServerConfig } from "../../server";
 import { silentLogger } from "#server/logger";
 

@@ -12,9 +12,9 @@ import { addQuestion, contentOf, createQuiz, deleteQuiz, getQuestions, listOwnQu
 import { createAccount, type User } from "#app/models/user.server";
 import * as exportApi from "#app/routes/api.quizzes_.$id.export";
 import * as myQuizzesRoute from "#app/routes/my-quizzes";
-import { QUIZ_NOT_FOUND } from "#app/utils/game-messages";
-import { DEFAULT_LIMIT_RULES, type LimitRules } from "#app/utils/rate-limits.server";
-import { startSession } from "#app/utils/session.server";
+import { QUIZ_NOT_FOUND } from "#app/game-pages/game-messages";
+import { DEFAULT_LIMIT_RULES, type LimitRules } from "#app/limits/rate-limits.server";
+import { startSession } from "#app/sessions/session.server";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 
 let database: TempDatabase;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MAX_QUESTIONS } from "#app/utils/form-schemas";
+import { MAX_QUESTIONS } from "#app/schemas/form-schemas";
 import { SAMPLE_QUESTIONS, TestClient, signInAs, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -14,8 +14,8 @@ import * as quizApi from "#app/routes/api.quizzes";
 import * as quizByIdApi from "#app/routes/api.quizzes_.$id";
 import * as createRoute from "#app/routes/create";
 import * as myQuizzesRoute from "#app/routes/my-quizzes";
-import { AuthError, login } from "#app/utils/auth.server";
-import { getUser, startSession } from "#app/utils/session.server";
+import { AuthError, login } from "#app/auth/auth.server";
+import { getUser, startSession } from "#app/sessions/session.server";
 import { openTempDatabase, testLimits, type TempDatabase } from "./temp-database";
 import { silentLogger } from "#server/logger";
 

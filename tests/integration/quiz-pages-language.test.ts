@@ -6,7 +6,7 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuizWithQuestions } from "#app/models/quiz.server";
-import { TEMPLATE_QUESTIONS } from "#app/utils/quiz-spreadsheet.server";
+import { TEMPLATE_QUESTIONS } from "#app/quiz-files/quiz-spreadsheet.server";
 import { signInAs, startTestServer, type SignedIn, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
+import { OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import { createLogger } from "#server/logger";
 import { captureLogs } from "#tests/log-capture";

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_FAILED_LOGINS } from "#app/utils/auth.server";
+import { MAX_FAILED_LOGINS } from "#app/auth/auth.server";
 import { TEST_SESSION_SECRET, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hostNewNight } from "#app/models/game-night.server";
-import { hostSecretOf } from "#app/utils/host-secret.server";
+import { hostSecretOf } from "#app/sessions/host-secret.server";
 import { TestClient, cookiesOf, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
-import { DEFAULT_LIMIT_RULES, RateLimits, type LimitRules } from "#app/utils/rate-limits.server";
+import { DEFAULT_LIMIT_RULES, RateLimits, type LimitRules } from "#app/limits/rate-limits.server";
 
 export interface TempDatabase {
   db: DB;

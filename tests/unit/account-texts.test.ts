@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { errorTextIn } from "#app/i18n/error-templates";
 import { serverTranslator } from "#app/i18n/server-i18n.server";
 import en from "#app/locales/en/account.json";
-import { DEFAULT_LIMIT_RULES, describeWait } from "#app/utils/rate-limits.server";
-import { DEFAULT_PLAN_TEXT_KEYS, DEFAULT_PLANS } from "#app/utils/plans";
+import { DEFAULT_LIMIT_RULES, describeWait } from "#app/limits/rate-limits.server";
+import { DEFAULT_PLAN_TEXT_KEYS, DEFAULT_PLANS } from "#app/billing/plans";
 
 /** A limit's refusal as the server words it. */
 const refusal = (name: keyof typeof DEFAULT_LIMIT_RULES, seconds: number) => DEFAULT_LIMIT_RULES[name].message.replace("{wait}", describeWait(seconds));

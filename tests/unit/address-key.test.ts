@@ -1,6 +1,6 @@
-/** Every per-address limit counts an IPv6 client by its network and an IPv4-mapped address as IPv4 (app/utils/address-key.ts). */
+/** Every per-address limit counts an IPv6 client by its network and an IPv4-mapped address as IPv4 (app/limits/address-key.ts). */
 import { describe, expect, it } from "vitest";
-import { addressKey } from "#app/utils/address-key";
+import { addressKey } from "#app/limits/address-key";
 
 describe("addressKey", () => {
   it.each([

@@ -19,7 +19,7 @@ import { quizPrompt, retryPrompt } from "#app/ai/prompt.server";
 import { describeAiConfig, isAiConfigured, QuizGenerator } from "#app/ai/quiz-generator.server";
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";
 import { captureLogs, WARN } from "#tests/log-capture";
-import { aiConfigOf, parseEnv } from "#app/utils/env.server";
+import { aiConfigOf, parseEnv } from "#app/env/env.server";
 
 /** A question as the model writes it (the flat shape of every kind), multiple choice by default. */
 const modelQuestion = (n: number, overrides: Record<string, unknown> = {}) => ({

@@ -3,7 +3,7 @@
  * auth action and the auth page's client-side checks share.
  */
 import { describe, expect, it } from "vitest";
-import { LoginSchema, PASSWORD_MIN_LENGTH, RegisterSchema, USERNAME_MIN_LENGTH } from "#app/utils/validation";
+import { LoginSchema, PASSWORD_MIN_LENGTH, RegisterSchema, USERNAME_MIN_LENGTH } from "#app/schemas/validation";
 
 const VALID_EMAIL = "sam@example.com";
 const INVALID_EMAIL = "Please enter a valid email";

@@ -1,7 +1,7 @@
-/** Uploads are refused below a free-disk floor, read with statfs at most every 5 s (app/utils/disk-space.server.ts). */
+/** Uploads are refused below a free-disk floor, read with statfs at most every 5 s (app/limits/disk-space.server.ts). */
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { DiskSpace, readFreeBytes } from "#app/utils/disk-space.server";
+import { DiskSpace, readFreeBytes } from "#app/limits/disk-space.server";
 
 describe("DiskSpace", () => {
   it("reads the real free space of a directory's file system", async () => {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { describe, expect, it } from "vitest";
-import { loadDotEnvFile, parseEnv, resolveSessionSecret } from "#app/utils/env.server";
+import { loadDotEnvFile, parseEnv, resolveSessionSecret } from "#app/env/env.server";
 
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {

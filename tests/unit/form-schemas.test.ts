@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstErrors, HostFormSchema, JoinFormSchema } from "#app/utils/form-schemas";
+import { firstErrors, HostFormSchema, JoinFormSchema } from "#app/schemas/form-schemas";
 
 function errorsOf(result: { success: boolean; error?: Parameters<typeof firstErrors>[0] }) {
   expect(result.success).toBe(false);

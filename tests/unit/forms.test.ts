@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FormIdSchema, HostFormSchema, JoinFormSchema } from "#app/utils/form-schemas";
-import { parseForm, parseIntent } from "#app/utils/forms";
-import { RegisterSchema } from "#app/utils/validation";
+import { FormIdSchema, HostFormSchema, JoinFormSchema } from "#app/schemas/form-schemas";
+import { parseForm, parseIntent } from "#app/forms/forms";
+import { RegisterSchema } from "#app/schemas/validation";
 
 const form = (entries: Record<string, string> | [string, string][]) => new URLSearchParams(entries);
 

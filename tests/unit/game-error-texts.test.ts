@@ -15,8 +15,8 @@ import { pageMessages } from "#app/i18n/page-messages.server";
 import { createCatalogTranslator } from "#app/i18n/translator";
 import { TranslatorProvider } from "#app/i18n/use-translation";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
-import { GAME_NOT_FOUND } from "#app/utils/game-messages";
-import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
+import { GAME_NOT_FOUND } from "#app/game-pages/game-messages";
+import { OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 import { BAD_DISPLAY_KEY, GAME_CLOSED_MESSAGE, LINK_REPLACED_MESSAGE } from "../../server/game-room";
 import { JOIN_LIMIT_MESSAGES } from "../../server/socket/join-limits";
 

@@ -23,8 +23,8 @@ import { TeamDetails } from "#app/components/report-standings";
 import { pageMessages } from "#app/i18n/page-messages.server";
 import { createCatalogTranslator } from "#app/i18n/translator";
 import { TranslatorProvider } from "#app/i18n/use-translation";
-import { attachmentResponse } from "#app/utils/api.server";
-import { reportCsvFile, reportFileName, reportXlsxFile } from "#app/utils/game-report-files.server";
+import { attachmentResponse } from "#app/http/api.server";
+import { reportCsvFile, reportFileName, reportXlsxFile } from "#app/reports/game-report-files.server";
 import { openTempDatabase, type TempDatabase } from "../integration/temp-database";
 
 function question(index: number, kind: QuestionFigures["kind"], correctRate: number | null, averageResponseMs = 5000, answered = 4): QuestionFigures {

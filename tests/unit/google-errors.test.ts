@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { googleErrorMessage, googleUsername, pickUsername } from "#app/utils/google-errors";
+import { googleErrorMessage, googleUsername, pickUsername } from "#app/auth/google-errors";
 
 describe("googleErrorMessage", () => {
   it.each([

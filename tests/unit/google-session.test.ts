@@ -4,7 +4,7 @@
  * The real server's answers are exercised in tests/integration/google.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, welcomeAfterGoogle } from "#app/utils/google-session";
+import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, welcomeAfterGoogle } from "#app/auth/google-session";
 import { WELCOME_TOASTS } from "#app/components/flash-toasts";
 import englishCommon from "#app/locales/en/common.json";
 

@@ -4,13 +4,13 @@
  */
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/utils/heavy-limits";
-import { jsonWithinShape } from "#app/utils/import-reading.server";
-import { parseEnv } from "#app/utils/env.server";
-import { checkArchive } from "#app/utils/xlsx-archive.server";
-import { parseQuizSpreadsheet, quizTemplateCsv, TEMPLATE_QUESTIONS } from "#app/utils/quiz-spreadsheet.server";
-import { releasedWhenRead } from "#app/utils/game-report-files.server";
-import type { HeavyJob } from "#app/utils/heavy-jobs.server";
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/limits/heavy-limits";
+import { jsonWithinShape } from "#app/quiz-files/import-reading.server";
+import { parseEnv } from "#app/env/env.server";
+import { checkArchive } from "#app/quiz-files/xlsx-archive.server";
+import { parseQuizSpreadsheet, quizTemplateCsv, TEMPLATE_QUESTIONS } from "#app/quiz-files/quiz-spreadsheet.server";
+import { releasedWhenRead } from "#app/reports/game-report-files.server";
+import type { HeavyJob } from "#app/quiz-files/heavy-jobs.server";
 import { HeavyWork } from "#server/heavy-work";
 import { silentLogger } from "#server/logger";
 import { zipBombXlsx } from "../integration/hostile-files";

@@ -12,8 +12,8 @@ import {
   UNREADABLE_PICTURE_MESSAGE,
   UNSUPPORTED_PICTURE_MESSAGE,
   type ProcessedPicture,
-} from "#app/utils/image-processing.server";
-import { describeBytes, overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/utils/storage-limits";
+} from "#app/pictures/image-processing.server";
+import { describeBytes, overStorageMessage, pictureTooLargeMessage, storageLimitFor } from "#app/pictures/storage-limits";
 
 const red = { r: 200, g: 30, b: 30 };
 

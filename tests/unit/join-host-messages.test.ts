@@ -8,9 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { errorCodesOf } from "#app/i18n/error-text";
-import { HostFormSchema, JoinFormSchema, QUIZZES_LOAD_FAILED } from "#app/utils/form-schemas";
-import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
-import { parseForm } from "#app/utils/forms";
+import { HostFormSchema, JoinFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
+import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
+import { parseForm } from "#app/forms/forms";
 
 const english = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../app/locales/en/errors.json"), "utf8"));
 const codes = errorCodesOf(english);

@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { parseTypedNumber } from "#app/game/question-kinds";
-import { parseQuizSpreadsheet, QUIZ_SPREADSHEET_COLUMNS, readTimeLimit } from "#app/utils/quiz-spreadsheet.server";
+import { parseQuizSpreadsheet, QUIZ_SPREADSHEET_COLUMNS, readTimeLimit } from "#app/quiz-files/quiz-spreadsheet.server";
 
 const LONG = Number(process.env.LINEAR_TEST_LENGTH ?? 300_000);
 

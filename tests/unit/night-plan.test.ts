@@ -16,8 +16,8 @@ import {
   NightFormSchema,
   nightRoundQuizMessage,
   nightRoundTitleMessage,
-} from "#app/utils/form-schemas";
-import { parseForm } from "#app/utils/forms";
+} from "#app/schemas/form-schemas";
+import { parseForm } from "#app/forms/forms";
 import {
   applyNightIntent,
   emptyNightDraft,
@@ -27,7 +27,7 @@ import {
   nightRefusalMessage,
   type NightDraft,
   type NightRoundDraft,
-} from "#app/utils/night-plan";
+} from "#app/nights/night-plan";
 
 /** A posted plan, as the page's fields name its values. */
 function post(fields: Record<string, string>): FormData {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { breakComesNext, leaderboardNext } from "#app/components/round-label";
 import { translator } from "#app/i18n/server-i18n.server";
-import { breakAnnouncement, breakClock, breakMinutes, breakMsLeft } from "#app/utils/break-clock";
-import { isGameScreen } from "#app/utils/game-screens";
+import { breakAnnouncement, breakClock, breakMinutes, breakMsLeft } from "#app/nights/break-clock";
+import { isGameScreen } from "#app/game-pages/game-screens";
 
 describe("breakMsLeft", () => {
   it("counts down to the server's end of the break on the local clock corrected by the offset", () => {

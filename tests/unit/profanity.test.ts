@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isOffensive } from "#app/utils/profanity";
-import { NewNicknameSchema, NicknameSchema, OFFENSIVE_NICKNAME } from "#app/utils/validation";
+import { isOffensive } from "#app/schemas/profanity";
+import { NewNicknameSchema, NicknameSchema, OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 
 describe("isOffensive", () => {
   it.each(["fuck", "fuuuck", "sh1thead", "b1tch", "wh0re"])("catches %j", (text) => {

@@ -12,15 +12,15 @@ import { errorTemplatesOf, errorTextIn } from "#app/i18n/error-templates";
 import { pageMessages } from "#app/i18n/page-messages.server";
 import { createCatalogTranslator, type Translator } from "#app/i18n/translator";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
-import { CANNOT_REMOVE_QUESTION, CREATE_QUIZ_FAILED } from "#app/utils/form-schemas";
-import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/utils/game-messages";
-import { UNREADABLE_PICTURE_MESSAGE, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/image-processing.server";
-import { checkQuizDraft, emptyQuestionDraft, emptyQuizDraft, quizErrorToast, type QuizDraft } from "#app/utils/quiz-form-schema";
-import { NOT_A_QUIZ_FILE, quizFileTooLargeMessage, spreadsheetTooLargeMessage, UNKNOWN_QUIZ_FILE_VERSION } from "#app/utils/quiz-file";
+import { CANNOT_REMOVE_QUESTION, CREATE_QUIZ_FAILED } from "#app/schemas/form-schemas";
+import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
+import { UNREADABLE_PICTURE_MESSAGE, UNSUPPORTED_PICTURE_MESSAGE } from "#app/pictures/image-processing.server";
+import { checkQuizDraft, emptyQuestionDraft, emptyQuizDraft, quizErrorToast, type QuizDraft } from "#app/schemas/quiz-form-schema";
+import { NOT_A_QUIZ_FILE, quizFileTooLargeMessage, spreadsheetTooLargeMessage, UNKNOWN_QUIZ_FILE_VERSION } from "#app/quiz-files/quiz-file";
 import { prepareImport } from "#app/models/quiz-transfer.server";
-import { parseQuizSpreadsheet } from "#app/utils/quiz-spreadsheet.server";
-import { DEFAULT_LIMIT_RULES, describeWait } from "#app/utils/rate-limits.server";
-import { overStorageMessage, pictureTooLargeMessage } from "#app/utils/storage-limits";
+import { parseQuizSpreadsheet } from "#app/quiz-files/quiz-spreadsheet.server";
+import { DEFAULT_LIMIT_RULES, describeWait } from "#app/limits/rate-limits.server";
+import { overStorageMessage, pictureTooLargeMessage } from "#app/pictures/storage-limits";
 
 /** As in the browser: the page's catalogs. */
 const translators = Object.fromEntries(LANGUAGES.map((language) => [language, createCatalogTranslator(language, pageMessages(language).resources)])) as Record<

@@ -13,7 +13,7 @@ import {
   toQuizFile,
   UNKNOWN_QUIZ_FILE_VERSION,
   type QuizFile,
-} from "#app/utils/quiz-file";
+} from "#app/quiz-files/quiz-file";
 
 const IMAGE_ID = "a".repeat(64);
 const PICTURE_BASE64 = Buffer.from("RIFF\0\0\0\0WEBPVP8 fake").toString("base64");

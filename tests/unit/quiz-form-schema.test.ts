@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseTypedNumber } from "#app/game/question-kinds";
-import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS } from "#app/utils/form-schemas";
-import { parseForm } from "#app/utils/forms";
+import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS } from "#app/schemas/form-schemas";
+import { parseForm } from "#app/forms/forms";
 import {
   applyEditorIntent,
   checkQuizDraft,
@@ -16,7 +16,7 @@ import {
   quizErrorToast,
   type QuestionDraft,
   type QuizDraft,
-} from "#app/utils/quiz-form-schema";
+} from "#app/schemas/quiz-form-schema";
 
 const question = (text = "2 + 2?", answers = ["3", "4", "5", "22"], correctAnswerIndex = 1, change: Partial<QuestionDraft> = {}): QuestionDraft => ({
   ...emptyQuestionDraft(),

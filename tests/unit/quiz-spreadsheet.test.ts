@@ -15,7 +15,7 @@ import {
   quizToXlsx,
   TEMPLATE_QUESTIONS,
   type SpreadsheetResult,
-} from "#app/utils/quiz-spreadsheet.server";
+} from "#app/quiz-files/quiz-spreadsheet.server";
 
 const blank: Omit<QuestionContent, "kind" | "text"> = {
   answers: [],

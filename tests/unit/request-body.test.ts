@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
 import { MAX_ROUNDS } from "#app/game/rules";
-import { MAX_QUESTIONS, NightDraftSchema } from "#app/utils/form-schemas";
-import { PostedQuizSchema } from "#app/utils/quiz-form-schema";
-import { bodyCapOf, ROUTE_BODIES } from "#app/utils/body-limits";
+import { MAX_QUESTIONS, NightDraftSchema } from "#app/schemas/form-schemas";
+import { PostedQuizSchema } from "#app/schemas/quiz-form-schema";
+import { bodyCapOf, ROUTE_BODIES } from "#app/limits/body-limits";
 import englishErrors from "#app/locales/en/errors.json";
-import { BODY_REFUSAL_TEXTS, BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/utils/request-body.server";
+import { BODY_REFUSAL_TEXTS, BodyRefusal, jsonDepthExceeds, largestIndexOf, readFormWithin } from "#app/http/request-body.server";
 
 const form = (body: string, contentType = "application/x-www-form-urlencoded") =>
   new Request("http://quiz.test/x", { method: "POST", headers: { "content-type": contentType }, body });

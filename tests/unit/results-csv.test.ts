@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resultsCsv } from "#app/utils/results-csv";
+import { resultsCsv } from "#app/reports/results-csv";
 
 const row = (nickname: string, rank = 1) => ({ rank, nickname, score: 1200, correctCount: 2, answeredCount: 2 });
 

@@ -3,7 +3,7 @@
  * server is capped per UTC day (issue 26, hole 12); AI_DAILY_LIMIT=0 turns the cap off on purpose.
  */
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "#app/utils/env.server";
+import { parseEnv } from "#app/env/env.server";
 import { DEFAULT_AI_DAILY_LIMIT, DEFAULT_LIMITS, serverLimitsOf } from "../../server";
 
 describe("serverLimitsOf", () => {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { asStandingRows } from "#app/components/team-standings";
 import { newTableNames } from "#app/components/team-setup";
-import { TeamNameSchema } from "#app/utils/validation";
-import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_LATER, TEAM_NAME_REQUIRED_MESSAGE, TEAM_NEW, teamChoiceValue } from "#app/utils/team-choice";
+import { TeamNameSchema } from "#app/schemas/validation";
+import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_LATER, TEAM_NAME_REQUIRED_MESSAGE, TEAM_NEW, teamChoiceValue } from "#app/teams/team-choice";
 
 describe("the join form's team field", () => {
   it("names a picked team by its radio's value, whatever its name looks like", () => {

@@ -2,7 +2,7 @@
  * Teams (docs/decisions/0033-team-scoring.md): who plays for which team, and a team's score, which
  * is per question the average of the points of its members who played that question.
  */
-import { isOffensive } from "#app/utils/profanity";
+import { isOffensive } from "#app/schemas/profanity";
 import { LEADERBOARD_SIZE, MAX_TEAMS, TEAM_NAME_MAX_LENGTH } from "../rules";
 import { answerToCurrentQuestion, teamKey, teamOf, type GameState, type PlayerState, type StandingEntry, type TeamState } from "./state";
 

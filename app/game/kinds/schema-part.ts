@@ -26,7 +26,7 @@ export interface ModelQuestion {
 
 type Bounds = readonly [min: number, max: number];
 
-/** A question as the editor's form holds it (app/utils/quiz-form-schema.ts). */
+/** A question as the editor's form holds it (app/schemas/quiz-form-schema.ts). */
 export interface QuestionDraft {
   kind: QuestionKind;
   text: string;

@@ -1,5 +1,5 @@
 /** Schema helpers several kinds share (app/game/kinds/schema-part.ts). */
-import { emptyAnswerMessage } from "#app/utils/form-schemas";
+import { emptyAnswerMessage } from "#app/schemas/form-schemas";
 import { MAX_OPTIONS, MIN_OPTIONS } from "../question-kinds";
 import { OptionsSchema } from "../question-fields";
 import type { QuestionDraft } from "./schema-part";

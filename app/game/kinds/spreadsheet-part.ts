@@ -1,5 +1,5 @@
 /**
- * A kind's columns in a quiz spreadsheet (app/utils/quiz-spreadsheet*.server.ts): what it writes in
+ * A kind's columns in a quiz spreadsheet (app/quiz-files/quiz-spreadsheet*.server.ts): what it writes in
  * the answer and Correct columns, and how it reads them back. Server-only parts live in
  * `<kind>/spreadsheet.server.ts`, listed in `spreadsheets.server.ts`.
  */

@@ -1,5 +1,5 @@
-import { isOffensive } from "#app/utils/profanity";
-import { OFFENSIVE_NICKNAME } from "#app/utils/validation";
+import { isOffensive } from "#app/schemas/profanity";
+import { OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 import { HOST_NICKNAME } from "../../rules";
 import { assignTeam, findOrAddTeam, placeTeamless, rankTeams, smallestTeam, type TeamRefusal } from "../teams";
 import { answerToCurrentQuestion, teamKey, teamOf, addPlayer, nicknameKey, removePlayer, type GameState, type PlayerState, type TeamState } from "../state";

@@ -8,8 +8,8 @@ import { z } from "zod";
 import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH, MAX_ROUNDS } from "#app/game/rules";
 import { normalizeGameCode } from "./field-rules";
 import { isOffensive } from "./profanity";
-import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE } from "./team-choice";
-import { MIN_ROUNDS, NIGHT_ROUND_COUNT_MESSAGE, NIGHT_TITLE_MAX_LENGTH, type NightDraft } from "./night-plan";
+import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE } from "#app/teams/team-choice";
+import { MIN_ROUNDS, NIGHT_ROUND_COUNT_MESSAGE, NIGHT_TITLE_MAX_LENGTH, type NightDraft } from "#app/nights/night-plan";
 import { GameCodeSchema, IdSchema, NewNicknameSchema, TeamNameSchema } from "./validation";
 
 /** A toast's title and description, as docs/product.md#messages pairs them. */
@@ -147,7 +147,7 @@ export const JoinFormSchema = z
     /** docs/product.md#validation: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */
     gameCode: z.preprocess((value) => (typeof value === "string" ? normalizeGameCode(value) : value), GameCodeSchema),
     nickname: NewNicknameSchema,
-    /** Team mode: the team picked, `new` or `later` (app/utils/team-choice.ts); absent when the form offered no team. */
+    /** Team mode: the team picked, `new` or `later` (app/teams/team-choice.ts); absent when the form offered no team. */
     team: z.string().optional(),
     /** The name of a new team. */
     newTeam: z.string().optional(),

@@ -18,7 +18,7 @@ export const TEAM_LATER = "later";
 export const TEAM_NEW = "new";
 const PICKED = "team:";
 
-/** The same words as TeamNameSchema's (app/utils/validation.ts) for a new team left without a name. */
+/** The same words as TeamNameSchema's (app/schemas/validation.ts) for a new team left without a name. */
 export const TEAM_NAME_REQUIRED_MESSAGE = "Give the team a name.";
 
 /** The radio's value for a team the game has. */

@@ -12,7 +12,7 @@
  */
 import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
-import { bodyCapOf, isMultipart, JSON_API, limitsFor, type BodyLimits, type RouteBody } from "./body-limits";
+import { bodyCapOf, isMultipart, JSON_API, limitsFor, type BodyLimits, type RouteBody } from "#app/limits/body-limits";
 
 // ------------------------------------------------------------------------------ refusals
 

@@ -3,8 +3,8 @@
  * takes plain data and gives plain data back, so it crosses between threads by structured clone,
  * its large byte arrays moved rather than copied.
  */
-import { readImportSource, type ImportSource, type ReadImportResult } from "#app/utils/import-reading.server";
-import type { SpreadsheetLimits } from "#app/utils/heavy-limits";
+import { readImportSource, type ImportSource, type ReadImportResult } from "#app/quiz-files/import-reading.server";
+import type { SpreadsheetLimits } from "#app/limits/heavy-limits";
 
 export type HeavyJob = { kind: "read-import"; source: ImportSource; limits: SpreadsheetLimits };
 

@@ -7,9 +7,9 @@
  */
 import { MAX_ROUNDS } from "#app/game/rules";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
-import { MAX_QUESTIONS } from "./form-schemas";
-import { MAX_IMPORT_REQUEST_BYTES } from "./quiz-file";
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "./storage-limits";
+import { MAX_QUESTIONS } from "#app/schemas/form-schemas";
+import { MAX_IMPORT_REQUEST_BYTES } from "#app/quiz-files/quiz-file";
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_REQUEST_BYTES } from "#app/pictures/storage-limits";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

@@ -5,7 +5,7 @@
  */
 import os from "node:os";
 import sharp from "sharp";
-import { DEFAULT_MAX_INPUT_PIXELS } from "./heavy-limits";
+import { DEFAULT_MAX_INPUT_PIXELS } from "#app/limits/heavy-limits";
 import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "./picture-format";
 
 export { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE, type PictureFormat } from "./picture-format";

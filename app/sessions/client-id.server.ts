@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { CLIENT_ID_COOKIE } from "#app/game/client/storage";
-import { ClientIdSchema } from "./validation";
+import { ClientIdSchema } from "#app/schemas/validation";
 
 function fromCookie(request: Request): string | null {
   const header = request.headers.get("cookie") ?? "";

@@ -8,18 +8,18 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { Logger } from "#server/logger";
 import type { BillingFailure } from "#app/billing/billing.server";
-import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "./firebase.server";
+import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "#app/auth/firebase.server";
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
-import type { AuthFailureReason } from "./auth.server";
-import type { ImportFailureReason, ImportRefusal } from "./quiz-import.server";
+import type { AuthFailureReason } from "#app/auth/auth.server";
+import type { ImportFailureReason, ImportRefusal } from "#app/quiz-files/quiz-import.server";
 import { appError, type AppError, type ErrorValues } from "#app/i18n/app-error";
 import { englishErrorText } from "#app/i18n/error-english.server";
 import { errorTextOf } from "#app/i18n/error-codes.server";
 import type { User } from "#app/models/user.server";
-import { findGameScreen, type GameScreenData, type ScreenContext } from "./game-screen.server";
-import { checkLimits, type LimitName } from "./rate-limits.server";
-import { getUser } from "./session.server";
-import { ROUTE_BODIES, type BodyRoute } from "./body-limits";
+import { findGameScreen, type GameScreenData, type ScreenContext } from "#app/game-pages/game-screen.server";
+import { checkLimits, type LimitName } from "#app/limits/rate-limits.server";
+import { getUser } from "#app/sessions/session.server";
+import { ROUTE_BODIES, type BodyRoute } from "#app/limits/body-limits";
 import { BodyRefusal, discardBody, readBodyBytes, readFormWithin, readJsonText } from "./request-body.server";
 
 /**
@@ -84,7 +84,7 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
   "rate-limited": 429,
   // As for an upload: the file is fine; the owner's storage is full.
   "over-quota": 409,
-  // Pictures need a session, and room on the disk (app/utils/picture-uploads.server.ts).
+  // Pictures need a session, and room on the disk (app/pictures/picture-uploads.server.ts).
   "no-session": 401,
   "disk-low": 507,
   // With Retry-After: the node is reading as many files as it takes at once (server/heavy-work.ts).
@@ -246,7 +246,7 @@ export function methodNotAllowed(allowed: string[]): Response {
   );
 }
 
-export { clientIdOf } from "./client-id.server";
+export { clientIdOf } from "#app/sessions/client-id.server";
 
 export function parseIdParam(value: string | undefined, what: string): number {
   const id = Number(value);

@@ -13,11 +13,11 @@ import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import type { QuestionContent } from "#app/game/question-kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
-import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
-import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/utils/quiz-file";
-import { DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from "#app/utils/heavy-limits";
-import { describeBytes } from "#app/utils/storage-limits";
-import { checkArchive, workbookPartsArchive } from "#app/utils/xlsx-archive.server";
+import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/schemas/form-schemas";
+import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/quiz-files/quiz-file";
+import { DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from "#app/limits/heavy-limits";
+import { describeBytes } from "#app/pictures/storage-limits";
+import { checkArchive, workbookPartsArchive } from "#app/quiz-files/xlsx-archive.server";
 import { type SpreadsheetLayout, type Header, findHeader } from "./quiz-spreadsheet-layout.server";
 import { isBlank, readRow } from "./quiz-spreadsheet-row.server";
 

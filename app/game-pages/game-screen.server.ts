@@ -4,10 +4,10 @@ import { findGameByCode } from "#app/models/game.server";
 import { getGameRounds } from "#app/models/game-night.server";
 import { isGameHost } from "#app/models/game-host.server";
 import { readEvening } from "#app/models/game-play.server";
-import { clientIdOf } from "./client-id.server";
-import { normalizeGameCode } from "./field-rules";
-import { hostSecretOf } from "./host-secret.server";
-import { getUser } from "./session.server";
+import { clientIdOf } from "#app/sessions/client-id.server";
+import { normalizeGameCode } from "#app/schemas/field-rules";
+import { hostSecretOf } from "#app/sessions/host-secret.server";
+import { getUser } from "#app/sessions/session.server";
 
 export interface GameScreenData {
   gameCode: string;
@@ -27,7 +27,7 @@ export async function isHostRequest(context: ScreenContext, request: Request, ga
   return isGameHost(game, { clientId, userId, hostSecret: hostSecretOf(request.headers.get("cookie")) });
 }
 
-/** The game a screen is about; null for an unknown code (app/utils/api.server.ts answers it with a 404). */
+/** The game a screen is about; null for an unknown code (app/http/api.server.ts answers it with a 404). */
 export async function findGameScreen(context: ScreenContext, request: Request, rawCode: string | undefined): Promise<GameScreenData | null> {
   const gameCode = normalizeGameCode(rawCode ?? "");
   const game = await findGameByCode(context.db, gameCode);

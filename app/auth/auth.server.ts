@@ -16,13 +16,13 @@ import {
   verifyPassword,
   type User,
 } from "#app/models/user.server";
-import { getUser, startSession } from "./session.server";
-import { parseForm, type FieldErrors } from "./forms";
-import { ROUTE_BODIES } from "./body-limits";
-import { readFormWithin } from "./request-body.server";
-import { LoginSchema, RegisterSchema } from "./validation";
-import { checkLimits } from "./rate-limits.server";
-import { DEFAULT_LIMIT_RULES } from "./rate-limits.server";
+import { getUser, startSession } from "#app/sessions/session.server";
+import { parseForm, type FieldErrors } from "#app/forms/forms";
+import { ROUTE_BODIES } from "#app/limits/body-limits";
+import { readFormWithin } from "#app/http/request-body.server";
+import { LoginSchema, RegisterSchema } from "#app/schemas/validation";
+import { checkLimits } from "#app/limits/rate-limits.server";
+import { DEFAULT_LIMIT_RULES } from "#app/limits/rate-limits.server";
 import { appError, type AppError } from "#app/i18n/app-error";
 import { englishErrorText } from "#app/i18n/error-english.server";
 

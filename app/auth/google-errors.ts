@@ -4,7 +4,7 @@
  */
 
 export const GOOGLE_NOT_CONFIGURED = "Google login requires Firebase configuration. Please use email/password login or contact support.";
-/** The server's refusals of a Google ID token (app/utils/firebase.server.ts); also what a failed guest session says (app/routes/auth.tsx). */
+/** The server's refusals of a Google ID token (app/auth/firebase.server.ts); also what a failed guest session says (app/routes/auth.tsx). */
 export const FAILED_TO_AUTHENTICATE = "Failed to authenticate";
 export const AUTH_UNAVAILABLE = "Authentication system unavailable";
 export const GOOGLE_UNAUTHORIZED_DOMAIN = "This domain is not authorized for Google login. Please use email/password login instead.";

@@ -8,13 +8,13 @@ import ExcelJS from "exceljs";
 import { MAX_OPTIONS, type QuestionContent } from "#app/game/question-kinds";
 import { DEFAULT_LANGUAGE, type Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
-import { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES } from "#app/utils/quiz-spreadsheet-layout.server";
+import { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES } from "#app/quiz-files/quiz-spreadsheet-layout.server";
 import { kindOf } from "#app/game/kinds";
 import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 
-export * from "#app/utils/quiz-spreadsheet-reading.server";
-export { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES, type SpreadsheetLayout } from "#app/utils/quiz-spreadsheet-layout.server";
-export { readTimeLimit } from "#app/utils/quiz-spreadsheet-row.server";
+export * from "#app/quiz-files/quiz-spreadsheet-reading.server";
+export { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES, type SpreadsheetLayout } from "#app/quiz-files/quiz-spreadsheet-layout.server";
+export { readTimeLimit } from "#app/quiz-files/quiz-spreadsheet-row.server";
 
 // ------------------------------------------------------------------------------ writing
 

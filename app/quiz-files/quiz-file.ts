@@ -12,9 +12,9 @@ import type { QuestionContent } from "#app/game/question-kinds";
 import { KIND_DEFINITIONS, QUESTION_KINDS } from "#app/game/kinds";
 import { kindSchemaOf } from "#app/game/kinds/schemas";
 import { PointsSchema, QuestionInputSchema, QuestionTextSchema, QuestionTimeLimitSchema } from "#app/game/question-input";
-import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/utils/form-schemas";
-import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-limits";
-import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/utils/validation";
+import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/schemas/form-schemas";
+import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/pictures/storage-limits";
+import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/schemas/validation";
 
 export const QUIZ_FILE_FORMAT = "quiz-night.quiz";
 export const QUIZ_FILE_VERSION = 1;

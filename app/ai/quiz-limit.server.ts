@@ -3,7 +3,7 @@ import { aiQuizQuota, type AiQuizQuota, type User } from "#app/models/user.serve
 
 /**
  * The user's AI quiz allowance, or null when it could not be read (logged). A page shows
- * QUIZ_LIMIT_CHECK_FAILED (app/utils/plans.ts) where the count would be rather than failing whole; generating a quiz
+ * QUIZ_LIMIT_CHECK_FAILED (app/billing/plans.ts) where the count would be rather than failing whole; generating a quiz
  * checks the limit again anyway.
  */
 export async function checkQuizLimit(context: Pick<AppLoadContext, "db" | "logger">, user: User): Promise<AiQuizQuota | null> {

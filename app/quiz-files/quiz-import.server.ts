@@ -8,10 +8,10 @@ import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, type AppL
 import { z } from "zod";
 import { importQuiz, type RowError } from "#app/models/quiz-transfer.server";
 import type { Question, Quiz } from "#app/models/quiz.server";
-import { fieldErrorsOf } from "#app/utils/api.server";
-import { ROUTE_BODIES } from "#app/utils/body-limits";
-import { BodyRefusal, readBodyChunks, readMultipart } from "#app/utils/request-body.server";
-import { ensureClientId } from "#app/utils/client-id.server";
+import { fieldErrorsOf } from "#app/http/api.server";
+import { ROUTE_BODIES } from "#app/limits/body-limits";
+import { BodyRefusal, readBodyChunks, readMultipart } from "#app/http/request-body.server";
+import { ensureClientId } from "#app/sessions/client-id.server";
 import {
   MAX_IMPORT_REQUEST_BYTES,
   MAX_QUIZ_FILE_BYTES,
@@ -20,13 +20,13 @@ import {
   spreadsheetTooLargeMessage,
   SpreadsheetDetailsSchema,
   titleFromFileName,
-} from "#app/utils/quiz-file";
-import { busyAnswer, FILE_TOO_COMPLEX } from "#app/utils/heavy-limits";
-import { precheckImportSource, type ImportSource, type ReadImportResult } from "#app/utils/import-reading.server";
-import { checkLimits, type LimitName } from "#app/utils/rate-limits.server";
-import { chargeUpload, uploadAllowance } from "#app/utils/picture-uploads.server";
-import { getUser } from "#app/utils/session.server";
-import { overStorageMessage, storageLimitOfUser } from "#app/utils/storage-limits";
+} from "#app/quiz-files/quiz-file";
+import { busyAnswer, FILE_TOO_COMPLEX } from "#app/limits/heavy-limits";
+import { precheckImportSource, type ImportSource, type ReadImportResult } from "#app/quiz-files/import-reading.server";
+import { checkLimits, type LimitName } from "#app/limits/rate-limits.server";
+import { chargeUpload, uploadAllowance } from "#app/pictures/picture-uploads.server";
+import { getUser } from "#app/sessions/session.server";
+import { overStorageMessage, storageLimitOfUser } from "#app/pictures/storage-limits";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
 
@@ -44,7 +44,7 @@ const VisibilitySchema = z.enum(["private", "public"], { error: "Choose private 
  * spreadsheet's title, description, time limit), "invalid-file" (the file's content, every problem),
  * "rate-limited" (a creation limit, or a daily picture budget), "over-quota" (the pictures would
  * overfill the owner's storage), "no-session" (a file with pictures from a caller without a session),
- * "disk-low" (pictures while the disk is nearly full; app/utils/picture-uploads.server.ts), "busy"
+ * "disk-low" (pictures while the disk is nearly full; app/pictures/picture-uploads.server.ts), "busy"
  * (the node is reading as many files as it takes at once; try again shortly).
  */
 export type ImportFailureReason =

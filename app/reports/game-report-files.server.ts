@@ -7,9 +7,9 @@ import { translator } from "#app/i18n/server-i18n.server";
 import { shownScore } from "#app/game/engine/teams";
 import { answerText } from "#app/models/game-report-answer-text.server";
 import type { FullReport, PlayerLine, QuestionFigures, TeamQuestionFigures } from "#app/models/game-report.server";
-import type { DownloadFile } from "./api.server";
-import { quizFileSlug } from "./quiz-file";
-import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "./quiz-spreadsheet.server";
+import type { DownloadFile } from "#app/http/api.server";
+import { quizFileSlug } from "#app/quiz-files/quiz-file";
+import { CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "#app/quiz-files/quiz-spreadsheet.server";
 
 /**
  * A game's report as files (issue 17): the CSV is the answers table, one row per player and

@@ -2,7 +2,7 @@ import QRCode from "qrcode";
 import type { DB } from "#db/connection.server";
 import { ensureGameKeys, gameKeyMatches } from "#app/models/game-keys.server";
 import { findGameByCode } from "#app/models/game.server";
-import { normalizeGameCode } from "./field-rules";
+import { normalizeGameCode } from "#app/schemas/field-rules";
 import { gameTitleOf } from "./game-screen.server";
 
 /** The host's links to the game's display and remote, with their QR codes (docs/decisions/0032-display-and-remote.md). */

@@ -3,7 +3,7 @@
  * tell them. Shared with the browser so the editor can say the same before it uploads.
  */
 import { appError, type AppError } from "#app/i18n/app-error";
-import { FREE_TIER } from "./plans";
+import { FREE_TIER } from "#app/billing/plans";
 
 const KB = 1024;
 const MB = 1024 * KB;

@@ -6,9 +6,9 @@
 import { getHeapStatistics } from "node:v8";
 import type { QuestionContent } from "#app/game/question-kinds";
 import type { NewQuiz } from "#app/models/quiz.server";
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/utils/heavy-limits";
-import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/utils/picture-format";
-import { QuizFileSchema, type ParsedQuizFile } from "#app/utils/quiz-file";
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/limits/heavy-limits";
+import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/pictures/picture-format";
+import { QuizFileSchema, type ParsedQuizFile } from "#app/quiz-files/quiz-file";
 import {
   DEFAULT_SPREADSHEET_LIMITS,
   parseQuizSpreadsheet,
@@ -16,8 +16,8 @@ import {
   type RowError,
   type SpreadsheetLimits,
   type SpreadsheetResult,
-} from "#app/utils/quiz-spreadsheet-reading.server";
-import { MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/utils/storage-limits";
+} from "#app/quiz-files/quiz-spreadsheet-reading.server";
+import { MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/pictures/storage-limits";
 
 /** What to import: a quiz file (any JSON value; it is checked here), or a spreadsheet with the quiz's details. */
 export type ImportInput = { file: unknown; isPublic?: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
