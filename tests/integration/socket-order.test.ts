@@ -1,6 +1,6 @@
 /**
  * A socket's messages are handled in the order they were sent, also when one of them waits for the
- * database (a join loads its game) and the next ones arrive meanwhile (server/ws.ts).
+ * database (a join loads its game) and the next ones arrive meanwhile (server/socket/transport.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";

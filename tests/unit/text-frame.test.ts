@@ -1,6 +1,6 @@
 /**
  * Every message is framed by the server itself and written straight to its connection
- * (server/ws.ts): `ws`'s own receiver reads those frames as the text messages they carry, at every
+ * (server/socket/frames.ts): `ws`'s own receiver reads those frames as the text messages they carry, at every
  * length's header form.
  */
 import { describe, expect, it } from "vitest";
