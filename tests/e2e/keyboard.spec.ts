@@ -201,7 +201,10 @@ test("an open menu closes on Escape and gives focus back to its button, on a pho
   await page.setViewportSize(PHONE);
   await page.goto("/");
   await page.waitForLoadState("networkidle");
-  const toggle = page.getByRole("button", { name: "Open menu" });
+  // Before hydration the toggle is a <details> summary that hydration replaces, taking focus with
+  // it; on a busy machine that can land after the network is idle, so wait for the button itself.
+  const toggle = page.locator("button.menu-toggle[aria-expanded]");
+  await expect(toggle).toHaveAccessibleName("Open menu");
   await tabTo(page, toggle);
   await page.keyboard.press("Enter");
   const menu = page.getByRole("navigation", { name: "Mobile" });
