@@ -7,7 +7,7 @@ import { isGameHostById } from "#app/models/game-host.server";
 import type { GameWriteBatch } from "#app/models/game-batch.server";
 import { purgeExpiredGames } from "#app/models/game-purge.server";
 import { purgeUnusedImages } from "#app/models/image.server";
-import { purgeDeletedQuizzes } from "#app/models/quiz.server";
+import { purgeDeletedQuizzes } from "#app/models/quiz-delete.server";
 import type { OutboxMetrics } from "./game-outbox";
 import { CommitClock } from "./commit-clock";
 import { SendPacer } from "./send-pacer";

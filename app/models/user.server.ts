@@ -7,7 +7,7 @@ import { isLanguage, type Language } from "#app/i18n/languages";
 import { FREE_TIER, GUEST_AI_QUIZ_LIMIT } from "#app/billing/plans";
 import { dailyAiQuizLimit } from "./plan.server";
 import { refreshTier } from "./subscription-tier.server";
-import { removeQuiz } from "./quiz.server";
+import { removeQuiz } from "./quiz-delete.server";
 
 /** What the browser may know about a user (docs/product.md#accounts). */
 export interface User {

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { ConnectionBadge } from "#app/components/connection-badge";
 import { InstallIphoneDialog } from "#app/components/install-iphone-dialog";
-import { listShowcaseQuizzes } from "#app/models/quiz.server";
+import { listShowcaseQuizzes } from "#app/models/quiz-lists.server";
 import { MAIN_ID } from "#app/components/layout";
 
 export async function loader({ context }: LoaderFunctionArgs) {

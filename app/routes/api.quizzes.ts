@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createQuiz, listHostableQuizzes } from "#app/models/quiz.server";
+import { createQuiz } from "#app/models/quiz.server";
+import { listHostableQuizzes } from "#app/models/quiz-lists.server";
 import { handleApi, methodNotAllowed, readJson, requireWithinLimit } from "#app/http/api.server";
 import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
 import { CreateQuizSchema } from "#app/schemas/api-schemas";

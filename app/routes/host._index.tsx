@@ -10,7 +10,7 @@ import { useErrorText } from "#app/i18n/error-text";
 import { metaT } from "#app/i18n/meta";
 import { hostNewGame } from "#app/models/game.server";
 import { registerHost } from "#app/models/game-host.server";
-import { listHostableQuizzes } from "#app/models/quiz.server";
+import { listHostableQuizzes } from "#app/models/quiz-lists.server";
 import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
 import { HostFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
 import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";

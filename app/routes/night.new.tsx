@@ -15,7 +15,7 @@ import { useErrorTextWithValues } from "#app/i18n/error-templates";
 import { metaT } from "#app/i18n/meta";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { hostNewNight } from "#app/models/game-night.server";
-import { listHostableQuizzes } from "#app/models/quiz.server";
+import { listHostableQuizzes } from "#app/models/quiz-lists.server";
 import { retryAfterHeaders, readForm } from "#app/http/api.server";
 import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
 import { parseForm, type FieldErrors } from "#app/forms/forms";

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
-import { createQuiz, listOwnQuizzes } from "#app/models/quiz.server";
+import { createQuiz } from "#app/models/quiz.server";
+import { listOwnQuizzes } from "#app/models/quiz-lists.server";
 import * as authRoute from "#app/routes/auth";
 import * as logoutRoute from "#app/routes/logout";
 import { AuthError, LOGIN_FAILED, login, MAX_FAILED_LOGINS, register } from "#app/auth/auth.server";

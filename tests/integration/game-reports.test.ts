@@ -10,7 +10,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGameReport } from "#app/models/game-report.server";
 import { listHostedGames } from "#app/models/hosted-games.server";
-import { removeQuiz } from "#app/models/quiz.server";
+import { removeQuiz } from "#app/models/quiz-delete.server";
 import { deleteAccount } from "#app/models/user.server";
 import { hostSecretOf } from "#app/sessions/host-secret.server";
 import { captureLogs } from "../log-capture";

@@ -18,7 +18,8 @@ import {
   type ImageOwner,
   type StoredImage,
 } from "#app/models/image.server";
-import { createQuizWithQuestions, deleteQuiz } from "#app/models/quiz.server";
+import { createQuizWithQuestions } from "#app/models/quiz.server";
+import { deleteQuiz } from "#app/models/quiz-delete.server";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { createAccount, createGuest } from "#app/models/user.server";
 import * as uploadApi from "#app/routes/api.images";
