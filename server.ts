@@ -18,7 +18,7 @@ import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
 import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/env/env.server";
-import { DEFAULT_LIMIT_RULES, limitsDatabasePath, RateLimits, type LimitRules } from "#app/limits/rate-limits.server";
+import { limitsDatabasePath, RateLimits } from "#app/limits/rate-limits.server";
 import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/limits/address-key";
 import { DiskSpace } from "#app/limits/disk-space.server";
 import { getUser, SESSION_COOKIE } from "#app/sessions/session.server";
@@ -33,8 +33,7 @@ import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport } from "#server/socket/transport";
-import { DEFAULT_JOIN_LIMITS, type JoinLimits } from "#server/socket/join-limits";
-import { DEFAULT_MAX_SOCKETS_PER_ADDRESS } from "#server/socket/upgrade";
+import { limitRules, serverLimitsOf, type ServerLimits } from "#server/server-limits";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 import { issueHostSecret } from "#server/host-secret-cookie";
 import { precheckPageForms } from "#server/form-precheck";
@@ -73,86 +72,8 @@ export interface ServerConfig {
   heavyWork?: Partial<HeavyWorkOptions>;
 }
 
-export interface ServerLimits extends JoinLimits {
-  /** Players in one game (MAX_PLAYERS_PER_GAME). */
-  maxPlayersPerGame: number;
-  /** Per client address per hour; 0 is no limit. */
-  guestsPerIpPerHour: number;
-  registrationsPerIpPerHour: number;
-  aiQuizzesPerIpPerHour: number;
-  /** AI generations (attempts) the whole server may make per UTC day; 0 is no limit (AI_DAILY_LIMIT). */
-  aiQuizzesPerDay: number;
-  quizzesPerIpPerHour: number;
-  questionsPerIpPerHour: number;
-  gamesPerIpPerHour: number;
-  /** Pictures uploaded (IMAGE_LIMIT_PER_IP). */
-  imagesPerIpPerHour: number;
-  /** Bytes of new pictures one address may add per UTC day; 0 is no limit (IMAGE_MB_PER_IP_PER_DAY). */
-  imageBytesPerIpPerDay: number;
-  /** Bytes of new pictures the whole server takes per UTC day; 0 is no limit (IMAGE_MB_PER_DAY). */
-  imageBytesPerDay: number;
-  /** Uploads are refused while the database's disk has less free; 0 turns the check off (MIN_FREE_DISK_MB). */
-  minFreeDiskBytes: number;
-  /** Game sockets one address may hold open (SOCKETS_PER_IP). */
-  socketsPerIp: number;
-  /** Unknown game codes one address may look up per 10 minutes; 0 is no limit (CODE_LOOKUP_FAILURES_PER_IP). */
-  codeLookupFailuresPerIp: number;
-  /** Team lists (GET /api/games/:code/teams) per address per minute; 0 is no limit (TEAMS_LIMIT_PER_IP). */
-  teamsLookupsPerIpPerMinute: number;
-}
-
-const rules = DEFAULT_LIMIT_RULES;
+/** Megabytes in the configuration, bytes in the limits (server/server-limits.ts). */
 const MB = 1024 * 1024;
-
-/** AI generations per UTC day for the whole server when OPENAI_API_KEY is set and AI_DAILY_LIMIT is not (a key spends money). */
-export const DEFAULT_AI_DAILY_LIMIT = 200;
-
-export const DEFAULT_LIMITS: ServerLimits = {
-  ...DEFAULT_JOIN_LIMITS,
-  maxPlayersPerGame: 10_000,
-  guestsPerIpPerHour: rules.guest.points,
-  registrationsPerIpPerHour: rules.register.points,
-  aiQuizzesPerIpPerHour: rules.aiAddress.points,
-  aiQuizzesPerDay: 0,
-  quizzesPerIpPerHour: rules.quiz.points,
-  questionsPerIpPerHour: rules.question.points,
-  gamesPerIpPerHour: rules.game.points,
-  imagesPerIpPerHour: rules.image.points,
-  imageBytesPerIpPerDay: rules.imageBytesAddress.points,
-  imageBytesPerDay: rules.imageBytesServer.points,
-  minFreeDiskBytes: 500 * MB,
-  socketsPerIp: DEFAULT_MAX_SOCKETS_PER_ADDRESS,
-  codeLookupFailuresPerIp: DEFAULT_CODE_LOOKUP_LIMITS.failuresPerAddress,
-  teamsLookupsPerIpPerMinute: DEFAULT_CODE_LOOKUP_LIMITS.teamListsPerAddressPerMinute,
-};
-
-/**
- * The limits a server runs with: the defaults, what the configuration sets, and a daily cap on AI
- * generations whenever an OpenAI key is set without one (AI_DAILY_LIMIT=0 turns it off).
- */
-export function serverLimitsOf(config: Pick<ServerConfig, "limits" | "ai">): ServerLimits {
-  const set = Object.entries(config.limits ?? {}).filter(([, value]) => value !== undefined);
-  const aiQuizzesPerDay = config.ai?.apiKey ? DEFAULT_AI_DAILY_LIMIT : DEFAULT_LIMITS.aiQuizzesPerDay;
-  return { ...DEFAULT_LIMITS, aiQuizzesPerDay, ...Object.fromEntries(set) };
-}
-
-/** The creation limits as rules for RateLimits; 0 turns one off. */
-function limitRules(limits: ServerLimits): LimitRules {
-  const per = (points: number) => (points > 0 ? points : Number.POSITIVE_INFINITY);
-  return {
-    ...rules,
-    guest: { ...rules.guest, points: per(limits.guestsPerIpPerHour) },
-    register: { ...rules.register, points: per(limits.registrationsPerIpPerHour) },
-    aiAddress: { ...rules.aiAddress, points: per(limits.aiQuizzesPerIpPerHour) },
-    aiServer: { ...rules.aiServer, points: per(limits.aiQuizzesPerDay) },
-    quiz: { ...rules.quiz, points: per(limits.quizzesPerIpPerHour) },
-    question: { ...rules.question, points: per(limits.questionsPerIpPerHour) },
-    game: { ...rules.game, points: per(limits.gamesPerIpPerHour) },
-    image: { ...rules.image, points: per(limits.imagesPerIpPerHour) },
-    imageBytesAddress: { ...rules.imageBytesAddress, points: per(limits.imageBytesPerIpPerDay) },
-    imageBytesServer: { ...rules.imageBytesServer, points: per(limits.imageBytesPerDay) },
-  };
-}
 
 /**
  * The worker thread's script: compiled beside this module in production (build/node/heavy-worker.js,

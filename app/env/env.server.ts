@@ -83,7 +83,7 @@ const EnvSchema = z.object({
   STRIPE_PRICE_STANDARD: z.string().min(1).optional(),
   STRIPE_PRICE_PREMIUM: z.string().min(1).optional(),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: "must be a URL such as http://127.0.0.1:12111" }).optional(),
-  // The limits' defaults live in one place, server.ts's DEFAULT_LIMITS; unset here means "the default".
+  // The limits' defaults live in one place, server/server-limits.ts's DEFAULT_LIMITS; unset here means "the default".
   JOIN_LIMIT_PER_IP: WholeNumber.min(1).optional(),
   JOIN_LIMIT_PER_IP_ALL_GAMES: WholeNumber.min(1).optional(),
   PLAYERS_PER_IP_PER_GAME: WholeNumber.min(1).optional(),

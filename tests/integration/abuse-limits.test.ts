@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";
-import { DEFAULT_LIMITS } from "../../server";
+import { DEFAULT_LIMITS } from "../../server/server-limits";
 import { SAMPLE_QUESTIONS, signInAs, startTestServer, type TestServer } from "./harness";
 
 let fake: FakeOpenAI;

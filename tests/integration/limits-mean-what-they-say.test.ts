@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseEnv } from "#app/env/env.server";
 import { QUIZ_FILE_FORMAT } from "#app/quiz-files/quiz-file";
 import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
-import type { ServerLimits } from "../../server";
+import type { ServerLimits } from "../../server/server-limits";
 import { TestClient, createGameFixture, signInAs, startTestServer, type TestServer } from "./harness";
 
 const servers: TestServer[] = [];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "#app/env/env.server";
-import { DEFAULT_AI_DAILY_LIMIT, DEFAULT_LIMITS, serverLimitsOf } from "../../server";
+import { DEFAULT_AI_DAILY_LIMIT, DEFAULT_LIMITS, serverLimitsOf } from "../../server/server-limits";
 
 describe("serverLimitsOf", () => {
   it("caps AI generations per day by default whenever an OpenAI key is set", () => {
