@@ -1,5 +1,5 @@
 /**
- * The limits a server runs with (server.ts): with an OpenAI key and no AI_DAILY_LIMIT, the whole
+ * The limits a server runs with (server/server-limits.ts): with an OpenAI key and no AI_DAILY_LIMIT, the whole
  * server is capped per UTC day (issue 26, hole 12); AI_DAILY_LIMIT=0 turns the cap off on purpose.
  */
 import { describe, expect, it } from "vitest";
