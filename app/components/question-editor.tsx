@@ -1,22 +1,31 @@
 /**
- * One question in the quiz editor, of any kind. Every kind's fields are in the page and CSS shows
- * the chosen kind's (`.question-card:has(...)` in app.css), so choosing a kind works the same with
- * and without JavaScript, and switching back loses nothing typed.
+ * One question in the quiz editor, of any kind: the fields every kind has, and the chosen kind's own
+ * (app/game/kinds/components.ts). Once the page runs its script only the chosen kind's fields are in
+ * it; before (and without JavaScript) every kind's are, and the kind's rules in KindFieldsStyle show
+ * the chosen one's, so choosing a kind works without a script too. The draft keeps every kind's
+ * fields, so switching back loses nothing typed.
  */
-import { type ChangeEvent, type KeyboardEvent, type MouseEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import { MAX_OPTIONS, MIN_OPTIONS, POINTS_OPTIONS } from "#app/game/question-kinds";
-import { QUESTION_KINDS } from "#app/game/kinds";
+import { POINTS_OPTIONS } from "#app/game/question-kinds";
+import { kindOf, QUESTION_KINDS, type QuestionKind } from "#app/game/kinds";
+import { kindComponentsOf } from "#app/game/kinds/components";
 import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/schemas/quiz-form-schema";
 import { FieldError } from "./form-field";
-import { ANSWER_LETTERS, ANSWER_SHAPES } from "./game-ui";
+import { fieldId, KindFields, OptionsEditor, type EditorIntent } from "./kind-editor-fields";
 import { Tooltip } from "./tooltip";
 
-/** Field ids follow the error keys (`questions.0.answers.2` -> `questions-0-answers-2`), so a message finds its field. */
-export const fieldId = (errorKey: string) => errorKey.replace(/\./g, "-");
+export { fieldId, type EditorIntent } from "./kind-editor-fields";
 
-/** An editor button: a submit with its intent without JavaScript; a local change with it. */
-export type EditorIntent = (event: MouseEvent<HTMLButtonElement>, intent: string) => void;
+/** The kinds with points to choose (a poll has none). */
+const SCORED_KINDS = QUESTION_KINDS.filter((kind) => kindOf(kind).scored);
+
+/** True once the page's script runs: the server and the first render agree, then the editor shows the chosen kind alone. */
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
 
 interface QuestionEditorProps {
   index: number;
@@ -55,6 +64,18 @@ export function QuestionEditor({
   const name = (field: string) => `questions[${index}].${field}`;
   const key = (field: string) => `questions.${index}.${field}`;
   const error = (field: string) => errors[key(field)];
+  const hydrated = useHydrated();
+  // Every kind's fields until the script runs (the kind select works without it), then the chosen kind's.
+  const shown: readonly QuestionKind[] = hydrated ? [question.kind] : QUESTION_KINDS;
+  const withOptions = shown.filter((kind) => kindComponentsOf(kind).editsOptions);
+  const kindFields = (kind: QuestionKind) => {
+    const { EditorFields } = kindComponentsOf(kind);
+    return (
+      <KindFields key={kind} kinds={[kind]}>
+        <EditorFields {...{ index, question, errors, onChange }} />
+      </KindFields>
+    );
+  };
 
   function onHandleKey(event: KeyboardEvent<HTMLSpanElement>) {
     if (event.key === "ArrowUp" && index > 0) {
@@ -124,22 +145,26 @@ export function QuestionEditor({
             ))}
           </select>
         </div>
-        <div className="field kind-fields kind-choice kind-trueFalse kind-multiSelect kind-typeAnswer kind-closestNumber">
-          <label htmlFor={fieldId(key("points"))}>{t("question.points")}</label>
-          <select
-            id={fieldId(key("points"))}
-            name={name("points")}
-            className="select"
-            value={question.points}
-            onChange={(event) => onChange({ points: event.target.value })}
-          >
-            {POINTS_OPTIONS.map((points) => (
-              <option key={points} value={points}>
-                {t(`points.${points}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        {shown.some((kind) => kindOf(kind).scored) ? (
+          <KindFields kinds={SCORED_KINDS}>
+            <div className="field">
+              <label htmlFor={fieldId(key("points"))}>{t("question.points")}</label>
+              <select
+                id={fieldId(key("points"))}
+                name={name("points")}
+                className="select"
+                value={question.points}
+                onChange={(event) => onChange({ points: event.target.value })}
+              >
+                {POINTS_OPTIONS.map((points) => (
+                  <option key={points} value={points}>
+                    {t(`points.${points}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </KindFields>
+        ) : null}
       </div>
       <FieldError id={fieldId(key("timeLimit-error"))} message={error("timeLimit")} />
 
@@ -157,55 +182,12 @@ export function QuestionEditor({
         <FieldError id={fieldId(key("text-error"))} message={error("text")} />
       </div>
 
-      <OptionsFields {...{ index, question, errors, onChange, onIntent }} />
-
-      <fieldset className="choice-group kind-fields kind-trueFalse">
-        <legend className="label">{t("question.correctAnswer")}</legend>
-        {[t("question.true"), t("question.false")].map((label, value) => (
-          <label key={value} className="choice">
-            <input type="radio" name={name("trueFalse")} value={value} checked={question.trueFalse === value} onChange={() => onChange({ trueFalse: value })} />
-            {label}
-          </label>
-        ))}
-      </fieldset>
-
-      <div className="field kind-fields kind-typeAnswer">
-        <label htmlFor={fieldId(key("acceptedAnswers"))}>{t("question.acceptedAnswers")}</label>
-        <textarea
-          id={fieldId(key("acceptedAnswers"))}
-          name={name("acceptedAnswers")}
-          className="textarea"
-          rows={3}
-          value={question.acceptedAnswers}
-          aria-invalid={error("acceptedAnswers") ? true : undefined}
-          aria-describedby={fieldId(key("acceptedAnswers-hint"))}
-          onChange={(event) => onChange({ acceptedAnswers: event.target.value })}
-        />
-        <p id={fieldId(key("acceptedAnswers-hint"))} className="hint">
-          {t("question.acceptedAnswersHint")}
-        </p>
-        <FieldError id={fieldId(key("acceptedAnswers-error"))} message={error("acceptedAnswers")} />
-      </div>
-
-      <div className="field kind-fields kind-closestNumber">
-        <label htmlFor={fieldId(key("correctNumber"))}>{t("question.correctNumber")}</label>
-        <input
-          id={fieldId(key("correctNumber"))}
-          name={name("correctNumber")}
-          className="input"
-          inputMode="decimal"
-          value={question.correctNumber}
-          aria-invalid={error("correctNumber") ? true : undefined}
-          aria-describedby={fieldId(key("correctNumber-hint"))}
-          onChange={(event) => onChange({ correctNumber: event.target.value })}
-        />
-        <p id={fieldId(key("correctNumber-hint"))} className="hint">
-          {t("question.correctNumberHint")}
-        </p>
-        <FieldError id={fieldId(key("correctNumber-error"))} message={error("correctNumber")} />
-      </div>
-
-      <p className="hint kind-fields kind-poll">{t("question.pollHint")}</p>
+      {withOptions.length > 0 ? (
+        <KindFields kinds={withOptions}>
+          <OptionsEditor {...{ index, question, errors, onChange, onIntent }}>{withOptions.map(kindFields)}</OptionsEditor>
+        </KindFields>
+      ) : null}
+      {shown.filter((kind) => !kindComponentsOf(kind).editsOptions).map(kindFields)}
 
       <PictureField {...{ index, question, errors, onIntent, onPicture, uploading }} />
 
@@ -252,113 +234,6 @@ function IntentButton({
     >
       {children}
     </button>
-  );
-}
-
-/** The options of choice, multi-select and poll questions, with the right one(s) marked. */
-function OptionsFields({ index, question, errors, onChange, onIntent }: Pick<QuestionEditorProps, "index" | "question" | "errors" | "onChange" | "onIntent">) {
-  const { t } = useTranslation("quiz");
-  const n = index + 1;
-  const name = (field: string) => `questions[${index}].${field}`;
-  const key = (field: string) => `questions.${index}.${field}`;
-  const setAnswer = (answerIndex: number) => (event: ChangeEvent<HTMLInputElement>) =>
-    onChange({ answers: question.answers.map((existing, i) => (i === answerIndex ? event.target.value : existing)) });
-  const toggleCorrect = (answerIndex: number) =>
-    onChange({
-      correctAnswerIndexes: question.correctAnswerIndexes.includes(answerIndex)
-        ? question.correctAnswerIndexes.filter((i) => i !== answerIndex)
-        : [...question.correctAnswerIndexes, answerIndex].sort((a, b) => a - b),
-    });
-  return (
-    <div className="stack kind-fields kind-choice kind-multiSelect kind-poll">
-      <p className="hint kind-fields kind-multiSelect">{t("question.multiSelectHint")}</p>
-      <div className="answer-grid">
-        {question.answers.map((answer, answerIndex) => {
-          const letter = ANSWER_LETTERS[answerIndex];
-          const answerKey = key(`answers.${answerIndex}`);
-          return (
-            <div key={answerIndex} className="field answer-option">
-              <label htmlFor={fieldId(answerKey)}>
-                <span aria-hidden="true">{ANSWER_SHAPES[answerIndex]} </span>
-                {t("question.answer", { letter })}
-              </label>
-              <div className="row answer-option-row">
-                <input
-                  id={fieldId(answerKey)}
-                  name={name(`answers[${answerIndex}]`)}
-                  className="input"
-                  value={answer}
-                  aria-invalid={errors[answerKey] ? true : undefined}
-                  aria-describedby={errors[answerKey] ? fieldId(`${answerKey}-error`) : undefined}
-                  onChange={setAnswer(answerIndex)}
-                />
-                {question.answers.length > MIN_OPTIONS ? (
-                  <Tooltip label={t("question.deleteOption", { letter, n })}>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={`remove-answer-${index}-${answerIndex}`}
-                      className="button button-secondary button-small"
-                      onClick={(event) => onIntent(event, `remove-answer-${index}-${answerIndex}`)}
-                    >
-                      ×
-                    </button>
-                  </Tooltip>
-                ) : null}
-              </div>
-              <FieldError id={fieldId(`${answerKey}-error`)} message={errors[answerKey]} />
-            </div>
-          );
-        })}
-      </div>
-      <FieldError id={fieldId(key("answers-error"))} message={errors[key("answers")]} />
-      <fieldset className="choice-group kind-fields kind-choice">
-        <legend className="label">{t("question.correctAnswer")}</legend>
-        {question.answers.map((_, answerIndex) => (
-          <label key={answerIndex} className="choice">
-            <input
-              type="radio"
-              name={name("correctAnswerIndex")}
-              value={answerIndex}
-              checked={question.correctAnswerIndex === answerIndex}
-              onChange={() => onChange({ correctAnswerIndex: answerIndex })}
-            />
-            {ANSWER_LETTERS[answerIndex]}
-          </label>
-        ))}
-      </fieldset>
-      <FieldError id={fieldId(key("correctAnswerIndex-error"))} message={errors[key("correctAnswerIndex")]} />
-      <fieldset className="choice-group kind-fields kind-multiSelect">
-        <legend className="label">{t("question.correctAnswers")}</legend>
-        {question.answers.map((_, answerIndex) => (
-          <label key={answerIndex} className="choice">
-            <input
-              type="checkbox"
-              name={name("correctAnswerIndexes")}
-              value={answerIndex}
-              checked={question.correctAnswerIndexes.includes(answerIndex)}
-              onChange={() => toggleCorrect(answerIndex)}
-            />
-            {ANSWER_LETTERS[answerIndex]}
-          </label>
-        ))}
-      </fieldset>
-      <FieldError id={fieldId(key("correctAnswerIndexes-error"))} message={errors[key("correctAnswerIndexes")]} />
-      {question.answers.length < MAX_OPTIONS ? (
-        <div>
-          <button
-            type="submit"
-            name="intent"
-            value={`add-answer-${index}`}
-            className="button button-secondary button-small"
-            aria-label={t("question.addAnswerLabel", { n })}
-            onClick={(event) => onIntent(event, `add-answer-${index}`)}
-          >
-            {t("question.addAnswer")}
-          </button>
-        </div>
-      ) : null}
-    </div>
   );
 }
 

@@ -5,18 +5,14 @@
  * screen adds its controls around it; the display shows it as it is.
  */
 import { kindOf } from "#app/game/kinds";
+import { kindComponentsOf } from "#app/game/kinds/components";
 import { useEffect, type ReactNode } from "react";
-import { Trans, useTranslation } from "#app/i18n/use-translation";
+import { useTranslation } from "#app/i18n/use-translation";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";
 import { playProjectorCue } from "./projector/projector-sound";
 import { RoundLabel } from "./round-label";
 import { countdownCue } from "./projector/sound";
-import { AnswerDistribution, AnswerLabel, Countdown, NumberSpreadChart, PointsBadge, QuestionPicture, ScreenHeading, useGameFormat } from "./game-ui";
-
-const HOW_TO_ANSWER = {
-  typeAnswer: "host.howToAnswer.typeAnswer",
-  closestNumber: "host.howToAnswer.closestNumber",
-} as const;
+import { AnswerDistribution, AnswerLabel, Countdown, PointsBadge, QuestionPicture, ScreenHeading } from "./game-ui";
 
 /**
  * The room's sound cues (app/components/projector/sound.ts): a tick each second of a running
@@ -43,17 +39,16 @@ export function QuestionStage({
   state,
   now,
   controls,
-  children,
+  onAccept,
 }: {
   state: ClientGameState;
   now: number;
   /** Under the heading: the projector's switches. */
   controls?: ReactNode;
-  /** After the options: what the reveal of a typed question shows on this screen. */
-  children?: ReactNode;
+  /** The host's screen accepts a typed answer marked wrong; the projector's display does not. */
+  onAccept?: (text: string) => void;
 }) {
   const { t } = useTranslation("game");
-  const format = useGameFormat();
   const question = state.currentQuestion!;
   const reveal = state.phase === "results" ? state.reveal : null;
   const revealed = reveal !== null;
@@ -63,6 +58,9 @@ export function QuestionStage({
   const answered = state.answeredCount;
   const total = Math.max(state.playerCount, answered);
   const hasOptions = question.answers.length > 0;
+  // What the screen says for a kind without options, and what its reveal adds: the kind's (app/game/kinds/components.ts).
+  const { howToAnswer } = kindComponentsOf(question.kind);
+  const HostReveal = reveal ? kindComponentsOf(reveal.kind).HostReveal : null;
   return (
     <>
       <RoundLabel round={state.round} />
@@ -90,25 +88,9 @@ export function QuestionStage({
           ))}
         </div>
       ) : (
-        <p className="center muted">{t(HOW_TO_ANSWER[question.kind as keyof typeof HOW_TO_ANSWER])}</p>
+        <p className="center muted">{howToAnswer ? t(howToAnswer) : null}</p>
       )}
-      {reveal && kindOf(reveal.kind).typed ? children : null}
-      {reveal && kindOf(reveal.kind).scoredAtClose ? (
-        <section className="card stack" aria-labelledby="number-heading">
-          <h2 id="number-heading">
-            <Trans
-              t={t}
-              i18nKey="host.theAnswer"
-              components={{ number: <span data-testid="correct-number">{reveal.correctNumber === null ? "" : format.number(reveal.correctNumber)}</span> }}
-            />
-          </h2>
-          {reveal.numberSpread ? (
-            <NumberSpreadChart spread={reveal.numberSpread} truth={reveal.correctNumber} />
-          ) : (
-            <p className="muted">{t("host.nobodyGuessed")}</p>
-          )}
-        </section>
-      ) : null}
+      {HostReveal ? <HostReveal state={state} onAccept={onAccept} /> : null}
       <section className="card stack" aria-labelledby="responses-heading">
         <h2 id="responses-heading">{t("host.liveResponses")}</h2>
         <p data-testid="answered-count">{t("host.answered", { count: answered, total })}</p>
@@ -124,44 +106,5 @@ export function QuestionStage({
         ) : null}
       </section>
     </>
-  );
-}
-
-/**
- * The typed answers after the reveal: what was accepted, and for a host each distinct answer with
- * its count and Accept on a wrong one. A display shows what was accepted alone.
- */
-export function TypedReveal({ state, onAccept }: { state: ClientGameState; onAccept?: (text: string) => void }) {
-  const { t } = useTranslation("game");
-  const format = useGameFormat();
-  const reveal = state.reveal!;
-  return (
-    <section className="card stack" aria-labelledby="typed-heading">
-      <h2 id="typed-heading">{t("host.acceptedAnswers", { answers: reveal.acceptedAnswers.join(", ") })}</h2>
-      {!onAccept ? null : reveal.typedAnswers.length === 0 ? (
-        <p className="muted">{t("host.nobodyTyped")}</p>
-      ) : (
-        <ul className="typed-answers" aria-label={t("host.whatPlayersTyped")} data-testid="typed-answers">
-          {reveal.typedAnswers.map((group) => (
-            <li key={group.text} className={group.correct ? "correct" : undefined}>
-              <span>
-                {group.correct ? "✓ " : "✗ "}
-                <strong>{group.text}</strong> <span className="muted">× {format.score(group.count)}</span>
-              </span>
-              {group.correct ? null : (
-                <button
-                  type="button"
-                  className="button button-secondary button-small"
-                  onClick={() => onAccept(group.text)}
-                  aria-label={t("host.acceptLabel", { text: group.text })}
-                >
-                  {t("host.accept")}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }

@@ -12,6 +12,7 @@ import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates"
 import type { ErrorValues } from "#app/i18n/error-text";
 import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/schemas/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
+import { KindFieldsStyle } from "./kind-editor-fields";
 import { QuestionEditor, fieldId } from "./question-editor";
 import { useToast } from "./toaster";
 import { VisibilityHint } from "./visibility-hint";
@@ -192,6 +193,7 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
+      <KindFieldsStyle />
       <Form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="stack">
         {/* The first submit button answers the Enter key: it must save, not remove question 1. */}
         <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={saving}>

@@ -1,6 +1,6 @@
-import { MAX_OPTIONS, TRUE_FALSE_ANSWERS, type QuestionKind, parseTypedNumber, TYPED_NUMBER_MAX_LENGTH } from "#app/game/question-kinds";
+import { MAX_OPTIONS, type QuestionKind, parseTypedNumber, TYPED_NUMBER_MAX_LENGTH } from "#app/game/question-kinds";
 import type { RowReading as KindRowReading } from "#app/game/kinds/spreadsheet-part";
-import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
+import { guessKindOf, kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 import type { SheetRow } from "./quiz-spreadsheet-reading.server";
 import { aliasKey, KIND_ALIASES, KIND_MESSAGE, type Columns } from "./quiz-spreadsheet-layout.server";
 
@@ -66,9 +66,7 @@ export function readRow(row: SheetRow, columns: Columns): RowReading {
     kind = KIND_ALIASES.get(aliasKey(kindCell));
     if (!kind) return { status: "invalid", message: KIND_MESSAGE };
   } else {
-    const numbers = answerNumbers(correct);
-    const trueFalse = answers.length === 2 && answers.every((answer, i) => answer.toLowerCase() === TRUE_FALSE_ANSWERS[i].toLowerCase());
-    kind = numbers && numbers.length > 1 ? "multiSelect" : trueFalse ? "trueFalse" : "choice";
+    kind = guessKindOf({ answers, correctNumbers: answerNumbers(correct) });
   }
 
   const common = { kind, text, timeLimit: readTimeLimit(cellAt(row, columns.timeLimit)), points: readPoints(cellAt(row, columns.points)) };

@@ -8,7 +8,7 @@ import { PlayerList, Podium, ScreenHeading, StandingRow, useNow, usePreloadPictu
 import { JoinCodeCard } from "#app/components/join-code-card";
 import { Page } from "#app/components/layout";
 import { ProjectorControls } from "#app/components/projector/projector-controls";
-import { QuestionStage, TypedReveal, useRoomSounds } from "#app/components/question-stage";
+import { QuestionStage, useRoomSounds } from "#app/components/question-stage";
 import { LobbyTeams, TeamLeaderboard, TeamResults } from "#app/components/team-standings";
 import { useGame } from "#app/game/client/game-provider";
 import type { ClientGameState } from "#app/game/client/game-state";
@@ -71,9 +71,7 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
       return (
         <Page>
           <div className="stack" data-testid="display">
-            <QuestionStage state={state} now={now} controls={<ProjectorControls />}>
-              <TypedReveal state={state} />
-            </QuestionStage>
+            <QuestionStage state={state} now={now} controls={<ProjectorControls />} />
           </div>
         </Page>
       );

@@ -5,7 +5,7 @@ import { ConnectingNotice, PicturesOnPlayersSwitch, useNow } from "#app/componen
 import { DisplayLinks } from "#app/components/display-links";
 import { Page } from "#app/components/layout";
 import { ProjectorControls } from "#app/components/projector/projector-controls";
-import { QuestionStage, TypedReveal, useRoomSounds } from "#app/components/question-stage";
+import { QuestionStage, useRoomSounds } from "#app/components/question-stage";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
 import { metaT } from "#app/i18n/meta";
@@ -45,9 +45,7 @@ export default function HostQuestion() {
   return (
     <Page>
       <div className="stack">
-        <QuestionStage state={state} now={now} controls={<ProjectorControls />}>
-          <TypedReveal state={state} onAccept={(text) => acceptTypedAnswer(state.questionNumber, text)} />
-        </QuestionStage>
+        <QuestionStage state={state} now={now} controls={<ProjectorControls />} onAccept={(text) => acceptTypedAnswer(state.questionNumber, text)} />
         <div className="row" style={{ justifyContent: "space-between" }}>
           <PicturesOnPlayersSwitch enabled={state.picturesOnPlayers} onChange={setPicturesOnPlayers} />
           <div className="row">

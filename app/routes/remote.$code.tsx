@@ -7,7 +7,7 @@ import { useErrorText } from "#app/i18n/error-text";
 import { Countdown, PlayerList, ScreenHeading, useNow } from "#app/components/game-ui";
 import { InvalidLink, useJoinOnce } from "#app/components/keyed-screen";
 import { Page } from "#app/components/layout";
-import { TypedReveal } from "#app/components/question-stage";
+import { TypedReveal } from "#app/components/host-reveals";
 import { RemoteTeams } from "#app/components/remote-teams";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs, type ClientGameState } from "#app/game/client/game-state";

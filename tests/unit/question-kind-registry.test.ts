@@ -1,14 +1,16 @@
 /**
  * The question-kind registry (docs/adding-a-question-kind.md, docs/decisions/0045): every kind
- * registered provides every part, and no code outside app/game/kinds/ switches on a kind or
- * compares one against a kind's name.
+ * registered provides every part and every component, and no code outside app/game/kinds/ switches
+ * on a kind, compares one against a kind's name, or styles by a `kind-<name>` class.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIND_DEFINITIONS, QUESTION_KINDS } from "#app/game/kinds";
+import { KIND_COMPONENTS } from "#app/game/kinds/components";
 import { KIND_SCHEMAS } from "#app/game/kinds/schemas";
 import { KIND_SPREADSHEETS } from "#app/game/kinds/spreadsheets.server";
+import gameCatalog from "#app/locales/en/game.json";
 
 const PURE_PARTS = ["name", "label", "hasOptions", "pickOne", "scored", "keepsStreak", "typed", "scoredAtClose", "rated", "rightAnswer", "answer"] as const;
 const PURE_FUNCTIONS = ["readAnswer", "judge", "correctAnswerText"] as const;
@@ -30,11 +32,19 @@ describe("every registered kind provides every part", () => {
     expect(sheet.spreadsheetName).not.toBe("");
     expect(typeof sheet.write).toBe("function");
     expect(typeof sheet.read).toBe("function");
+    const ui = KIND_COMPONENTS[name];
+    for (const component of ["PlayerInput", "HostReveal", "EditorFields"] as const) expect(typeof ui[component], `${name}.${component}`).toBe("function");
+    expect(typeof ui.editsOptions).toBe("boolean");
+    // The host's screen says how to answer where it shows no options; the words are the catalog's.
+    if (!kind.hasOptions) expect(ui.howToAnswer, `${name}.howToAnswer`).not.toBeNull();
+    if (ui.howToAnswer !== null)
+      expect(ui.howToAnswer.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], gameCatalog)).toEqual(expect.any(String));
   });
 
   it("lists the same kinds in every registry", () => {
     expect(Object.keys(KIND_SCHEMAS).sort()).toEqual([...QUESTION_KINDS].sort());
     expect(Object.keys(KIND_SPREADSHEETS).sort()).toEqual([...QUESTION_KINDS].sort());
+    expect(Object.keys(KIND_COMPONENTS).sort()).toEqual([...QUESTION_KINDS].sort());
     expect(new Set(QUESTION_KINDS).size).toBe(QUESTION_KINDS.length);
   });
 });
@@ -43,6 +53,8 @@ describe("every registered kind provides every part", () => {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCANNED = ["app", "server", "db"];
+/** The style sheets, scanned for classes named after a kind. */
+const STYLES = path.join("app", "styles");
 const REGISTRY = path.join("app", "game", "kinds") + path.sep;
 
 /** `switch (x.kind)` over something that is not a question (a heavy job's kind) is not a kind's switch. */
@@ -52,11 +64,11 @@ function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(relative);
-    return /\.(ts|tsx)$/.test(entry.name) ? [relative] : [];
+    return /\.(ts|tsx)$/.test(entry.name) || (relative.startsWith(STYLES) && entry.name.endsWith(".css")) ? [relative] : [];
   });
 }
 
-/** Where a source text switches on a kind or compares against a kind's name: "line: text" each. */
+/** Where a source text switches on a kind, compares against a kind's name or names a class after one (`kind-poll`): "line: text" each. */
 export function kindViolations(source: string, kinds: readonly string[]): string[] {
   const names = kinds.join("|");
   const rules = [
@@ -64,18 +76,31 @@ export function kindViolations(source: string, kinds: readonly string[]): string
     new RegExp(`[!=]==?\\s*["'\`](${names})["'\`]`),
     new RegExp(`["'\`](${names})["'\`]\\s*[!=]==?`),
     new RegExp(`\\bcase\\s+["'\`](${names})["'\`]\\s*:`),
+    // A class per kind (the editor's fields once were shown by `.kind-<name>` rules): the registry's components choose instead.
+    new RegExp(`\\bkind-(${names})\\b`),
   ];
   return source
     .split("\n")
     .flatMap((line, index) => (rules.some((rule) => rule.test(line)) && !NOT_QUESTION_KINDS.test(line) ? [`${index + 1}: ${line.trim()}`] : []));
 }
 
-describe("no switch on a question kind outside app/game/kinds/", () => {
+describe("no switch on a question kind, and no class named after one, outside app/game/kinds/", () => {
   it("finds a deliberate violation of each form", () => {
     expect(kindViolations('switch (question.kind) {\n  case "poll":', QUESTION_KINDS)).toHaveLength(2);
     expect(kindViolations('const scored = question.kind !== "poll";', QUESTION_KINDS)).toHaveLength(1);
     expect(kindViolations("if ('typeAnswer' === kind) {}", QUESTION_KINDS)).toHaveLength(1);
     expect(kindViolations("const scored = kindOf(question.kind).scored;", QUESTION_KINDS)).toEqual([]);
+    expect(kindViolations('<div className="field kind-fields kind-typeAnswer">', QUESTION_KINDS)).toHaveLength(1);
+    expect(
+      kindViolations('.question-card:has(.kind-select option[value="poll"]:checked) .kind-fields:not(.kind-poll) { display: none; }', QUESTION_KINDS),
+    ).toHaveLength(1);
+    expect(kindViolations('<div className="kind-field"><select className="select kind-select">', QUESTION_KINDS)).toEqual([]);
+  });
+
+  it("scans the style sheets and the components", () => {
+    const files = SCANNED.flatMap(sourceFiles);
+    expect(files).toContain(path.join("app", "styles", "app.css"));
+    expect(files).toContain(path.join("app", "components", "question-editor.tsx"));
   });
 
   it("finds none in app/, server/ and db/", () => {

@@ -2,7 +2,7 @@
  * What a question kind is made of (docs/adding-a-question-kind.md, docs/decisions/0045). This is
  * the part every side shares: plain data and pure functions, without zod and without React, so a
  * player's phone takes it whole. The other parts of a kind are typed next to their registries:
- * its input schema and AI schema (`schemas.ts`), its components (`components.tsx`), its spreadsheet
+ * its input schema and AI schema (`schemas.ts`), its components (`components-part.ts`, registered in `components.ts`), its spreadsheet
  * columns (`spreadsheet.server.ts`). A kind missing any part does not compile.
  */
 import type { AnswerValue, EngineQuestion, GameState } from "../engine/state";
@@ -61,7 +61,7 @@ export interface QuestionKindDefinition<Name extends string = string> {
   /** Counted among a report's hardest and easiest questions (an exact guess is luck). */
   readonly rated: boolean;
   readonly rightAnswer: RightAnswerShape;
-  /** What a player's answer is: one option, several, a text or a number (how answers are stored and tallied). */
+  /** What a player's answer is: one option, several, a text or a number (how answers are stored and tallied; its input is its component's, `components.ts`). */
   readonly answer: "option" | "options" | "text" | "number";
   /** Reads what a player sent, or why it is no answer to this question. */
   readAnswer(question: EngineQuestion, sent: AnswerSent): ReadAnswer | { refused: AnswerRefusal };

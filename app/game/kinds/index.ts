@@ -3,8 +3,8 @@
  * docs/decisions/0045-question-kind-registry.md). Code outside app/game/kinds/ asks a kind what it
  * needs (`kindOf(question.kind).typed`, `.judge(...)`) and never compares a kind's name
  * (tests/unit/question-kind-registry.test.ts keeps it so). Without zod or React: the input
- * schemas are registered in `schemas.ts`, the components in `components.tsx`, the spreadsheet
- * columns in `spreadsheet.server.ts`.
+ * schemas are registered in `schemas.ts`, the components in `components.ts`, the spreadsheet
+ * columns in `spreadsheets.server.ts`.
  */
 import { choice } from "./choice/kind";
 import { closestNumber } from "./closestNumber/kind";

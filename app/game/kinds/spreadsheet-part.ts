@@ -22,6 +22,14 @@ export interface SheetQuestionRow {
   toIndexes(numbers: number[]): number[] | string;
 }
 
+/** A row without a Kind cell (Kahoot's layout has no such column), as far as guessing its kind needs. */
+export interface UnnamedRow {
+  /** The filled answer cells, in column order. */
+  answers: string[];
+  /** The answer numbers in Correct, or null when it is not a list of numbers. */
+  correctNumbers: number[] | null;
+}
+
 export interface KindSpreadsheetPart<Name extends QuestionKind = QuestionKind> {
   readonly name: Name;
   /** How our layout's Kind column writes it. */
@@ -30,5 +38,10 @@ export interface KindSpreadsheetPart<Name extends QuestionKind = QuestionKind> {
   readonly aliases: readonly string[];
   /** Fills the answer cells (MAX_OPTIONS of them) and returns the Correct cell. */
   write(question: QuestionContent, answerCells: string[]): string | number;
+  /**
+   * Whether a row without a Kind cell is of this kind (Kahoot's layout); the kinds' guesses exclude
+   * each other, and a row no kind claims is the default kind (app/game/kinds/spreadsheets.server.ts).
+   */
+  kahootGuess?(row: UnnamedRow): boolean;
   read(row: SheetQuestionRow): RowReading;
 }

@@ -4,10 +4,10 @@
  */
 import { choiceSpreadsheet } from "./choice/spreadsheet.server";
 import { closestNumberSpreadsheet } from "./closestNumber/spreadsheet.server";
-import type { QuestionKind } from "./index";
+import { DEFAULT_KIND, QUESTION_KINDS, type QuestionKind } from "./index";
 import { multiSelectSpreadsheet } from "./multiSelect/spreadsheet.server";
 import { pollSpreadsheet } from "./poll/spreadsheet.server";
-import type { KindSpreadsheetPart } from "./spreadsheet-part";
+import type { KindSpreadsheetPart, UnnamedRow } from "./spreadsheet-part";
 import { trueFalseSpreadsheet } from "./trueFalse/spreadsheet.server";
 import { typeAnswerSpreadsheet } from "./typeAnswer/spreadsheet.server";
 
@@ -22,4 +22,9 @@ export const KIND_SPREADSHEETS: { readonly [Name in QuestionKind]: KindSpreadshe
 
 export function kindSpreadsheetOf(name: QuestionKind): KindSpreadsheetPart {
   return KIND_SPREADSHEETS[name] as KindSpreadsheetPart;
+}
+
+/** The kind of a row without a Kind cell: the one whose spreadsheet part claims it, or the default kind. */
+export function guessKindOf(row: UnnamedRow): QuestionKind {
+  return QUESTION_KINDS.find((name) => KIND_SPREADSHEETS[name].kahootGuess?.(row)) ?? DEFAULT_KIND;
 }

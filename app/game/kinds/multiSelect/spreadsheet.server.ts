@@ -9,6 +9,8 @@ export const multiSelectSpreadsheet: KindSpreadsheetPart<"multiSelect"> = {
     question.answers.forEach((answer, i) => (answerCells[i] = answer));
     return question.correctAnswerIndexes.map((index) => index + 1).join(",");
   },
+  // Kahoot's layout names a question with several right answers by their numbers ("1,3").
+  kahootGuess: ({ correctNumbers }) => correctNumbers !== null && correctNumbers.length > 1,
   read({ common, answers, correct, answerNumbers, toIndexes }) {
     if (correct === "") return { status: "ok", input: { ...common, answers } };
     const numbers = answerNumbers(correct);

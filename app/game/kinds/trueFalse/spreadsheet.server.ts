@@ -1,4 +1,5 @@
 /** True or false in a spreadsheet: true or false in Correct (in several languages), or the option's own text. */
+import { TRUE_FALSE_ANSWERS } from "../../question-kinds";
 import type { KindSpreadsheetPart } from "../spreadsheet-part";
 
 /** "1" and "2" are the answers' numbers, as Kahoot's layout names them. */
@@ -13,6 +14,11 @@ export const trueFalseSpreadsheet: KindSpreadsheetPart<"trueFalse"> = {
     question.answers.forEach((answer, i) => (answerCells[i] = answer));
     return question.correctAnswerIndex === 1 ? "false" : "true";
   },
+  // Kahoot's layout writes a true-or-false question as the two answers True and False (one right answer: several are a multi-select's).
+  kahootGuess: ({ answers, correctNumbers }) =>
+    !(correctNumbers !== null && correctNumbers.length > 1) &&
+    answers.length === 2 &&
+    answers.every((answer, i) => answer.toLowerCase() === TRUE_FALSE_ANSWERS[i].toLowerCase()),
   read({ common, answers, correct }) {
     const key = correct.toLowerCase();
     // Custom wording ("Yes"/"No") may be named by its text too.
