@@ -22,7 +22,7 @@ export type EditorIntent = (event: MouseEvent<HTMLButtonElement>, intent: string
 /**
  * Without JavaScript every kind's fields are in the page and the chosen kind's show, so the kind
  * select works before any script runs (tests/e2e/question-kinds.spec.ts). One rule per registered
- * kind, made from the registry: app/styles/app.css names no kind.
+ * kind, made from the registry: no style sheet in app/styles/ names a kind.
  */
 export const KIND_FIELDS_CSS = QUESTION_KINDS.map(
   (kind) => `.question-card:has(.kind-select option[value="${kind}"]:checked) [data-kind-fields]:not([data-kind-fields~="${kind}"]) { display: none; }`,
