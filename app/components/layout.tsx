@@ -9,6 +9,7 @@ import { LANGUAGE_NAMES, LANGUAGES } from "#app/i18n/languages";
 import { isGameScreen } from "#app/game-pages/game-screens";
 import { THEME_CHOICES } from "#app/theme/theme";
 import { useOptionalUser, userLabel, type RootUser } from "#app/sessions/user";
+import { useHydrated } from "./use-hydrated";
 
 const NAV_LINKS = [
   { to: "/", label: "nav.home" },
@@ -37,13 +38,12 @@ function showsUpgrade(user: RootUser): boolean {
 function useDisclosure() {
   const { key } = useLocation();
   const [openedAt, setOpenedAt] = useState<string | null>(null);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const detailsRef = useRef<HTMLDetailsElement>(null);
   const open = hydrated && openedAt === key;
 
   useEffect(() => {
     if (detailsRef.current?.open) setOpenedAt(key);
-    setHydrated(true);
     // Only the first render's <details> is read.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

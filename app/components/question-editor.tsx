@@ -5,7 +5,7 @@
  * the chosen one's, so choosing a kind works without a script too. The draft keeps every kind's
  * fields, so switching back loses nothing typed.
  */
-import { useEffect, useState, type KeyboardEvent } from "react";
+import type { KeyboardEvent } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { POINTS_OPTIONS } from "#app/game/question-kinds";
 import { kindOf, QUESTION_KINDS, type QuestionKind } from "#app/game/kinds";
@@ -14,18 +14,12 @@ import { QUESTION_TIME_LIMIT_OPTIONS, type QuestionDraft } from "#app/schemas/qu
 import { FieldError } from "./form-field";
 import { fieldId, KindFields, OptionsEditor, type EditorIntent } from "./kind-editor-fields";
 import { Tooltip } from "./tooltip";
+import { useHydrated } from "./use-hydrated";
 
 export { fieldId, type EditorIntent } from "./kind-editor-fields";
 
 /** The kinds with points to choose (a poll has none). */
 const SCORED_KINDS = QUESTION_KINDS.filter((kind) => kindOf(kind).scored);
-
-/** True once the page's script runs: the server and the first render agree, then the editor shows the chosen kind alone. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 interface QuestionEditorProps {
   index: number;

@@ -17,6 +17,7 @@ import { getUser } from "#app/sessions/session.server";
 import { LoginSchema, RegisterSchema } from "#app/schemas/validation";
 import { retryAfterFromAction } from "#app/http/route-headers";
 import { safeRedirect } from "#app/http/safe-redirect";
+import { useHydrated } from "#app/components/use-hydrated";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("auth.title") }];
 
@@ -120,13 +121,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   actionResult && typeof actionResult === "object" && "formError" in actionResult ? false : defaultShouldRevalidate;
 
 // ---------------------------------------------------------------- page
-
-/** False in the server's HTML, so nothing that needs a script is taken away before it runs. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 export default function Auth() {
   const { tab: linkedTab, redirectTo, isGuest } = useLoaderData<typeof loader>();

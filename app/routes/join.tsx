@@ -20,6 +20,7 @@ import { joinTeamsOf } from "#app/teams/join-teams.server";
 import { requesterOf } from "#app/sessions/session.server";
 import { chosenTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE, type JoinTeams } from "#app/teams/team-choice";
 import { GAME_CODE_MESSAGE, GAME_CODE_PATTERN, NICKNAME_PATTERN, NICKNAME_REQUIRED_MESSAGE, normalizeGameCode } from "#app/schemas/field-rules";
+import { useHydrated } from "#app/components/use-hydrated";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("join.metaTitle") }];
 
@@ -74,13 +75,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const query = new URLSearchParams({ nickname });
   if (submission.value.team) query.set("team", submission.value.team);
   return redirect(`/waiting/${gameCode}?${query}`);
-}
-
-/** False in the server's HTML, so nothing is disabled for a browser that never runs the page's script. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 /** The browser's own check found a field wrong: its message from docs/product.md#validation, in place of the browser's. */
