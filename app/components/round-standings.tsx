@@ -4,7 +4,7 @@
  * details element per round, so a long night stays short; `open` says which start open.
  */
 import { useTranslation } from "#app/i18n/use-translation";
-import type { NamedStanding, RoundResultView } from "#app/game/protocol";
+import type { NamedStanding, RoundResultView } from "#app/game/protocol-views";
 import { StandingRow } from "./game-ui";
 import "#app/styles/night.css";
 

@@ -6,7 +6,7 @@
  */
 import { useTranslation } from "#app/i18n/use-translation";
 import type { ClientGameState } from "#app/game/client/game-state";
-import type { NamedStanding, OwnTeam, TeamRef } from "#app/game/protocol";
+import type { NamedStanding, OwnTeam, TeamRef } from "#app/game/protocol-views";
 import { Avatar, Podium, StandingRow, useGameFormat } from "./game-ui";
 
 /** Teams as the players' standing rows and podium take them. */

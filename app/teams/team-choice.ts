@@ -4,7 +4,7 @@
  * (docs/decisions/0025-player-download.md). Its radios say `later` (no team yet), `new` (the team
  * typed in `newTeam`) or `team:` and the name of a team the game has.
  */
-import type { TeamRef } from "#app/game/protocol";
+import type { TeamRef } from "#app/game/protocol-views";
 
 /** What the join form offers of a game played in teams (the join route's loader reads it from the live game). */
 export interface JoinTeams {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readServerMessage, SERVER_MESSAGE_TYPES } from "#app/game/client/server-message";
-import { ServerMessageSchema, type PublicQuestion, type ServerMessage, type ServerPayload } from "#app/game/protocol";
+import { ServerMessageSchema, type ServerMessage, type ServerPayload } from "#app/game/protocol";
+import type { PublicQuestion } from "#app/game/protocol-views";
 
 const question: PublicQuestion = { id: 1, kind: "choice", text: "2 + 2?", answers: ["3", "4"], points: "standard", image: null, imageOnPlayers: false };
 const standing = { rank: 1, id: 7, nickname: "Ann", score: 950 };

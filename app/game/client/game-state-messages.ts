@@ -1,4 +1,5 @@
-import type { LobbyPlayer, PlayerRef, ServerMessage } from "../protocol";
+import type { ServerMessage } from "../protocol";
+import type { LobbyPlayer, PlayerRef } from "../protocol-views";
 import { type ClientGameState, initialGameState, isFinalError } from "./game-state";
 
 function upsertPlayer(players: LobbyPlayer[], player: PlayerRef): LobbyPlayer[] {

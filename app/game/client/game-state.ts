@@ -3,9 +3,9 @@
  * local actions, so every transition is unit-testable without a browser.
  */
 import { DEFAULT_TIME_LIMIT_SECONDS } from "../rules";
+import type { ErrorValues, ServerMessage, ServerPayload } from "../protocol";
 import type {
   AnswerValueView,
-  ErrorValues,
   LobbyPlayer,
   NamedStanding,
   NumberSpreadView,
@@ -15,12 +15,10 @@ import type {
   PublicQuestion,
   RoundInfo,
   RoundResultView,
-  ServerMessage,
-  ServerPayload,
   Standing,
   TeamRef,
   TypedAnswerSummary,
-} from "../protocol";
+} from "../protocol-views";
 import { onServerMessage } from "./game-state-messages";
 
 export type Phase = ServerPayload<"GAME_SNAPSHOT">["phase"];

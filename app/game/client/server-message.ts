@@ -6,6 +6,7 @@
  * zod so that none of zod reaches a player's phone (issue 16), and its table is typed against
  * those schemas, so a field added to or renamed in the protocol fails to compile here.
  */
+import type { ServerMessage, ServerMessageType, ServerPayload } from "../protocol";
 import type {
   LobbyName,
   LobbyPlayer,
@@ -19,12 +20,9 @@ import type {
   PlayerRef,
   PlayerResult,
   PublicQuestion,
-  ServerMessage,
-  ServerMessageType,
-  ServerPayload,
   Standing,
   TypedAnswerSummary,
-} from "../protocol";
+} from "../protocol-views";
 import { POINTS_OPTIONS } from "../question-kinds";
 import { QUESTION_KINDS } from "../kinds";
 

@@ -1,4 +1,5 @@
 export * from "./state";
+export * from "./clock";
 export * from "./transition";
 export * from "./scoring";
 export * from "./view";

@@ -8,9 +8,7 @@ import {
   addPlayer,
   createGameState,
   optionCount,
-  resultsDelayMsOf,
   spreadOf,
-  timeLimitMsOf,
   type AnswerRecord,
   type GameState,
   type NewGameInput,
@@ -18,6 +16,7 @@ import {
   type PlayerState,
   type QuestionPause,
 } from "./state";
+import { resultsDelayMsOf, timeLimitMsOf } from "./clock";
 import { countAnswer } from "./commands/question";
 import { keepsStreak } from "./commands/judge";
 import { rank } from "./commands/reveal";

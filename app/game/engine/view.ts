@@ -5,21 +5,11 @@
 import { kindOf } from "../kinds";
 import { revealOf } from "../kinds/shared";
 import { LEADERBOARD_SIZE } from "../rules";
-import type { LobbyName, NamedStanding, OwnStanding, PlayerResult, RoundInfo, ServerPayload, Standing, TeamRef, TypedAnswerSummary } from "../protocol";
+import type { ServerPayload } from "../protocol";
+import type { LobbyName, NamedStanding, OwnStanding, PlayerResult, RoundInfo, Standing, TeamRef, TypedAnswerSummary } from "../protocol-views";
 import { shownScore, teamStandings } from "./teams";
-import {
-  answerToCurrentQuestion,
-  currentPause,
-  currentQuestion,
-  isLastQuestion,
-  isNight,
-  teamOf,
-  recentPlayers,
-  remainingMsOf,
-  timeLimitMsOf,
-  type GameState,
-  type PlayerState,
-} from "./state";
+import { answerToCurrentQuestion, currentQuestion, isLastQuestion, isNight, teamOf, recentPlayers, type GameState, type PlayerState } from "./state";
+import { currentPause, remainingMsOf, timeLimitMsOf } from "./clock";
 
 /** A player as hosts know it: its id (to remove it) and its name. */
 export function playerRef(player: PlayerState) {

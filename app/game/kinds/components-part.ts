@@ -7,7 +7,7 @@
 import type { ComponentType } from "react";
 import type { SubmittedAnswer } from "../client/game-provider";
 import type { ClientGameState } from "../client/game-state";
-import type { PublicQuestion } from "../protocol";
+import type { PublicQuestion } from "../protocol-views";
 import type { QuestionDraft } from "./schema-part";
 
 /** What a player's input is given (app/components/answer-inputs.tsx). */

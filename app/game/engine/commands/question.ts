@@ -2,18 +2,8 @@ import { MAX_PAUSES_PER_QUESTION } from "../../rules";
 import { normalizeTypedAnswer, POINTS_MULTIPLIER } from "../../question-kinds";
 import { scoreJudged } from "../scoring";
 import { addLatePoints, rankTeams, TeamTally } from "../teams";
-import {
-  answerToCurrentQuestion,
-  currentPause,
-  currentQuestion,
-  optionCount,
-  pausedMsBefore,
-  resultsDelayMsOf,
-  timeLimitMsOf,
-  type AnswerRecord,
-  type GameState,
-  type PlayerState,
-} from "../state";
+import { answerToCurrentQuestion, currentQuestion, optionCount, type AnswerRecord, type GameState, type PlayerState } from "../state";
+import { currentPause, pausedMsBefore, resultsDelayMsOf, timeLimitMsOf } from "../clock";
 import { type Actor, type Command, type Effect, type TransitionResult, MESSAGES, reject } from "../transition";
 import { readAnswer } from "./read-answer";
 import { keepsStreak, scoreGuesses } from "./judge";
