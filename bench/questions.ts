@@ -1,24 +1,29 @@
 /**
  * The benchmark's quiz and its simulated players' answers. `choice` is the original bench: four
- * options, today's request shape (no `kind`), answered uniformly at random. `mixed` rotates through
- * the six kinds, and each player answers each kind as a person would: some right, some wrong,
- * typed answers with the odd typo, numbers around the true value.
+ * options, today's request shape (no `kind`, so the default kind), answered uniformly at random.
+ * `mixed` rotates through the registered kinds, asking each kind's two example questions (its
+ * spreadsheet part's `examples`), and each player answers as a person would, by how the kind is
+ * answered: options at random, picks right some of the time, typed answers with the odd typo,
+ * numbers around the true value. A new kind needs nothing here (docs/adding-a-question-kind.md).
  */
-import { type QuestionKind } from "#app/game/question-kinds";
-import { QUESTION_KINDS } from "#app/game/kinds";
+import { DEFAULT_KIND, kindOf, QUESTION_KINDS, type QuestionKind } from "#app/game/kinds";
+import type { AnswerSent } from "#app/game/kinds/definition";
+import { KIND_SCHEMAS } from "#app/game/kinds/schemas";
+import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
+import type { EngineQuestion } from "#app/game/engine/state";
 
 export const KINDS_SETTINGS = ["choice", "mixed"] as const;
 export type KindsSetting = (typeof KINDS_SETTINGS)[number];
 
 /**
  * What a simulated player knows of a question beyond what QUESTION_STARTED tells it (which never
- * carries the right answer): enough to be right some of the time. Option kinds need none.
+ * carries the right answer): its kind and its right answer as a player sends it (the kind's
+ * `rightAnswerSent`), enough to be right some of the time. Plain data: it goes to the load workers.
  */
-export type AnswerKey =
-  | { kind: "choice" | "trueFalse" | "poll" }
-  | { kind: "multiSelect"; correct: number[] }
-  | { kind: "typeAnswer"; accepted: string[]; wrong: string[] }
-  | { kind: "closestNumber"; value: number };
+export interface AnswerKey {
+  kind: QuestionKind;
+  right: AnswerSent;
+}
 
 /** The body of POST /api/questions (without quizId) and the key the players get. */
 export interface BenchQuestion {
@@ -33,85 +38,32 @@ export type AnswerFields = { answerIndex: number } | { answerIndexes: number[] }
 /** Long enough that QUESTION_STARTED is about the baseline's broadcast size, like a real question. */
 function choiceQuestion(order: number): BenchQuestion {
   return {
-    kind: "choice",
+    kind: DEFAULT_KIND,
     body: {
       text: `Question ${order + 1} of the capacity benchmark: which is right?`,
       answers: ["Ant", "Bee", "Cat", "Dog"],
       correctAnswerIndex: order % 4,
       order,
     },
-    key: { kind: "choice" },
+    key: { kind: DEFAULT_KIND, right: { answerIndex: order % 4 } },
   };
 }
 
-/** Two versions of each kind, so a 12-question quiz asks every kind twice with different sizes. */
+/** Each kind's two examples in turn, so a 12-question quiz asks every kind twice with different sizes. */
 function mixedQuestion(order: number): BenchQuestion {
   const kind = QUESTION_KINDS[order % QUESTION_KINDS.length];
   const second = Math.floor(order / QUESTION_KINDS.length) % 2 === 1;
-  const number = order + 1;
-  switch (kind) {
-    case "choice": {
-      const answers = second ? ["Ant", "Bee", "Cat", "Dog", "Eel", "Fox"] : ["Ant", "Bee", "Cat", "Dog"];
-      return {
-        kind,
-        body: {
-          kind,
-          order,
-          text: `Question ${number} of the capacity benchmark: which animal is right?`,
-          answers,
-          correctAnswerIndex: order % answers.length,
-        },
-        key: { kind },
-      };
-    }
-    case "trueFalse":
-      return {
-        kind,
-        body: { kind, order, text: `Question ${number} of the capacity benchmark: every socket stays open. True or false?`, correctAnswerIndex: order % 2 },
-        key: { kind },
-      };
-    case "multiSelect": {
-      const answers = second ? ["Oak", "Rose", "Tulip", "Pine", "Daisy"] : ["Ant", "Bat", "Cat", "Dog", "Eel"];
-      const correct = second ? [1, 2, 4] : [1, 2, 3];
-      return {
-        kind,
-        body: {
-          kind,
-          order,
-          text: `Question ${number} of the capacity benchmark: pick every ${second ? "flower" : "mammal"}.`,
-          answers,
-          correctAnswerIndexes: correct,
-        },
-        key: { kind, correct },
-      };
-    }
-    case "typeAnswer": {
-      const [country, accepted, wrong] = second
-        ? ["the Netherlands", ["Amsterdam"], ["Rotterdam", "The Hague", "Utrecht"]]
-        : ["Australia", ["Canberra"], ["Sydney", "Melbourne", "Perth"]];
-      return {
-        kind,
-        body: { kind, order, text: `Question ${number} of the capacity benchmark: type the capital of ${country}.`, acceptedAnswers: accepted },
-        key: { kind, accepted, wrong },
-      };
-    }
-    case "closestNumber": {
-      const [what, value] = second ? ["How high is Mount Everest, in metres?", 8849] : ["In which year did people first walk on the Moon?", 1969];
-      return {
-        kind,
-        body: { kind, order, text: `Question ${number} of the capacity benchmark: ${what}`, correctNumber: value },
-        key: { kind, value },
-      };
-    }
-    case "poll": {
-      const answers = second ? ["Spring", "Summer", "Autumn", "Winter", "None"] : ["Cat", "Dog", "Owl"];
-      return {
-        kind,
-        body: { kind, order, text: `Question ${number} of the capacity benchmark: which do you like best?`, answers },
-        key: { kind },
-      };
-    }
-  }
+  const example = kindSpreadsheetOf(kind).examples[second ? 1 : 0];
+  // The kind's own fields as the API takes them (its schema part's), without the example's time or points.
+  const fields = Object.fromEntries(
+    Object.keys(KIND_SCHEMAS[kind].inputFields).flatMap((field) => (field in example ? [[field, example[field as keyof typeof example]]] : [])),
+  );
+  const question = { answers: [], correctAnswerIndex: -1, ...example, id: order, kind } as EngineQuestion;
+  return {
+    kind,
+    body: { kind, order, ...fields, text: `Question ${order + 1} of the capacity benchmark: ${example.text}` },
+    key: { kind, right: kindOf(kind).rightAnswerSent(question) },
+  };
 }
 
 /**
@@ -171,38 +123,41 @@ function casually(text: string, random: Random): string {
 }
 
 /**
- * A plausible answer to a question of `kind` with `optionCount` options. The kind comes from
- * QUESTION_STARTED (the server's word); the key is used only when it is for the same kind.
+ * A plausible answer to a question of `kind` with `optionCount` options, by how the kind is
+ * answered. The kind comes from QUESTION_STARTED (the server's word); the key is used only when it
+ * is for the same kind.
  */
 export function answerFor(kind: QuestionKind, optionCount: number, key: AnswerKey | undefined, random: Random = Math.random): AnswerFields {
-  switch (kind) {
-    case "choice":
-    case "trueFalse":
-    case "poll":
+  const right = key?.kind === kind ? key.right : undefined;
+  const answered = kindOf(kind).answer;
+  switch (answered) {
+    case "option":
       // Uniformly at random, as the original bench: 1 in n right.
       return { answerIndex: Math.floor(random() * optionCount) };
-    case "multiSelect": {
-      if (key?.kind === "multiSelect" && random() < 0.4) return { answerIndexes: [...key.correct] };
+    case "options": {
+      if (right?.answerIndexes && random() < 0.4) return { answerIndexes: [...right.answerIndexes] };
       const picks = Array.from({ length: optionCount }, (_, index) => index).filter(() => random() < 0.5);
       if (picks.length === 0) picks.push(Math.floor(random() * optionCount));
       // In the order they were tapped, not sorted: the server sorts.
       return { answerIndexes: picks.sort(() => random() - 0.5) };
     }
-    case "typeAnswer": {
-      if (key?.kind !== "typeAnswer") return { text: `guess ${Math.floor(random() * 1000)}` };
+    case "text": {
+      if (right?.text === undefined) return { text: `guess ${Math.floor(random() * 1000)}` };
       const roll = random();
-      const right = pick(key.accepted, random);
-      // Right as written, right with one typo (forgiven), two typos (not), or another city.
-      if (roll < 0.55) return { text: casually(right, random) };
-      if (roll < 0.75) return { text: casually(typo(right, random), random) };
-      if (roll < 0.82) return { text: typo(typo(right, random), random) };
-      return { text: casually(pick(key.wrong, random), random) };
+      // Right as written, right with one typo (forgiven), two typos (not), or a wrong answer.
+      if (roll < 0.55) return { text: casually(right.text, random) };
+      if (roll < 0.75) return { text: casually(typo(right.text, random), random) };
+      if (roll < 0.82) return { text: typo(typo(right.text, random), random) };
+      return { text: casually(pick(WRONG_TEXTS, random), random) };
     }
-    case "closestNumber": {
-      if (key?.kind !== "closestNumber") return { number: Math.round(random() * 10_000) };
-      if (random() < 0.08) return { number: key.value };
-      const spread = Math.max(1, Math.abs(key.value) * 0.05);
-      return { number: Math.round(key.value + gaussian(random) * spread) };
+    case "number": {
+      if (right?.number === undefined) return { number: Math.round(random() * 10_000) };
+      if (random() < 0.08) return { number: right.number };
+      const spread = Math.max(1, Math.abs(right.number) * 0.05);
+      return { number: Math.round(right.number + gaussian(random) * spread) };
     }
   }
 }
+
+/** Wrong typed answers, which no kind's example accepts: a room's wrong guesses gather on a few. */
+const WRONG_TEXTS = ["Sydney", "Rotterdam", "Copper"] as const;

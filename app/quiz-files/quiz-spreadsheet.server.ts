@@ -9,7 +9,7 @@ import { MAX_OPTIONS, type QuestionContent } from "#app/game/question-kinds";
 import { DEFAULT_LANGUAGE, type Language } from "#app/i18n/languages";
 import { translator } from "#app/i18n/server-i18n.server";
 import { QUIZ_SPREADSHEET_COLUMNS, SPREADSHEET_KIND_NAMES } from "#app/quiz-files/quiz-spreadsheet-layout.server";
-import { kindOf } from "#app/game/kinds";
+import { kindOf, QUESTION_KINDS } from "#app/game/kinds";
 import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 
 export * from "#app/quiz-files/quiz-spreadsheet-reading.server";
@@ -98,21 +98,8 @@ const example = (question: Partial<QuestionContent> & Pick<QuestionContent, "kin
   ...question,
 });
 
-/** One example of each kind, as the template shows them. */
-export const TEMPLATE_QUESTIONS: readonly QuestionContent[] = [
-  example({
-    kind: "choice",
-    text: "What is the capital of Australia?",
-    answers: ["Sydney", "Canberra", "Melbourne", "Perth"],
-    correctAnswerIndex: 1,
-    correctAnswerIndexes: [1],
-  }),
-  example({ kind: "trueFalse", text: "A group of crows is called a murder.", answers: ["True", "False"], correctAnswerIndex: 0, correctAnswerIndexes: [0] }),
-  example({ kind: "multiSelect", text: "Which of these are planets?", answers: ["Mars", "Pluto", "Venus", "The Moon"], correctAnswerIndexes: [0, 2] }),
-  example({ kind: "typeAnswer", text: "Which element has the symbol Fe?", acceptedAnswers: ["Iron"] }),
-  example({ kind: "closestNumber", text: "In which year did the Berlin Wall fall?", correctNumber: 1989, timeLimit: 30, points: "double" }),
-  example({ kind: "poll", text: "Which round should come next?", answers: ["Music", "Sport", "History"], points: "none" }),
-];
+/** One example of each kind, as the template shows them: each kind's first (its spreadsheet part's `examples`), in the registry's order. */
+export const TEMPLATE_QUESTIONS: readonly QuestionContent[] = QUESTION_KINDS.map((kind) => example({ kind, ...kindSpreadsheetOf(kind).examples[0] }));
 
 /** The CSV template `/create` offers: the header row and one example of each kind. */
 export function quizTemplateCsv(): string {

@@ -10,10 +10,34 @@ import { KIND_DEFINITIONS, QUESTION_KINDS } from "#app/game/kinds";
 import { KIND_COMPONENTS } from "#app/game/kinds/components";
 import { KIND_SCHEMAS } from "#app/game/kinds/schemas";
 import { KIND_SPREADSHEETS } from "#app/game/kinds/spreadsheets.server";
+import type { GameState } from "#app/game/engine/state";
+import { QuestionInputSchema } from "#app/game/question-input";
+import { LANGUAGES } from "#app/i18n/languages";
 import gameCatalog from "#app/locales/en/game.json";
 
-const PURE_PARTS = ["name", "label", "hasOptions", "pickOne", "scored", "keepsStreak", "typed", "scoredAtClose", "rated", "rightAnswer", "answer"] as const;
-const PURE_FUNCTIONS = ["readAnswer", "judge", "correctAnswerText"] as const;
+const PURE_PARTS = [
+  "name",
+  "label",
+  "hasOptions",
+  "pickOne",
+  "scored",
+  "keepsStreak",
+  "typed",
+  "scoredAtClose",
+  "rated",
+  "rightAnswer",
+  "answer",
+  "refusals",
+] as const;
+const PURE_FUNCTIONS = ["readAnswer", "judge", "correctAnswerText", "rightAnswerSent"] as const;
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const errorCatalogs = Object.fromEntries(
+  LANGUAGES.map((language) => [
+    language,
+    JSON.parse(fs.readFileSync(path.join(ROOT, "app/locales", language, "errors.json"), "utf8")) as Record<string, string>,
+  ]),
+);
 
 describe("every registered kind provides every part", () => {
   it.each(KIND_DEFINITIONS.map((kind) => [kind.name, kind] as const))("%s", (name, kind) => {
@@ -32,6 +56,17 @@ describe("every registered kind provides every part", () => {
     expect(sheet.spreadsheetName).not.toBe("");
     expect(typeof sheet.write).toBe("function");
     expect(typeof sheet.read).toBe("function");
+    expect(sheet.examples).toHaveLength(2);
+    // Each example is a valid question of its kind, and its right answer as a player sends it is read and judged right.
+    for (const example of sheet.examples) {
+      const parsed = QuestionInputSchema.safeParse({ ...example, kind: name });
+      expect(parsed.error?.issues, `${name}: ${example.text}`).toBeUndefined();
+      const question = { ...parsed.data!, id: 1 };
+      const read = kind.readAnswer(question, kind.rightAnswerSent(question));
+      expect(read, `${name} reads its right answer`).not.toHaveProperty("refused");
+      if (kind.scored && !kind.scoredAtClose && !("refused" in read))
+        expect(kind.judge({ typedAnswers: new Map() } as unknown as GameState, question, read)).toBe(1);
+    }
     const ui = KIND_COMPONENTS[name];
     for (const component of ["PlayerInput", "HostReveal", "EditorFields"] as const) expect(typeof ui[component], `${name}.${component}`).toBe("function");
     expect(typeof ui.editsOptions).toBe("boolean");
@@ -39,6 +74,14 @@ describe("every registered kind provides every part", () => {
     if (!kind.hasOptions) expect(ui.howToAnswer, `${name}.howToAnswer`).not.toBeNull();
     if (ui.howToAnswer !== null)
       expect(ui.howToAnswer.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], gameCatalog)).toEqual(expect.any(String));
+  });
+
+  it("words every refusal of a kind's own as the errors catalogs do, in every language", () => {
+    for (const kind of KIND_DEFINITIONS)
+      for (const [code, english] of Object.entries(kind.refusals)) {
+        expect(errorCatalogs.en[code], `${kind.name}: ${code}`).toBe(english);
+        for (const language of LANGUAGES) expect(errorCatalogs[language][code], `${language}: ${code}`).toEqual(expect.any(String));
+      }
   });
 
   it("lists the same kinds in every registry", () => {
@@ -51,8 +94,8 @@ describe("every registered kind provides every part", () => {
 
 // ------------------------------------------------------------------------------ the no-switch guard
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const SCANNED = ["app", "server", "db"];
+/** The source the guard reads: the app, the server, the database, and the bench and scripts that drive them. */
+const SCANNED = ["app", "server", "db", "bench", "scripts"];
 /** The style sheets, scanned for classes named after a kind. */
 const STYLES = path.join("app", "styles");
 const REGISTRY = path.join("app", "game", "kinds") + path.sep;
@@ -101,9 +144,10 @@ describe("no switch on a question kind, and no class named after one, outside ap
     const files = SCANNED.flatMap(sourceFiles);
     expect(files).toContain(path.join("app", "styles", "app.css"));
     expect(files).toContain(path.join("app", "components", "question-editor.tsx"));
+    expect(files).toContain(path.join("bench", "questions.ts"));
   });
 
-  it("finds none in app/, server/ and db/", () => {
+  it("finds none in app/, server/, db/, bench/ and scripts/", () => {
     const found = SCANNED.flatMap(sourceFiles)
       .filter((file) => !file.startsWith(REGISTRY))
       .flatMap((file) => kindViolations(fs.readFileSync(path.join(ROOT, file), "utf8"), QUESTION_KINDS).map((hit) => `${file}:${hit}`));

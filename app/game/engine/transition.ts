@@ -1,5 +1,4 @@
 import { MAX_BREAK_MINUTES, TEAM_NAME_MAX_LENGTH } from "../rules";
-import { TYPED_ANSWER_MAX_LENGTH } from "../question-kinds";
 import type { TeamRefusal } from "./teams";
 import type { AnswerRecord, GameState, PlayerState } from "./state";
 import { join, disconnect, leave, start, kick, lock, picturesOnPlayers } from "./commands/lobby";
@@ -143,9 +142,6 @@ export const MESSAGES = {
   QUESTION_CLOSED: "This question is closed.",
   ALREADY_ANSWERED: "Answer already submitted",
   BAD_ANSWER: "Pick one of the four answers.",
-  BAD_PICKS: "Pick one or more of the answers, each once.",
-  BAD_TEXT: `Type an answer of at most ${TYPED_ANSWER_MAX_LENGTH} characters.`,
-  BAD_NUMBER: "Enter a number.",
   NOT_HOST_ACCEPT: "Only the host can accept an answer.",
   NOTHING_TO_ACCEPT: "There is no typed answer like that to accept on this question.",
   NOT_HOST_PICTURES: "Only the host can choose where pictures are shown.",

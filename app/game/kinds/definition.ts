@@ -24,8 +24,11 @@ export interface ReadAnswer {
   key?: string;
 }
 
-/** Why an answer is refused, as the engine's error codes name it (app/game/engine/transition.ts's MESSAGES). */
-export type AnswerRefusal = "BAD_ANSWER" | "BAD_PICKS" | "BAD_TEXT" | "BAD_NUMBER";
+/**
+ * Why an answer is refused: BAD_ANSWER, not one of the options (any kind with options may say it;
+ * the engine words it by their count), or one of the kind's own `refusals`.
+ */
+export type AnswerRefusal<Refusal extends string = string> = "BAD_ANSWER" | Refusal;
 
 /**
  * How a kind's right answer is held, which decides the columns it is stored in and the fields of
@@ -41,8 +44,8 @@ export interface KindReveal {
   correctNumber: number | null;
 }
 
-/** The part of a kind every side shares. */
-export interface QuestionKindDefinition<Name extends string = string> {
+/** The part of a kind every side shares; `Refusal`: the codes of its own reasons to refuse an answer. */
+export interface QuestionKindDefinition<Name extends string = string, Refusal extends string = string> {
   readonly name: Name;
   /** In English, as the editor's list, the spreadsheet's help and the AI's prompt name it. */
   readonly label: string;
@@ -64,7 +67,15 @@ export interface QuestionKindDefinition<Name extends string = string> {
   /** What a player's answer is: one option, several, a text or a number (how answers are stored and tallied; its input is its component's, `components.ts`). */
   readonly answer: "option" | "options" | "text" | "number";
   /** Reads what a player sent, or why it is no answer to this question. */
-  readAnswer(question: EngineQuestion, sent: AnswerSent): ReadAnswer | { refused: AnswerRefusal };
+  readAnswer(question: EngineQuestion, sent: AnswerSent): ReadAnswer | { refused: AnswerRefusal<Refusal> };
+  /**
+   * Its own reasons to refuse an answer, each a key of the `errors` catalogs with its English, which
+   * the socket's ERROR carries (the catalogs translate it; tests/unit/question-kind-registry.test.ts
+   * holds every language to them). The engine words a refusal from here, so a new reason is the kind's alone.
+   */
+  readonly refusals: Readonly<Record<Refusal, string>>;
+  /** The right answer as a player sends it (the bench's players and the tests answer with it); a poll's is its first option. */
+  rightAnswerSent(question: EngineQuestion): AnswerSent;
   /** How right an answer is, 0 to 1 (a scoredAtClose kind's points wait for the question to close). */
   judge(state: GameState, question: EngineQuestion, read: ReadAnswer): number;
   /** The right answer in words, for the report's page and files. */

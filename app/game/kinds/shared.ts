@@ -4,10 +4,10 @@
  */
 import type { EngineQuestion } from "../engine/state";
 import type { QuestionContent } from "../question-kinds";
-import type { AnswerRefusal, KindReveal, ReadAnswer, RightAnswerShape } from "./definition";
+import type { KindReveal, ReadAnswer, RightAnswerShape } from "./definition";
 
 /** One option of the question's, by its index. */
-export function readOneOption(question: EngineQuestion, index: number | undefined): ReadAnswer | { refused: AnswerRefusal } {
+export function readOneOption(question: EngineQuestion, index: number | undefined): ReadAnswer | { refused: "BAD_ANSWER" } {
   if (index === undefined || !Number.isInteger(index) || index < 0 || index >= question.answers.length) return { refused: "BAD_ANSWER" };
   return { answerIndex: index, value: null };
 }

@@ -30,12 +30,21 @@ export interface UnnamedRow {
   correctNumbers: number[] | null;
 }
 
+/** An example question of a kind, as a spreadsheet row holds it: what it leaves out is empty or the default. */
+export type KindExample = Partial<Omit<QuestionContent, "kind">> & Pick<QuestionContent, "text">;
+
 export interface KindSpreadsheetPart<Name extends QuestionKind = QuestionKind> {
   readonly name: Name;
   /** How our layout's Kind column writes it. */
   readonly spreadsheetName: string;
   /** Other apps' names for it (Kahoot's, ...), read as it; letters only, lower-case. */
   readonly aliases: readonly string[];
+  /**
+   * Two example questions, the second with more options or another answer: the template `/create`
+   * offers writes the first (app/quiz-files/quiz-spreadsheet.server.ts), and the capacity bench's
+   * mixed quiz asks both (bench/questions.ts).
+   */
+  readonly examples: readonly [KindExample, KindExample];
   /** Fills the answer cells (MAX_OPTIONS of them) and returns the Correct cell. */
   write(question: QuestionContent, answerCells: string[]): string | number;
   /**

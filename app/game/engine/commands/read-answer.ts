@@ -1,14 +1,16 @@
 import { kindOf } from "../../kinds";
 import type { ReadAnswer as KindReadAnswer } from "../../kinds/definition";
 import type { EngineQuestion } from "../state";
-import { type Command, type Rejection, MESSAGES, badAnswerMessage, reject } from "../transition";
+import { type Command, type Rejection, badAnswerMessage, reject } from "../transition";
 
 /** A player's answer as the question's kind reads it, or why it is not one. */
 type ReadAnswer = KindReadAnswer | { error: Rejection };
 
 export function readAnswer(question: EngineQuestion, command: Extract<Command, { type: "answer" }>): ReadAnswer {
-  const read = kindOf(question.kind).readAnswer(question, command);
+  const kind = kindOf(question.kind);
+  const read = kind.readAnswer(question, command);
   if (!("refused" in read)) return read;
-  const message = read.refused === "BAD_ANSWER" ? badAnswerMessage(question.answers.length) : MESSAGES[read.refused];
+  // The wire's code stays BAD_ANSWER for every reason; the words are the option count's, or the kind's own.
+  const message = read.refused === "BAD_ANSWER" ? badAnswerMessage(question.answers.length) : kind.refusals[read.refused];
   return { error: reject("BAD_ANSWER", message) };
 }

@@ -16,5 +16,7 @@ export const choice: QuestionKindDefinition<"choice"> = {
   answer: "option",
   readAnswer: (question, sent) => readOneOption(question, sent.answerIndex),
   judge: (_state, question, read) => (read.answerIndex === question.correctAnswerIndex ? 1 : 0),
+  refusals: {},
+  rightAnswerSent: (question) => ({ answerIndex: question.correctAnswerIndex }),
   correctAnswerText: optionsText,
 };

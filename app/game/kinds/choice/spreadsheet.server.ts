@@ -6,6 +6,15 @@ export const choiceSpreadsheet: KindSpreadsheetPart<"choice"> = {
   name: "choice",
   spreadsheetName: "choice",
   aliases: ["quiz", "singlechoice"],
+  examples: [
+    { text: "What is the capital of Australia?", answers: ["Sydney", "Canberra", "Melbourne", "Perth"], correctAnswerIndex: 1, correctAnswerIndexes: [1] },
+    {
+      text: "Which of these animals is a mammal?",
+      answers: ["Ant", "Bee", "Cat", "Duck", "Eel", "Frog"],
+      correctAnswerIndex: 2,
+      correctAnswerIndexes: [2],
+    },
+  ],
   write(question, answerCells) {
     question.answers.forEach((answer, i) => (answerCells[i] = answer));
     return question.correctAnswerIndex + 1;

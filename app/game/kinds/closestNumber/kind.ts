@@ -5,7 +5,7 @@
 import { MAX_NUMBER } from "../../question-kinds";
 import type { QuestionKindDefinition } from "../definition";
 
-export const closestNumber: QuestionKindDefinition<"closestNumber"> = {
+export const closestNumber: QuestionKindDefinition<"closestNumber", "NUMBER_REQUIRED"> = {
   name: "closestNumber",
   label: "Closest number",
   hasOptions: false,
@@ -20,9 +20,11 @@ export const closestNumber: QuestionKindDefinition<"closestNumber"> = {
   answer: "number",
   readAnswer(_question, sent) {
     const guess = sent.number;
-    if (typeof guess !== "number" || !Number.isFinite(guess) || Math.abs(guess) > MAX_NUMBER) return { refused: "BAD_NUMBER" };
+    if (typeof guess !== "number" || !Number.isFinite(guess) || Math.abs(guess) > MAX_NUMBER) return { refused: "NUMBER_REQUIRED" };
     return { answerIndex: -1, value: guess };
   },
   judge: (_state, question, read) => (read.value === question.correctNumber ? 1 : 0),
+  refusals: { NUMBER_REQUIRED: "Enter a number." },
+  rightAnswerSent: (question) => ({ number: question.correctNumber ?? 0 }),
   correctAnswerText: (question) => (question.correctNumber === null ? "" : String(question.correctNumber)),
 };

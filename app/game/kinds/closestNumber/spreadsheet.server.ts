@@ -6,6 +6,10 @@ export const closestNumberSpreadsheet: KindSpreadsheetPart<"closestNumber"> = {
   name: "closestNumber",
   spreadsheetName: "closest-number",
   aliases: ["number", "slider"],
+  examples: [
+    { text: "In which year did the Berlin Wall fall?", correctNumber: 1989, timeLimit: 30, points: "double" },
+    { text: "How high is Mount Everest, in metres?", correctNumber: 8849 },
+  ],
   write: (question) => question.correctNumber ?? "",
   read({ common, answers, correct }) {
     if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };

@@ -3,7 +3,7 @@ import { multiSelectFraction } from "../../engine/scoring";
 import type { QuestionKindDefinition } from "../definition";
 import { optionsText } from "../shared";
 
-export const multiSelect: QuestionKindDefinition<"multiSelect"> = {
+export const multiSelect: QuestionKindDefinition<"multiSelect", "BAD_PICKS"> = {
   name: "multiSelect",
   label: "Multi-select",
   hasOptions: true,
@@ -27,5 +27,7 @@ export const multiSelect: QuestionKindDefinition<"multiSelect"> = {
     return { answerIndex: -1, value: [...picks].sort((a, b) => a - b) };
   },
   judge: (_state, question, read) => multiSelectFraction(read.value as number[], question.correctAnswerIndexes ?? []),
+  refusals: { BAD_PICKS: "Pick one or more of the answers, each once." },
+  rightAnswerSent: (question) => ({ answerIndexes: [...(question.correctAnswerIndexes ?? [])] }),
   correctAnswerText: optionsText,
 };

@@ -5,6 +5,10 @@ export const multiSelectSpreadsheet: KindSpreadsheetPart<"multiSelect"> = {
   name: "multiSelect",
   spreadsheetName: "multi-select",
   aliases: ["multipleselect", "multipleanswers"],
+  examples: [
+    { text: "Which of these are planets?", answers: ["Mars", "Pluto", "Venus", "The Moon"], correctAnswerIndexes: [0, 2] },
+    { text: "Which of these are flowers?", answers: ["Oak", "Rose", "Tulip", "Pine", "Daisy"], correctAnswerIndexes: [1, 2, 4] },
+  ],
   write(question, answerCells) {
     question.answers.forEach((answer, i) => (answerCells[i] = answer));
     return question.correctAnswerIndexes.map((index) => index + 1).join(",");

@@ -16,5 +16,8 @@ export const poll: QuestionKindDefinition<"poll"> = {
   answer: "option",
   readAnswer: (question, sent) => readOneOption(question, sent.answerIndex),
   judge: () => 0,
+  refusals: {},
+  // Every option is as right as another.
+  rightAnswerSent: () => ({ answerIndex: 0 }),
   correctAnswerText: () => "",
 };

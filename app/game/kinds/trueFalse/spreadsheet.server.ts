@@ -10,6 +10,10 @@ export const trueFalseSpreadsheet: KindSpreadsheetPart<"trueFalse"> = {
   name: "trueFalse",
   spreadsheetName: "true-false",
   aliases: ["tf"],
+  examples: [
+    { text: "A group of crows is called a murder.", answers: ["True", "False"], correctAnswerIndex: 0, correctAnswerIndexes: [0] },
+    { text: "The Atlantic is the largest ocean on Earth.", answers: ["True", "False"], correctAnswerIndex: 1, correctAnswerIndexes: [1] },
+  ],
   write(question, answerCells) {
     question.answers.forEach((answer, i) => (answerCells[i] = answer));
     return question.correctAnswerIndex === 1 ? "false" : "true";

@@ -15,7 +15,7 @@ function acceptedKeys(question: EngineQuestion): string[] {
   return keys;
 }
 
-export const typeAnswer: QuestionKindDefinition<"typeAnswer"> = {
+export const typeAnswer: QuestionKindDefinition<"typeAnswer", "BAD_TEXT"> = {
   name: "typeAnswer",
   label: "Type the answer",
   hasOptions: false,
@@ -39,5 +39,7 @@ export const typeAnswer: QuestionKindDefinition<"typeAnswer"> = {
     if (group) return group.correct ? 1 : 0;
     return acceptedKeys(question).some((accepted) => typedAnswerMatches(read.key!, accepted)) ? 1 : 0;
   },
+  refusals: { BAD_TEXT: `Type an answer of at most ${TYPED_ANSWER_MAX_LENGTH} characters.` },
+  rightAnswerSent: (question) => ({ text: question.acceptedAnswers?.[0] ?? "" }),
   correctAnswerText: (question) => question.acceptedAnswers.join("; "),
 };

@@ -6,6 +6,10 @@ export const typeAnswerSpreadsheet: KindSpreadsheetPart<"typeAnswer"> = {
   name: "typeAnswer",
   spreadsheetName: "type-answer",
   aliases: ["typeanswer", "typed", "open"],
+  examples: [
+    { text: "Which element has the symbol Fe?", acceptedAnswers: ["Iron"] },
+    { text: "What is the capital of the Netherlands?", acceptedAnswers: ["Amsterdam"] },
+  ],
   write(question, answerCells) {
     // Up to six in the answer columns, where a person expects them; any more in Correct.
     question.acceptedAnswers.slice(0, MAX_OPTIONS).forEach((answer, i) => (answerCells[i] = answer));
