@@ -7,9 +7,9 @@ import { chromiumLaunchOptions } from "./tests/chromium";
  * through the `workerServer` fixture in tests/e2e/fixtures.ts), so spec files run side by side and
  * share nothing. E2E_WORKERS overrides the count (docs/decisions/0049-ten-minute-test-loop.md).
  */
-// One worker per two cores: each brings a server and a Chromium, and two of them on this two-core
-// machine lost one or two tests a run to the CPU (a page hydrating late, a navigation past 10 s).
-const workers = Number(process.env.E2E_WORKERS ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+// Two workers at least: a worker spends most of its time waiting on the game's timers and pages,
+// about half a core; more than one per two cores past that (decision 0049).
+const workers = Number(process.env.E2E_WORKERS ?? Math.max(2, Math.floor(availableParallelism() / 2)));
 
 export default defineConfig({
   testDir: "tests/e2e",

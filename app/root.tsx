@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { ConnectionFailureToast } from "#app/components/connection-failure-toast";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -49,6 +49,11 @@ export function Layout({ children }: { children: ReactNode }) {
   // Absent when the root loader itself failed: the error page follows the system's theme.
   const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
   const { t, language } = useTranslation();
+  // Marks the page as hydrated, once: the end-to-end tests wait for this rather than for a quiet
+  // network, which can come before hydration on a busy machine (tests/e2e/fixtures.ts, openHydrated).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <html lang={language} data-theme={theme}>
       <head>

@@ -1,5 +1,5 @@
-import type { Page, Route } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import type { Route } from "@playwright/test";
+import { expect, openHydrated, test } from "./fixtures";
 
 /**
  * The account pages in a German browser: what the browser itself writes after hydrating (the form
@@ -7,11 +7,6 @@ import { expect, test } from "./fixtures";
  * signed out) is in German too, not only what the server rendered.
  */
 test.use({ locale: "de-DE" });
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
 
 test("the sign-in page checks the form and refuses a wrong password in German", async ({ page, consoleErrors }) => {
   await openHydrated(page, "/auth?tab=register");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test } from "./fixtures";
 
 /**
  * Chromium logs a console error for every 4xx/5xx document or fetch. A refused form post answers
@@ -8,11 +8,6 @@ import { expect, test } from "./fixtures";
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
   const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
-}
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
 }
 
 let accounts = 0;

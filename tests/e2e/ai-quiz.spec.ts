@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test, waitForHydration } from "./fixtures";
 
 /**
  * AI quiz generation in Chromium. The server talks through the real `openai` SDK to the local
@@ -8,11 +8,6 @@ import { expect, test } from "./fixtures";
  * the requested kinds and the right answer of a multiple-choice one as "Right N"; the server
  * shuffles where it lands.
  */
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
 
 async function continueAsGuest(page: Page) {
   await openHydrated(page, "/auth");
@@ -48,7 +43,7 @@ test("a guest generates a quiz, lands in its lobby as host, and plays it to the 
   await continueAsGuest(page);
   await page.getByRole("navigation").getByRole("link", { name: "AI Quiz" }).first().click();
   await expect(page).toHaveURL(/\/ai-quiz$/);
-  await page.waitForLoadState("networkidle");
+  await waitForHydration(page);
   await expect(page.getByTestId("ai-quota")).toContainText("AI quizzes left: 5 of 5");
 
   // No topic: the Topic Required toast (docs/product.md#messages) and the message beside the field.

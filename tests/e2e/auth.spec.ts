@@ -1,5 +1,5 @@
 import type { Page, Route } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test, waitForHydration } from "./fixtures";
 
 /**
  * Chromium logs a console error for every 4xx document or fetch; a refused login or registration
@@ -18,11 +18,6 @@ function newAccount() {
   return { username: `player${id}`, email: `player${id}@example.com`, password: "s3cret-pass" };
 }
 type Account = ReturnType<typeof newAccount>;
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
 
 async function expectToast(page: Page, title: string, description: string) {
   await expect(page.locator(".toast-title")).toHaveText(title);
@@ -105,7 +100,7 @@ test.describe("with JavaScript", () => {
     await page.goto("/auth");
     await expect(page).toHaveURL(/\/$/);
 
-    await page.waitForLoadState("networkidle");
+    await waitForHydration(page);
     await userMenu.click();
     await page.getByRole("button", { name: "Log out" }).click();
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
@@ -113,7 +108,7 @@ test.describe("with JavaScript", () => {
 
     await page.getByRole("link", { name: "Sign In" }).click();
     await expect(page).toHaveURL(/\/auth$/);
-    await page.waitForLoadState("networkidle");
+    await waitForHydration(page);
     await fillLogin(page, account.email.toUpperCase(), account.password);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -36,6 +36,21 @@ export const test = base.extend<{ consoleErrors: string[] }, { workerServer: Wor
 
 export { expect };
 
+/**
+ * Waits until React has hydrated the page (app/root.tsx marks `<html data-hydrated>`), so a click
+ * reaches React's handlers, not the plain form. A quiet network is no such sign: on a busy machine
+ * hydration can land after the last request.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+/** Opens `url` and waits for hydration. */
+export async function openHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForHydration(page);
+}
+
 /** The `qn_host` cookie the server set for each host client id that `createHostedGame` made a game for. */
 const hostSecrets = new Map<string, Cookie>();
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test } from "./fixtures";
 
 /**
  * Chromium logs a console error for every 4xx/5xx document or fetch. A refused form post answers
@@ -13,11 +13,6 @@ function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
 /** An aborted request is logged as a failed resource; the tests that abort one expect that. */
 function allowNetworkFailureLogs(consoleErrors: string[]) {
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !error.startsWith("Failed to load resource: net::ERR_FAILED")));
-}
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
 }
 
 const question = (page: Page, n: number) => page.getByRole("group", { name: `Question ${n}`, exact: true });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { contextWithClientId, expect, test } from "./fixtures";
+import { contextWithClientId, expect, test, waitForHydration } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -74,11 +74,11 @@ test("a whole game by keyboard alone: the host picks a demo quiz and hosts it, a
 
   // The host: from the home page to the host form, the "Pub Quiz Sampler" demo quiz (one question of each kind), Host Game.
   await host.goto("/");
-  await host.waitForLoadState("networkidle");
+  await waitForHydration(host);
   await tabTo(host, host.getByRole("link", { name: "Host a quiz" }));
   await host.keyboard.press("Enter");
   await expect(host.getByRole("heading", { name: "Host a Quiz" })).toBeVisible();
-  await host.waitForLoadState("networkidle");
+  await waitForHydration(host);
   const sampler = host.getByRole("radio", { name: "Pub Quiz Sampler" });
   await tabTo(host, host.getByRole("radio").first());
   // Arrow keys move through a radio group and choose as they go.
@@ -99,7 +99,7 @@ test("a whole game by keyboard alone: the host picks a demo quiz and hosts it, a
   // The player, on a phone: the join form, the code and a nickname, Enter.
   const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, { viewport: PHONE })).newPage();
   await player.goto("/join");
-  await player.waitForLoadState("networkidle");
+  await waitForHydration(player);
   await tabTo(player, player.getByLabel("Game code"));
   await player.keyboard.type(gameCode.toLowerCase());
   await tabTo(player, player.getByLabel("Nickname"));

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test } from "./fixtures";
 
 /** Issue 14 on My Quizzes: duplicate a quiz, and export it as a quiz file or a spreadsheet. */
 
@@ -11,11 +11,6 @@ import { expect, test } from "./fixtures";
 function allowStatusLogs(consoleErrors: string[], ...statuses: number[]) {
   const expected = (error: string) => statuses.some((status) => error.startsWith(`Failed to load resource: the server responded with a status of ${status} `));
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !expected(error)));
-}
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
 }
 
 let accounts = 0;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, waitForHydration } from "./fixtures";
 
 /** Issue 13 on screen: deleting a quiz mid-game, and a results spreadsheet that is safe to open. */
 
@@ -26,7 +26,7 @@ async function ownersLobby(host: Page, title: string): Promise<string> {
   });
   expect(registered.ok()).toBe(true);
   await host.goto("/create");
-  await host.waitForLoadState("networkidle");
+  await waitForHydration(host);
   await host.getByLabel("Title").fill(title);
   const card = host.getByRole("group", { name: "Question 1", exact: true });
   await card.getByLabel("Question text").fill("What is 2 + 2?");

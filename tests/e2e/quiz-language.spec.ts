@@ -1,16 +1,11 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test } from "./fixtures";
 
 /**
  * The quiz pages' words that only the browser writes (the editor's checks before saving, the AI
  * form's sliders and its reply) in the page's language: the rules speak English, and the page
  * shows their messages through the `errors` catalog (app/i18n/error-templates.ts).
  */
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
 
 /** A browser that asks for `locale` (Chromium sends it as Accept-Language), failing on any console error. */
 async function browserIn(browser: Browser, locale: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {

@@ -1,15 +1,10 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test, waitForHydration } from "./fixtures";
 
 /**
  * The plans page in Chromium. Billing talks through the real `stripe` SDK to the local stand-in
  * started by playwright.config.ts (tests/fakes/stripe.ts), which also serves the Checkout page.
  */
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
 
 let accounts = 0;
 
@@ -53,7 +48,7 @@ test("a free user sees Current on Free and is sent to Stripe Checkout for Standa
   await registerAndSignIn(page);
   await page.getByRole("link", { name: "Upgrade Plan" }).first().click();
   await expect(page).toHaveURL(/\/subscription$/);
-  await page.waitForLoadState("networkidle");
+  await waitForHydration(page);
   const free = planCard(page, "Free");
   await expect(free.getByText("Current", { exact: true })).toBeVisible();
   await expect(free.getByRole("button", { name: "Current Plan" })).toBeDisabled();

@@ -1,16 +1,11 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openHydrated, test } from "./fixtures";
 
 /**
  * Icon-only controls name themselves and show that name as a tooltip: after 700 ms of a resting
  * pointer, at once for the next control within 300 ms, and at once on keyboard focus
  * (docs/product.md#limits). The page's clock is Playwright's, so the delays are counted, not waited.
  */
-
-async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
 
 const tooltip = (page: Page) => page.getByRole("tooltip");
 
