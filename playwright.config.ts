@@ -13,8 +13,9 @@ const workers = Number(process.env.E2E_WORKERS ?? Math.max(2, Math.floor(availab
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // A spec file's tests run in order on one worker; files spread over the workers.
-  fullyParallel: false,
+  // Tests, not files, spread over the workers: each test makes its own accounts, quizzes and games
+  // on its worker's server, so none needs another's; a `serial` describe (pwa.spec.ts) stays together.
+  fullyParallel: true,
   workers,
   forbidOnly: !!process.env.CI,
   retries: 0,
