@@ -98,10 +98,16 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
  * spreadsheet's by row in `rows`, each with its code and values.
  */
 export function importRefusalResponse(refusal: ImportRefusal): Response {
-  // The import's refusals still come as English: their code is found from the words here, the one
-  // place left (docs/decisions/0047-errors-as-codes.md, what is left).
+  // The file's own problems still come as English: their code is found from the words here, the one
+  // place left (docs/decisions/0047-errors-as-codes.md, still left).
   if (refusal.reason !== "invalid-file")
-    return jsonError(IMPORT_FAILURE_STATUS[refusal.reason], errorOfWords(refusal.message), refusal.fieldErrors, refusal.retryAfterSeconds, refusal.message);
+    return jsonError(
+      IMPORT_FAILURE_STATUS[refusal.reason],
+      refusal.error ?? errorOfWords(refusal.message),
+      refusal.fieldErrors,
+      refusal.retryAfterSeconds,
+      refusal.message,
+    );
   const body = {
     error: refusal.message,
     ...errorTextOf(refusal.message),

@@ -72,3 +72,16 @@ describe("errorBody", () => {
     expect(errorBody("Quiz not found.")).toEqual({ error: "Quiz not found." });
   });
 });
+
+describe("importRefusalResponse", () => {
+  it("answers an import's refusal by the code it was raised with, not by its words", async () => {
+    const { importRefusalResponse } = await import("#app/http/api.server");
+    const response = importRefusalResponse({
+      reason: "too-large",
+      message: "Words of its own.",
+      error: appError("IMPORT_QUIZ_FILE_TOO_LARGE", { size: "2 MB" }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: "Words of its own.", code: "IMPORT_QUIZ_FILE_TOO_LARGE", values: { size: "2 MB" } });
+  });
+});
