@@ -1,5 +1,6 @@
 import { joinMessages, isRejection, recipientsOf, transition, type Command, type Effect, type GameState, type PlayerState } from "#app/game/engine/index";
 import { CloseCode, encodeServerMessage } from "#app/game/protocol";
+import type { ErrorCode } from "#app/i18n/app-error";
 import { roomRouteOf, type RoomMessage } from "#app/game/protocol-routes";
 import type { LoadedGame } from "#app/models/game-play.server";
 import type { Requester } from "#app/models/quiz.server";
@@ -116,7 +117,7 @@ export class GameRoom {
     // Read afresh every time: the host may have registered, or signed in or out, since the room loaded.
     const hostBrowser = await this.store.isHost({ ...claim, clientId: connection.clientId });
     if (!byKey && !hostBrowser) {
-      this.sendError(connection, HOST_ONLY_JOIN, "NOT_HOST");
+      this.sendError(connection, { message: HOST_ONLY_JOIN, code: "NOT_HOST", key: "NICKNAME_RESERVED" });
       return;
     }
     this.unbind(connection);
@@ -133,7 +134,7 @@ export class GameRoom {
   joinAsDisplay(connection: Connection, key: string): void {
     if (this.refuseIfStopped(connection)) return;
     if (!this.membership.displayKeyMatches(key)) {
-      this.sendError(connection, BAD_DISPLAY_KEY, "BAD_KEY");
+      this.sendError(connection, { message: BAD_DISPLAY_KEY, code: "BAD_KEY", key: "BAD_DISPLAY_KEY" });
       return;
     }
     this.unbind(connection);
@@ -154,7 +155,7 @@ export class GameRoom {
     }
     const result = transition(this.state, { type: "join", clientId: connection.clientId, nickname, team }, this.now());
     if (isRejection(result)) {
-      this.sendError(connection, result.error.message, result.error.code);
+      this.sendError(connection, result.error);
       return;
     }
     const joined = result.effects[0] as Extract<Effect, { type: "playerJoined" }>;
@@ -256,7 +257,7 @@ export class GameRoom {
     const revoked = this.membership.replaceKeys(keys);
     if (this.disposed) return;
     if (revoked.length === 0) return;
-    const notice = encodeServerMessage("ERROR", { message: LINK_REPLACED_MESSAGE, code: "LINK_REPLACED" });
+    const notice = encodeServerMessage("ERROR", { message: LINK_REPLACED_MESSAGE, code: "LINK_REPLACED", key: "LINK_REPLACED" });
     for (const connection of revoked) {
       this.unbind(connection);
       connection.send(notice);
@@ -270,7 +271,7 @@ export class GameRoom {
     if (this.disposed) return;
     const result = transition(this.state, command, this.now());
     if (isRejection(result)) {
-      if (from) this.sendError(from, result.error.message, result.error.code);
+      if (from) this.sendError(from, result.error);
     } else {
       this.handleEffects(result.effects);
     }
@@ -331,8 +332,9 @@ export class GameRoom {
     this.outbox.sendTo(connection, ...joinMessages(this.state, { role: "player", player }, this.now()));
   }
 
-  private sendError(to: Connection, message: string, code: string): void {
-    this.outbox.sendTo(to, { type: "ERROR", payload: { message, code } });
+  /** An ERROR: its English, its family code and its `errors` catalog key (docs/decisions/0047-errors-as-codes.md). */
+  private sendError(to: Connection, error: { message: string; code: string; key: ErrorCode }): void {
+    this.outbox.sendTo(to, { type: "ERROR", payload: { message: error.message, code: error.code, key: error.key } });
     this.outbox.scheduleFlush();
   }
 
@@ -341,7 +343,7 @@ export class GameRoom {
   /** The game's row is gone: everyone is told the game is over, and nobody reconnects to it. */
   private closeForGood(): void {
     this.logger.warn({ event: "game_gone", players: this.state.players.size }, "the game's row is gone; closing its room");
-    const notice = encodeServerMessage("ERROR", { message: GAME_CLOSED_MESSAGE, code: "GAME_CLOSED" });
+    const notice = encodeServerMessage("ERROR", { message: GAME_CLOSED_MESSAGE, code: "GAME_CLOSED", key: "GAME_CLOSED" });
     for (const connection of this.membership.connections()) connection.send(notice);
     this.outbox.countSent("ERROR", this.membership.size);
     this.stop(CloseCode.GAME_CLOSED, "Game closed");

@@ -11,6 +11,7 @@
  * question sent to the JSON API or saved from the editor obeys.
  */
 import { z } from "zod";
+import { appError, type AppError } from "#app/i18n/app-error";
 import { MAX_OPTIONS, type QuestionContent, type QuestionKind } from "#app/game/question-kinds";
 import { hasOptions, isQuestionKind, KIND_LABELS, kindOf } from "#app/game/kinds";
 import { kindSchemaOf } from "#app/game/kinds/schemas";
@@ -94,7 +95,7 @@ export type GeneratedQuestion = QuestionContent;
  * to each question dropped; its `summary` is what the host is told, a text of the errors catalog
  * (AI_REASON_*), so the host reads it in the page's language.
  */
-export type CheckResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; summary: string };
+export type CheckResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; summary: string; error: AppError };
 
 export interface CheckRequest {
   questionCount: number;
@@ -143,8 +144,8 @@ export function convertGeneratedQuestion(value: unknown, kinds: AiKinds): Genera
 export const REPLY_NOT_JSON = "the reply was not valid JSON";
 export const REPLY_NOT_IN_SCHEMA = "the reply did not follow the requested JSON schema";
 
-/** A reply refused for a reason that is its own summary. */
-const refused = (reason: string): CheckResult => ({ ok: false, reason, summary: reason });
+/** A reply refused for a reason that is its own summary, raised with its code (`error`). */
+const refused = (reason: string, error: AppError): CheckResult => ({ ok: false, reason, summary: reason, error });
 
 /**
  * Parses and checks a reply. Unusable questions (broken rules, a kind not asked for, repeated
@@ -156,10 +157,10 @@ export function checkGeneratedQuiz(content: string, { questionCount, kinds }: Ch
   try {
     data = JSON.parse(content);
   } catch {
-    return refused(REPLY_NOT_JSON);
+    return refused(REPLY_NOT_JSON, appError("AI_REASON_NOT_JSON"));
   }
   const parsed = ReplyShapeSchema.safeParse(data);
-  if (!parsed.success) return refused(REPLY_NOT_IN_SCHEMA);
+  if (!parsed.success) return refused(REPLY_NOT_IN_SCHEMA, appError("AI_REASON_NOT_IN_SCHEMA"));
 
   const questions: GeneratedQuestion[] = [];
   const seen = new Set<string>();
@@ -180,7 +181,8 @@ export function checkGeneratedQuiz(content: string, { questionCount, kinds }: Ch
   }
   if (questions.length < questionCount) {
     const summary = `it had ${questions.length} usable ${questions.length === 1 ? "question" : "questions"} instead of ${questionCount}`;
-    return { ok: false, reason: problems.length ? `${summary} (dropped ${[...new Set(problems)].join(", ")})` : summary, summary };
+    const error = appError("AI_REASON_TOO_FEW", { count: questions.length, asked: questionCount });
+    return { ok: false, reason: problems.length ? `${summary} (dropped ${[...new Set(problems)].join(", ")})` : summary, summary, error };
   }
   return { ok: true, questions: questions.slice(0, questionCount) };
 }

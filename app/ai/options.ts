@@ -7,6 +7,7 @@ import { type QuestionKind } from "#app/game/question-kinds";
 import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#app/i18n/languages";
 import { QuizDescriptionSchema } from "#app/schemas/validation";
+import { coded } from "#app/i18n/coded";
 
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -117,14 +118,15 @@ export function quizLanguageOf(input: { language?: Language }): Language {
 }
 
 const TopicSchema = z
-  .string({ error: TOPIC_REQUIRED.description })
+  .string(coded("AI_TOPIC_REQUIRED"))
   .trim()
-  .min(1, TOPIC_REQUIRED.description)
-  .max(TOPIC_MAX_LENGTH, `Keep the topic under ${TOPIC_MAX_LENGTH} characters.`);
+  .min(1, coded("AI_TOPIC_REQUIRED"))
+  .max(TOPIC_MAX_LENGTH, coded("AI_TOPIC_TOO_LONG", { max: TOPIC_MAX_LENGTH }));
 
-const wholeNumberBetween = (what: string, { min, max, step }: { min: number; max: number; step: number }) => {
-  const message = step === 1 ? `${what} must be a whole number from ${min} to ${max}.` : `${what} must be ${min} to ${max} in steps of ${step}.`;
-  return z.number({ error: message }).int(message).min(min, message).max(max, message).multipleOf(step, message);
+/** A whole number in steps: its one message, AI_QUESTION_COUNT (steps of 1) or AI_TIME_PER_QUESTION, for every way it is wrong. */
+const wholeNumberBetween = (code: "AI_QUESTION_COUNT" | "AI_TIME_PER_QUESTION", { min, max, step }: { min: number; max: number; step: number }) => {
+  const message = () => coded(code, step === 1 ? { min, max } : { min, max, step });
+  return z.number(message()).int(message()).min(min, message()).max(max, message()).multipleOf(step, message());
 };
 
 /**
@@ -136,18 +138,18 @@ const wholeNumberBetween = (what: string, { min, max, step }: { min: number; max
 export const GenerateQuizSchema = z
   .object({
     title: z
-      .string({ error: "The quiz name must be text." })
+      .string(coded("AI_TITLE_NOT_TEXT"))
       .trim()
-      .max(AI_QUIZ_TITLE_MAX_LENGTH, `Keep the quiz name under ${AI_QUIZ_TITLE_MAX_LENGTH} characters.`)
+      .max(AI_QUIZ_TITLE_MAX_LENGTH, coded("AI_TITLE_TOO_LONG", { max: AI_QUIZ_TITLE_MAX_LENGTH }))
       .nullish(),
     description: QuizDescriptionSchema.nullish(),
     topic: TopicSchema,
-    difficulty: z.enum(DIFFICULTIES, { error: "Choose easy, medium or hard." }).default(DEFAULT_DIFFICULTY),
-    kinds: z.enum(AI_KINDS, { error: `Question kinds must be one of ${AI_KINDS.join(", ")} ("mixed" for a mix of kinds).` }).default(DEFAULT_AI_KINDS),
-    questionCount: wholeNumberBetween("The number of questions", QUESTION_COUNT).default(QUESTION_COUNT.default),
-    timeLimit: wholeNumberBetween("The time per question", SECONDS_PER_QUESTION).default(SECONDS_PER_QUESTION.default),
+    difficulty: z.enum(DIFFICULTIES, coded("AI_DIFFICULTY_CHOICE")).default(DEFAULT_DIFFICULTY),
+    kinds: z.enum(AI_KINDS, coded("AI_KINDS_CHOICE", { kinds: AI_KINDS.join(", ") })).default(DEFAULT_AI_KINDS),
+    questionCount: wholeNumberBetween("AI_QUESTION_COUNT", QUESTION_COUNT).default(QUESTION_COUNT.default),
+    timeLimit: wholeNumberBetween("AI_TIME_PER_QUESTION", SECONDS_PER_QUESTION).default(SECONDS_PER_QUESTION.default),
     // Left out when absent (not defaulted here), so a request without it reads exactly as before.
-    language: z.enum(LANGUAGES, { error: AI_LANGUAGE_MESSAGE }).optional(),
+    language: z.enum(LANGUAGES, coded("AI_LANGUAGE_CHOICE")).optional(),
   })
   .transform((input) => ({
     ...input,

@@ -16,6 +16,8 @@ import { zodResponseFormat } from "openai/helpers/zod";
 import { checkGeneratedQuiz, mixShortfall, modelReplySchema, shuffleAnswers, type GeneratedQuestion } from "./generated-quiz";
 import { quizPrompt, retryPrompt, type PromptMessage, type PromptRequest } from "./prompt.server";
 import type { Logger } from "#server/logger";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishOf } from "#app/i18n/coded";
 
 export interface AiConfig {
   apiKey?: string;
@@ -45,7 +47,7 @@ const REPLY_EMPTY = "the reply was empty";
 
 const cryptoRandom = () => randomInt(2 ** 47) / 2 ** 47;
 
-type Attempt = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; summary: string; reply: string };
+type Attempt = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: string; summary: string; error: AppError; reply: string };
 
 /** Why no quiz came back. */
 export type GenerationFailureReason =
@@ -64,16 +66,21 @@ export type GenerationFailureReason =
   /** Anything else the service did wrong: credentials, an unknown model, a 5xx. */
   | "service-failed";
 
-export type GenerationResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: GenerationFailureReason; message: string };
+/** A failure: its reason, and what the host is told, raised with its code (`error`) and in English (`message`, the catalog's words). */
+export type GenerationResult = { ok: true; questions: GeneratedQuestion[] } | { ok: false; reason: GenerationFailureReason; message: string; error: AppError };
 
-/** A failure with its reason, thrown and caught within this module only. */
+/** A failure with its reason and its code, thrown and caught within this module only. */
 class GenerationFailure extends Error {
   constructor(
     readonly reason: GenerationFailureReason,
-    message: string,
+    readonly error: AppError,
   ) {
-    super(message);
+    super(englishOf(error));
   }
+}
+
+function failed(reason: GenerationFailureReason, error: AppError): Extract<GenerationResult, { ok: false }> {
+  return { ok: false, reason, message: englishOf(error), error };
 }
 
 export class QuizGenerator {
@@ -100,7 +107,7 @@ export class QuizGenerator {
    * away). What went wrong, for the operator, goes to `log` (the request's logger).
    */
   async generate(request: PromptRequest, userId: number, log: Logger, signal?: AbortSignal): Promise<GenerationResult> {
-    if (this.busy.has(userId)) return { ok: false, reason: "busy", message: "Your previous quiz is still being generated. Please wait for it to finish." };
+    if (this.busy.has(userId)) return failed("busy", appError("AI_BUSY"));
     this.busy.add(userId);
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     const stop = signal ? AbortSignal.any([deadline, signal]) : deadline;
@@ -114,12 +121,8 @@ export class QuizGenerator {
       }
       if (!attempt.ok) {
         log.warn({ event: "ai_reply_unusable_again", reason: attempt.reason }, "unusable reply from the AI service again; giving up");
-        return {
-          ok: false,
-          reason: "unusable",
-          // The summary, which the errors catalog has: what was dropped, question by question, is for the log.
-          message: `The AI service did not return a usable quiz (${attempt.summary}). Please try again, perhaps with a more specific topic.`,
-        };
+        // The summary, a message of its own: what was dropped, question by question, is for the log.
+        return failed("unusable", appError("AI_UNUSABLE", { reason: attempt.error }));
       }
       // A mix of one kind is still a usable quiz: noted for the operator, not refused.
       const shortfall = mixShortfall(attempt.questions, request.kinds);
@@ -127,7 +130,7 @@ export class QuizGenerator {
       return { ok: true, questions: attempt.questions.map((question) => shuffleAnswers(question, this.random)) };
     } catch (error) {
       const failure = this.explain(error, deadline, log);
-      return { ok: false, reason: failure.reason, message: failure.message };
+      return failed(failure.reason, failure.error);
     } finally {
       this.busy.delete(userId);
     }
@@ -144,11 +147,11 @@ export class QuizGenerator {
     );
     const choice = completion.choices[0];
     if (choice?.message.refusal) {
-      throw new GenerationFailure("declined", "The AI declined to write a quiz about this topic. Please try a different topic.");
+      throw new GenerationFailure("declined", appError("AI_DECLINED"));
     }
     const reply = choice?.message.content ?? "";
-    if (choice?.finish_reason === "length") return { ok: false, reason: REPLY_CUT_OFF, summary: REPLY_CUT_OFF, reply };
-    if (!reply) return { ok: false, reason: REPLY_EMPTY, summary: REPLY_EMPTY, reply };
+    if (choice?.finish_reason === "length") return { ok: false, reason: REPLY_CUT_OFF, summary: REPLY_CUT_OFF, error: appError("AI_REASON_CUT_OFF"), reply };
+    if (!reply) return { ok: false, reason: REPLY_EMPTY, summary: REPLY_EMPTY, error: appError("AI_REASON_EMPTY"), reply };
     const checked = checkGeneratedQuiz(reply, { questionCount, kinds });
     return checked.ok ? checked : { ...checked, reply };
   }
@@ -159,29 +162,26 @@ export class QuizGenerator {
     if (deadline.aborted || error instanceof OpenAI.APIConnectionTimeoutError) {
       log.warn({ event: "ai_timeout", timeoutMs: this.config.timeoutMs }, "no answer from the AI service in time");
       const seconds = Math.round(this.config.timeoutMs / 1000);
-      return new GenerationFailure("timeout", `The AI service did not answer within ${seconds} seconds. Please try again, perhaps with fewer questions.`);
+      return new GenerationFailure("timeout", appError("AI_TIMEOUT", { seconds }));
     }
-    if (error instanceof OpenAI.APIUserAbortError) return new GenerationFailure("cancelled", "The request was cancelled.");
+    if (error instanceof OpenAI.APIUserAbortError) return new GenerationFailure("cancelled", appError("AI_CANCELLED"));
     if (error instanceof OpenAI.APIConnectionError) {
       log.warn({ event: "ai_unreachable", reason: error.message }, "could not reach the AI service");
-      return new GenerationFailure("unreachable", "Could not reach the AI service. Please try again later.");
+      return new GenerationFailure("unreachable", appError("AI_UNREACHABLE"));
     }
     if (error instanceof OpenAI.APIError) {
       log.warn({ event: "ai_service_error", upstreamStatus: error.status, reason: error.message }, "the AI service answered with an error");
       if (error.status === 401 || error.status === 403) {
-        return new GenerationFailure("service-failed", "The AI service refused this server's credentials. Ask the operator to check OPENAI_API_KEY.");
+        return new GenerationFailure("service-failed", appError("AI_CREDENTIALS"));
       }
       if (error.status === 404) {
-        return new GenerationFailure(
-          "service-failed",
-          `The AI service does not offer the model "${this.config.model}". Ask the operator to check OPENAI_MODEL.`,
-        );
+        return new GenerationFailure("service-failed", appError("AI_NO_MODEL", { model: this.config.model }));
       }
-      if (error.status === 429) return new GenerationFailure("service-busy", "The AI service is busy right now. Please try again in a minute.");
+      if (error.status === 429) return new GenerationFailure("service-busy", appError("AI_SERVICE_BUSY"));
       // An error with no status (the connection broke) has no number to show: the general message below says it.
-      if (error.status !== undefined) return new GenerationFailure("service-failed", `The AI service had a problem (HTTP ${error.status}). Please try again.`);
+      if (error.status !== undefined) return new GenerationFailure("service-failed", appError("AI_SERVICE_PROBLEM", { status: error.status }));
     }
     log.warn({ event: "ai_failed", err: error }, "AI generation failed");
-    return new GenerationFailure("service-failed", "The AI service could not generate the quiz. Please try again.");
+    return new GenerationFailure("service-failed", appError("AI_SERVICE_FAILED"));
   }
 }

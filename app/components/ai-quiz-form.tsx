@@ -28,6 +28,8 @@ import { getClientId } from "#app/game/client/storage";
 import type { ToastMessage } from "#app/schemas/form-schemas";
 import { fieldError, getFormProps, useSchemaForm, type FormReply, type FormValues } from "#app/forms/forms";
 import { Slider } from "./slider";
+import { appErrorOf } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 
 /** The form's fields as the page shows them: text, as typed. */
 type AiQuizValues = Record<"topic" | "title" | "difficulty" | "kinds" | "questionCount" | "timeLimit" | "language", string>;
@@ -83,6 +85,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
   const { t, language } = useTranslation("quiz");
   const pageLanguage = isLanguage(language) ? language : "en";
   const errorText = useErrorTextWithValues();
+  const sayError = useSayError();
   const toastText = useToastText();
   const actionData = useActionData<AiQuizActionData>();
   const navigation = useNavigation();
@@ -147,11 +150,13 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
         error?: string;
         code?: string;
         values?: ErrorValues;
+        valueErrors?: unknown;
         quiz?: { title: string };
         questions?: unknown[];
         gameSession?: { gameCode: string };
       } | null;
-      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? errorText(body.error, body.code, body.values) : GENERATION_FAILED.description);
+      // Said from its code and values (docs/decisions/0047-errors-as-codes.md): an unusable reply's reason is a message of its own.
+      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? sayError(appErrorOf(body), body.error) : GENERATION_FAILED.description);
       toast({
         title: t("ai.generated.title"),
         description: t("ai.generated.description", { title: body.quiz?.title, count: body.questions?.length ?? 0 }),

@@ -1,5 +1,6 @@
 import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
-import { useErrorText, type ErrorValues } from "#app/i18n/error-text";
+import type { AppError } from "#app/i18n/app-error";
+import { useErrorText, useSayError, type ErrorValues } from "#app/i18n/error-text";
 
 /** A labelled input with its error beside it, tied together for screen readers. */
 export function Field({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -32,11 +33,12 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, { id: string; label
  * the `errors` catalog knows each message by its English words or by `code`
  * (docs/decisions/0029-languages.md). Every form's field messages go through here.
  */
-export function FieldError({ id, message, code }: { id: string; message?: string | null; code?: string | null }) {
+export function FieldError({ id, message, code, error }: { id: string; message?: string | null; code?: string | null; error?: AppError | null }) {
   const errorText = useErrorText();
+  const sayError = useSayError();
   return message ? (
     <p id={id} className="field-error">
-      {errorText(message, code)}
+      {error ? sayError(error, message) : errorText(message, code)}
     </p>
   ) : null;
 }
@@ -47,18 +49,22 @@ export function FormError({
   message,
   code,
   values,
+  error,
   className = "form-error",
 }: {
   id?: string;
   message?: string | null;
   code?: string | null;
   values?: ErrorValues | null;
+  /** The message's code and values, which it is said by (docs/decisions/0047-errors-as-codes.md). */
+  error?: AppError | null;
   className?: string;
 }) {
   const errorText = useErrorText();
+  const sayError = useSayError();
   return message ? (
     <p id={id} className={className} role="alert">
-      {errorText(message, code, values)}
+      {error ? sayError(error, message) : errorText(message, code, values)}
     </p>
   ) : null;
 }

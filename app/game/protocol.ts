@@ -8,6 +8,8 @@ import { z } from "zod";
 import { AnswerIndexSchema, GameCodeSchema, NicknameSchema, TeamNameSchema } from "#app/schemas/validation";
 import { MAX_BREAK_MINUTES } from "./rules";
 import { MAX_OPTIONS } from "./question-kinds";
+import type { ErrorCode } from "#app/i18n/app-error";
+import { coded, englishOf, issueError } from "#app/i18n/coded";
 import {
   AnswerCountsSchema,
   AnswerValueSchema,
@@ -34,7 +36,7 @@ export { CloseCode, MAX_MESSAGE_BYTES, WS_PATH } from "./protocol-constants";
 
 const GameCodePayload = z.object({ gameCode: GameCodeSchema });
 /** A game's display or remote key (docs/decisions/0032-display-and-remote.md): base64url, as the links carry it. */
-const GameKeySchema = z.string({ error: "key must be a string." }).min(1, "The link has no key.").max(100, "The link's key is too long.");
+const GameKeySchema = z.string(coded("KEY_NOT_STRING")).min(1, coded("KEY_MISSING")).max(100, coded("KEY_TOO_LONG"));
 
 export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({
@@ -59,20 +61,17 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     payload: z
       .object({
         gameCode: GameCodeSchema,
-        playerId: z.number({ error: "Player ID is missing!" }).int("Player ID is missing!").positive("Player ID is missing!"),
+        playerId: z.number(coded("UNKNOWN_PLAYER")).int(coded("UNKNOWN_PLAYER")).positive(coded("UNKNOWN_PLAYER")),
         /** Exactly one of these four, as the question's kind needs; the engine checks it against the question. */
         answerIndex: AnswerIndexSchema.optional(),
-        answerIndexes: z
-          .array(AnswerIndexSchema, { error: "answerIndexes must be a list of answers." })
-          .max(MAX_OPTIONS, "answerIndexes must be a list of answers.")
-          .optional(),
-        text: z.string({ error: "text must be a string." }).max(400, "Keep the answer under 100 characters.").optional(),
-        number: z.number({ error: "number must be a number." }).optional(),
+        answerIndexes: z.array(AnswerIndexSchema, coded("BAD_ANSWER_INDEXES")).max(MAX_OPTIONS, coded("BAD_ANSWER_INDEXES")).optional(),
+        text: z.string(coded("ANSWER_TEXT_NOT_TEXT")).max(400, coded("ANSWER_TEXT_TOO_LONG")).optional(),
+        number: z.number(coded("ANSWER_NUMBER_NOT_NUMBER")).optional(),
         /** Accepted from older clients; ignored, since the server measures response time itself (docs/product.md#game-flow). */
         time: z.unknown().optional(),
       })
       .refine((answer) => [answer.answerIndex, answer.answerIndexes, answer.text, answer.number].filter((part) => part !== undefined).length === 1, {
-        message: "Send one answer: answerIndex, answerIndexes, text or number.",
+        ...coded("ONE_ANSWER"),
         path: ["answerIndex"],
       }),
   }),
@@ -85,24 +84,21 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     type: z.literal("KICK_PLAYER"),
     payload: z.object({
       gameCode: GameCodeSchema,
-      playerId: z.number({ error: "Choose a player to remove." }).int("Choose a player to remove.").positive("Choose a player to remove."),
+      playerId: z.number(coded("KICK_WHOM")).int(coded("KICK_WHOM")).positive(coded("KICK_WHOM")),
     }),
   }),
   /** Host only: closes the game to new players (or opens it again). */
   z.object({
     type: z.literal("LOCK_GAME"),
-    payload: z.object({ gameCode: GameCodeSchema, locked: z.boolean({ error: "locked must be true or false." }) }),
+    payload: z.object({ gameCode: GameCodeSchema, locked: z.boolean(coded("LOCKED_NOT_BOOLEAN")) }),
   }),
   /** Host only, after a typed question closes: a typed answer marked wrong counts after all. */
   z.object({
     type: z.literal("ACCEPT_ANSWER"),
     payload: z.object({
       gameCode: GameCodeSchema,
-      questionNumber: z
-        .number({ error: "questionNumber must be a number." })
-        .int("questionNumber must be a whole number.")
-        .positive("questionNumber starts at 1."),
-      text: z.string({ error: "text must be a string." }).min(1, "Choose an answer to accept.").max(400, "Choose an answer to accept."),
+      questionNumber: z.number(coded("QUESTION_NUMBER_NOT_NUMBER")).int(coded("QUESTION_NUMBER_NOT_WHOLE")).positive(coded("QUESTION_NUMBER_FROM_ONE")),
+      text: z.string(coded("ANSWER_TEXT_NOT_TEXT")).min(1, coded("ACCEPT_WHAT")).max(400, coded("ACCEPT_WHAT")),
     }),
   }),
   /** Host only: stops the open question's countdown; answers wait until RESUME_QUESTION. */
@@ -114,7 +110,7 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
   /** Host only, in the lobby: players play for teams (docs/decisions/0033-team-scoring.md). */
   z.object({
     type: z.literal("SET_TEAM_MODE"),
-    payload: z.object({ gameCode: GameCodeSchema, enabled: z.boolean({ error: "enabled must be true or false." }) }),
+    payload: z.object({ gameCode: GameCodeSchema, enabled: z.boolean(coded("ENABLED_NOT_BOOLEAN")) }),
   }),
   /** Host only, in the lobby: a team players can pick. */
   z.object({ type: z.literal("ADD_TEAM"), payload: z.object({ gameCode: GameCodeSchema, name: TeamNameSchema }) }),
@@ -123,7 +119,7 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     type: z.literal("REMOVE_TEAM"),
     payload: z.object({
       gameCode: GameCodeSchema,
-      teamId: z.number({ error: "Choose a team to remove." }).int("Choose a team to remove.").positive("Choose a team to remove."),
+      teamId: z.number(coded("CHOOSE_TEAM_TO_REMOVE")).int(coded("CHOOSE_TEAM_TO_REMOVE")).positive(coded("CHOOSE_TEAM_TO_REMOVE")),
     }),
   }),
   /** Player: plays for the team of that name (made if new); in the lobby, or later while it has none. */
@@ -133,31 +129,32 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     type: z.literal("SET_BREAK_TIMER"),
     payload: z.object({
       gameCode: GameCodeSchema,
-      minutes: z
-        .number({ error: "minutes must be a number." })
-        .int("minutes must be a whole number.")
-        .min(0, `Choose a break of 0 to ${MAX_BREAK_MINUTES} minutes.`)
-        .max(MAX_BREAK_MINUTES, `Choose a break of 0 to ${MAX_BREAK_MINUTES} minutes.`),
+      minutes: z.number(coded("BREAK_MINUTES_NUMBER")).int(coded("BREAK_MINUTES_WHOLE")).min(0, coded("BAD_BREAK")).max(MAX_BREAK_MINUTES, coded("BAD_BREAK")),
     }),
   }),
   /** Host only: show questions' pictures on players' devices too (off by default, for slow connections). */
   z.object({
     type: z.literal("SET_PICTURES_ON_PLAYERS"),
-    payload: z.object({ gameCode: GameCodeSchema, enabled: z.boolean({ error: "enabled must be true or false." }) }),
+    payload: z.object({ gameCode: GameCodeSchema, enabled: z.boolean(coded("ENABLED_NOT_BOOLEAN")) }),
   }),
 ]);
 
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type ClientMessageType = ClientMessage["type"];
 
-/**
- * The values in an error message that has them ("Unknown message type: {{type}}."): the errors
- * catalog's English text of the message, given these, is the message word for word, so the
- * browser says it in its language without reading the message (docs/decisions/0029-languages.md).
- */
+/** The values an ERROR quotes (a message type, a field): flat, as the protocol sends them. */
 export type ErrorValues = Record<string, string | number>;
 
-export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string; values?: ErrorValues };
+/**
+ * A frame refused: its English words (`error`, the ERROR's `message`), and the `errors` catalog
+ * key it is raised with and the values it quotes (`key`, `values`), for any client to say it in
+ * its language (docs/decisions/0047-errors-as-codes.md).
+ */
+export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string; key: ErrorCode; values?: ErrorValues };
+
+function refused(key: ErrorCode, values?: ErrorValues): Extract<ParsedClientMessage, { ok: false }> {
+  return { ok: false, error: englishOf({ code: key, values }), key, ...(values ? { values } : {}) };
+}
 
 /** Decodes one frame; never throws, so a malformed frame can only ever produce an ERROR reply. */
 export function parseClientMessage(raw: string): ParsedClientMessage {
@@ -165,28 +162,24 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
   try {
     data = JSON.parse(raw);
   } catch {
-    return { ok: false, error: "Message is not valid JSON." };
+    return refused("MESSAGE_NOT_JSON");
   }
   const result = ClientMessageSchema.safeParse(data);
   if (result.success) return { ok: true, message: result.data };
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return { ok: false, error: "A message must be a JSON object with a type and a payload." };
-  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return refused("MESSAGE_NOT_OBJECT");
   const issue = result.error.issues[0];
   // Only a string or a number is quoted back: anything else may not even turn into text safely.
   const rawType: unknown = "type" in data ? data.type : undefined;
   const type = typeof rawType === "string" || typeof rawType === "number" ? String(rawType) : undefined;
   if (issue.path.length === 1 && issue.path[0] === "type") {
-    if (!type) return { ok: false, error: "Message needs a type." };
-    const quoted = type.slice(0, 40);
-    return { ok: false, error: `Unknown message type: ${quoted}.`, values: { type: quoted } };
+    if (!type) return refused("MESSAGE_NO_TYPE");
+    return refused("MESSAGE_UNKNOWN_TYPE", { type: type.slice(0, 40) });
   }
-  if (issue.path.length <= 1) {
-    return type ? { ok: false, error: `${type} needs a payload object.`, values: { type } } : { ok: false, error: "Message needs a payload object." };
-  }
-  if (!issue.message.startsWith("Invalid input")) return { ok: false, error: issue.message };
-  const field = issue.path.slice(1).join(".");
-  return { ok: false, error: `Invalid ${type}: ${field}.`, values: { type: String(type), field } };
+  if (issue.path.length <= 1) return type ? refused("MESSAGE_TYPE_NO_PAYLOAD", { type }) : refused("MESSAGE_NO_PAYLOAD");
+  // A field's own rule says what is wrong, with its code (`coded`); zod's own words name the field.
+  const error = issueError(issue);
+  if (error) return { ok: false, error: issue.message, key: error.code, ...(error.values ? { values: error.values as ErrorValues } : {}) };
+  return refused("MESSAGE_INVALID_FIELD", { type: String(type), field: issue.path.slice(1).join(".") });
 }
 
 // ---------------------------------------------------------------- server -> client
@@ -194,7 +187,18 @@ export function parseClientMessage(raw: string): ParsedClientMessage {
 export const ServerMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("ERROR"),
-    payload: z.object({ message: z.string(), code: z.string().optional(), values: z.record(z.string(), z.union([z.string(), z.number()])).optional() }),
+    /**
+     * `message`: English; `code`: the refusal's family (NOT_HOST for every host-only refusal), as
+     * protocol clients have always read it; `key` and `values`: the exact `errors` catalog key
+     * and the values of its text, for a client to say it in its language
+     * (docs/decisions/0047-errors-as-codes.md).
+     */
+    payload: z.object({
+      message: z.string(),
+      code: z.string().optional(),
+      key: z.string().optional(),
+      values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    }),
   }),
   z.object({ type: z.literal("PLAYER_JOINED"), payload: z.object({ player: PlayerRefSchema }) }),
   z.object({ type: z.literal("PLAYER_LEFT"), payload: z.object({ playerId: z.number().int() }) }),

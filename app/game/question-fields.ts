@@ -15,50 +15,50 @@ import {
   QUESTION_TIME_LIMIT_MIN,
   TYPED_ANSWER_MAX_LENGTH,
 } from "./question-kinds";
+import { coded } from "#app/i18n/coded";
 
 export const QuestionTextSchema = z
-  .string({ error: "Question text is required." })
+  .string(coded("QUESTION_TEXT_REQUIRED"))
   .trim()
-  .min(1, "Question text is required.")
-  .max(500, "Keep the question under 500 characters.");
+  .min(1, coded("QUESTION_TEXT_REQUIRED"))
+  .max(500, coded("QUESTION_TEXT_TOO_LONG", { max: 500 }));
 
 export const AnswerTextSchema = z
-  .string({ error: "Every answer option is required." })
+  .string(coded("ANSWER_REQUIRED"))
   .trim()
-  .min(1, "Every answer option is required.")
-  .max(200, "Keep each answer under 200 characters.");
+  .min(1, coded("ANSWER_REQUIRED"))
+  .max(200, coded("ANSWER_TOO_LONG", { max: 200 }));
 
-const OPTIONS_MESSAGE = `A question needs ${MIN_OPTIONS} to ${MAX_OPTIONS} answers.`;
-export const OptionsSchema = z.array(AnswerTextSchema, { error: OPTIONS_MESSAGE }).min(MIN_OPTIONS, OPTIONS_MESSAGE).max(MAX_OPTIONS, OPTIONS_MESSAGE);
+const OPTIONS_MESSAGE = () => coded("ANSWER_COUNT", { min: MIN_OPTIONS, max: MAX_OPTIONS });
+export const OptionsSchema = z.array(AnswerTextSchema, OPTIONS_MESSAGE()).min(MIN_OPTIONS, OPTIONS_MESSAGE()).max(MAX_OPTIONS, OPTIONS_MESSAGE());
 
 export const QuestionTimeLimitSchema = z
-  .number({ error: "Time limit must be a number of seconds." })
-  .int("Time limit must be a whole number of seconds.")
-  .min(QUESTION_TIME_LIMIT_MIN, `Time limit must be at least ${QUESTION_TIME_LIMIT_MIN} seconds.`)
-  .max(QUESTION_TIME_LIMIT_MAX, `Time limit must be at most ${QUESTION_TIME_LIMIT_MAX} seconds.`);
+  .number(coded("TIME_LIMIT_NOT_A_NUMBER"))
+  .int(coded("TIME_LIMIT_NOT_WHOLE"))
+  .min(QUESTION_TIME_LIMIT_MIN, coded("TIME_LIMIT_TOO_SHORT", { seconds: QUESTION_TIME_LIMIT_MIN }))
+  .max(QUESTION_TIME_LIMIT_MAX, coded("TIME_LIMIT_TOO_LONG", { seconds: QUESTION_TIME_LIMIT_MAX }));
 
-export const PointsSchema = z.enum(POINTS_OPTIONS, { error: "Points must be standard, double or none." });
+export const PointsSchema = z.enum(POINTS_OPTIONS, coded("POINTS_CHOICE"));
 
-export const ImageIdSchema = z.string({ error: "Not a picture id." }).regex(IMAGE_ID_PATTERN, "Not a picture id.");
+export const ImageIdSchema = z.string(coded("PICTURE_ID_INVALID")).regex(IMAGE_ID_PATTERN, coded("PICTURE_ID_INVALID"));
 
 export const AcceptedAnswerSchema = z
-  .string({ error: "Every accepted answer is required." })
+  .string(coded("ACCEPTED_ANSWER_REQUIRED"))
   .trim()
-  .min(1, "Every accepted answer is required.")
-  .max(TYPED_ANSWER_MAX_LENGTH, `Keep each accepted answer under ${TYPED_ANSWER_MAX_LENGTH} characters.`)
-  .refine((answer) => normalizeTypedAnswer(answer).length > 0, "An accepted answer needs a letter or a digit.");
+  .min(1, coded("ACCEPTED_ANSWER_REQUIRED"))
+  .max(TYPED_ANSWER_MAX_LENGTH, coded("ACCEPTED_ANSWER_TOO_LONG", { max: TYPED_ANSWER_MAX_LENGTH }))
+  .refine((answer) => normalizeTypedAnswer(answer).length > 0, coded("ACCEPTED_ANSWER_NO_LETTER"));
 
 export const NumberValueSchema = z
-  .number({ error: "Enter a number." })
-  .refine((value) => Number.isFinite(value) && Math.abs(value) <= MAX_NUMBER, `Enter a number between -${MAX_NUMBER} and ${MAX_NUMBER}.`);
+  .number(coded("NUMBER_REQUIRED"))
+  .refine((value) => Number.isFinite(value) && Math.abs(value) <= MAX_NUMBER, coded("NUMBER_OUT_OF_RANGE", { max: MAX_NUMBER }));
 
-const indexMessage = "Choose which answer is correct.";
 /** A right answer's position among the options, counted from 0. */
 export const IndexSchema = z
-  .number({ error: indexMessage })
-  .int(indexMessage)
-  .min(0, indexMessage)
-  .max(MAX_OPTIONS - 1, indexMessage);
+  .number(coded("CORRECT_ANSWER_CHOICE"))
+  .int(coded("CORRECT_ANSWER_CHOICE"))
+  .min(0, coded("CORRECT_ANSWER_CHOICE"))
+  .max(MAX_OPTIONS - 1, coded("CORRECT_ANSWER_CHOICE"));
 
 export const COMMON_QUESTION_FIELDS = {
   text: QuestionTextSchema,

@@ -21,9 +21,10 @@ export {
   QuestionTextSchema,
   QuestionTimeLimitSchema,
 } from "./question-fields";
+import { coded } from "#app/i18n/coded";
 
 /** A kind's name, as the registry lists them (the database does not check it: docs/decisions/0045-question-kind-registry.md). */
-export const QuestionKindSchema = z.enum(QUESTION_KINDS, { error: `kind must be one of ${QUESTION_KINDS.join(", ")}.` });
+export const QuestionKindSchema = z.enum(QUESTION_KINDS, coded("QUESTION_KIND_CHOICE", { kinds: QUESTION_KINDS.join(", ") }));
 
 /** Each kind's branch: its name, the fields every question has, then its own (app/game/kinds/<kind>/schema.ts). */
 const BRANCHES = KIND_DEFINITIONS.map(({ name }) => z.object({ kind: z.literal(name), ...COMMON_QUESTION_FIELDS, ...kindSchemaOf(name).inputFields }));
@@ -35,9 +36,11 @@ const BRANCHES = KIND_DEFINITIONS.map(({ name }) => z.object({ kind: z.literal(n
 export const QuestionInputSchema = z
   .preprocess(
     (value) => (value && typeof value === "object" && !Array.isArray(value) && !("kind" in value) ? { ...value, kind: DEFAULT_KIND } : value),
-    z.discriminatedUnion("kind", BRANCHES as unknown as [(typeof BRANCHES)[number], ...(typeof BRANCHES)[number][]], {
-      error: `kind must be one of ${QUESTION_KINDS.join(", ")}.`,
-    }),
+    z.discriminatedUnion(
+      "kind",
+      BRANCHES as unknown as [(typeof BRANCHES)[number], ...(typeof BRANCHES)[number][]],
+      coded("QUESTION_KIND_CHOICE", { kinds: QUESTION_KINDS.join(", ") }),
+    ),
   )
   .superRefine((question, ctx) => kindSchemaOf(question.kind as QuestionKind).refine?.(question, ctx))
   .transform((question): QuestionContent => toContent(question as Record<string, unknown> & { kind: QuestionKind; text: string }));

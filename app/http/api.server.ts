@@ -12,7 +12,8 @@ import type { GoogleIdentity, GoogleTokenFailure, GoogleTokenResult } from "#app
 import type { AiQuizFailureReason, AiQuizRefusal } from "#app/models/ai-quiz.server";
 import type { AuthFailureReason } from "#app/auth/auth.server";
 import type { ImportFailureReason, ImportRefusal } from "#app/quiz-files/quiz-import.server";
-import { appError, type AppError, type ErrorValues } from "#app/i18n/app-error";
+import { appError, flatValues, isAppError, type AppError } from "#app/i18n/app-error";
+import { issueError } from "#app/i18n/coded";
 import { englishErrorText } from "#app/i18n/error-english.server";
 import { errorTextOf } from "#app/i18n/error-codes.server";
 import type { User } from "#app/models/user.server";
@@ -70,7 +71,7 @@ export const AI_QUIZ_FAILURE_STATUS: Record<AiQuizFailureReason, number> = {
 };
 
 export function aiQuizError(refusal: AiQuizRefusal): ApiError {
-  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.error ?? refusal.message, undefined, refusal.retryAfterSeconds, refusal.message);
+  return new ApiError(AI_QUIZ_FAILURE_STATUS[refusal.reason], refusal.error, undefined, refusal.retryAfterSeconds, refusal.message);
 }
 
 /** How each refusal of an import answers over HTTP (POST /api/quizzes/import and the /create/import page). */
@@ -97,8 +98,16 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
  * spreadsheet's by row in `rows`, each with its code and values.
  */
 export function importRefusalResponse(refusal: ImportRefusal): Response {
+  // The file's own problems still come as English: their code is found from the words here, the one
+  // place left (docs/decisions/0047-errors-as-codes.md, still left).
   if (refusal.reason !== "invalid-file")
-    return jsonError(IMPORT_FAILURE_STATUS[refusal.reason], refusal.message, refusal.fieldErrors, refusal.retryAfterSeconds);
+    return jsonError(
+      IMPORT_FAILURE_STATUS[refusal.reason],
+      refusal.error ?? errorOfWords(refusal.message),
+      refusal.fieldErrors,
+      refusal.retryAfterSeconds,
+      refusal.message,
+    );
   const body = {
     error: refusal.message,
     ...errorTextOf(refusal.message),
@@ -106,6 +115,12 @@ export function importRefusalResponse(refusal: ImportRefusal): Response {
     ...(refusal.rows ? { rows: refusal.rows.map((row) => ({ ...row, ...errorTextOf(row.message) })) } : {}),
   };
   return Response.json(body, { status: IMPORT_FAILURE_STATUS[refusal.reason] });
+}
+
+/** An import refusal's English with the code and values read back from its words, or the words alone. */
+function errorOfWords(message: string): AppError | string {
+  const found = errorTextOf(message);
+  return found ? ({ code: found.code, values: found.values } as AppError) : message;
 }
 
 /** How each refusal of a login, registration or guest session answers (the /auth page's action). */
@@ -145,10 +160,31 @@ export function jsonError(
   return Response.json({ ...errorBody(error, english), ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
 }
 
-/** `{ error, code?, values? }`: the English words for API callers, and the code and values the interface translates. */
-export function errorBody(error: AppError | string, english?: string): { error: string; code?: string; values?: ErrorValues } {
-  if (typeof error === "string") return { error, ...errorTextOf(error) };
-  return { error: english ?? englishErrorText(error), code: error.code, ...(error.values ? { values: error.values } : {}) };
+/** An error as the API sends it: the English words, and the code and values the interface says it by. */
+export interface ErrorBody {
+  error: string;
+  code?: string;
+  /** The values of its text; a nested message in its English words, as the API's callers have always read it. */
+  values?: Record<string, string | number>;
+  /** A nested message's own code and values, by the value's name (`appErrorOf` puts them back). */
+  valueErrors?: Record<string, AppError>;
+}
+
+/**
+ * `{ error, code?, values?, valueErrors? }`: the English words for API callers, and the code and
+ * values the interface translates (docs/decisions/0047-errors-as-codes.md). A bare string is a
+ * message with no code, which the interface never shows.
+ */
+export function errorBody(error: AppError | string, english?: string): ErrorBody {
+  if (typeof error === "string") return { error };
+  const values = flatValues(error.values, englishErrorText);
+  const nested = Object.entries(error.values ?? {}).filter((entry): entry is [string, AppError] => isAppError(entry[1]));
+  return {
+    error: english ?? englishErrorText(error),
+    code: error.code,
+    ...(values ? { values } : {}),
+    ...(nested.length ? { valueErrors: Object.fromEntries(nested) } : {}),
+  };
 }
 
 export function retryAfterHeaders(retryAfterSeconds: number): Record<string, string> {
@@ -193,8 +229,9 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   const result = schema.safeParse(data);
   if (!result.success) {
     const fieldErrors = fieldErrorsOf(result.error);
-    const first = Object.values(fieldErrors)[0]?.[0] ?? "Invalid request.";
-    throw new ApiError(400, first, fieldErrors);
+    // The first issue says what is wrong: by its code when its rule was given one (`coded`).
+    const first = result.error.issues[0];
+    throw new ApiError(400, (first && issueError(first)) ?? first?.message ?? "Invalid request.", fieldErrors, undefined, first?.message);
   }
   return result.data;
 }
@@ -248,9 +285,9 @@ export function methodNotAllowed(allowed: string[]): Response {
 
 export { clientIdOf } from "#app/sessions/client-id.server";
 
-export function parseIdParam(value: string | undefined, what: string): number {
+export function parseIdParam(value: string | undefined, notFound: AppError): number {
   const id = Number(value);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, `${what} not found.`);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, notFound);
   return id;
 }
 

@@ -11,11 +11,6 @@ export interface ErrorText {
   values?: ErrorValues;
 }
 
-/** The code of an English error message the server sends (API errors, form replies), for the browser to translate; undefined when it has none. */
-export function errorCodeOf(message: string): string | undefined {
-  return codes.get(message);
-}
-
 /**
  * The code of an English error message, and for one built with values ("Please try again in 5
  * minutes.", "Row 4: ...") those values, read at the catalog's placeholders, so any client can say

@@ -21,10 +21,10 @@ export interface GeneratedQuiz {
 export type AiQuizFailureReason = "not-configured" | "quota-used" | "rate-limited" | GenerationFailureReason;
 
 /**
- * A refusal before the generator is asked carries its code and values (`error`,
- * docs/decisions/0047-errors-as-codes.md); the generator's own refusals do not yet.
+ * Every refusal carries its code and values (`error`, docs/decisions/0047-errors-as-codes.md) and
+ * its English (`message`: the catalog's words, or a rate limit's configured ones).
  */
-export type AiQuizRefusal = { reason: AiQuizFailureReason; message: string; error?: AppError; retryAfterSeconds?: number };
+export type AiQuizRefusal = { reason: AiQuizFailureReason; message: string; error: AppError; retryAfterSeconds?: number };
 
 export type GenerateAndHostResult = { ok: true; value: GeneratedQuiz } | ({ ok: false } & AiQuizRefusal);
 
@@ -78,7 +78,7 @@ export async function generateAndHostQuiz(
     signal,
   );
   context.metrics.aiGeneration(generation.ok);
-  if (!generation.ok) return { ok: false, reason: generation.reason, message: generation.message };
+  if (!generation.ok) return { ok: false, reason: generation.reason, message: generation.message, error: generation.error };
   return db.transaction().execute(async (trx): Promise<GenerateAndHostResult> => {
     // Nothing is written before this second look, so returning the refusal commits nothing.
     const spent = await quotaUsed(trx, user);

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { sql, type ExpressionBuilder } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
 import type { Database } from "#db/schema";
+import { appError, type AppError } from "#app/i18n/app-error";
 import { processPicture, sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/pictures/image-processing.server";
 import { MAX_UPLOAD_BYTES } from "#app/pictures/storage-limits";
 
@@ -29,7 +30,7 @@ export interface StoredImage {
 
 export type StoreImageResult =
   | { status: "ok"; value: StoredImage }
-  | { status: "invalid"; message: string }
+  | { status: "invalid"; message: string; error: AppError }
   | { status: "too-large"; maxBytes: number }
   | { status: "over-quota"; usedBytes: number; limitBytes: number };
 
@@ -50,7 +51,7 @@ export async function storeImage(
 ): Promise<StoreImageResult> {
   if (owner.userId === null && owner.clientId === null) throw new Error("storeImage needs an owner: a user id or a client id");
   if (data.byteLength > MAX_UPLOAD_BYTES) return { status: "too-large", maxBytes: MAX_UPLOAD_BYTES };
-  if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE };
+  if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE, error: appError("PICTURE_UNSUPPORTED") };
   // A picture exported from here and imported again is a stored large rendition byte for byte: it
   // is the same picture, not one to encode again (which would store a slightly worse copy).
   const sameAsStored = createHash("sha256").update(data).digest("hex");

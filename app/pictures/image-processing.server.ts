@@ -9,6 +9,8 @@ import { DEFAULT_MAX_INPUT_PIXELS } from "#app/limits/heavy-limits";
 import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "./picture-format";
 
 export { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE, type PictureFormat } from "./picture-format";
+import { appError, type AppError } from "#app/i18n/app-error";
+
 export const UNREADABLE_PICTURE_MESSAGE = "This picture could not be read.";
 
 /** The host's screen: fits inside this square, never enlarged. */
@@ -30,7 +32,8 @@ export interface ProcessedPicture {
   height: number;
 }
 
-export type ProcessPictureResult = { status: "ok"; value: ProcessedPicture } | { status: "invalid"; message: string };
+/** A picture refused: its English words and its code (docs/decisions/0047-errors-as-codes.md). */
+export type ProcessPictureResult = { status: "ok"; value: ProcessedPicture } | { status: "invalid"; message: string; error: AppError };
 
 // libvips's operation cache keeps recent results for reuse; uploads never repeat, so it would only
 // hold memory. One libvips thread per picture, and a few pictures at a time: the game's event loop
@@ -59,7 +62,7 @@ async function withPictureSlot<T>(run: () => Promise<T>): Promise<T> {
  * `maxInputPixels` (IMAGE_MAX_PIXELS, default MAX_INPUT_PIXELS) is invalid.
  */
 export async function processPicture(data: Uint8Array, maxInputPixels = MAX_INPUT_PIXELS): Promise<ProcessPictureResult> {
-  if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE };
+  if (!sniffPictureFormat(data)) return { status: "invalid", message: UNSUPPORTED_PICTURE_MESSAGE, error: appError("PICTURE_UNSUPPORTED") };
   try {
     return await withPictureSlot(async () => {
       // "error" refuses truncated and corrupt pixel data; "warning" would also refuse the many
@@ -83,6 +86,6 @@ export async function processPicture(data: Uint8Array, maxInputPixels = MAX_INPU
     });
   } catch {
     // sharp's messages name libvips internals; the uploader needs to know only that it failed.
-    return { status: "invalid", message: UNREADABLE_PICTURE_MESSAGE };
+    return { status: "invalid", message: UNREADABLE_PICTURE_MESSAGE, error: appError("PICTURE_UNREADABLE") };
   }
 }

@@ -15,6 +15,7 @@ import { PointsSchema, QuestionInputSchema, QuestionTextSchema, QuestionTimeLimi
 import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/schemas/form-schemas";
 import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/pictures/storage-limits";
 import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/schemas/validation";
+import { coded } from "#app/i18n/coded";
 
 export const QUIZ_FILE_FORMAT = "quiz-night.quiz";
 export const QUIZ_FILE_VERSION = 1;
@@ -173,7 +174,7 @@ export const SpreadsheetDetailsSchema = z
     title: QuizTitleSchema,
     description: QuizDescriptionSchema.default(""),
     timeLimit: z.preprocess((value) => (value === "" || value === null ? undefined : typeof value === "string" ? Number(value) : value), TimeLimitSchema),
-    visibility: z.enum(["private", "public"], { error: "Choose private or public." }).default("private"),
+    visibility: z.enum(["private", "public"], coded("QUIZ_VISIBILITY_CHOICE")).default("private"),
   })
   .transform(({ visibility, ...details }) => ({ ...details, isPublic: visibility === "public" }));
 

@@ -26,7 +26,9 @@ import { precheckImportSource, type ImportSource, type ReadImportResult } from "
 import { checkLimits, type LimitName } from "#app/limits/rate-limits.server";
 import { chargeUpload, uploadAllowance } from "#app/pictures/picture-uploads.server";
 import { getUser } from "#app/sessions/session.server";
-import { overStorageMessage, storageLimitOfUser } from "#app/pictures/storage-limits";
+import { describeBytes, overStorageError, overStorageMessage, storageLimitOfUser } from "#app/pictures/storage-limits";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { coded, issueError } from "#app/i18n/coded";
 
 const FORM_FIELDS = new Set(["file", "title", "description", "timeLimit", "visibility"]);
 
@@ -36,7 +38,7 @@ const NOT_JSON = "This quiz file is not valid JSON.";
 const SEND_A_FILE = "Send a quiz file as JSON, or a file as multipart/form-data with a field named file.";
 const DEFAULT_TITLE = "Imported quiz";
 
-const VisibilitySchema = z.enum(["private", "public"], { error: "Choose private or public." }).default("private");
+const VisibilitySchema = z.enum(["private", "public"], coded("QUIZ_VISIBILITY_CHOICE")).default("private");
 
 /**
  * Why an import was refused: "too-large" (the request, file or spreadsheet), "unsupported-type" (a
@@ -64,6 +66,11 @@ export interface ImportRefusal {
   reason: ImportFailureReason;
   /** The first problem, for a person. */
   message: string;
+  /**
+   * Its code and values (docs/decisions/0047-errors-as-codes.md); absent for the file's own
+   * problems ("invalid-file", a spreadsheet's precheck) and for a refusal only API callers see.
+   */
+  error?: AppError;
   /** Each problem by field: "file", "visibility", a spreadsheet's details, or a quiz file's paths ("invalid-file"). */
   fieldErrors?: Record<string, string[]>;
   /** "invalid-file" from a spreadsheet: its problems by row. */
@@ -81,7 +88,7 @@ function visibilityOf(value: FormDataEntryValue | string | null): Checked<boolea
   const visibility = VisibilitySchema.safeParse(value === null || value === "" ? undefined : value);
   if (!visibility.success) {
     const message = visibility.error.issues[0].message;
-    return { ok: false, reason: "invalid-details", message, fieldErrors: { visibility: [message] } };
+    return { ok: false, reason: "invalid-details", message, error: issueError(visibility.error.issues[0]), fieldErrors: { visibility: [message] } };
   }
   return { ok: true, value: visibility.data === "public" };
 }
@@ -107,12 +114,13 @@ async function readUpload(request: Request): Promise<Checked<ImportSource>> {
       }),
     );
   } catch (error) {
-    if (error instanceof BodyRefusal) return { ok: false, reason: error.status === 413 ? "too-large" : "no-file", message: error.message };
-    if (error instanceof MaxPartSizeExceededError) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
-    return { ok: false, reason: "no-file", message: CHOOSE_FILE };
+    if (error instanceof BodyRefusal) return { ok: false, reason: error.status === 413 ? "too-large" : "no-file", message: error.message, error: error.error };
+    if (error instanceof MaxPartSizeExceededError) return quizFileTooLarge();
+    return { ok: false, reason: "no-file", message: CHOOSE_FILE, error: appError("IMPORT_CHOOSE_FILE") };
   }
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return { ok: false, reason: "no-file", message: CHOOSE_FILE, fieldErrors: { file: [CHOOSE_FILE] } };
+  if (!(file instanceof File) || file.size === 0)
+    return { ok: false, reason: "no-file", message: CHOOSE_FILE, error: appError("IMPORT_CHOOSE_FILE"), fieldErrors: { file: [CHOOSE_FILE] } };
   const bytes = new Uint8Array(await file.arrayBuffer());
 
   // A quiz file by its name, or by its content when a script names it otherwise.
@@ -122,7 +130,13 @@ async function readUpload(request: Request): Promise<Checked<ImportSource>> {
     .trimStart();
   if (/\.json$/i.test(file.name) || start.startsWith("{")) return quizFileSource([bytes], form.get("visibility"));
 
-  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return { ok: false, reason: "too-large", message: spreadsheetTooLargeMessage() };
+  if (bytes.byteLength > MAX_SPREADSHEET_BYTES)
+    return {
+      ok: false,
+      reason: "too-large",
+      message: spreadsheetTooLargeMessage(),
+      error: appError("IMPORT_SPREADSHEET_TOO_LARGE", { size: describeBytes(MAX_SPREADSHEET_BYTES) }),
+    };
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
@@ -136,7 +150,7 @@ async function readUpload(request: Request): Promise<Checked<ImportSource>> {
   });
   if (!details.success) {
     const fieldErrors = fieldErrorsOf(details.error);
-    return { ok: false, reason: "invalid-details", message: Object.values(fieldErrors)[0][0], fieldErrors };
+    return { ok: false, reason: "invalid-details", message: Object.values(fieldErrors)[0][0], error: issueError(details.error.issues[0]), fieldErrors };
   }
   return { ok: true, value: { spreadsheet: { bytes, fileName: file.name }, ...details.data } };
 }
@@ -148,7 +162,7 @@ async function readImport(request: Request, contentType: string): Promise<Checke
   try {
     chunks = await readBodyChunks(request, MAX_QUIZ_FILE_BYTES);
   } catch (error) {
-    if (error instanceof BodyRefusal) return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
+    if (error instanceof BodyRefusal) return quizFileTooLarge();
     throw error;
   }
   return quizFileSource(chunks, new URL(request.url).searchParams.get("visibility"));
@@ -157,7 +171,7 @@ async function readImport(request: Request, contentType: string): Promise<Checke
 /** A creation limit's refusal, or null when the request is within it. */
 async function overLimit(context: AppLoadContext, name: LimitName, points?: number): Promise<Refused | null> {
   const check = await checkLimits(context, [{ name, points }]);
-  return check.ok ? null : { ok: false, reason: "rate-limited", message: check.message, retryAfterSeconds: check.retryAfterSeconds };
+  return check.ok ? null : { ok: false, reason: "rate-limited", message: check.message, error: check.error, retryAfterSeconds: check.retryAfterSeconds };
 }
 
 /** The file read and checked in a worker thread; a file that ran it out of memory or time is refused as too complex. */
@@ -165,7 +179,21 @@ async function readInWorker(context: AppLoadContext, source: ImportSource): Prom
   const outcome = await context.heavyWork.inWorker({ kind: "read-import", source, limits: context.heavyWork.options.spreadsheet });
   if (outcome.ok) return outcome.value;
   if (outcome.reason === "failed") throw new Error("Reading an import failed in its worker thread");
-  return { ok: false, reason: "too-large", message: FILE_TOO_COMPLEX, fieldErrors: { file: [FILE_TOO_COMPLEX] } };
+  return tooComplex();
+}
+
+/** A file too large or too complex to read, whichever part of the import found it. */
+function tooComplex(): Refused {
+  return { ok: false, reason: "too-large", message: FILE_TOO_COMPLEX, error: appError("IMPORT_FILE_TOO_COMPLEX"), fieldErrors: { file: [FILE_TOO_COMPLEX] } };
+}
+
+function quizFileTooLarge(): Refused {
+  return {
+    ok: false,
+    reason: "too-large",
+    message: quizFileTooLargeMessage(),
+    error: appError("IMPORT_QUIZ_FILE_TOO_LARGE", { size: describeBytes(MAX_QUIZ_FILE_BYTES) }),
+  };
 }
 
 /**
@@ -173,8 +201,7 @@ async function readInWorker(context: AppLoadContext, source: ImportSource): Prom
  * to answer with (a minted client id), or why not (limits, size, the file's problems, storage).
  */
 export async function importFromRequest(context: AppLoadContext, request: Request): Promise<ImportFromRequestResult> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_IMPORT_REQUEST_BYTES)
-    return { ok: false, reason: "too-large", message: quizFileTooLargeMessage() };
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_IMPORT_REQUEST_BYTES) return quizFileTooLarge();
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   if (contentType.startsWith("application/x-www-form-urlencoded")) return { ok: false, reason: "unsupported-type", message: SEND_A_FILE };
   const quizLimit = await overLimit(context, "quiz");
@@ -189,8 +216,8 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
   const slot = await context.heavyWork.acquire(context.clientIp);
   if (!slot.ok) {
     // One address waits for its own file (429, as a limit); a node busy with everyone's says so (503).
-    const { status, message } = busyAnswer(slot);
-    return { ok: false, reason: status === 429 ? "rate-limited" : "busy", message, retryAfterSeconds: slot.retryAfterSeconds };
+    const { status, message, error } = busyAnswer(slot);
+    return { ok: false, reason: status === 429 ? "rate-limited" : "busy", message, error, retryAfterSeconds: slot.retryAfterSeconds };
   }
   let result: Awaited<ReturnType<typeof importQuiz>>;
   let pictureCount: number;
@@ -202,8 +229,9 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
     // A zip bomb is refused from its index here, before a worker is started for it.
     const read = precheckImportSource(input.value, limits) ?? (await readInWorker(context, input.value));
     if ("ok" in read) return read;
-    if (read.status === "not-json") return { ok: false, reason: "not-json", message: NOT_JSON, fieldErrors: { file: [NOT_JSON] } };
-    if (read.status === "too-complex") return { ok: false, reason: "too-large", message: FILE_TOO_COMPLEX, fieldErrors: { file: [FILE_TOO_COMPLEX] } };
+    if (read.status === "not-json")
+      return { ok: false, reason: "not-json", message: NOT_JSON, error: appError("IMPORT_NOT_JSON"), fieldErrors: { file: [NOT_JSON] } };
+    if (read.status === "too-complex") return tooComplex();
     if (read.status === "invalid") return { ok: false, reason: "invalid-file", message: read.message, fieldErrors: read.fieldErrors, rows: read.rows };
 
     // The same costs as making the quiz by hand: one quiz, each question, each picture.
@@ -218,8 +246,8 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
       if (!upload.ok) {
         const { refusal } = upload;
         if (refusal.reason === "over-budget")
-          return { ok: false, reason: "rate-limited", message: refusal.message, retryAfterSeconds: refusal.retryAfterSeconds };
-        return { ok: false, reason: refusal.reason, message: refusal.message };
+          return { ok: false, reason: "rate-limited", message: refusal.message, error: refusal.error, retryAfterSeconds: refusal.retryAfterSeconds };
+        return { ok: false, reason: refusal.reason, message: refusal.message, error: refusal.error };
       }
       const imageLimit = await overLimit(context, "image", pictureCount);
       if (imageLimit) return imageLimit;
@@ -233,7 +261,13 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
   }
   if (result.status === "invalid") return { ok: false, reason: "invalid-file", message: result.message, fieldErrors: result.fieldErrors, rows: result.rows };
   // As for an upload: the file is fine; the owner's storage is full.
-  if (result.status === "over-quota") return { ok: false, reason: "over-quota", message: overStorageMessage(result.usedBytes, result.limitBytes) };
+  if (result.status === "over-quota")
+    return {
+      ok: false,
+      reason: "over-quota",
+      message: overStorageMessage(result.usedBytes, result.limitBytes),
+      error: overStorageError(result.usedBytes, result.limitBytes),
+    };
 
   // The budgets count the pictures as they came in the file (what they were stored as is not told back).
   if (pictureBytes > 0) await chargeUpload(context, pictureBytes);

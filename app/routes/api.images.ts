@@ -79,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } finally {
       slot.release();
     }
-    if (stored.status === "invalid") throw new ApiError(400, stored.message, { image: [stored.message] });
+    if (stored.status === "invalid") throw new ApiError(400, stored.error, { image: [stored.message] });
     if (stored.status === "too-large") throw new ApiError(413, pictureTooLargeError(stored.maxBytes));
     // 409: the upload itself is fine; the owner's storage is full, and freeing some makes it succeed.
     if (stored.status === "over-quota") throw new ApiError(409, overStorageError(stored.usedBytes, stored.limitBytes));

@@ -26,7 +26,7 @@ async function ownQuiz(db: LoaderFunctionArgs["context"]["db"], quizId: number, 
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(context.logger, async () => {
-    const quizId = parseIdParam(params.id, "Quiz");
+    const quizId = parseIdParam(params.id, appError("QUIZ_NOT_FOUND"));
     const format = (new URL(request.url).searchParams.get("format") ?? "json").toLowerCase();
     if (!FORMATS.includes(format as Format)) {
       const message = `format must be one of ${FORMATS.join(", ")}.`;

@@ -2,7 +2,8 @@ import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { useLoaderData } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useTranslation } from "#app/i18n/use-translation";
-import { useErrorText } from "#app/i18n/error-text";
+import { appErrorOf } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 import { InvalidLink, useJoinOnce } from "#app/components/keyed-screen";
 import { PlayerList, Podium, ScreenHeading, StandingRow, useNow, usePreloadPicture } from "#app/components/game-ui";
 import { JoinCodeCard } from "#app/components/join-code-card";
@@ -47,7 +48,7 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
   const { state, watchGame } = useGame();
   const now = useNow();
   const { t } = useTranslation("game");
-  const errorText = useErrorText();
+  const sayError = useSayError();
   useJoinOnce(() => watchGame(gameCode, gameKey));
   const inGame = state.gameCode === gameCode && state.isDisplay && !state.joining;
   useRoomSounds(state, now, inGame);
@@ -59,7 +60,11 @@ function DisplayScreen({ gameCode, gameKey, title, joinUrl, qrSvg }: { gameCode:
       <Page narrow>
         <h1>{t("display.heading", { code: gameCode })}</h1>
         <div className="card center stack" role={state.joinError ? "alert" : "status"}>
-          <p>{state.joinError ? errorText(state.joinError, state.joinErrorCode ?? undefined) : t("connecting.message", { code: gameCode })}</p>
+          <p>
+            {state.joinError
+              ? sayError(appErrorOf({ code: state.joinErrorKey, values: state.joinErrorValues }), state.joinError)
+              : t("connecting.message", { code: gameCode })}
+          </p>
         </div>
       </Page>
     );

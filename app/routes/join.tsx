@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
+import { appErrorOf } from "#app/i18n/app-error";
 import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { JoinTeamFields } from "#app/components/team-join-fields";
@@ -211,7 +212,7 @@ export default function Join() {
           {teams ? (
             <JoinTeamFields offered={teams} values={actionData?.values} error={errors.newTeam ?? errors.team} onChange={() => clearError("newTeam")} />
           ) : null}
-          <FormError message={joinError} code={state.joinErrorCode} values={state.joinErrorValues} />
+          <FormError message={joinError} error={appErrorOf({ code: state.joinErrorKey, values: state.joinErrorValues })} />
           {!online ? (
             <p className="offline-notice" role="status">
               {t("join.offline")}

@@ -9,7 +9,8 @@ import { Page } from "#app/components/layout";
 import { RoundLabel } from "#app/components/round-label";
 import { useGame } from "#app/game/client/game-provider";
 import { timeLeftMs } from "#app/game/client/game-state";
-import { useErrorText } from "#app/i18n/error-text";
+import { appErrorOf } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 import { metaT } from "#app/i18n/meta";
 import { requirePlayerScreen } from "#app/http/api.server";
 
@@ -25,7 +26,7 @@ export default function PlayQuestion() {
   const { gameCode } = useLoaderData<typeof loader>();
   const { state, submitAnswer } = useGame();
   const { t } = useTranslation("game");
-  const errorText = useErrorText();
+  const sayError = useSayError();
   const now = useNow();
   const question = state.currentQuestion;
   const locked = state.answerStatus === "submitting" || state.answerStatus === "success";
@@ -94,7 +95,9 @@ export default function PlayQuestion() {
           {state.answerStatus === "success" ? <p className="status-banner">{t("play.submitted")}</p> : null}
           {state.answerStatus === "error" ? (
             <p className="status-banner form-error" role="alert">
-              {state.answerError ? errorText(state.answerError, state.answerErrorCode, state.answerErrorValues) : t("play.submitFailed")}
+              {state.answerError
+                ? sayError(appErrorOf({ code: state.answerErrorKey, values: state.answerErrorValues }), state.answerError)
+                : t("play.submitFailed")}
             </p>
           ) : null}
           {state.answerStatus === "idle" && timeUp ? <p className="status-banner">{t("timeUp")}</p> : null}

@@ -3,7 +3,8 @@ import { kindOf } from "#app/game/kinds";
 import { useLoaderData } from "@remix-run/react";
 import { useId, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
-import { useErrorText } from "#app/i18n/error-text";
+import { appErrorOf } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 import { Countdown, PlayerList, ScreenHeading, useNow } from "#app/components/game-ui";
 import { InvalidLink, useJoinOnce } from "#app/components/keyed-screen";
 import { Page } from "#app/components/layout";
@@ -46,7 +47,7 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
   const { state } = game;
   const now = useNow();
   const { t } = useTranslation("game");
-  const errorText = useErrorText();
+  const sayError = useSayError();
   useJoinOnce(() => game.remoteGame(gameCode, gameKey));
   const inGame = state.gameCode === gameCode && state.isHost && !state.joining && state.phase !== null;
 
@@ -56,7 +57,11 @@ function RemoteScreen({ gameCode, gameKey, title }: { gameCode: string; gameKey:
       <Page narrow>
         <h1>{t("remote.heading", { code: gameCode })}</h1>
         <div className="card center stack" role={state.joinError ? "alert" : "status"}>
-          <p>{state.joinError ? errorText(state.joinError, state.joinErrorCode ?? undefined) : t("connecting.message", { code: gameCode })}</p>
+          <p>
+            {state.joinError
+              ? sayError(appErrorOf({ code: state.joinErrorKey, values: state.joinErrorValues }), state.joinError)
+              : t("connecting.message", { code: gameCode })}
+          </p>
         </div>
       </Page>
     );

@@ -13,6 +13,7 @@ import type { QuestionDraft } from "#app/game/kinds/schema-part";
 import { QuestionInputSchema } from "#app/game/question-input";
 import { CANNOT_REMOVE_QUESTION, emptyAnswerMessage, emptyQuestionMessage, MAX_QUESTIONS, tooManyQuestionsMessage, type ToastMessage } from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
+import { coded } from "#app/i18n/coded";
 
 export { CREATE_QUIZ_FAILED, type ToastMessage } from "./form-schemas";
 
@@ -202,7 +203,7 @@ const QuizDetailsSchema = z.object({
   timeLimit: z
     .literal(CREATE_TIME_LIMIT_OPTIONS, { error: `Choose a time limit of ${CREATE_TIME_LIMIT_OPTIONS.join(", ")} seconds.` })
     .default(DEFAULT_TIME_LIMIT_SECONDS),
-  visibility: z.enum(["private", "public"], { error: "Choose private or public." }).default("private"),
+  visibility: z.enum(["private", "public"], coded("QUIZ_VISIBILITY_CHOICE")).default("private"),
 });
 
 /**

@@ -12,31 +12,31 @@ import {
   TEAM_NAME_MAX_LENGTH,
 } from "#app/game/rules";
 import { MAX_OPTIONS } from "#app/game/question-kinds";
-import { GAME_CODE_MESSAGE, NICKNAME_REQUIRED_MESSAGE } from "./field-rules";
 import { isOffensive } from "./profanity";
+import { coded } from "#app/i18n/coded";
 
 export const GameCodeSchema = z
-  .string({ error: "Enter the game code." })
+  .string(coded("GAME_CODE_REQUIRED"))
   .transform((raw) => raw.toUpperCase().replace(/[^A-Z0-9]/g, ""))
-  .pipe(z.string().length(GAME_CODE_LENGTH, GAME_CODE_MESSAGE));
+  .pipe(z.string().length(GAME_CODE_LENGTH, coded("GAME_CODE_LENGTH")));
 
 /** Half of a character with no other half (a lone UTF-16 surrogate): it cannot be stored or shown. */
 const BROKEN_CHARACTER = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const NicknameSchema = z
-  .string({ error: NICKNAME_REQUIRED_MESSAGE })
+  .string(coded("NICKNAME_REQUIRED"))
   .trim()
-  .min(1, NICKNAME_REQUIRED_MESSAGE)
-  .max(NICKNAME_MAX_LENGTH, `Nickname must be at most ${NICKNAME_MAX_LENGTH} characters.`)
-  .refine((nickname) => !BROKEN_CHARACTER.test(nickname), "Nickname has a character that cannot be shown.");
+  .min(1, coded("NICKNAME_REQUIRED"))
+  .max(NICKNAME_MAX_LENGTH, coded("NICKNAME_TOO_LONG"))
+  .refine((nickname) => !BROKEN_CHARACTER.test(nickname), coded("NICKNAME_UNSHOWABLE"));
 
 /** A team's name, as the host sets it or a player types it on joining ("Table 4"). */
 export const TeamNameSchema = z
-  .string({ error: "Give the team a name." })
+  .string(coded("TEAM_NAME_REQUIRED"))
   .trim()
-  .min(1, "Give the team a name.")
-  .max(TEAM_NAME_MAX_LENGTH, `A team name has at most ${TEAM_NAME_MAX_LENGTH} characters.`)
-  .refine((name) => !BROKEN_CHARACTER.test(name), "The team name has a character that cannot be shown.");
+  .min(1, coded("TEAM_NAME_REQUIRED"))
+  .max(TEAM_NAME_MAX_LENGTH, coded("TEAM_NAME_TOO_LONG"))
+  .refine((name) => !BROKEN_CHARACTER.test(name), coded("TEAM_NAME_BROKEN"));
 
 export const OFFENSIVE_NICKNAME = "That nickname is not allowed here. Please choose another one.";
 
@@ -44,7 +44,7 @@ export const OFFENSIVE_NICKNAME = "That nickname is not allowed here. Please cho
  * A name for a new player: the join form checks it as the game does (the engine refuses an
  * offensive name for a new player; a player already in a game always gets back in).
  */
-export const NewNicknameSchema = NicknameSchema.refine((nickname) => !isOffensive(nickname), OFFENSIVE_NICKNAME);
+export const NewNicknameSchema = NicknameSchema.refine((nickname) => !isOffensive(nickname), coded("NICKNAME_NOT_ALLOWED"));
 
 /** A browser's persisted random id; generous so any client library's id format fits. */
 export const ClientIdSchema = z
@@ -55,26 +55,29 @@ export const ClientIdSchema = z
   .regex(/^[\w.:-]+$/, "Client id may only contain letters, digits, '-', '_', '.' and ':'.");
 
 export const QuizTitleSchema = z
-  .string({ error: "Please give your quiz a title." })
+  .string(coded("QUIZ_TITLE_REQUIRED"))
   .trim()
-  .min(1, "Please give your quiz a title.")
-  .max(200, "Keep the title under 200 characters.");
+  .min(1, coded("QUIZ_TITLE_REQUIRED"))
+  .max(200, coded("QUIZ_TITLE_TOO_LONG", { max: 200 }));
 
-export const QuizDescriptionSchema = z.string({ error: "The description must be text." }).trim().max(2000, "Keep the description under 2000 characters.");
+export const QuizDescriptionSchema = z
+  .string(coded("QUIZ_DESCRIPTION_NOT_TEXT"))
+  .trim()
+  .max(2000, coded("QUIZ_DESCRIPTION_TOO_LONG", { max: 2000 }));
 
 export const TimeLimitSchema = z
-  .number({ error: "Time limit must be a number of seconds." })
-  .int("Time limit must be a whole number of seconds.")
-  .min(MIN_TIME_LIMIT_SECONDS, `Time limit must be at least ${MIN_TIME_LIMIT_SECONDS} seconds.`)
-  .max(MAX_TIME_LIMIT_SECONDS, `Time limit must be at most ${MAX_TIME_LIMIT_SECONDS} seconds.`)
+  .number(coded("TIME_LIMIT_NOT_A_NUMBER"))
+  .int(coded("TIME_LIMIT_NOT_WHOLE"))
+  .min(MIN_TIME_LIMIT_SECONDS, coded("TIME_LIMIT_TOO_SHORT", { seconds: MIN_TIME_LIMIT_SECONDS }))
+  .max(MAX_TIME_LIMIT_SECONDS, coded("TIME_LIMIT_TOO_LONG", { seconds: MAX_TIME_LIMIT_SECONDS }))
   .default(DEFAULT_TIME_LIMIT_SECONDS);
 
-const ANSWER_INDEX_MESSAGE = `The answer must be the index of an option, 0 to ${MAX_OPTIONS - 1}.`;
+/** BAD_ANSWER_INDEX names the options 0 to 5 (MAX_OPTIONS - 1). */
 export const AnswerIndexSchema = z
-  .number({ error: ANSWER_INDEX_MESSAGE })
-  .int(ANSWER_INDEX_MESSAGE)
-  .min(0, ANSWER_INDEX_MESSAGE)
-  .max(MAX_OPTIONS - 1, ANSWER_INDEX_MESSAGE);
+  .number(coded("BAD_ANSWER_INDEX"))
+  .int(coded("BAD_ANSWER_INDEX"))
+  .min(0, coded("BAD_ANSWER_INDEX"))
+  .max(MAX_OPTIONS - 1, coded("BAD_ANSWER_INDEX"));
 
 export const IdSchema = z.number({ error: "Expected a numeric id." }).int("Expected a numeric id.").positive("Expected a numeric id.");
 
@@ -84,22 +87,19 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const USERNAME_MIN_LENGTH = 3;
 
 export const UsernameSchema = z
-  .string({ error: "Username must be at least 3 characters" })
+  .string(coded("USERNAME_TOO_SHORT"))
   .trim()
-  .min(USERNAME_MIN_LENGTH, "Username must be at least 3 characters")
-  .max(30, "Username must be at most 30 characters")
-  .regex(/^[\p{L}\p{N}_.\- ]+$/u, "Username may only contain letters, digits, spaces, '.', '-' and '_'");
+  .min(USERNAME_MIN_LENGTH, coded("USERNAME_TOO_SHORT"))
+  .max(30, coded("USERNAME_TOO_LONG"))
+  .regex(/^[\p{L}\p{N}_.\- ]+$/u, coded("USERNAME_INVALID_CHARACTERS"));
 
 export const EmailSchema = z
-  .string({ error: "Please enter a valid email" })
+  .string(coded("EMAIL_INVALID"))
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: "Please enter a valid email" }).max(254, "Please enter a valid email"));
+  .pipe(z.email(coded("EMAIL_INVALID")).max(254, coded("EMAIL_INVALID")));
 
-export const PasswordSchema = z
-  .string({ error: "Password must be at least 6 characters" })
-  .min(PASSWORD_MIN_LENGTH, "Password must be at least 6 characters")
-  .max(200, "Password must be at most 200 characters");
+export const PasswordSchema = z.string(coded("PASSWORD_TOO_SHORT")).min(PASSWORD_MIN_LENGTH, coded("PASSWORD_TOO_SHORT")).max(200, coded("PASSWORD_TOO_LONG"));
 
 export const LoginSchema = z.object({ email: EmailSchema, password: PasswordSchema });
 
@@ -108,9 +108,9 @@ export const RegisterSchema = z
     username: UsernameSchema,
     email: EmailSchema,
     password: PasswordSchema,
-    confirmPassword: z.string({ error: "Passwords don't match" }),
+    confirmPassword: z.string(coded("PASSWORDS_DONT_MATCH")),
   })
   .refine((value) => value.password === value.confirmPassword, {
-    message: "Passwords don't match",
+    ...coded("PASSWORDS_DONT_MATCH"),
     path: ["confirmPassword"],
   });

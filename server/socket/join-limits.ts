@@ -1,4 +1,5 @@
 import { WindowCounter } from "../window-counter";
+import type { ErrorCode } from "#app/i18n/app-error";
 
 /**
  * How many new players may come in. A classroom or an assembly joins one game from one address
@@ -30,8 +31,19 @@ export const JOIN_LIMIT_MESSAGES = {
   ipGameTotal: "This game has taken all the players it can from your network.",
 } as const;
 
-/** The code of the ERROR a refused join is answered with. */
+/** Which of the join limits refused a player. */
+export type JoinLimitName = keyof typeof JOIN_LIMIT_MESSAGES;
+
+/** The code of the ERROR a refused join is answered with: one family for the four limits. */
 export const JOIN_LIMIT_CODE = "JOIN_RATE_LIMITED";
+
+/** The `errors` catalog key of each limit's message, the ERROR's `key` (docs/decisions/0047-errors-as-codes.md). */
+export const JOIN_LIMIT_KEYS = {
+  ipGame: "JOIN_RATE_LIMITED_IP_GAME",
+  ip: "JOIN_RATE_LIMITED_IP",
+  game: "JOIN_RATE_LIMITED_GAME",
+  ipGameTotal: "JOIN_LIMIT_NETWORK_TOTAL",
+} as const satisfies Record<JoinLimitName, ErrorCode>;
 
 /** How long the count of players an address brought into a game is kept: longer than any game lasts. */
 const PLAYERS_PER_IP_WINDOW_SECONDS = 24 * 60 * 60;
@@ -49,20 +61,20 @@ export class JoinLimiter {
   }
 
   /**
-   * Spends one new-player join from the address's and the game's allowances; the message of the
-   * one used up, or null when the player may come in. The per-minute ones count attempts; the
+   * Spends one new-player join from the address's and the game's allowances; the name of the
+   * one used up (its message in JOIN_LIMIT_MESSAGES), or null when the player may come in. The per-minute ones count attempts; the
    * address's total in a game counts players admitted (see `countAdmitted`).
    */
-  refusalOf(address: string, gameCode: string): string | null {
+  refusalOf(address: string, gameCode: string): JoinLimitName | null {
     const limits = this.limits;
     const addressInGame = `${gameCode}|${address}`;
-    if (this.playersPerAddressPerGame.count(addressInGame) >= limits.playersPerIpPerGame) return JOIN_LIMIT_MESSAGES.ipGameTotal;
-    for (const [counter, key, limit, message] of [
-      [this.joinsPerAddressPerGame, addressInGame, limits.joinsPerIpPerGamePerMinute, JOIN_LIMIT_MESSAGES.ipGame],
-      [this.joinsPerAddress, address, limits.joinsPerIpPerMinute, JOIN_LIMIT_MESSAGES.ip],
-      [this.joinsPerGame, gameCode, limits.joinsPerGamePerMinute, JOIN_LIMIT_MESSAGES.game],
+    if (this.playersPerAddressPerGame.count(addressInGame) >= limits.playersPerIpPerGame) return "ipGameTotal";
+    for (const [counter, key, limit, name] of [
+      [this.joinsPerAddressPerGame, addressInGame, limits.joinsPerIpPerGamePerMinute, "ipGame"],
+      [this.joinsPerAddress, address, limits.joinsPerIpPerMinute, "ip"],
+      [this.joinsPerGame, gameCode, limits.joinsPerGamePerMinute, "game"],
     ] as const) {
-      if (!counter.take(key, limit)) return message;
+      if (!counter.take(key, limit)) return name;
     }
     return null;
   }

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { CloseCode, MAX_MESSAGE_BYTES, encodeServerMessage, parseClientMessage, type ClientMessage, type ErrorValues } from "#app/game/protocol";
+import { appError, type AppError } from "#app/i18n/app-error";
 import { CLIENT_MESSAGE_ROUTES, type TransportMessageType } from "#app/game/protocol-routes";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { hostSecretOf } from "#app/sessions/host-secret.server";
@@ -11,7 +12,7 @@ import type { GameRoom } from "../game-room";
 import { HeartbeatRounds } from "../heartbeat";
 import { silentLogger, type Logger } from "../logger";
 import { CLIENT, Client, SOCKET_CLOSED, type ClientSocket } from "./client";
-import { JOIN_LIMIT_CODE, JoinLimiter, type JoinLimits } from "./join-limits";
+import { JOIN_LIMIT_CODE, JOIN_LIMIT_KEYS, JOIN_LIMIT_MESSAGES, JoinLimiter, type JoinLimits } from "./join-limits";
 import { upgradeListener, type UpgradeOptions } from "./upgrade";
 
 export interface TransportOptions extends UpgradeOptions {
@@ -146,7 +147,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
 
   function failed(client: Client, error: unknown): void {
     logger.error({ event: "message_failed", gameCode: client.room?.gameCode, err: error }, "a message handler failed");
-    replyError(client, "Something went wrong handling that message.", "MESSAGE_FAILED");
+    replyError(client, "Something went wrong handling that message.", "MESSAGE_FAILED", appError("MESSAGE_FAILED"));
   }
 
   function takeToken(client: Client): boolean {
@@ -159,11 +160,13 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   }
 
   /**
-   * Every ERROR has a code, and the values of a message that has them, which the browser translates
-   * its message by (docs/decisions/0029-languages.md).
+   * Every ERROR has its English `message`, its family `code`, and the `errors` catalog key and
+   * values it is raised with (`error`), which the browser says it in its language by
+   * (docs/decisions/0047-errors-as-codes.md).
    */
-  function replyError(client: Client, message: string, code: string, values?: ErrorValues): void {
-    client.send(encodeServerMessage("ERROR", values ? { message, code, values } : { message, code }));
+  function replyError(client: Client, message: string, code: string, error: AppError): void {
+    // The socket's values are flat: a message type, a field, a wait.
+    client.send(encodeServerMessage("ERROR", { message, code, key: error.code, ...(error.values ? { values: error.values as ErrorValues } : {}) }));
     metrics.sent("ERROR", 1);
   }
 
@@ -181,7 +184,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const parsed = parseClientMessage(text);
     metrics.received(parsed.ok ? parsed.message.type : "invalid");
     if (!parsed.ok) {
-      replyError(client, parsed.error, "BAD_MESSAGE", parsed.values);
+      replyError(client, parsed.error, "BAD_MESSAGE", appError(parsed.key, parsed.values));
       return;
     }
     const message = parsed.message;
@@ -190,7 +193,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     const room = client.room;
     if (!room && "withoutRoom" in route && route.withoutRoom === "ignore") return;
     if (!room || room.gameCode !== message.payload.gameCode) {
-      replyError(client, "Join the game first.", "NOT_JOINED");
+      replyError(client, "Join the game first.", "NOT_JOINED", appError("NOT_JOINED"));
       return;
     }
     if (!room.handle(client, message as Exclude<ClientMessage, { type: TransportMessageType }>)) client.room = null;
@@ -204,13 +207,13 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   async function lookUpRoom(client: Client, gameCode: string): Promise<GameRoom | null> {
     const refusal = codeLookups?.refusal(client.address);
     if (refusal) {
-      replyError(client, refusal.message, CODE_LOOKUPS_CODE, { wait: refusal.wait });
+      replyError(client, refusal.message, CODE_LOOKUPS_CODE, appError(CODE_LOOKUPS_CODE, { wait: refusal.wait }));
       return null;
     }
     const room = await hub.getRoom(gameCode);
     if (!room) {
       codeLookups?.failed(client.address);
-      replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND");
+      replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND", appError("GAME_NOT_FOUND"));
     }
     return room;
   }
@@ -225,7 +228,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     if (isNew) {
       const refusal = joinLimiter.refusalOf(client.address, gameCode);
       if (refusal) {
-        replyError(client, refusal, JOIN_LIMIT_CODE);
+        replyError(client, JOIN_LIMIT_MESSAGES[refusal], JOIN_LIMIT_CODE, appError(JOIN_LIMIT_KEYS[refusal]));
         return;
       }
     }

@@ -92,6 +92,7 @@ describe("a display", () => {
       stranger.send("WATCH_GAME", { gameCode: game.gameCode, key });
       expect(await stranger.next("ERROR")).toEqual({
         code: "BAD_KEY",
+        key: "BAD_DISPLAY_KEY",
         message: "This display link is not valid. Open the display again from the host's screen.",
       });
       stranger.send("START_GAME", { gameCode: game.gameCode });
@@ -294,10 +295,10 @@ describe("a remote", () => {
       expect((await phone.next("ERROR")).code).toBe("NOT_HOST");
     }
     game.host.send("END_GAME", { gameCode: game.gameCode });
-    expect(await game.host.next("ERROR")).toEqual({ code: "NOT_STARTED", message: "The game has not started yet." });
+    expect(await game.host.next("ERROR")).toEqual({ code: "NOT_STARTED", key: "NOT_STARTED", message: "The game has not started yet." });
     // A player cannot end it either.
     game.ann.send("END_GAME", { gameCode: game.gameCode });
-    expect(await game.ann.next("ERROR")).toEqual({ code: "NOT_HOST", message: "Only the host can end the game." });
+    expect(await game.ann.next("ERROR")).toEqual({ code: "NOT_HOST", key: "NOT_HOST_END", message: "Only the host can end the game." });
   });
 });
 
@@ -381,6 +382,7 @@ describe("new links", () => {
     // The display and the phone are told, and closed with a code that says not to come back.
     const told = {
       code: "LINK_REPLACED",
+      key: "LINK_REPLACED",
       message: "The host made new links for this game, so this one no longer works. Ask the host for the new link.",
     };
     expect(await display.next("ERROR")).toEqual(told);

@@ -736,11 +736,21 @@ describe("frames whose type cannot be turned into text", () => {
   it("quotes a type it does not know with the quoted value beside the message, for the browser to translate", async () => {
     const client = await openSocket(server);
     client.sendRaw('{"type":"FOO","payload":{}}');
-    expect(await client.next("ERROR")).toEqual({ message: "Unknown message type: FOO.", code: "BAD_MESSAGE", values: { type: "FOO" } });
+    expect(await client.next("ERROR")).toEqual({
+      message: "Unknown message type: FOO.",
+      code: "BAD_MESSAGE",
+      key: "MESSAGE_UNKNOWN_TYPE",
+      values: { type: "FOO" },
+    });
     client.sendRaw('{"type":"JOIN_GAME"}');
-    expect(await client.next("ERROR")).toEqual({ message: "JOIN_GAME needs a payload object.", code: "BAD_MESSAGE", values: { type: "JOIN_GAME" } });
+    expect(await client.next("ERROR")).toEqual({
+      message: "JOIN_GAME needs a payload object.",
+      code: "BAD_MESSAGE",
+      key: "MESSAGE_TYPE_NO_PAYLOAD",
+      values: { type: "JOIN_GAME" },
+    });
     client.sendRaw('{"type":"JOIN_GAME","payload":{"gameCode":"AB2","nickname":"Bo"}}');
-    expect(await client.next("ERROR")).toEqual({ message: "Quiz code must be 6 characters", code: "BAD_MESSAGE" });
+    expect(await client.next("ERROR")).toEqual({ message: "Quiz code must be 6 characters", code: "BAD_MESSAGE", key: "GAME_CODE_LENGTH" });
     await client.close();
   });
 });

@@ -173,9 +173,14 @@ describe("storeImage", () => {
     expect(await storeImage(db, Buffer.from("plain text called cat.png"), owner, PLENTY)).toEqual({
       status: "invalid",
       message: "Pictures must be PNG, JPEG, WebP or GIF.",
+      error: { code: "PICTURE_UNSUPPORTED" },
     });
     const cut = await png();
-    expect(await storeImage(db, cut.subarray(0, cut.length - 40), owner, PLENTY)).toEqual({ status: "invalid", message: "This picture could not be read." });
+    expect(await storeImage(db, cut.subarray(0, cut.length - 40), owner, PLENTY)).toEqual({
+      status: "invalid",
+      message: "This picture could not be read.",
+      error: { code: "PICTURE_UNREADABLE" },
+    });
     expect(await storeImage(db, new Uint8Array(MAX_UPLOAD_BYTES + 1), owner, PLENTY)).toEqual({ status: "too-large", maxBytes: 5 * 1024 * 1024 });
     expect(await counts()).toEqual(before);
   });

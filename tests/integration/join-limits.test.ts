@@ -74,7 +74,8 @@ describe("joins from one address", () => {
       const refused = outcomes.filter((outcome) => !outcome.joined);
       expect(joined).toBe(DEFAULT_JOIN_LIMITS.joinsPerIpPerGamePerMinute);
       expect(refused).toHaveLength(5000 - joined);
-      for (const outcome of refused) expect(outcome.error).toEqual({ message: JOIN_LIMIT_MESSAGES.ipGame, code: "JOIN_RATE_LIMITED" });
+      for (const outcome of refused)
+        expect(outcome.error).toEqual({ message: JOIN_LIMIT_MESSAGES.ipGame, code: "JOIN_RATE_LIMITED", key: "JOIN_RATE_LIMITED_IP_GAME" });
       expect(healthy).toBeGreaterThan(0);
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);

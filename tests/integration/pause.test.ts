@@ -55,7 +55,7 @@ describe("pausing a question", () => {
     expect(await bob.next("QUESTION_PAUSED")).toEqual(paused);
 
     ann.send("SUBMIT_ANSWER", { gameCode, playerId: annId, answerIndex: 1 });
-    expect(await ann.next("ERROR")).toEqual({ code: "PAUSED", message: "The host has paused the question. Answer when it resumes." });
+    expect(await ann.next("ERROR")).toEqual({ code: "PAUSED", key: "PAUSED", message: "The host has paused the question. Answer when it resumes." });
     await ann.expectNone("ANSWER_ACCEPTED");
 
     // A second pause is refused: a paused question is not running.
@@ -112,7 +112,7 @@ describe("pausing a question", () => {
     await ann.next("QUESTION_STARTED");
 
     ann.send("PAUSE_QUESTION", { gameCode });
-    expect(await ann.next("ERROR")).toEqual({ code: "NOT_HOST", message: "Only the host can pause or resume the question." });
+    expect(await ann.next("ERROR")).toEqual({ code: "NOT_HOST", key: "NOT_HOST_PAUSE", message: "Only the host can pause or resume the question." });
     outsider.send("PAUSE_QUESTION", { gameCode });
     expect((await outsider.next("ERROR")).code).toBe("NOT_JOINED");
     await host.expectNone("QUESTION_PAUSED");

@@ -78,7 +78,7 @@ describe("every question kind over the real protocol", () => {
     const started2 = await cat.next("QUESTION_STARTED", (payload) => payload.questionNumber === 2);
     expect(started2).toMatchObject({ timeLimit: 10, question: { kind: "trueFalse", answers: ["True", "False"] } });
     cat.send("SUBMIT_ANSWER", { gameCode, playerId: ids[2], text: "False" });
-    expect(await cat.next("ERROR")).toEqual({ code: "BAD_ANSWER", message: "Pick one of the two answers." });
+    expect(await cat.next("ERROR")).toEqual({ code: "BAD_ANSWER", key: "BAD_ANSWER_TWO", message: "Pick one of the two answers." });
     cat.received.find((entry) => entry.message.type === "QUESTION_STARTED" && entry.message.payload.questionNumber === 2)!.consumed = false;
     const q2 = await play(2, [{ answerIndex: 1 }, { answerIndex: 1 }, { answerIndex: 0 }]);
     expect(q2.results).toMatchObject({ kind: "trueFalse", correctAnswerIndex: 1, answerCounts: [1, 2] });

@@ -229,6 +229,7 @@ describe("a room whose game row is gone", () => {
       expect(await client.next("ERROR", (payload) => payload.code === "GAME_CLOSED", 3000)).toEqual({
         message: "This game has been closed on the server. Thanks for playing!",
         code: "GAME_CLOSED",
+        key: "GAME_CLOSED",
       });
       expect(await client.closedByServer()).toBe(CloseCode.GAME_CLOSED);
     }

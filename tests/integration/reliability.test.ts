@@ -46,7 +46,7 @@ describe("join limits", () => {
     }
     const fourth = await connect(server);
     fourth.send("JOIN_GAME", { gameCode, nickname: "Dan" });
-    expect(await fourth.next("ERROR")).toEqual({ message: JOIN_LIMIT_MESSAGES.ip, code: "JOIN_RATE_LIMITED" });
+    expect(await fourth.next("ERROR")).toEqual({ message: JOIN_LIMIT_MESSAGES.ip, code: "JOIN_RATE_LIMITED", key: "JOIN_RATE_LIMITED_IP" });
 
     // Ann's connection drops and comes back: that is not a new player.
     await players[0].terminate();
@@ -60,7 +60,7 @@ describe("join limits", () => {
     for (const name of ["Ann", "Bob"]) await (await connect(server)).joinAsPlayer(gameCode, name);
     const third = await connect(server);
     third.send("JOIN_GAME", { gameCode, nickname: "Cat" });
-    expect(await third.next("ERROR")).toEqual({ message: JOIN_LIMIT_MESSAGES.game, code: "JOIN_RATE_LIMITED" });
+    expect(await third.next("ERROR")).toEqual({ message: JOIN_LIMIT_MESSAGES.game, code: "JOIN_RATE_LIMITED", key: "JOIN_RATE_LIMITED_GAME" });
   });
 
   it("caps the players in a game", async () => {
@@ -69,7 +69,7 @@ describe("join limits", () => {
     for (const name of ["Ann", "Bob"]) await (await connect(server)).joinAsPlayer(gameCode, name);
     const third = await connect(server);
     third.send("JOIN_GAME", { gameCode, nickname: "Cat" });
-    expect(await third.next("ERROR")).toEqual({ message: "This game is full. Ask the host to open another one.", code: "GAME_FULL" });
+    expect(await third.next("ERROR")).toEqual({ message: "This game is full. Ask the host to open another one.", code: "GAME_FULL", key: "GAME_FULL" });
   });
 });
 
@@ -133,10 +133,10 @@ describe("the host's moderation", () => {
 
       // Only the host may remove a player.
       ann.send("KICK_PLAYER", { gameCode, playerId: bobId });
-      expect(await ann.next("ERROR")).toEqual({ message: "Only the host can remove players.", code: "NOT_HOST" });
+      expect(await ann.next("ERROR")).toEqual({ message: "Only the host can remove players.", code: "NOT_HOST", key: "NOT_HOST_KICK" });
 
       host.send("KICK_PLAYER", { gameCode, playerId: bobId });
-      expect(await bob.next("ERROR")).toEqual({ message: "You were removed from this game by the host.", code: "KICKED" });
+      expect(await bob.next("ERROR")).toEqual({ message: "You were removed from this game by the host.", code: "KICKED", key: "KICKED" });
       await expect.poll(() => bob.closeCode).toBe(4004);
       expect(await host.next("PLAYER_LEFT")).toEqual({ playerId: bobId });
 
@@ -166,7 +166,11 @@ describe("the host's moderation", () => {
       expect(await ann.next("LOBBY_LOCKED")).toEqual({ locked: true });
       const late = await connect(server);
       late.send("JOIN_GAME", { gameCode, nickname: "Late" });
-      expect(await late.next("ERROR")).toEqual({ message: "The host has locked this game, so no new players can join.", code: "LOBBY_LOCKED" });
+      expect(await late.next("ERROR")).toEqual({
+        message: "The host has locked this game, so no new players can join.",
+        code: "LOBBY_LOCKED",
+        key: "LOBBY_LOCKED",
+      });
 
       await server.close();
       const restarted = await serverWith({ databasePath: server.databasePath });

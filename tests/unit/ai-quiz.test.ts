@@ -20,6 +20,7 @@ import { describeAiConfig, isAiConfigured, QuizGenerator } from "#app/ai/quiz-ge
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";
 import { captureLogs, WARN } from "#tests/log-capture";
 import { aiConfigOf, parseEnv } from "#app/env/env.server";
+import { englishOf } from "#app/i18n/coded";
 
 /** A question as the model writes it (the flat shape of every kind), multiple choice by default. */
 const modelQuestion = (n: number, overrides: Record<string, unknown> = {}) => ({
@@ -283,7 +284,10 @@ describe("checkGeneratedQuiz", () => {
     ],
   ])("refuses %s", (_, text, request, reason, summary) => {
     // `reason` tells the model (and the log) what to fix; `summary` is what the host is told, a text of the errors catalog.
-    expect(checkGeneratedQuiz(text, request)).toEqual({ ok: false, reason, summary });
+    const checked = checkGeneratedQuiz(text, request);
+    expect(checked).toEqual({ ok: false, reason, summary, error: expect.objectContaining({ code: expect.stringMatching(/^AI_REASON_/) }) });
+    // The summary is raised with its code: its English is the summary (docs/decisions/0047-errors-as-codes.md).
+    if (!checked.ok) expect(englishOf(checked.error)).toBe(summary);
   });
 
   it("drops repeated questions (ignoring case and punctuation), answers that repeat, and blank ones, and says so", () => {
@@ -299,6 +303,7 @@ describe("checkGeneratedQuiz", () => {
       reason:
         "it had 1 usable question instead of 2 (dropped a repeated question, a question whose answers are not all different, an empty or overlong answer, a question with empty or overlong text)",
       summary: "it had 1 usable question instead of 2",
+      error: { code: "AI_REASON_TOO_FEW", values: { count: 1, asked: 2 } },
     });
   });
 
@@ -473,6 +478,7 @@ describe("QuizGenerator through the real SDK against the fake OpenAI server", ()
       ok: false,
       reason: "unusable",
       message: "The AI service did not return a usable quiz (it had 0 usable questions instead of 3). Please try again, perhaps with a more specific topic.",
+      error: { code: "AI_UNUSABLE", values: { reason: { code: "AI_REASON_TOO_FEW", values: { count: 0, asked: 3 } } } },
     });
     const sent = sentFor(topic);
     expect(sent).toHaveLength(2);

@@ -120,7 +120,7 @@ describe("pause", () => {
     const state = running();
     ok(state, PAUSE, START + 2000);
     const error = refused(state, answerCmd(1, 1), START + 3000);
-    expect(error).toEqual({ code: "PAUSED", message: "The host has paused the question. Answer when it resumes." });
+    expect(error).toEqual({ code: "PAUSED", key: "PAUSED", message: "The host has paused the question. Answer when it resumes." });
     expect(state.answeredCount).toBe(0);
     ok(state, RESUME, START + 10_000);
     expect(accepted(ok(state, answerCmd(1, 1), START + 11_000)).correct).toBe(true);
@@ -160,12 +160,17 @@ describe("pause", () => {
     const state = running();
     expect(refused(state, { type: "pause", actor: asPlayer(1) }, START + 1000)).toEqual({
       code: "NOT_HOST",
+      key: "NOT_HOST_PAUSE",
       message: "Only the host can pause or resume the question.",
     });
     expect(refused(state, { type: "pause", actor: { role: "guest" } }, START + 1000).code).toBe("NOT_HOST");
-    expect(refused(state, RESUME, START + 1000)).toEqual({ code: "NOT_PAUSED", message: "The question is not paused." });
+    expect(refused(state, RESUME, START + 1000)).toEqual({ code: "NOT_PAUSED", key: "NOT_PAUSED", message: "The question is not paused." });
     ok(state, PAUSE, START + 1000);
-    expect(refused(state, PAUSE, START + 1500)).toEqual({ code: "NOTHING_TO_PAUSE", message: "There is no running question to pause." });
+    expect(refused(state, PAUSE, START + 1500)).toEqual({
+      code: "NOTHING_TO_PAUSE",
+      key: "NOTHING_TO_PAUSE",
+      message: "There is no running question to pause.",
+    });
     expect(refused(state, { type: "resume", actor: asPlayer(2) }, START + 1500).code).toBe("NOT_HOST");
     ok(state, RESUME, START + 2000);
     // Its time is up, though no tick has closed it yet.
@@ -179,7 +184,11 @@ describe("pause", () => {
       ok(state, PAUSE, now++);
       ok(state, RESUME, now++);
     }
-    expect(refused(state, PAUSE, now)).toEqual({ code: "TOO_MANY_PAUSES", message: "This question has been paused too often. Let it run." });
+    expect(refused(state, PAUSE, now)).toEqual({
+      code: "TOO_MANY_PAUSES",
+      key: "TOO_MANY_PAUSES",
+      message: "This question has been paused too often. Let it run.",
+    });
     // The next question may be paused again.
     ok(state, { type: "next", actor: HOST }, now + 1);
     ok(state, { type: "next", actor: HOST }, now + 2);

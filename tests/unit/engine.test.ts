@@ -235,7 +235,7 @@ describe("join", () => {
     ok(state, joinCmd("c-1", existing), T0);
     const before = structuredClone(state);
     const error = rejected(state, joinCmd("c-2", attempt), T0 + 100);
-    expect(error).toEqual({ code: "NICKNAME_TAKEN", message: "Nickname already taken" });
+    expect(error).toEqual({ code: "NICKNAME_TAKEN", key: "NICKNAME_TAKEN", message: "Nickname already taken" });
     expect(state).toEqual(before);
     expect(state.players.size).toBe(1);
     expect(state.nextPlayerId).toBe(2);
@@ -246,7 +246,7 @@ describe("join", () => {
     const state = lobbyWith(["Alice"]);
     const before = structuredClone(state);
     const error = rejected(state, joinCmd("c-x", nickname), T0 + 100);
-    expect(error).toEqual({ code: "NICKNAME_RESERVED", message: "Only the host of this game can join as host." });
+    expect(error).toEqual({ code: "NICKNAME_RESERVED", key: "NICKNAME_RESERVED", message: "Only the host of this game can join as host." });
     expect(state).toEqual(before);
     expect(state.players.size).toBe(1);
   });
@@ -293,6 +293,7 @@ describe("join", () => {
     const before = structuredClone(state);
     expect(rejected(state, joinCmd("newcomer", "Zed"), START + 2000)).toEqual({
       code: "GAME_OVER",
+      key: "GAME_OVER",
       message: "This game has already ended.",
     });
     expect(state).toEqual(before);
@@ -323,7 +324,7 @@ describe("start", () => {
   ])("is rejected for $name ($code) and changes nothing", ({ players, actor, code, message }) => {
     const state = lobbyWith(players);
     const before = structuredClone(state);
-    expect(rejected(state, { type: "start", actor }, START)).toEqual({ code, message });
+    expect(rejected(state, { type: "start", actor }, START)).toEqual({ code, key: code, message });
     expect(state).toEqual(before);
     expect(state.phase).toBe("lobby");
     expect(state.deadline).toBeNull();
@@ -342,6 +343,7 @@ describe("start", () => {
     const before = structuredClone(state);
     expect(rejected(state, START_CMD, START + 2000)).toEqual({
       code: "ALREADY_STARTED",
+      key: "ALREADY_STARTED",
       message: "The game has already started.",
     });
     expect(state).toEqual(before);
@@ -423,6 +425,7 @@ describe("answer", () => {
     for (const index of [1, 2]) {
       expect(rejected(state, answerCmd(1, index), START + 3000)).toEqual({
         code: "ALREADY_ANSWERED",
+        key: "ALREADY_ANSWERED",
         message: "Answer already submitted",
       });
     }
@@ -482,7 +485,7 @@ describe("answer", () => {
   ])("rejects $name with $code and changes nothing", ({ cmd, at, code, message }) => {
     const state = startedWith(["Alice", "Bob"]);
     const before = structuredClone(state);
-    expect(rejected(state, cmd, at)).toEqual({ code, message });
+    expect(rejected(state, cmd, at)).toEqual({ code, key: code, message });
     expect(state).toEqual(before);
     expect(state.answeredCount).toBe(0);
     expect(state.pendingAnswers).toBe(2);
@@ -1294,7 +1297,7 @@ describe("reserved host nickname", () => {
   it.each(["__HOST__", "__host__", "__Host__", " __HOST__ "])("refuses %j as a player's nickname", (nickname) => {
     const state = createGameState({ gameCode: "ABC234", title: "T", timeLimitSeconds: 20, questions: [] });
     const result = transition(state, { type: "join", clientId: "c1", nickname }, 1000);
-    expect(result).toEqual({ error: { code: "NICKNAME_RESERVED", message: "Only the host of this game can join as host." } });
+    expect(result).toEqual({ error: { code: "NICKNAME_RESERVED", key: "NICKNAME_RESERVED", message: "Only the host of this game can join as host." } });
     expect(state.players.size).toBe(0);
   });
 });
@@ -1310,7 +1313,11 @@ describe("kick", () => {
     expect(types(ok(state, kickCmd(bob.id), T0 + 100))).toEqual(["playerKicked"]);
     expect(state.players.has(bob.id)).toBe(false);
     expect(state.connectedCount).toBe(1);
-    expect(rejected(state, joinCmd("client-2", "Bob"), T0 + 200)).toEqual({ code: "KICKED", message: "You were removed from this game by the host." });
+    expect(rejected(state, joinCmd("client-2", "Bob"), T0 + 200)).toEqual({
+      code: "KICKED",
+      key: "KICKED",
+      message: "You were removed from this game by the host.",
+    });
     expect(rejected(state, joinCmd("client-2", "Robert"), T0 + 200).code).toBe("KICKED");
     // The name is free again for someone else.
     expect(types(ok(state, joinCmd("client-9", "Bob"), T0 + 300))).toEqual(["playerJoined"]);
@@ -1351,6 +1358,7 @@ describe("lock", () => {
     expect(state.locked).toBe(true);
     expect(rejected(state, joinCmd("client-7", "Zed"), T0 + 200)).toEqual({
       code: "LOBBY_LOCKED",
+      key: "LOBBY_LOCKED",
       message: "The host has locked this game, so no new players can join.",
     });
     ok(state, { type: "disconnect", playerId: byName(state, "Ann").id }, T0 + 300);
@@ -1372,7 +1380,11 @@ describe("player cap", () => {
     const state = createGameState({ gameCode: "ABC234", title: "T", timeLimitSeconds: 20, questions: QUESTIONS, settings: { maxPlayers: 2 } });
     ok(state, joinCmd("client-1", "Ann"), T0);
     ok(state, joinCmd("client-2", "Bob"), T0 + 1);
-    expect(rejected(state, joinCmd("client-3", "Cat"), T0 + 2)).toEqual({ code: "GAME_FULL", message: "This game is full. Ask the host to open another one." });
+    expect(rejected(state, joinCmd("client-3", "Cat"), T0 + 2)).toEqual({
+      code: "GAME_FULL",
+      key: "GAME_FULL",
+      message: "This game is full. Ask the host to open another one.",
+    });
     ok(state, { type: "disconnect", playerId: byName(state, "Bob").id }, T0 + 3);
     expect(types(ok(state, joinCmd("client-2", "Bob"), T0 + 4))).toEqual(["playerJoined"]);
   });

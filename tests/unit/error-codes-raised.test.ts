@@ -15,10 +15,19 @@ const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
 /**
  * Where a code is raised by its literal: `appError("CODE"`, a body refusal `new BodyRefusal(413,
- * "CODE")`, the engine's `reject("CODE"`, and the entries of a table of codes (`KEY: "CODE"`)
- * inside a block checked against `ErrorCode` (`satisfies ... ErrorCode>`).
+ * "CODE")`, the engine's `reject("CODE"` and the text it names (`reject("NOT_HOST", "NOT_HOST_KICK")`),
+ * a zod message `coded("CODE"` and a hand-made issue's `codedIssue("CODE"`, an ERROR's catalog
+ * `key: "CODE"`, and the entries of a table of codes (`KEY: "CODE"`) inside a block checked
+ * against `ErrorCode` (`satisfies ... ErrorCode>`).
  */
-const RAISES = [/\bappError\(\s*"([A-Za-z0-9_]+)"/g, /\bnew BodyRefusal\(\s*\d+,\s*"([A-Za-z0-9_]+)"/g, /\breject\(\s*"([A-Za-z0-9_]+)"/g];
+const RAISES = [
+  /\bappError\(\s*"([A-Za-z0-9_]+)"/g,
+  /\bnew BodyRefusal\(\s*\d+,\s*"([A-Za-z0-9_]+)"/g,
+  /\breject\(\s*"([A-Za-z0-9_]+)"/g,
+  /\breject\(\s*"[A-Za-z0-9_]+",\s*"([A-Za-z0-9_]+)"/g,
+  /\bcoded(?:Issue)?\(\s*"([A-Za-z0-9_]+)"/g,
+  /\bkey: "([A-Z][A-Z0-9_]+)"/g,
+];
 const CODE_TABLE = /=\s*\{([^{}]*)\}\s*as const satisfies [^;]*ErrorCode>/g;
 const TABLE_ENTRY = /:\s*"([A-Za-z0-9_]+)"/g;
 
@@ -72,7 +81,21 @@ describe("error codes raised", () => {
   const raised = codesRaised();
 
   it("are found where they are raised (the scan sees the helper, the body refusals, the engine and the tables)", () => {
-    for (const code of ["SERVER_FAILURE", "BODY_TOO_LARGE", "FORM_CONTENT_TYPE", "LIMIT_QUIZZES", "SERVER_BUSY", "QUIZ_NOT_FOUND", "PAUSED"])
+    for (const code of [
+      "SERVER_FAILURE",
+      "BODY_TOO_LARGE",
+      "FORM_CONTENT_TYPE",
+      "LIMIT_QUIZZES",
+      "SERVER_BUSY",
+      "QUIZ_NOT_FOUND",
+      "PAUSED",
+      // The engine's text of a family, a zod message, a hand-made issue, an ERROR's key, a socket limit's table.
+      "NOT_HOST_KICK",
+      "QUIZ_TITLE_TOO_LONG",
+      "CORRECT_ANSWERS_REPEATED",
+      "BAD_DISPLAY_KEY",
+      "JOIN_RATE_LIMITED_IP_GAME",
+    ])
       expect(raised.has(code), code).toBe(true);
   });
 
@@ -84,12 +107,16 @@ describe("error codes raised", () => {
     const source = [
       'throw new ApiError(400, appError("MADE_UP_CODE", { n: 1 }));',
       'throw new BodyRefusal(413, "MADE_UP_REFUSAL");',
-      'return reject("MADE_UP_REJECTION", MESSAGES.X);',
+      'return reject("MADE_UP_REJECTION");',
+      'return reject("NOT_HOST", "MADE_UP_TEXT");',
+      'title: z.string().max(3, coded("MADE_UP_ZOD", { max: 3 })),',
+      'ctx.addIssue({ code: "custom", ...codedIssue("MADE_UP_ISSUE") });',
+      'this.sendError(connection, { message, code: "NOT_HOST", key: "MADE_UP_KEY" });',
       'const T = {\n  a: "MADE_UP_TABLE_ENTRY",\n} as const satisfies Record<Name, ErrorCode>;',
     ].join("\n");
     const fake = new Map([...codesRaisedIn(source)].map((code) => [code, ["made-up.ts"]]));
     expect(missingMessages(fake)).toEqual(
-      ["MADE_UP_CODE", "MADE_UP_REFUSAL", "MADE_UP_REJECTION", "MADE_UP_TABLE_ENTRY"]
+      ["MADE_UP_CODE", "MADE_UP_REFUSAL", "MADE_UP_REJECTION", "MADE_UP_TEXT", "MADE_UP_ZOD", "MADE_UP_ISSUE", "MADE_UP_KEY", "MADE_UP_TABLE_ENTRY"]
         .flatMap((code) => LANGUAGES.map((language) => `${code} in ${language} (raised in made-up.ts)`))
         .sort(),
     );

@@ -128,7 +128,7 @@ describe("the game's error messages", () => {
     ];
     for (const [frame, message, values] of frames) {
       const parsed = parseClientMessage(JSON.stringify(frame));
-      expect(parsed).toEqual({ ok: false, error: message, values });
+      expect(parsed).toEqual({ ok: false, error: message, key: expect.any(String), values });
       // A client with the catalog finds the text by the code's family and the values, without reading the message.
       expect(shownWithValues("en", message, "BAD_MESSAGE", values)).toBe(message);
       for (const language of LANGUAGES.filter((l) => l !== "en")) {

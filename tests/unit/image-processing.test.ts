@@ -118,6 +118,7 @@ describe("processPicture", () => {
     expect(await processPicture(Buffer.from("not a picture at all, just a file called cat.png"))).toEqual({
       status: "invalid",
       message: UNSUPPORTED_PICTURE_MESSAGE,
+      error: { code: "PICTURE_UNSUPPORTED" },
     });
   });
 
@@ -125,13 +126,13 @@ describe("processPicture", () => {
     for (const whole of [await noise(400, 300).png().toBuffer(), await noise(400, 300).jpeg().toBuffer()]) {
       const cut = whole.subarray(0, Math.floor(whole.length / 2));
       expect(sniffPictureFormat(cut)).not.toBeNull();
-      expect(await processPicture(cut)).toEqual({ status: "invalid", message: UNREADABLE_PICTURE_MESSAGE });
+      expect(await processPicture(cut)).toEqual({ status: "invalid", message: UNREADABLE_PICTURE_MESSAGE, error: { code: "PICTURE_UNREADABLE" } });
     }
   });
 
   it("refuses garbage behind a picture's magic bytes", async () => {
     const fake = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(500, 7)]);
-    expect(await processPicture(fake)).toEqual({ status: "invalid", message: UNREADABLE_PICTURE_MESSAGE });
+    expect(await processPicture(fake)).toEqual({ status: "invalid", message: UNREADABLE_PICTURE_MESSAGE, error: { code: "PICTURE_UNREADABLE" } });
   });
 
   it("refuses a decompression bomb from its header, before decoding it", async () => {
@@ -143,7 +144,7 @@ describe("processPicture", () => {
     png.writeUInt32BE(zlib.crc32(png.subarray(ihdr, ihdr + 4 + 13)), ihdr + 4 + 13);
     expect(10_000 * 10_000).toBeGreaterThan(MAX_INPUT_PIXELS);
     const started = Date.now();
-    expect(await processPicture(png)).toEqual({ status: "invalid", message: UNREADABLE_PICTURE_MESSAGE });
+    expect(await processPicture(png)).toEqual({ status: "invalid", message: UNREADABLE_PICTURE_MESSAGE, error: { code: "PICTURE_UNREADABLE" } });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeServerMessage, parseClientMessage, ServerMessageSchema } from "#app/game/protocol";
+import { englishOf } from "#app/i18n/coded";
 
 const frame = (value: unknown) => JSON.stringify(value);
 
@@ -137,7 +138,10 @@ describe("parseClientMessage rejects malformed frames without throwing", () => {
   ] as Array<{ name: string; raw: string; error: string; values?: Record<string, string> }>)("$name -> $error", ({ raw, error, values }) => {
     expect(() => parseClientMessage(raw)).not.toThrow();
     // A refusal that quotes what was sent carries the quoted values, for the browser to say it in its language.
-    expect(parseClientMessage(raw)).toEqual({ ok: false, error, ...(values ? { values } : {}) });
+    const parsed = parseClientMessage(raw);
+    expect(parsed).toEqual({ ok: false, error, key: expect.any(String), ...(values ? { values } : {}) });
+    // Raised with its catalog key: the key's English, given the values, is the message (docs/decisions/0047-errors-as-codes.md).
+    if (!parsed.ok) expect(englishOf({ code: parsed.key, values: parsed.values })).toBe(error);
   });
 
   it("never throws on a batch of hostile inputs", () => {
@@ -223,6 +227,6 @@ describe("hostile message types", () => {
     [`{"type":${"[".repeat(7000)}${"]".repeat(7000)},"payload":{}}`, "Message needs a type."],
     ['{"type":"JOIN_GAME","payload":{"gameCode":"ABC123","nickname":"x\\ud800"}}', "Nickname has a character that cannot be shown."],
   ])("answers %s without throwing", (raw, error) => {
-    expect(parseClientMessage(raw)).toEqual({ ok: false, error });
+    expect(parseClientMessage(raw)).toEqual({ ok: false, error, key: expect.any(String) });
   });
 });

@@ -130,7 +130,7 @@ describe("who receives each effect's messages", () => {
         to: "player",
         playerId: 2,
         type: "ERROR",
-        payload: { message: expect.any(String), code: "KICKED" },
+        payload: { message: expect.any(String), code: "KICKED", key: "KICKED" },
         close: { code: CloseCode.KICKED, reason: "Removed by the host" },
       },
     ]);

@@ -2,7 +2,8 @@ import { useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import { useToast } from "#app/components/toaster";
-import { useErrorText } from "#app/i18n/error-text";
+import { appErrorOf } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 import type { ServerMessage } from "../protocol";
 import { WS_PATH } from "../protocol-constants";
 
@@ -98,9 +99,9 @@ export function GameProvider({ children }: { children: ReactNode }) {
   toastRef.current = toast;
   // The socket's handlers outlive renders: they read the words through refs, as they do the toaster.
   const { t } = useTranslation("game");
-  const errorText = useErrorText();
-  const wordsRef = useRef({ t, errorText });
-  wordsRef.current = { t, errorText };
+  const sayError = useSayError();
+  const wordsRef = useRef({ t, sayError });
+  wordsRef.current = { t, sayError };
   const navigate = useNavigate();
   const location = useLocation();
   const pathnameRef = useRef(location.pathname);
@@ -113,11 +114,12 @@ export function GameProvider({ children }: { children: ReactNode }) {
       dispatch({ type: "server", message, receivedAt: Date.now() });
       // In: the join form's team has done its part, and a rejoin must not undo a team picked since.
       if (message.type === "GAME_SNAPSHOT" && targetRef.current?.team) targetRef.current = { ...targetRef.current, team: undefined };
-      const { t, errorText } = wordsRef.current;
+      const { t, sayError } = wordsRef.current;
       // Removed while in the game, the game is gone, or a display's or remote's link replaced: out, and home. (A removed browser trying to join again just sees the refusal.)
       if (message.type === "ERROR" && isFinalError(message.payload.code) && !stateRef.current.joining) {
-        const { message: text, code, values } = message.payload;
-        toastRef.current({ title: t(FINAL_ERROR_TITLES[code!]), description: errorText(text, code, values), variant: "destructive" });
+        const { message: text, code, key, values } = message.payload;
+        // Said from its catalog key (docs/decisions/0047-errors-as-codes.md); the English as sent from a server without keys.
+        toastRef.current({ title: t(FINAL_ERROR_TITLES[code!]), description: sayError(appErrorOf({ code: key, values }), text), variant: "destructive" });
         const keyed = Boolean(targetRef.current?.key);
         targetRef.current = null;
         // A display or a remote stays on its page, which says why, and keeps this browser's own game (it may be the host's laptop).
@@ -126,8 +128,8 @@ export function GameProvider({ children }: { children: ReactNode }) {
           navigate("/");
         }
       } else if (message.type === "ERROR") {
-        const { message: text, code, values } = message.payload;
-        toastRef.current({ title: t("toasts.gameError"), description: errorText(text, code, values), variant: "destructive" });
+        const { message: text, key, values } = message.payload;
+        toastRef.current({ title: t("toasts.gameError"), description: sayError(appErrorOf({ code: key, values }), text), variant: "destructive" });
         if (stateRef.current.joining) {
           // A display or a remote refused keeps this browser's own game (it may be the host's laptop).
           if (!targetRef.current?.key) clearGameSessions();

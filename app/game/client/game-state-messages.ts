@@ -14,11 +14,12 @@ function upsertPlayer(players: LobbyPlayer[], player: PlayerRef): LobbyPlayer[] 
 export function onServerMessage(state: ClientGameState, message: ServerMessage, receivedAt: number): ClientGameState {
   switch (message.type) {
     case "ERROR": {
-      const { message: text, code = null, values = null } = message.payload;
+      const { message: text, code = null, key = null, values = null } = message.payload;
       // Removed by the host, or the game is gone: out of it for good.
       if (isFinalError(message.payload.code) || state.joining)
-        return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: text, joinErrorCode: code, joinErrorValues: values };
-      if (state.answerStatus === "submitting") return { ...state, answerStatus: "error", answerError: text, answerErrorCode: code, answerErrorValues: values };
+        return { ...initialGameState, clockOffsetMs: state.clockOffsetMs, joinError: text, joinErrorCode: code, joinErrorKey: key, joinErrorValues: values };
+      if (state.answerStatus === "submitting")
+        return { ...state, answerStatus: "error", answerError: text, answerErrorCode: code, answerErrorKey: key, answerErrorValues: values };
       return state;
     }
     case "PLAYER_JOINED": {
@@ -128,6 +129,7 @@ export function onServerMessage(state: ClientGameState, message: ServerMessage, 
         answerStatus: "idle",
         answerError: null,
         answerErrorCode: null,
+        answerErrorKey: null,
         answerErrorValues: null,
         isQuestionActive: true,
         isShowingResults: false,
@@ -153,7 +155,9 @@ export function onServerMessage(state: ClientGameState, message: ServerMessage, 
         pausedRemainingMs: null,
         endsAt: payload.endsAt,
         clockOffsetMs: payload.serverNow - receivedAt,
-        ...(refusedByPause ? { answerStatus: "idle", answerError: null, answerErrorCode: null, selectedAnswerIndex: null, submittedValue: null } : {}),
+        ...(refusedByPause
+          ? { answerStatus: "idle", answerError: null, answerErrorCode: null, answerErrorKey: null, selectedAnswerIndex: null, submittedValue: null }
+          : {}),
       };
     }
     case "ANSWER_ACCEPTED":
@@ -165,6 +169,7 @@ export function onServerMessage(state: ClientGameState, message: ServerMessage, 
         answerStatus: "success",
         answerError: null,
         answerErrorCode: null,
+        answerErrorKey: null,
         answerErrorValues: null,
       };
     case "ANSWER_PROGRESS":

@@ -42,8 +42,10 @@ export interface ClientGameState {
   joining: boolean;
   /** Why the last join was refused (unknown code, nickname taken, ...), in the server's English. */
   joinError: string | null;
-  /** The refusal's code and values, for `useErrorTextWithValues` to say it in the page's language. */
+  /** The refusal's family code (KICKED, NOT_HOST, ...), as the protocol names it. */
   joinErrorCode: string | null;
+  /** The refusal's `errors` catalog key and values, for `useErrorText` to say it in the page's language. */
+  joinErrorKey: string | null;
   joinErrorValues: ErrorValues | null;
   title: string;
   phase: Phase | null;
@@ -68,6 +70,7 @@ export interface ClientGameState {
   answerStatus: AnswerStatus;
   answerError: string | null;
   answerErrorCode: string | null;
+  answerErrorKey: string | null;
   answerErrorValues: ErrorValues | null;
   isQuestionActive: boolean;
   isShowingResults: boolean;
@@ -122,6 +125,7 @@ export const initialGameState: ClientGameState = {
   joining: false,
   joinError: null,
   joinErrorCode: null,
+  joinErrorKey: null,
   joinErrorValues: null,
   title: "",
   phase: null,
@@ -141,6 +145,7 @@ export const initialGameState: ClientGameState = {
   answerStatus: "idle",
   answerError: null,
   answerErrorCode: null,
+  answerErrorKey: null,
   answerErrorValues: null,
   isQuestionActive: false,
   isShowingResults: false,
@@ -206,6 +211,7 @@ export function gameReducer(state: ClientGameState, action: GameAction): ClientG
         answerStatus: "submitting",
         answerError: null,
         answerErrorCode: null,
+        answerErrorKey: null,
         answerErrorValues: null,
       };
     case "server":

@@ -103,7 +103,7 @@ const playerResult = object<PlayerResult>({
 });
 
 const PAYLOADS: { [Type in ServerMessageType]: Shape<ServerPayload<Type>> } = {
-  ERROR: { message: string, code: optional(string), values: optional(record((value) => string(value) || number(value))) },
+  ERROR: { message: string, code: optional(string), key: optional(string), values: optional(record((value) => string(value) || number(value))) },
   PLAYER_JOINED: { player: playerRef },
   PLAYER_LEFT: { playerId: number },
   LOBBY_UPDATE: { playerCount: number, players: list(lobbyName) },

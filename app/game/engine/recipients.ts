@@ -93,7 +93,7 @@ export function recipientsOf(state: GameState, effect: Effect, audience: Audienc
         {
           to: "player",
           playerId: effect.player.id,
-          ...message("ERROR", { message: MESSAGES.KICKED, code: "KICKED" }),
+          ...message("ERROR", { message: MESSAGES.KICKED, code: "KICKED", key: "KICKED" }),
           close: { code: CloseCode.KICKED, reason: "Removed by the host" },
         },
       ];

@@ -1,4 +1,6 @@
 import { MAX_BREAK_MINUTES, TEAM_NAME_MAX_LENGTH } from "../rules";
+import type { ErrorCode as CatalogKey } from "#app/i18n/app-error";
+import { OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 import type { TeamRefusal } from "./teams";
 import type { AnswerRecord, GameState, PlayerState } from "./state";
 import { join, disconnect, leave, start, kick, lock, picturesOnPlayers } from "./commands/lobby";
@@ -118,8 +120,13 @@ export type ErrorCode =
   | "BAD_BREAK"
   | "NIGHT_OVER";
 
+/**
+ * A refused command: `code` its family, as the protocol's ERROR has always named it (NOT_HOST for
+ * every host-only refusal); `key` the exact `errors` catalog key of its text, which a client says
+ * in its language; `message` that text in English (docs/decisions/0047-errors-as-codes.md).
+ */
 export interface Rejection {
-  error: { code: ErrorCode; message: string };
+  error: { code: ErrorCode; key: CatalogKey; message: string };
 }
 
 export interface Accepted {
@@ -172,29 +179,49 @@ export const MESSAGES = {
   NOT_IN_BREAK: "There is no break between rounds right now.",
   BAD_BREAK: `Choose a break of 0 to ${MAX_BREAK_MINUTES} minutes.`,
   NIGHT_OVER: "A night ends with its last round. Plan a new night to play again.",
+  NICKNAME_NOT_ALLOWED: OFFENSIVE_NICKNAME,
+  BAD_ANSWER_TWO: "Pick one of the two answers.",
+  BAD_ANSWER_THREE: "Pick one of the three answers.",
+  BAD_ANSWER_FIVE: "Pick one of the five answers.",
+  BAD_ANSWER_SIX: "Pick one of the six answers.",
 } as const;
 
-export const TEAM_REFUSALS: Record<TeamRefusal, string> = {
-  TEAM_NAME: MESSAGES.TEAM_NAME,
-  TEAM_NAME_NOT_ALLOWED: MESSAGES.TEAM_NAME_NOT_ALLOWED,
-  TOO_MANY_TEAMS: MESSAGES.TOO_MANY_TEAMS,
+/** The name of one of the engine's texts: its `errors` catalog key. */
+export type EngineMessage = keyof typeof MESSAGES;
+
+/** "Pick one of the four answers." for a question of `count` options (2 to 6): each a text of its own in the errors catalog. */
+const BAD_ANSWER_BY_COUNT: Record<number, EngineMessage> = {
+  2: "BAD_ANSWER_TWO",
+  3: "BAD_ANSWER_THREE",
+  4: "BAD_ANSWER",
+  5: "BAD_ANSWER_FIVE",
+  6: "BAD_ANSWER_SIX",
 };
 
-/** "Pick one of the four answers." for a question of `count` options (2 to 6), each a fixed text of the errors catalog. */
-const BAD_ANSWER_BY_COUNT: Record<number, string> = {
-  2: "Pick one of the two answers.",
-  3: "Pick one of the three answers.",
-  4: MESSAGES.BAD_ANSWER,
-  5: "Pick one of the five answers.",
-  6: "Pick one of the six answers.",
-};
-
-export function badAnswerMessage(count: number): string {
-  return BAD_ANSWER_BY_COUNT[count] ?? MESSAGES.BAD_ANSWER;
+export function badAnswerKey(count: number): EngineMessage {
+  return BAD_ANSWER_BY_COUNT[count] ?? "BAD_ANSWER";
 }
 
-export function reject(code: ErrorCode, message: string): Rejection {
-  return { error: { code, message } };
+export function badAnswerMessage(count: number): string {
+  return MESSAGES[badAnswerKey(count)];
+}
+
+/**
+ * A refusal raised by its code, and by the text it says when the code is a family
+ * (`reject("NOT_HOST", "NOT_HOST_KICK")`); a code that is a text of its own says that.
+ */
+export function reject<Code extends ErrorCode>(code: Code, ...text: Code extends EngineMessage ? [EngineMessage?] : [EngineMessage]): Rejection {
+  const message: EngineMessage = text[0] ?? (code as EngineMessage);
+  const key: CatalogKey = message;
+  return { error: { code, key, message: MESSAGES[message] } };
+}
+
+/**
+ * An answer a question's kind refuses for a reason of its own (its `refusals`: catalog key and
+ * English, app/game/kinds/definition.ts): the wire's family stays BAD_ANSWER.
+ */
+export function kindRefusal(key: CatalogKey, message: string): Rejection {
+  return { error: { code: "BAD_ANSWER", key, message } };
 }
 
 export function isRejection(result: TransitionResult): result is Rejection {

@@ -1,13 +1,12 @@
 import { isOffensive } from "#app/schemas/profanity";
-import { OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 import { HOST_NICKNAME } from "../../rules";
 import { assignTeam, findOrAddTeam, placeTeamless, rankTeams, smallestTeam, type TeamRefusal } from "../teams";
 import { answerToCurrentQuestion, teamKey, teamOf, addPlayer, nicknameKey, removePlayer, type GameState, type PlayerState, type TeamState } from "../state";
-import { type Actor, type Effect, type TransitionResult, MESSAGES, TEAM_REFUSALS, reject } from "../transition";
+import { type Actor, type Effect, type TransitionResult, reject } from "../transition";
 import { startQuestion, countAnswer, closeIfEveryoneAnswered } from "./question";
 
 export function join(state: GameState, clientId: string, rawNickname: string, now: number, teamName?: string): TransitionResult {
-  if (state.kickedClientIds.has(clientId)) return reject("KICKED", MESSAGES.KICKED);
+  if (state.kickedClientIds.has(clientId)) return reject("KICKED");
   const returning = state.playersByClientId.get(clientId);
   if (returning) {
     if (!returning.connected) {
@@ -26,16 +25,16 @@ export function join(state: GameState, clientId: string, rawNickname: string, no
     }
     return { effects };
   }
-  if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
+  if (state.phase === "finished") return reject("GAME_OVER");
   const nickname = rawNickname.trim();
   const key = nicknameKey(nickname);
-  if (key === nicknameKey(HOST_NICKNAME)) return reject("NICKNAME_RESERVED", MESSAGES.NICKNAME_RESERVED);
-  if (state.playersByNickname.has(key)) return reject("NICKNAME_TAKEN", MESSAGES.NICKNAME_TAKEN);
-  if (isOffensive(nickname)) return reject("NICKNAME_NOT_ALLOWED", OFFENSIVE_NICKNAME);
-  if (state.locked) return reject("LOBBY_LOCKED", MESSAGES.LOBBY_LOCKED);
-  if (state.players.size >= state.settings.maxPlayers) return reject("GAME_FULL", MESSAGES.GAME_FULL);
+  if (key === nicknameKey(HOST_NICKNAME)) return reject("NICKNAME_RESERVED");
+  if (state.playersByNickname.has(key)) return reject("NICKNAME_TAKEN");
+  if (isOffensive(nickname)) return reject("NICKNAME_NOT_ALLOWED");
+  if (state.locked) return reject("LOBBY_LOCKED");
+  if (state.players.size >= state.settings.maxPlayers) return reject("GAME_FULL");
   const team = state.teamMode ? teamForNewcomer(state, teamName) : null;
-  if (typeof team === "string") return reject(team, TEAM_REFUSALS[team]);
+  if (typeof team === "string") return reject(team);
 
   const player: PlayerState = {
     id: state.nextPlayerId,
@@ -108,9 +107,9 @@ export function leave(state: GameState, playerId: number): TransitionResult {
 }
 
 export function start(state: GameState, actor: Actor, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST);
-  if (state.phase !== "lobby") return reject("ALREADY_STARTED", MESSAGES.ALREADY_STARTED);
-  if (state.players.size === 0) return reject("NO_PLAYERS", MESSAGES.NO_PLAYERS);
+  if (actor.role !== "host") return reject("NOT_HOST");
+  if (state.phase !== "lobby") return reject("ALREADY_STARTED");
+  if (state.players.size === 0) return reject("NO_PLAYERS");
   if (state.questions.length === 0) {
     // The Quiz Error of docs/product.md#game-flow: the clients are told, and the game stays in the lobby.
     return { effects: [{ type: "gameStarted", questionCount: 0 }] };
@@ -132,9 +131,9 @@ export function start(state: GameState, actor: Actor, now: number): TransitionRe
  * answers with it), and its browser cannot join this game again.
  */
 export function kick(state: GameState, actor: Actor, playerId: number, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_KICK);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_KICK");
   const player = state.players.get(playerId);
-  if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.PLAYER_GONE);
+  if (!player) return reject("UNKNOWN_PLAYER", "PLAYER_GONE");
   const answered = state.phase === "question" ? answerToCurrentQuestion(state, player) : null;
   state.kickedClientIds.add(player.clientId);
   // Its team keeps what it added to the team's score; the team is one member smaller from now on.
@@ -171,14 +170,14 @@ function closeRankGap(state: GameState, removed: PlayerState): void {
 
 /** The host closes (or reopens) the game to new players; players already in may still rejoin. */
 export function lock(state: GameState, actor: Actor, locked: boolean): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_LOCK);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_LOCK");
   if (state.locked === locked) return { effects: [] };
   state.locked = locked;
   return { effects: [{ type: "lobbyLocked", locked }] };
 }
 
 export function picturesOnPlayers(state: GameState, actor: Actor, enabled: boolean): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PICTURES);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_PICTURES");
   if (state.picturesOnPlayers === enabled) return { effects: [] };
   state.picturesOnPlayers = enabled;
   return { effects: [{ type: "picturesOnPlayersChanged", enabled }] };

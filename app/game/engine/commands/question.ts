@@ -4,7 +4,7 @@ import { scoreJudged } from "../scoring";
 import { addLatePoints, rankTeams, TeamTally } from "../teams";
 import { answerToCurrentQuestion, currentQuestion, optionCount, type AnswerRecord, type GameState, type PlayerState } from "../state";
 import { currentPause, pausedMsBefore, resultsDelayMsOf, timeLimitMsOf } from "../clock";
-import { type Actor, type Command, type Effect, type TransitionResult, MESSAGES, reject } from "../transition";
+import { type Actor, type Command, type Effect, type TransitionResult, reject } from "../transition";
 import { readAnswer } from "./read-answer";
 import { keepsStreak, scoreGuesses } from "./judge";
 import { kindOf } from "../../kinds";
@@ -27,15 +27,15 @@ export function startQuestion(state: GameState, index: number, now: number): Eff
 
 export function answer(state: GameState, command: Extract<Command, { type: "answer" }>, now: number): TransitionResult {
   const { actor, playerId } = command;
-  if (actor.role === "host") return reject("HOST_CANNOT_ANSWER", MESSAGES.HOST_CANNOT_ANSWER);
-  if (actor.role !== "player") return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
-  if (actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
+  if (actor.role === "host") return reject("HOST_CANNOT_ANSWER");
+  if (actor.role !== "player") return reject("UNKNOWN_PLAYER");
+  if (actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER");
   const player = state.players.get(playerId);
-  if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
-  if (state.phase !== "question") return reject("QUESTION_CLOSED", MESSAGES.QUESTION_CLOSED);
-  if (currentPause(state)) return reject("PAUSED", MESSAGES.PAUSED);
-  if (now >= state.questionEndsAt) return reject("QUESTION_CLOSED", MESSAGES.QUESTION_CLOSED);
-  if (answerToCurrentQuestion(state, player)) return reject("ALREADY_ANSWERED", MESSAGES.ALREADY_ANSWERED);
+  if (!player) return reject("UNKNOWN_PLAYER");
+  if (state.phase !== "question") return reject("QUESTION_CLOSED");
+  if (currentPause(state)) return reject("PAUSED");
+  if (now >= state.questionEndsAt) return reject("QUESTION_CLOSED");
+  if (answerToCurrentQuestion(state, player)) return reject("ALREADY_ANSWERED");
   const question = currentQuestion(state)!;
   const read = readAnswer(question, command);
   if ("error" in read) return read.error;
@@ -126,13 +126,13 @@ export function closeQuestion(state: GameState, now: number): Effect[] {
  * without a streak bonus, and the standings are recomputed.
  */
 export function acceptTypedAnswer(state: GameState, command: Extract<Command, { type: "acceptTypedAnswer" }>): TransitionResult {
-  if (command.actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_ACCEPT);
+  if (command.actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_ACCEPT");
   const question = currentQuestion(state);
   const closed = state.phase === "results" || state.phase === "leaderboard" || state.phase === "finished";
   const key = normalizeTypedAnswer(command.text);
   const group = state.typedAnswers.get(key);
   if (!question || !closed || !kindOf(question.kind).typed || command.questionNumber !== state.questionIndex + 1 || !group || group.correct) {
-    return reject("NOTHING_TO_ACCEPT", MESSAGES.NOTHING_TO_ACCEPT);
+    return reject("NOTHING_TO_ACCEPT");
   }
   group.correct = true;
   const timeLimitMs = timeLimitMsOf(state, state.questionIndex);
@@ -164,9 +164,9 @@ export function acceptTypedAnswer(state: GameState, command: Extract<Command, { 
  * cannot close it, and answers are refused meanwhile (nobody answers a question the room cannot see).
  */
 export function pause(state: GameState, actor: Actor, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PAUSE);
-  if (state.phase !== "question" || currentPause(state) || now >= state.questionEndsAt) return reject("NOTHING_TO_PAUSE", MESSAGES.NOTHING_TO_PAUSE);
-  if (state.questionPauses.length >= MAX_PAUSES_PER_QUESTION) return reject("TOO_MANY_PAUSES", MESSAGES.TOO_MANY_PAUSES);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_PAUSE");
+  if (state.phase !== "question" || currentPause(state) || now >= state.questionEndsAt) return reject("NOTHING_TO_PAUSE");
+  if (state.questionPauses.length >= MAX_PAUSES_PER_QUESTION) return reject("TOO_MANY_PAUSES");
   state.questionPauses.push({ from: now, to: null, pausedBefore: pausedMsBefore(state, now) });
   state.deadline = null;
   return { effects: [{ type: "questionPaused" }] };
@@ -174,8 +174,8 @@ export function pause(state: GameState, actor: Actor, now: number): TransitionRe
 
 /** The question runs again with the time it had left: its end moves by the pause. */
 export function resume(state: GameState, actor: Actor, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PAUSE);
-  if (!currentPause(state)) return reject("NOT_PAUSED", MESSAGES.NOT_PAUSED);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_PAUSE");
+  if (!currentPause(state)) return reject("NOT_PAUSED");
   endPause(state, now);
   state.deadline = state.questionEndsAt;
   return { effects: [{ type: "questionResumed" }] };

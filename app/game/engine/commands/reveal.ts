@@ -1,5 +1,5 @@
 import { isLastRound, isNight, isLastQuestion, type GameState } from "../state";
-import { type Actor, type Effect, type TransitionResult, MESSAGES, reject } from "../transition";
+import { type Actor, type Effect, type TransitionResult, reject } from "../transition";
 import { startQuestion, closeQuestion } from "./question";
 import { roundResult, startNextRound } from "./rounds";
 
@@ -53,9 +53,9 @@ function step(state: GameState, now: number): Effect[] | null {
  * scored first, so the answers already given count; it is not revealed (docs/product.md#game-flow).
  */
 export function end(state: GameState, actor: Actor, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_END);
-  if (state.phase === "lobby") return reject("NOT_STARTED", MESSAGES.NOT_STARTED);
-  if (state.phase === "finished") return reject("GAME_OVER", MESSAGES.GAME_OVER);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_END");
+  if (state.phase === "lobby") return reject("NOT_STARTED");
+  if (state.phase === "finished") return reject("GAME_OVER");
   const closed = state.phase === "question" ? closeQuestion(state, now) : [];
   // Ended during a round of a night: that round's standings are kept as far as it went.
   if (isNight(state) && state.phase !== "break") state.roundResults.push(roundResult(state));
@@ -67,10 +67,10 @@ export function end(state: GameState, actor: Actor, now: number): TransitionResu
 
 /** The host's Skip / Next: each press moves one step. */
 export function next(state: GameState, actor: Actor, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_NEXT);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_NEXT");
   if (state.phase === "break") return { effects: startNextRound(state, now) };
   const effects = step(state, now);
-  return effects ? { effects } : reject("NOTHING_TO_ADVANCE", MESSAGES.NOTHING_TO_ADVANCE);
+  return effects ? { effects } : reject("NOTHING_TO_ADVANCE");
 }
 
 export function tick(state: GameState, now: number): TransitionResult {

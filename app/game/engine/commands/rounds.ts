@@ -1,7 +1,7 @@
 import { LEADERBOARD_SIZE, MAX_BREAK_MINUTES } from "../../rules";
 import { rankedBy, resetTeamScores, teamStandings } from "../teams";
 import { isNight, type GameState, type RoundResult } from "../state";
-import { type Actor, type Effect, type TransitionResult, MESSAGES, reject } from "../transition";
+import { type Actor, type Effect, type TransitionResult, reject } from "../transition";
 import { startQuestion } from "./question";
 
 /** The standings of the round just played, by its own points: the top of the players, every team. */
@@ -37,18 +37,18 @@ export function startNextRound(state: GameState, now: number): Effect[] {
 
 /** "Back in N minutes" on every screen during a break; it tells the room, it starts nothing (the host does). */
 export function breakTimer(state: GameState, actor: Actor, minutes: number, now: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_BREAK);
-  if (state.phase !== "break") return reject("NOT_IN_BREAK", MESSAGES.NOT_IN_BREAK);
-  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_BREAK_MINUTES) return reject("BAD_BREAK", MESSAGES.BAD_BREAK);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_BREAK");
+  if (state.phase !== "break") return reject("NOT_IN_BREAK");
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_BREAK_MINUTES) return reject("BAD_BREAK");
   state.breakEndsAt = minutes === 0 ? null : now + minutes * 60_000;
   return { effects: [{ type: "breakTimerSet" }] };
 }
 
 /** Play Again: back to the lobby with the same players and fresh scores, for another round. */
 export function playAgain(state: GameState, actor: Actor): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_PLAY_AGAIN);
-  if (state.phase !== "finished") return reject("NOT_OVER", MESSAGES.NOT_OVER);
-  if (isNight(state)) return reject("NIGHT_OVER", MESSAGES.NIGHT_OVER);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_PLAY_AGAIN");
+  if (state.phase !== "finished") return reject("NOT_OVER");
+  if (isNight(state)) return reject("NIGHT_OVER");
   state.round++;
   state.phase = "lobby";
   state.questionIndex = -1;

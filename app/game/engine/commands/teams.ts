@@ -1,30 +1,30 @@
 import { assignTeam, findOrAddTeam, removeTeam as dropTeam } from "../teams";
 import { teamOf, type GameState, type PlayerState } from "../state";
-import { type Actor, type Command, type TransitionResult, MESSAGES, TEAM_REFUSALS, reject } from "../transition";
+import { type Actor, type Command, type TransitionResult, reject } from "../transition";
 
 export function teamMode(state: GameState, actor: Actor, enabled: boolean): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_TEAMS);
-  if (state.phase !== "lobby") return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_TEAMS");
+  if (state.phase !== "lobby") return reject("TEAMS_FIXED");
   if (state.teamMode === enabled) return { effects: [] };
   state.teamMode = enabled;
   return { effects: [{ type: "teamsChanged", players: [] }] };
 }
 
 export function addTeam(state: GameState, actor: Actor, name: string): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_TEAMS);
-  if (state.phase !== "lobby") return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
-  if (!state.teamMode) return reject("NO_TEAM_MODE", MESSAGES.NO_TEAM_MODE);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_TEAMS");
+  if (state.phase !== "lobby") return reject("TEAMS_FIXED");
+  if (!state.teamMode) return reject("NO_TEAM_MODE");
   const size = state.teams.size;
   const team = findOrAddTeam(state, name);
-  if (typeof team === "string") return reject(team, TEAM_REFUSALS[team]);
+  if (typeof team === "string") return reject(team);
   return { effects: state.teams.size === size ? [] : [{ type: "teamsChanged", players: [] }] };
 }
 
 export function removeTeam(state: GameState, actor: Actor, teamId: number): TransitionResult {
-  if (actor.role !== "host") return reject("NOT_HOST", MESSAGES.NOT_HOST_TEAMS);
-  if (state.phase !== "lobby") return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  if (actor.role !== "host") return reject("NOT_HOST", "NOT_HOST_TEAMS");
+  if (state.phase !== "lobby") return reject("TEAMS_FIXED");
   const team = state.teams.get(teamId);
-  if (!team) return reject("UNKNOWN_TEAM", MESSAGES.UNKNOWN_TEAM);
+  if (!team) return reject("UNKNOWN_TEAM");
   // A host's action in the lobby: a pass over the players is affordable here.
   const moved: PlayerState[] = [];
   for (const player of state.players.values()) {
@@ -38,13 +38,13 @@ export function removeTeam(state: GameState, actor: Actor, teamId: number): Tran
 
 export function chooseTeam(state: GameState, command: Extract<Command, { type: "chooseTeam" }>): TransitionResult {
   const { actor, playerId } = command;
-  if (actor.role !== "player" || actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER", MESSAGES.NOT_YOUR_PLAYER);
+  if (actor.role !== "player" || actor.playerId !== playerId) return reject("NOT_YOUR_PLAYER");
   const player = state.players.get(playerId);
-  if (!player) return reject("UNKNOWN_PLAYER", MESSAGES.UNKNOWN_PLAYER);
-  if (!state.teamMode) return reject("NO_TEAM_MODE", MESSAGES.NO_TEAM_MODE);
-  if (state.phase !== "lobby" && teamOf(state, player)) return reject("TEAMS_FIXED", MESSAGES.TEAMS_FIXED);
+  if (!player) return reject("UNKNOWN_PLAYER");
+  if (!state.teamMode) return reject("NO_TEAM_MODE");
+  if (state.phase !== "lobby" && teamOf(state, player)) return reject("TEAMS_FIXED");
   const team = findOrAddTeam(state, command.team);
-  if (typeof team === "string") return reject(team, TEAM_REFUSALS[team]);
+  if (typeof team === "string") return reject(team);
   if (teamOf(state, player) === team) return { effects: [] };
   assignTeam(state, player, team);
   return { effects: [{ type: "teamsChanged", players: [player] }] };

@@ -4,13 +4,14 @@ import { IndexSchema, OptionsSchema } from "../../question-fields";
 import { choice } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { AI_OPTIONS, checkDraftOptions, draftOptions, FILE_OPTIONS, oneRightOption, outOfRange } from "../shared-schema";
+import { codedIssue } from "#app/i18n/coded";
 
 export const choiceSchema: KindSchemaPart<"choice"> = {
   name: "choice",
   inputFields: { answers: OptionsSchema, correctAnswerIndex: IndexSchema },
   refine(question, ctx) {
     if (outOfRange(question.correctAnswerIndex as number, (question.answers as string[]).length)) {
-      ctx.addIssue({ code: "custom", path: ["correctAnswerIndex"], message: "The correct answer must be one of the answers." });
+      ctx.addIssue({ code: "custom", path: ["correctAnswerIndex"], ...codedIssue("CORRECT_ANSWER_NOT_AN_ANSWER") });
     }
   },
   toContent: (question, base) => ({

@@ -5,9 +5,10 @@ import { IndexSchema, OptionsSchema } from "../../question-fields";
 import { multiSelect } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { AI_OPTIONS, checkDraftOptions, draftOptions, FILE_OPTIONS, outOfRange } from "../shared-schema";
+import { coded, codedIssue } from "#app/i18n/coded";
 
-const AT_LEAST_ONE = "Choose at least one correct answer.";
-const rightOptions = () => z.array(IndexSchema, { error: AT_LEAST_ONE }).min(1, AT_LEAST_ONE).max(MAX_OPTIONS, AT_LEAST_ONE);
+const AT_LEAST_ONE = coded("CORRECT_ANSWERS_REQUIRED");
+const rightOptions = () => z.array(IndexSchema, AT_LEAST_ONE).min(1, AT_LEAST_ONE).max(MAX_OPTIONS, AT_LEAST_ONE);
 
 export const multiSelectSchema: KindSchemaPart<"multiSelect"> = {
   name: "multiSelect",
@@ -15,10 +16,10 @@ export const multiSelectSchema: KindSchemaPart<"multiSelect"> = {
   refine(question, ctx) {
     const indexes = question.correctAnswerIndexes as number[];
     if (indexes.some((index) => outOfRange(index, (question.answers as string[]).length))) {
-      ctx.addIssue({ code: "custom", path: ["correctAnswerIndexes"], message: "Every correct answer must be one of the answers." });
+      ctx.addIssue({ code: "custom", path: ["correctAnswerIndexes"], ...codedIssue("CORRECT_ANSWERS_NOT_ANSWERS") });
     }
     if (new Set(indexes).size !== indexes.length) {
-      ctx.addIssue({ code: "custom", path: ["correctAnswerIndexes"], message: "Name each correct answer once." });
+      ctx.addIssue({ code: "custom", path: ["correctAnswerIndexes"], ...codedIssue("CORRECT_ANSWERS_REPEATED") });
     }
   },
   toContent: (question, base) => ({

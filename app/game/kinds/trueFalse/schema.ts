@@ -4,15 +4,16 @@ import { TRUE_FALSE_ANSWERS } from "../../question-kinds";
 import { AnswerTextSchema } from "../../question-fields";
 import { trueFalse } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
+import { coded } from "#app/i18n/coded";
 
-const TWO_ANSWERS = "A true-or-false question has exactly 2 answers.";
-const ZERO_OR_ONE = "The correct answer is 0 (true) or 1 (false).";
+const TWO_ANSWERS = coded("TRUE_FALSE_TWO_ANSWERS");
+const ZERO_OR_ONE = coded("TRUE_FALSE_CORRECT_ANSWER");
 
 export const trueFalseSchema: KindSchemaPart<"trueFalse"> = {
   name: "trueFalse",
   inputFields: {
     answers: z.array(AnswerTextSchema).length(2, TWO_ANSWERS).optional(),
-    correctAnswerIndex: z.union([z.literal(0), z.literal(1)], { error: ZERO_OR_ONE }),
+    correctAnswerIndex: z.union([z.literal(0), z.literal(1)], ZERO_OR_ONE),
   },
   toContent(question, base) {
     const index = question.correctAnswerIndex as number;
@@ -30,7 +31,7 @@ export const trueFalseSchema: KindSchemaPart<"trueFalse"> = {
         .length(2, TWO_ANSWERS)
         .optional()
         .describe('How the two options are worded, true first; absent means ["True", "False"].'),
-      correctAnswerIndex: z.union([z.literal(0), z.literal(1)], { error: ZERO_OR_ONE }).describe("0 when the statement is true, 1 when it is false."),
+      correctAnswerIndex: z.union([z.literal(0), z.literal(1)], ZERO_OR_ONE).describe("0 when the statement is true, 1 when it is false."),
     },
     description: "True or false: a statement players judge.",
   },

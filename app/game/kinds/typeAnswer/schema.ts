@@ -5,28 +5,29 @@ import { AcceptedAnswerSchema } from "../../question-fields";
 import { typeAnswer } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { draftOptions } from "../shared-schema";
+import { coded } from "#app/i18n/coded";
 
 /** A generated type-the-answer question lists at most this many accepted spellings. */
 export const MAX_GENERATED_ACCEPTED_ANSWERS = 5;
 
-const AT_LEAST_ONE = "Give at least one accepted answer.";
-const AT_MOST = `Give at most ${MAX_ACCEPTED_ANSWERS} accepted answers.`;
-const EVERY_REQUIRED = "Every accepted answer is required.";
+const AT_LEAST_ONE = coded("ACCEPTED_ANSWERS_REQUIRED");
+const AT_MOST = coded("ACCEPTED_ANSWERS_TOO_MANY", { max: MAX_ACCEPTED_ANSWERS });
+const EVERY_REQUIRED = coded("ACCEPTED_ANSWER_REQUIRED");
 
 export const typeAnswerSchema: KindSchemaPart<"typeAnswer"> = {
   name: "typeAnswer",
-  inputFields: { acceptedAnswers: z.array(AcceptedAnswerSchema, { error: AT_LEAST_ONE }).min(1, AT_LEAST_ONE).max(MAX_ACCEPTED_ANSWERS, AT_MOST) },
+  inputFields: { acceptedAnswers: z.array(AcceptedAnswerSchema, AT_LEAST_ONE).min(1, AT_LEAST_ONE).max(MAX_ACCEPTED_ANSWERS, AT_MOST) },
   toContent: (question, base) => ({ ...base, acceptedAnswers: question.acceptedAnswers as string[] }),
   file: {
     fields: {
       acceptedAnswers: z
         .array(
           z
-            .string({ error: EVERY_REQUIRED })
+            .string(EVERY_REQUIRED)
             .trim()
             .min(1, EVERY_REQUIRED)
-            .max(TYPED_ANSWER_MAX_LENGTH, `Keep each accepted answer under ${TYPED_ANSWER_MAX_LENGTH} characters.`),
-          { error: AT_LEAST_ONE },
+            .max(TYPED_ANSWER_MAX_LENGTH, coded("ACCEPTED_ANSWER_TOO_LONG", { max: TYPED_ANSWER_MAX_LENGTH })),
+          AT_LEAST_ONE,
         )
         .min(1, AT_LEAST_ONE)
         .max(MAX_ACCEPTED_ANSWERS, AT_MOST)
