@@ -10,7 +10,6 @@ import os from "node:os";
 import path from "node:path";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/openai";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe";
-import { freePort } from "../free-port";
 
 export interface WorkerServer {
   baseURL: string;
@@ -51,23 +50,26 @@ export function e2eServerEnv(options: { port: number; databasePath: string; open
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
-/** Resolves once `url` answers 200; rejects if the server exits first or the time runs out. */
-async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+/**
+ * The address the server listens on, from its `server_started` log line: it listens on port 0, so the
+ * system picks a port no one holds (a port chosen first and bound later was once taken in between by
+ * another process's outgoing connection). Rejects if the server exits first or the time runs out.
+ */
+async function addressOf(child: ChildProcess, output: () => string): Promise<string> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`The e2e server exited (${child.exitCode ?? child.signalCode}) before it answered:\n${output()}`);
+      throw new Error(`The e2e server exited (${child.exitCode ?? child.signalCode}) before it listened:\n${output()}`);
     }
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
+    // Whole lines only: the last may still be arriving.
+    for (const line of output().split("\n").slice(0, -1)) {
+      if (!line.includes('"server_started"')) continue;
+      const { url } = JSON.parse(line) as { url: string };
+      return url;
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`The e2e server did not answer ${url} within ${STARTUP_TIMEOUT_MS} ms:\n${output()}`);
+  throw new Error(`The e2e server did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output()}`);
 }
 
 export async function startWorkerServer(): Promise<WorkerServer> {
@@ -81,9 +83,8 @@ export async function startWorkerServer(): Promise<WorkerServer> {
   try {
     fakes.openAi = await startFakeOpenAI(0);
     fakes.stripe = await startFakeStripe(0);
-    const port = await freePort();
     const env = e2eServerEnv({
-      port,
+      port: 0,
       databasePath: path.join(directory, "quiz.sqlite"),
       openAiBaseURL: fakes.openAi.baseURL,
       stripeApiBase: fakes.stripe.apiBase,
@@ -99,8 +100,7 @@ export async function startWorkerServer(): Promise<WorkerServer> {
       keep(chunk);
       process.stderr.write(chunk);
     });
-    const baseURL = `http://127.0.0.1:${port}`;
-    await waitUntilUp(`${baseURL}/`, child, () => output);
+    const baseURL = await addressOf(child, () => output);
     const running = child;
     return {
       baseURL,
