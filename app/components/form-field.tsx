@@ -2,27 +2,33 @@ import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } fro
 import type { AppError } from "#app/i18n/app-error";
 import { useErrorText, useSayError, type ErrorValues } from "#app/i18n/error-text";
 
+/** A field's message as a `Field` takes it: its English, and the code and values it is said by (`fieldProps` gives both). */
+interface FieldMessage {
+  error?: string;
+  errorCode?: AppError | null;
+}
+
 /** A labelled input with its error beside it, tied together for screen readers. */
-export function Field({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({ id, label, error, errorCode, ...input }: { id: string; label: string } & FieldMessage & InputHTMLAttributes<HTMLInputElement>) {
   const errorId = `${id}-error`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
-      <FieldError id={errorId} message={error} />
+      <FieldError id={errorId} message={error} error={errorCode} />
     </div>
   );
 }
 
 /** A labelled textarea with its error beside it, tied together for screen readers. */
-export const TextAreaField = forwardRef<HTMLTextAreaElement, { id: string; label: string; error?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>>(
-  function TextAreaField({ id, label, error, ...textarea }, ref) {
+export const TextAreaField = forwardRef<HTMLTextAreaElement, { id: string; label: string } & FieldMessage & TextareaHTMLAttributes<HTMLTextAreaElement>>(
+  function TextAreaField({ id, label, error, errorCode, ...textarea }, ref) {
     const errorId = `${id}-error`;
     return (
       <div className="field">
         <label htmlFor={id}>{label}</label>
         <textarea ref={ref} id={id} className="textarea" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...textarea} />
-        <FieldError id={errorId} message={error} />
+        <FieldError id={errorId} message={error} error={errorCode} />
       </div>
     );
   },

@@ -112,12 +112,15 @@ describe("applyNightIntent", () => {
   it("adds an empty round at the end, up to MAX_ROUNDS", () => {
     expect(applyNightIntent(three, "add-round")).toEqual({ draft: plan([...three.rounds, round("")]), focus: 3 });
     const full = plan(Array.from({ length: MAX_ROUNDS }, (_, index) => round(String(index))));
-    expect(applyNightIntent(full, "add-round")).toEqual({ error: NIGHT_ROUND_COUNT_MESSAGE });
+    expect(applyNightIntent(full, "add-round")).toEqual({ error: NIGHT_ROUND_COUNT_MESSAGE, code: { code: "NIGHT_ROUND_COUNT", values: { min: 2, max: 10 } } });
   });
 
   it("removes a round, never below two", () => {
     expect(applyNightIntent(three, "remove-round-1")).toEqual({ draft: plan([round("1", "A"), round("3", "C")]), focus: 0 });
-    expect(applyNightIntent(emptyNightDraft(), "remove-round-0")).toEqual({ error: NIGHT_ROUND_COUNT_MESSAGE });
+    expect(applyNightIntent(emptyNightDraft(), "remove-round-0")).toEqual({
+      error: NIGHT_ROUND_COUNT_MESSAGE,
+      code: { code: "NIGHT_ROUND_COUNT", values: { min: 2, max: 10 } },
+    });
     expect(applyNightIntent(three, "remove-round-7")).toEqual({ draft: three, focus: 0 });
   });
 
