@@ -104,6 +104,22 @@ export function translateError(translator: Translator, error: AppError | null | 
   return translator.fixedT("errors")(error.code, values);
 }
 
+/** A toast's English title and description (docs/product.md#messages pairs them), with the codes each is said by. */
+export interface CodedToast {
+  title: string;
+  description: string;
+  codes?: { title?: AppError; description?: AppError };
+}
+
+/** A toast's title and description in the page's language, each from its code (its English when it has none). */
+export function useSayToast(): <T extends CodedToast>(message: T) => T {
+  const sayError = useSayError();
+  return useCallback(
+    (message) => ({ ...message, title: sayError(message.codes?.title, message.title), description: sayError(message.codes?.description, message.description) }),
+    [sayError],
+  );
+}
+
 /** `translateError` in the page's language: `sayError(error, english?)`. */
 export function useSayError(): (error: AppError | null | undefined, english?: string | null) => string {
   const translator = useTranslator();

@@ -11,25 +11,31 @@ import { isOffensive } from "./profanity";
 import { chosenTeam, isPickedTeam, missingNewTeam } from "#app/teams/team-choice";
 import { MIN_ROUNDS, NIGHT_TITLE_MAX_LENGTH, type NightDraft } from "#app/nights/night-plan";
 import { GameCodeSchema, IdSchema, NewNicknameSchema, TeamNameSchema } from "./validation";
-import { carriedIssue, coded, codedIssue } from "#app/i18n/coded";
+import { carriedIssue, coded, codedIssue, englishOf } from "#app/i18n/coded";
+import { appError, type AppError } from "#app/i18n/app-error";
 
-/** A toast's title and description, as docs/product.md#messages pairs them. */
+/**
+ * A toast's title and description, as docs/product.md#messages pairs them, in English, and the
+ * codes each is said by in the page's language (docs/decisions/0047-errors-as-codes.md).
+ */
 export interface ToastMessage {
   title: string;
   description: string;
+  codes?: { title?: AppError; description?: AppError };
 }
 
-export const CANNOT_REMOVE_QUESTION: ToastMessage = {
-  title: "Cannot remove question",
-  description: "A quiz must have at least one question.",
-};
-export const CREATE_QUIZ_FAILED: ToastMessage = {
-  title: "Failed to create quiz",
-  description: "There was an error creating your quiz. Please try again.",
-};
+/** A toast raised with its codes, its English made from the catalog. */
+export function toastOf(title: AppError, description: AppError): ToastMessage {
+  return { title: englishOf(title), description: englishOf(description), codes: { title, description } };
+}
+
+export const CANNOT_REMOVE_QUESTION = toastOf(appError("QUIZ_NEEDS_A_QUESTION_TITLE"), appError("QUIZ_NEEDS_A_QUESTION"));
+export const CREATE_QUIZ_FAILED = toastOf(appError("CREATE_QUIZ_FAILED_TITLE"), appError("CREATE_QUIZ_FAILED"));
+/** Its title ("Error") is the page's own words; the description has a code. */
 export const QUIZZES_LOAD_FAILED: ToastMessage = {
   title: "Error",
   description: "Could not load available quizzes. Please try again.",
+  codes: { description: appError("QUIZZES_LOAD_FAILED") },
 };
 
 // ------------------------------------------------------------------------------ create quiz

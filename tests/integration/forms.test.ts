@@ -209,7 +209,12 @@ describe("/create action", () => {
     const form = Object.entries(quizForm({ intent: "remove-question-0" })).filter(([name]) => !name.startsWith("questions[1]"));
     const reply = await call(createRoute.action, "/create", { form });
     expect(reply.status).toBe(400);
-    expect(reply.body.formError).toEqual({ title: "Cannot remove question", description: "A quiz must have at least one question." });
+    // With the codes its title and description are said by (docs/decisions/0047-errors-as-codes.md).
+    expect(reply.body.formError).toEqual({
+      title: "Cannot remove question",
+      description: "A quiz must have at least one question.",
+      codes: { title: { code: "QUIZ_NEEDS_A_QUESTION_TITLE" }, description: { code: "QUIZ_NEEDS_A_QUESTION" } },
+    });
     expect(reply.body.draft.questions).toHaveLength(1);
   });
 
@@ -223,6 +228,7 @@ describe("/create action", () => {
     expect(reply.body.formError).toEqual({
       title: "Failed to create quiz",
       description: "There was an error creating your quiz. Please try again.",
+      codes: { title: { code: "CREATE_QUIZ_FAILED_TITLE" }, description: { code: "CREATE_QUIZ_FAILED" } },
     });
     expect(reply.body.draft.title).toBe("  Pub night  ");
     expect(await broken.selectFrom("quizzes").selectAll().execute()).toEqual([]);

@@ -178,7 +178,11 @@ describe("quizErrorToast", () => {
   });
 
   it("pairs the remove-last-question message", () => {
-    expect(CANNOT_REMOVE_QUESTION).toEqual({ title: "Cannot remove question", description: "A quiz must have at least one question." });
+    expect(CANNOT_REMOVE_QUESTION).toEqual({
+      title: "Cannot remove question",
+      description: "A quiz must have at least one question.",
+      codes: { title: { code: "QUIZ_NEEDS_A_QUESTION_TITLE" }, description: { code: "QUIZ_NEEDS_A_QUESTION" } },
+    });
   });
 });
 
