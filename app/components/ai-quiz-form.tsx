@@ -4,7 +4,6 @@ import { flushSync } from "react-dom";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { useToast } from "./toaster";
-import type { ErrorValues } from "#app/i18n/error-text";
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import {
   AI_QUIZ_TITLE_MAX_LENGTH,
@@ -165,7 +164,7 @@ export function AiQuizForm({
       const body = (await response.json().catch(() => null)) as {
         error?: string;
         code?: string;
-        values?: ErrorValues;
+        values?: unknown;
         valueErrors?: unknown;
         quiz?: { title: string };
         questions?: unknown[];

@@ -1,6 +1,6 @@
 import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import type { AppError } from "#app/i18n/app-error";
-import { useErrorText, useSayError, type ErrorValues } from "#app/i18n/error-text";
+import { useSayError } from "#app/i18n/error-text";
 
 /** A field's message as a `Field` takes it: its English, and the code and values it is said by (`fieldProps` gives both). */
 interface FieldMessage {
@@ -35,16 +35,15 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, { id: string; label
 );
 
 /**
- * A field's message, in the page's language: the zod schemas and the actions speak English, and
- * the `errors` catalog knows each message by its English words or by `code`
- * (docs/decisions/0029-languages.md). Every form's field messages go through here.
+ * A field's message, in the page's language from the code and values it was raised with (`error`;
+ * docs/decisions/0047-errors-as-codes.md); `message`, its English, is shown as it is when it has no
+ * code (a text the page has already said in its language). Every form's field messages go through here.
  */
-export function FieldError({ id, message, code, error }: { id: string; message?: string | null; code?: string | null; error?: AppError | null }) {
-  const errorText = useErrorText();
+export function FieldError({ id, message, error }: { id: string; message?: string | null; error?: AppError | null }) {
   const sayError = useSayError();
   return message ? (
     <p id={id} className="field-error">
-      {error ? sayError(error, message) : errorText(message, code)}
+      {sayError(error, message)}
     </p>
   ) : null;
 }
@@ -53,24 +52,19 @@ export function FieldError({ id, message, code, error }: { id: string; message?:
 export function FormError({
   id,
   message,
-  code,
-  values,
   error,
   className = "form-error",
 }: {
   id?: string;
   message?: string | null;
-  code?: string | null;
-  values?: ErrorValues | null;
   /** The message's code and values, which it is said by (docs/decisions/0047-errors-as-codes.md). */
   error?: AppError | null;
   className?: string;
 }) {
-  const errorText = useErrorText();
   const sayError = useSayError();
   return message ? (
     <p id={id} className={className} role="alert">
-      {error ? sayError(error, message) : errorText(message, code, values)}
+      {sayError(error, message)}
     </p>
   ) : null;
 }

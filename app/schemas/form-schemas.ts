@@ -42,10 +42,6 @@ export const QUIZZES_LOAD_FAILED: ToastMessage = {
 
 /** Far more than a quiz night needs; it bounds what one form post can store. */
 export const MAX_QUESTIONS = 100;
-export const tooManyQuestionsMessage = (max: number) => `A quiz can have at most ${max} questions.`;
-
-export const emptyQuestionMessage = (n: number) => `Question ${n} is empty.`;
-export const emptyAnswerMessage = (n: number) => `Question ${n} has an empty answer option.`;
 
 // ------------------------------------------------------------------------------------ ids
 
@@ -107,6 +103,7 @@ export const NightDraftSchema = z
     draft: { title, rounds: rounds.slice(0, MAX_ROUNDS + 1) },
   }));
 
+/** The English of the plan's refusals, which `NightFormSchema` raises by their codes (NIGHT_TITLE_REQUIRED, ...). */
 export const NIGHT_TITLE_MESSAGE = "Give the night a title.";
 export const NIGHT_TITLE_TOO_LONG_MESSAGE = `Keep the night's title under ${NIGHT_TITLE_MAX_LENGTH} characters.`;
 export const nightRoundQuizMessage = (n: number) => `Round ${n}: choose a quiz.`;
