@@ -10,7 +10,15 @@ import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
 import { useSayError, useSayToast } from "#app/i18n/error-text";
 import { appErrorOf, type AppError } from "#app/i18n/app-error";
-import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/schemas/quiz-form-schema";
+import {
+  applyEditorIntent,
+  checkQuizDraft,
+  quizErrorToast,
+  type DraftProblems,
+  type QuestionDraft,
+  type QuizDraft,
+  type ToastMessage,
+} from "#app/schemas/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { KindFieldsStyle } from "./kind-editor-fields";
 import { QuestionEditor, fieldId } from "./question-editor";
@@ -69,13 +77,13 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
   }, [focusId]);
 
   const originalTimeLimit = editing?.draft.timeLimit;
-  const liveErrors = useMemo(() => {
+  const liveErrors = useMemo((): DraftProblems | null => {
     if (!validateLive) return null;
     const result = checkQuizDraft(draft, originalTimeLimit);
     return result.ok ? { errors: {}, codes: {} } : result;
   }, [draft, validateLive, originalTimeLimit]);
   // The rules' messages (the server's reply, or the same rules run here), each said in the page's language from its code.
-  const checked = liveErrors ?? { errors: reply?.errors ?? {}, codes: reply?.codes ?? {} };
+  const checked: DraftProblems = liveErrors ?? { errors: reply?.errors ?? {}, codes: reply?.codes ?? {} };
   const errors = Object.fromEntries([
     ...Object.entries(checked.errors).map(([key, message]) => [key, sayError(checked.codes[key], message)]),
     ...Object.entries(uploadErrors).map(([key, upload]) => [key, sayError(upload.error, upload.message)]),

@@ -5,8 +5,9 @@
  * shares; a file is accepted whole or not at all, with each bad row named by its number as the
  * spreadsheet shows it. Pictures travel only in the JSON quiz file.
  *
- * Reading only, with no translations or writers, so a worker thread loads little
- * (server/heavy-worker.ts); quiz-spreadsheet.server.ts writes, and re-exports this.
+ * Reading only, with no writers and no catalog but the English errors its refusals are worded from
+ * (each raised with its code, docs/decisions/0047-errors-as-codes.md), so a worker thread loads
+ * little (server/heavy-worker.ts); quiz-spreadsheet.server.ts writes, and re-exports this.
  */
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";

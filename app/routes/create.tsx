@@ -91,7 +91,11 @@ async function readQuizForm(request: Request): Promise<ReadForm> {
 }
 
 /** A picture's refusal for each question that chose one, by field, raised with its code. */
-function pictureErrors(files: (Blob | null)[], error: (index: number) => AppError | null, english?: string): Pick<QuizFormReply, "errors" | "codes"> {
+function pictureErrors(
+  files: (Blob | null)[],
+  error: (index: number) => AppError | null,
+  english?: string,
+): { errors: Record<string, string>; codes: Record<string, AppError> } {
   const errors: Record<string, string> = {};
   const codes: Record<string, AppError> = {};
   files.forEach((file, index) => {

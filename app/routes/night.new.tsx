@@ -170,7 +170,7 @@ export default function PlanNight() {
   }, [focusId]);
 
   const liveErrors = useMemo(() => (validateLive ? checkDraft(draft) : null), [draft, validateLive]);
-  const { errors, codes } = liveErrors ?? { errors: reply?.errors ?? {}, codes: reply?.codes ?? {} };
+  const { errors, codes }: { errors: FieldErrors; codes: FieldCodes } = liveErrors ?? { errors: reply?.errors ?? {}, codes: reply?.codes ?? {} };
   const message = (name: string) => {
     const english = errors[name];
     return english ? sayError(codes[name], english) : undefined;
