@@ -148,9 +148,6 @@ export const NightFormSchema = z
 
 // ------------------------------------------------------------------------------------ join
 
-/** The engine's words for an offensive team name (TEAM_NAME_NOT_ALLOWED in the errors catalog). */
-export const TEAM_NAME_NOT_ALLOWED_MESSAGE = "Please choose a different team name.";
-
 export const JoinFormSchema = z
   .object({
     /** docs/product.md#validation: upper-cased, stripped to A-Z and 0-9 and cut to 6, the same as while typing. */

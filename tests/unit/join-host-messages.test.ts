@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { appError, type ErrorCode } from "#app/i18n/app-error";
 import { englishOf, issueError } from "#app/i18n/coded";
-import { HostFormSchema, JoinFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
+import { HOST_NAME_MESSAGE, HostFormSchema, JoinFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
 import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
 import { parseForm } from "#app/forms/forms";
 
@@ -56,6 +56,8 @@ describe("the join and host forms' messages", () => {
       ...messagesOf(parseForm(form({ hostName: "Sam" }), HostFormSchema)),
     ];
     expect(messages).toContain("Host name must be between 2-15 characters");
+    // The catalog's text follows the game's rules for a host name.
+    expect(englishOf(appError("HOST_NAME_LENGTH"))).toBe(HOST_NAME_MESSAGE);
   });
 
   it("each have a code for what the actions and the page add", () => {
