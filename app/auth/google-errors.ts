@@ -28,13 +28,13 @@ const MESSAGES: Record<string, string> = {
 };
 
 /** Each message's code in the errors catalog; a missing configuration is the account catalog's to word (`google.notConfigured`). */
-const CODES: Record<string, ErrorCode> = {
+const CODES = {
   [GOOGLE_UNAUTHORIZED_DOMAIN]: "GOOGLE_UNAUTHORIZED_DOMAIN",
   [GOOGLE_POPUP_BLOCKED]: "GOOGLE_POPUP_BLOCKED",
   [GOOGLE_CANCELLED]: "GOOGLE_CANCELLED",
   [GOOGLE_NETWORK_ERROR]: "GOOGLE_NETWORK_ERROR",
   [GOOGLE_FALLBACK]: "GOOGLE_LOGIN_FAILED",
-};
+} as const satisfies Record<string, ErrorCode>;
 
 /**
  * The refusal for a Firebase Auth error code from the Google popup, raised with its code
@@ -43,7 +43,7 @@ const CODES: Record<string, ErrorCode> = {
  */
 export function googleError(code: string | undefined): { english: string; error: AppError | null } {
   const english = googleErrorMessage(code);
-  return { english, error: Object.hasOwn(CODES, english) ? appError(CODES[english]) : null };
+  return { english, error: Object.hasOwn(CODES, english) ? appError(CODES[english as keyof typeof CODES]) : null };
 }
 
 /** The message to show for a Firebase Auth error code from the Google popup (docs/product.md#messages). */
