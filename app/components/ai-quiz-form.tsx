@@ -148,7 +148,7 @@ export function AiQuizForm({
   function chooseTopic(topic: string) {
     // Render the chosen topic at once, so that a message beside the topic is checked against it.
     flushSync(() => update({ topic }));
-    if (topicError) form.validate({ name: fields.topic.name });
+    if (topicError) form.validate({ name: fields.topic.name as string });
   }
 
   async function generate(request: GenerateQuizInput) {
