@@ -42,7 +42,9 @@ const isUser = (body: unknown) => typeof body === "object" && body !== null && "
  */
 function refusal(status: number, body: unknown): SignInError {
   const known = status !== 500 && typeof body === "object" && body !== null && "error" in body && typeof body.error === "string";
-  return known ? new SignInError(body.error as string, appErrorOf(body as { code?: unknown; values?: unknown; valueErrors?: unknown })) : new SignInError(GOOGLE_LOGIN_FALLBACK, LOGIN_FALLBACK);
+  return known
+    ? new SignInError(body.error as string, appErrorOf(body as { code?: unknown; values?: unknown; valueErrors?: unknown }))
+    : new SignInError(GOOGLE_LOGIN_FALLBACK, LOGIN_FALLBACK);
 }
 
 /**

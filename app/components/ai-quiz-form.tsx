@@ -182,7 +182,11 @@ export function AiQuizForm({
       // The API's refusal by its code; a request that never got an answer, or one with no words, as a failed generation.
       const refusal = error instanceof GenerationRefusal ? error.refusal : null;
       const message: ToastMessage = refusal
-        ? { title: GENERATION_FAILED.title, description: refusal.english, codes: { title: GENERATION_FAILED.codes.title, description: refusal.error ?? undefined } }
+        ? {
+            title: GENERATION_FAILED.title,
+            description: refusal.english,
+            codes: { title: GENERATION_FAILED.codes.title, description: refusal.error ?? undefined },
+          }
         : GENERATION_FAILED;
       setFailure(message);
       toast({ ...toastText(message), variant: "destructive" });

@@ -68,7 +68,8 @@ async function signInWithGoogle(config: PublicFirebaseConfig): Promise<GoogleAcc
 
 /** Why a sign-in failed: its English, and the code it is said by (null: the server's refusal sent without one). */
 function refusalOf(error: unknown): { english: string; error: AppError | null } {
-  if (error instanceof SignInError) return error.message ? { english: error.message, error: error.error } : { english: SOMETHING_WENT_WRONG, error: appError("SOMETHING_WENT_WRONG") };
+  if (error instanceof SignInError)
+    return error.message ? { english: error.message, error: error.error } : { english: SOMETHING_WENT_WRONG, error: appError("SOMETHING_WENT_WRONG") };
   const code = typeof error === "object" && error && "code" in error && typeof error.code === "string" ? error.code : undefined;
   if (code?.startsWith("auth/")) return googleError(code);
   if (error instanceof TypeError) return googleError("auth/network-request-failed"); // fetch could not reach the server
@@ -122,7 +123,9 @@ export function GoogleSignInButton() {
       navigate(welcomeAfterGoogle(await signInWithGoogle(config)));
     } catch (error) {
       const refusal = refusalOf(error);
-      const description = Object.hasOwn(GOOGLE_REFUSAL_KEYS, refusal.english) ? t(GOOGLE_REFUSAL_KEYS[refusal.english]) : sayError(refusal.error, refusal.english);
+      const description = Object.hasOwn(GOOGLE_REFUSAL_KEYS, refusal.english)
+        ? t(GOOGLE_REFUSAL_KEYS[refusal.english])
+        : sayError(refusal.error, refusal.english);
       toast({ title: t("google.failed"), description, variant: "destructive" });
     } finally {
       busyRef.current = false;

@@ -65,8 +65,7 @@ export interface FormReply {
 
 /** A form read with its schema: the typed value, or a message per field with its code. Either way, what was typed. */
 export type FormSubmission<Output> =
-  | { status: "success"; value: Output; values: FormValues }
-  | { status: "error"; values: FormValues; errors: FieldErrors; codes: FieldCodes };
+  { status: "success"; value: Output; values: FormValues } | { status: "error"; values: FormValues; errors: FieldErrors; codes: FieldCodes };
 
 /** Any schema of a whole form: an object, possibly refined, piped or transformed. */
 export type FormSchema = z.ZodType<unknown, Record<string, unknown>>;

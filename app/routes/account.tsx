@@ -13,7 +13,17 @@ import { BILLING_FAILURE_STATUS, requireUser, readForm } from "#app/http/api.ser
 import { endAllSessions, endSession, startSession } from "#app/sessions/session.server";
 import { planName } from "#app/billing/plans";
 import { checkQuizLimit } from "#app/ai/quiz-limit.server";
-import { fieldError, fieldErrorCode, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldCodes, type FieldErrors } from "#app/forms/forms";
+import {
+  fieldError,
+  fieldErrorCode,
+  fieldProps,
+  getFormProps,
+  parseForm,
+  parseIntent,
+  useSchemaForm,
+  type FieldCodes,
+  type FieldErrors,
+} from "#app/forms/forms";
 import { appError, type AppError } from "#app/i18n/app-error";
 import { coded } from "#app/i18n/coded";
 import { englishErrorText } from "#app/i18n/error-english.server";

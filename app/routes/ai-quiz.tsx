@@ -68,7 +68,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) {
     const headers = result.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(result.retryAfterSeconds);
     const status = AI_QUIZ_FAILURE_STATUS[result.reason];
-    const formError = { title: GENERATION_FAILED.title, description: result.message, codes: { title: GENERATION_FAILED.codes.title, description: result.error } };
+    const formError = {
+      title: GENERATION_FAILED.title,
+      description: result.message,
+      codes: { title: GENERATION_FAILED.codes.title, description: result.error },
+    };
     return data<AiQuizActionData>({ values, formError }, { status, headers });
   }
   const generated = result.value;
@@ -79,9 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AiQuiz() {
   const { user, notConfigured, notConfiguredError } = useLoaderData<typeof loader>();
   return (
-    <Page>
-      {user ? <AiQuizForm user={user} notConfigured={notConfigured ?? null} notConfiguredError={notConfiguredError ?? null} /> : <LoginRequired />}
-    </Page>
+    <Page>{user ? <AiQuizForm user={user} notConfigured={notConfigured ?? null} notConfiguredError={notConfiguredError ?? null} /> : <LoginRequired />}</Page>
   );
 }
 

@@ -11,7 +11,17 @@ import { appError, type AppError } from "#app/i18n/app-error";
 import { metaT } from "#app/i18n/meta";
 import { AUTH_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/http/api.server";
 import { AuthError, continueAsGuest, login, register } from "#app/auth/auth.server";
-import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldCodes, type FieldErrors, type FormSchema, type FormValues } from "#app/forms/forms";
+import {
+  fieldProps,
+  getFormProps,
+  parseForm,
+  parseIntent,
+  useSchemaForm,
+  type FieldCodes,
+  type FieldErrors,
+  type FormSchema,
+  type FormValues,
+} from "#app/forms/forms";
 import { FAILED_TO_AUTHENTICATE, SOMETHING_WENT_WRONG } from "#app/auth/google-errors";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/billing/plans";
 import { getUser } from "#app/sessions/session.server";
@@ -160,7 +170,9 @@ export default function Auth() {
 
   useEffect(() => {
     if (!actionData) return;
-    const description = actionData.formError ? errorText(actionData.formErrorCode, actionData.formError) : errorText(appError("SOMETHING_WENT_WRONG"), SOMETHING_WENT_WRONG);
+    const description = actionData.formError
+      ? errorText(actionData.formErrorCode, actionData.formError)
+      : errorText(appError("SOMETHING_WENT_WRONG"), SOMETHING_WENT_WRONG);
     toast({ title: t(FAILURE_TITLE[actionData.intent]), description, variant: "destructive" });
   }, [actionData, toast, t, errorText]);
 

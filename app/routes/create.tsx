@@ -197,7 +197,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const allowed = await checkLimits(context, [{ name: "quiz" }, { name: "question", points: checked.value.questions.length }, { name: "game" }]);
   if (!allowed.ok) {
-    const formError = { title: CREATE_QUIZ_FAILED.title, description: allowed.message, codes: { title: CREATE_QUIZ_FAILED.codes?.title, description: allowed.error } };
+    const formError = {
+      title: CREATE_QUIZ_FAILED.title,
+      description: allowed.message,
+      codes: { title: CREATE_QUIZ_FAILED.codes?.title, description: allowed.error },
+    };
     return reply({ draft, formError }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
   }
   const { requester, headers } = await requesterWithClientId(context, request);

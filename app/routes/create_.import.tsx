@@ -67,9 +67,7 @@ export default function ImportQuiz() {
             {reply.rows && reply.rows.length > 1 ? (
               <ul aria-label={t("import.problemsByRow")}>
                 {reply.rows.map((problem) => (
-                  <li key={`${problem.row}-${problem.message}`}>
-                    {sayError(problem.error, problem.message)}
-                  </li>
+                  <li key={`${problem.row}-${problem.message}`}>{sayError(problem.error, problem.message)}</li>
                 ))}
               </ul>
             ) : null}

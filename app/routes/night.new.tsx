@@ -85,7 +85,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (posted.status !== "success") return reply({ draft: emptyNightDraft(), formError: HOST_CONNECTION_FAILED, formErrorCode: CONNECTION_FAILED }, 400);
   const { intent, draft } = posted.value;
   const edited = applyNightIntent(draft, intent);
-  if (edited) return "error" in edited ? reply({ draft, errors: { rounds: edited.error }, codes: { rounds: edited.code } }, 400) : reply({ draft: edited.draft });
+  if (edited)
+    return "error" in edited ? reply({ draft, errors: { rounds: edited.error }, codes: { rounds: edited.code } }, 400) : reply({ draft: edited.draft });
 
   const submission = parseForm(formData, NightFormSchema);
   if (submission.status !== "success") return reply({ draft, errors: submission.errors, codes: submission.codes }, 400);

@@ -156,7 +156,8 @@ export default function Subscription() {
     try {
       await goToStripe(endpoint, body);
     } catch (error) {
-      const description = error instanceof BillingRefusal ? sayError(error.error, error.message) : sayError(SUBSCRIPTION_FAILED, SUBSCRIPTION_ERROR.description);
+      const description =
+        error instanceof BillingRefusal ? sayError(error.error, error.message) : sayError(SUBSCRIPTION_FAILED, SUBSCRIPTION_ERROR.description);
       toast({ title: t("subscription.error"), description, variant: "destructive" });
       setPending(null);
     }

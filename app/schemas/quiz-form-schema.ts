@@ -226,7 +226,9 @@ export interface QuizForm {
 const QuizDetailsSchema = z.object({
   title: QuizTitleSchema,
   description: QuizDescriptionSchema.default(""),
-  timeLimit: z.literal(CREATE_TIME_LIMIT_OPTIONS, coded("QUIZ_TIME_LIMIT_CHOICES", { choices: CREATE_TIME_LIMIT_OPTIONS.join(", ") })).default(DEFAULT_TIME_LIMIT_SECONDS),
+  timeLimit: z
+    .literal(CREATE_TIME_LIMIT_OPTIONS, coded("QUIZ_TIME_LIMIT_CHOICES", { choices: CREATE_TIME_LIMIT_OPTIONS.join(", ") }))
+    .default(DEFAULT_TIME_LIMIT_SECONDS),
   visibility: z.enum(["private", "public"], coded("QUIZ_VISIBILITY_CHOICE")).default("private"),
 });
 

@@ -374,7 +374,11 @@ describe("/join", () => {
       { gameCode: "Quiz code must be 6 characters", nickname: "Enter a nickname." },
       { gameCode: { code: "GAME_CODE_LENGTH" }, nickname: { code: "NICKNAME_REQUIRED" } },
     ],
-    [{ gameCode: "ABC123", nickname: "Sixteen chars!!!" }, { nickname: "Nickname must be at most 15 characters." }, { nickname: { code: "NICKNAME_TOO_LONG" } }],
+    [
+      { gameCode: "ABC123", nickname: "Sixteen chars!!!" },
+      { nickname: "Nickname must be at most 15 characters." },
+      { nickname: { code: "NICKNAME_TOO_LONG" } },
+    ],
   ])("re-renders %j with the messages and the values kept", async (form, errors, codes) => {
     const reply = await call(joinRoute.action, "/join", { form });
     expect(reply.status).toBe(400);

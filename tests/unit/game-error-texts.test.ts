@@ -100,7 +100,8 @@ describe("the game's error messages", () => {
       "Trop de joueurs rejoignent cette partie en ce moment. Veuillez réessayer dans quelques secondes.",
     );
     expect(shown("en", MESSAGES.KICKED, keyed("KICKED"))).toBe(MESSAGES.KICKED);
-    for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, GAME_CLOSED_MESSAGE, keyed("GAME_CLOSED"))).not.toBe(GAME_CLOSED_MESSAGE);
+    for (const language of LANGUAGES.filter((l) => l !== "en"))
+      expect(shown(language, GAME_CLOSED_MESSAGE, keyed("GAME_CLOSED"))).not.toBe(GAME_CLOSED_MESSAGE);
     for (const language of LANGUAGES.filter((l) => l !== "en"))
       expect(shown(language, LINK_REPLACED_MESSAGE, keyed("LINK_REPLACED"))).not.toBe(LINK_REPLACED_MESSAGE);
     // An ERROR sent with no key (an older server) is shown in the words it came with.

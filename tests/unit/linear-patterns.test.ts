@@ -81,7 +81,9 @@ describe("the spreadsheet's time-limit reader on long input", () => {
     const result = await parseQuizSpreadsheet(csv, "quiz.csv");
     expect(result).toEqual({
       status: "invalid",
-      errors: [{ row: 0, message: "A row of this spreadsheet is longer than 16384 characters.", error: { code: "IMPORT_ROW_TOO_LONG", values: { max: 16384 } } }],
+      errors: [
+        { row: 0, message: "A row of this spreadsheet is longer than 16384 characters.", error: { code: "IMPORT_ROW_TOO_LONG", values: { max: 16384 } } },
+      ],
     });
   });
 

@@ -135,9 +135,10 @@ function schemaMessages(): Raised[] {
 }
 
 const limitMessages = (["quiz", "question", "game", "image", "aiAddress", "aiServer"] as const).flatMap((name) =>
-  [30, 300, 3 * 3600].map(
-    (seconds): Raised => [DEFAULT_LIMIT_RULES[name].message.replace("{wait}", describeWait(seconds)), appError(LIMIT_CODES[name], { wait: describeWait(seconds) })],
-  ),
+  [30, 300, 3 * 3600].map((seconds): Raised => [
+    DEFAULT_LIMIT_RULES[name].message.replace("{wait}", describeWait(seconds)),
+    appError(LIMIT_CODES[name], { wait: describeWait(seconds) }),
+  ]),
 );
 
 const aiUnusable = (reason: AppError) => appError("AI_UNUSABLE", { reason });

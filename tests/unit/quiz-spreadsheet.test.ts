@@ -317,7 +317,9 @@ describe("bad files", () => {
     expect(await fileError(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]), "old.xls")).toEqual([
       fileProblem(expect.stringMatching(/\.xlsx/), { code: "IMPORT_NOT_A_SPREADSHEET" }),
     ]);
-    expect(await fileError(csvBytes("not a zip"), "broken.xlsx")).toEqual([fileProblem(expect.stringMatching(/could not be read/), { code: "IMPORT_XLSX_UNREADABLE" })]);
+    expect(await fileError(csvBytes("not a zip"), "broken.xlsx")).toEqual([
+      fileProblem(expect.stringMatching(/could not be read/), { code: "IMPORT_XLSX_UNREADABLE" }),
+    ]);
     expect(await fileError(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "broken.xlsx")).toEqual([
       fileProblem(expect.stringMatching(/could not be read/), { code: "IMPORT_XLSX_UNREADABLE" }),
     ]);
