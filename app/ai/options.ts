@@ -8,6 +8,7 @@ import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#app/i18n/languages";
 import { QuizDescriptionSchema } from "#app/schemas/validation";
 import { coded } from "#app/i18n/coded";
+import { appError } from "#app/i18n/app-error";
 
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -56,10 +57,16 @@ export const TOPIC_MAX_LENGTH = 200;
 export const AI_QUIZ_TITLE_MAX_LENGTH = 200;
 export const FALLBACK_AI_QUIZ_TITLE = "AI Generated Quiz";
 
-export const TOPIC_REQUIRED = { title: "Topic Required", description: "Please describe what you want your quiz to be about." };
+// Toasts with the codes the page says them by (docs/decisions/0047-errors-as-codes.md).
+export const TOPIC_REQUIRED = {
+  title: "Topic Required",
+  description: "Please describe what you want your quiz to be about.",
+  codes: { title: appError("AI_TOPIC_REQUIRED_TITLE"), description: appError("AI_TOPIC_REQUIRED") },
+};
 export const GENERATION_FAILED = {
   title: "Generation Failed",
   description: "There was an error generating the quiz. Please try again.",
+  codes: { title: appError("AI_GENERATION_FAILED_TITLE"), description: appError("AI_GENERATION_FAILED") },
 };
 
 /**

@@ -14,16 +14,17 @@ import {
   findUserRowByEmail,
   toUser,
   verifyPassword,
+  type Conflict,
   type User,
 } from "#app/models/user.server";
 import { getUser, startSession } from "#app/sessions/session.server";
-import { parseForm, type FieldErrors } from "#app/forms/forms";
+import { parseForm, type FieldCodes, type FieldErrors } from "#app/forms/forms";
 import { ROUTE_BODIES } from "#app/limits/body-limits";
 import { readFormWithin } from "#app/http/request-body.server";
 import { LoginSchema, RegisterSchema } from "#app/schemas/validation";
 import { checkLimits } from "#app/limits/rate-limits.server";
 import { DEFAULT_LIMIT_RULES } from "#app/limits/rate-limits.server";
-import { appError, type AppError } from "#app/i18n/app-error";
+import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
 import { englishErrorText } from "#app/i18n/error-english.server";
 
 export const LOGIN_FAILED = "Invalid email or password";
@@ -40,9 +41,9 @@ type AuthContext = Pick<AppLoadContext, "db" | "sessionSecret" | "clientIp" | "l
 export type AuthFailureReason = "invalid" | "wrong-credentials" | "conflict" | "rate-limited";
 
 /**
- * A refused login or registration: why, one message for a toast, and errors beside the fields.
- * A refusal raised with its code keeps it (`error`), for the API to answer with; a form's first
- * field message stays English for now (docs/decisions/0047-errors-as-codes.md, "What is left").
+ * A refused login or registration: why, one message for a toast (`error`, its code and values, and
+ * its English as the message), and errors beside the fields with their codes (`fieldCodes`), for
+ * the page and the API to say them by (docs/decisions/0047-errors-as-codes.md).
  */
 export class AuthError extends Error {
   readonly error: AppError | null;
@@ -54,11 +55,23 @@ export class AuthError extends Error {
     readonly retryAfterSeconds?: number,
     /** The refusal's own English words (a limit's configured ones), else the catalog's. */
     english?: string,
+    /** The code and values of each field's message. */
+    readonly fieldCodes: FieldCodes = {},
   ) {
     super(english ?? (typeof error === "string" ? error : englishErrorText(error)));
     this.error = typeof error === "string" ? null : error;
   }
 }
+
+/** A form refused by its schema: its first message by the code it was raised with, or `fallback` for a form with none. */
+function invalidForm(submission: { errors: FieldErrors; codes: FieldCodes }, fallback: AppError): AuthError {
+  const [field, english] = Object.entries(submission.errors)[0] ?? [];
+  const error = field === undefined ? fallback : (submission.codes[field] ?? english ?? fallback);
+  return new AuthError("invalid", error, submission.errors, undefined, english, submission.codes);
+}
+
+/** Which field a registration clashes on, by its code. */
+const CONFLICT_CODES = { username: "USERNAME_TAKEN", email: "EMAIL_TAKEN" } as const satisfies Record<Conflict, ErrorCode>;
 
 /** Throws the AuthError of a used-up limit. */
 async function requireAllowed(context: AuthContext, spends: Parameters<typeof checkLimits>[1]): Promise<void> {
@@ -71,7 +84,7 @@ function loginAuthenticator(context: AuthContext): Authenticator<User> {
   authenticator.use(
     new FormStrategy(async ({ form }) => {
       const submission = parseForm(form, LoginSchema);
-      if (submission.status !== "success") throw new AuthError("invalid", Object.values(submission.errors)[0] ?? LOGIN_FAILED, submission.errors);
+      if (submission.status !== "success") throw invalidForm(submission, appError("LOGIN_FAILED"));
       const { email, password } = submission.value;
       // The attempt is counted before the (slow) password check, so parallel guesses cannot slip
       // past the limit. It is counted per account and address together: failures from elsewhere
@@ -115,7 +128,7 @@ export async function login(context: AuthContext, request: Request, form?: FormD
 /** Registers from a form; a guest who registers keeps its quizzes. */
 export async function register(context: AuthContext, request: Request, form: FormData): Promise<{ user: User; cookie: string }> {
   const submission = parseForm(form, RegisterSchema);
-  if (submission.status !== "success") throw new AuthError("invalid", Object.values(submission.errors)[0] ?? "Failed to register", submission.errors);
+  if (submission.status !== "success") throw invalidForm(submission, appError("REGISTER_FAILED"));
   const { username, email, password } = submission.value;
   // The limit first, and every attempt spends it: past it the answer is the same whatever the
   // email, so registration cannot be used to learn, without end, which emails have accounts.
@@ -123,7 +136,8 @@ export async function register(context: AuthContext, request: Request, form: For
   const conflicts = await findConflicts(context.db, username, email);
   if (conflicts.length > 0) {
     const errors = Object.fromEntries(conflicts.map((conflict) => [conflict, CONFLICT_MESSAGES[conflict]]));
-    throw new AuthError("conflict", CONFLICT_MESSAGES[conflicts[0]], errors);
+    const codes = Object.fromEntries(conflicts.map((conflict) => [conflict, appError(CONFLICT_CODES[conflict])]));
+    throw new AuthError("conflict", codes[conflicts[0]], errors, undefined, CONFLICT_MESSAGES[conflicts[0]], codes);
   }
   const current = await getUser(context, request);
   const user = await createAccount(context.db, { username, email, password }, current?.isGuest ? current.id : null);

@@ -2,6 +2,7 @@
  * Pure helpers for Google sign-in, shared by the browser button and the server (no Firebase
  * import here, so the unit tests and the initial bundle stay free of the SDK).
  */
+import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
 
 export const GOOGLE_NOT_CONFIGURED = "Google login requires Firebase configuration. Please use email/password login or contact support.";
 /** The server's refusals of a Google ID token (app/auth/firebase.server.ts); also what a failed guest session says (app/routes/auth.tsx). */
@@ -25,6 +26,25 @@ const MESSAGES: Record<string, string> = {
   "auth/invalid-api-key": GOOGLE_NOT_CONFIGURED,
   "auth/configuration-not-found": GOOGLE_NOT_CONFIGURED,
 };
+
+/** Each message's code in the errors catalog; a missing configuration is the account catalog's to word (`google.notConfigured`). */
+const CODES = {
+  [GOOGLE_UNAUTHORIZED_DOMAIN]: "GOOGLE_UNAUTHORIZED_DOMAIN",
+  [GOOGLE_POPUP_BLOCKED]: "GOOGLE_POPUP_BLOCKED",
+  [GOOGLE_CANCELLED]: "GOOGLE_CANCELLED",
+  [GOOGLE_NETWORK_ERROR]: "GOOGLE_NETWORK_ERROR",
+  [GOOGLE_FALLBACK]: "GOOGLE_LOGIN_FAILED",
+} as const satisfies Record<string, ErrorCode>;
+
+/**
+ * The refusal for a Firebase Auth error code from the Google popup, raised with its code
+ * (docs/decisions/0047-errors-as-codes.md): its English and `error`, which is null for a missing
+ * configuration (the account catalog words it).
+ */
+export function googleError(code: string | undefined): { english: string; error: AppError | null } {
+  const english = googleErrorMessage(code);
+  return { english, error: Object.hasOwn(CODES, english) ? appError(CODES[english as keyof typeof CODES]) : null };
+}
 
 /** The message to show for a Firebase Auth error code from the Google popup (docs/product.md#messages). */
 export function googleErrorMessage(code: string | undefined): string {

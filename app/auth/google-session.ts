@@ -3,13 +3,23 @@
  * 404 POST /api/auth/register (docs/product.md#http-api). No Firebase import here, so the unit
  * tests and the initial bundle stay free of the SDK.
  */
+import { appError, appErrorOf, type AppError } from "#app/i18n/app-error";
 import { googleUsername } from "./google-errors";
 
 /** What a sign-in says when the server's answer is not one it gives on purpose (docs/product.md#messages). */
 export const GOOGLE_LOGIN_FALLBACK = "Failed to login with Google";
 
-/** An error whose message is what the user should read. */
-export class SignInError extends Error {}
+/** An error whose message is what the user should read, with the code and values it is said by (null: a refusal the server sent without one). */
+export class SignInError extends Error {
+  constructor(
+    message: string,
+    readonly error: AppError | null,
+  ) {
+    super(message);
+  }
+}
+
+const LOGIN_FALLBACK = appError("GOOGLE_LOGIN_FALLBACK");
 
 export type GoogleAccount = "returning" | "new";
 
@@ -32,7 +42,9 @@ const isUser = (body: unknown) => typeof body === "object" && body !== null && "
  */
 function refusal(status: number, body: unknown): SignInError {
   const known = status !== 500 && typeof body === "object" && body !== null && "error" in body && typeof body.error === "string";
-  return new SignInError(known ? (body.error as string) : GOOGLE_LOGIN_FALLBACK);
+  return known
+    ? new SignInError(body.error as string, appErrorOf(body as { code?: unknown; values?: unknown; valueErrors?: unknown }))
+    : new SignInError(GOOGLE_LOGIN_FALLBACK, LOGIN_FALLBACK);
 }
 
 /**
@@ -51,7 +63,7 @@ export async function exchangeGoogleToken(
   if (me.ok && isUser(found)) return "returning";
   // Only the API's own 404 means "not registered yet"; any other page at that address is not ours.
   const notRegistered = me.status === 404 && typeof found === "object" && found !== null && "error" in found;
-  if (!notRegistered) throw me.ok ? new SignInError(GOOGLE_LOGIN_FALLBACK) : refusal(me.status, found);
+  if (!notRegistered) throw me.ok ? new SignInError(GOOGLE_LOGIN_FALLBACK, LOGIN_FALLBACK) : refusal(me.status, found);
   const registered = await request("/api/auth/register", {
     method: "POST",
     headers: { authorization, "content-type": "application/json" },
@@ -60,7 +72,7 @@ export async function exchangeGoogleToken(
   });
   const created = await bodyOf(registered);
   if (registered.ok && isUser(created)) return "new";
-  throw registered.ok ? new SignInError(GOOGLE_LOGIN_FALLBACK) : refusal(registered.status, created);
+  throw registered.ok ? new SignInError(GOOGLE_LOGIN_FALLBACK, LOGIN_FALLBACK) : refusal(registered.status, created);
 }
 
 /** Where a signed-in Google user lands: a first sign-in is welcomed, a later one welcomed back (app/components/flash-toasts.tsx). */

@@ -4,8 +4,6 @@ import { flushSync } from "react-dom";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { useToast } from "./toaster";
-import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
-import type { ErrorValues } from "#app/i18n/error-text";
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from "#app/i18n/languages";
 import {
   AI_QUIZ_TITLE_MAX_LENGTH,
@@ -26,10 +24,10 @@ import {
 } from "#app/ai/options";
 import { getClientId } from "#app/game/client/storage";
 import type { ToastMessage } from "#app/schemas/form-schemas";
-import { fieldError, getFormProps, useSchemaForm, type FormReply, type FormValues } from "#app/forms/forms";
+import { fieldError, fieldErrorCode, getFormProps, useSchemaForm, type FormReply, type FormValues } from "#app/forms/forms";
 import { Slider } from "./slider";
-import { appErrorOf } from "#app/i18n/app-error";
-import { useSayError } from "#app/i18n/error-text";
+import { appErrorOf, type AppError } from "#app/i18n/app-error";
+import { useSayError, useSayToast } from "#app/i18n/error-text";
 
 /** The form's fields as the page shows them: text, as typed. */
 type AiQuizValues = Record<"topic" | "title" | "difficulty" | "kinds" | "questionCount" | "timeLimit" | "language", string>;
@@ -68,6 +66,13 @@ const TOPIC_KEYS: Record<(typeof POPULAR_TOPICS)[number], string> = {
   "Health & Medicine": "health",
 };
 
+/** The API's refusal of a generation: its English and the code it is said by (null: sent without one). */
+class GenerationRefusal extends Error {
+  constructor(readonly refusal: { english: string; error: AppError | null } | null) {
+    super(refusal?.english ?? "generation failed");
+  }
+}
+
 export interface AiQuizActionData extends FormReply {
   formError?: ToastMessage;
 }
@@ -76,17 +81,26 @@ interface QuotaView {
   isGuest: boolean;
   /** null when it could not be read. */
   quota: { limit: number; remaining: number } | null;
+  /** An exhausted quota's English, and the code the page says it by. */
   quotaMessage: string | null;
+  quotaError: AppError | null;
   canUpgrade: boolean;
   freeDailyLimit: number;
 }
 
-export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfigured: string | null }) {
+export function AiQuizForm({
+  user,
+  notConfigured,
+  notConfiguredError,
+}: {
+  user: QuotaView;
+  notConfigured: string | null;
+  notConfiguredError: AppError | null;
+}) {
   const { t, language } = useTranslation("quiz");
   const pageLanguage = isLanguage(language) ? language : "en";
-  const errorText = useErrorTextWithValues();
   const sayError = useSayError();
-  const toastText = useToastText();
+  const toastText = useSayToast();
   const actionData = useActionData<AiQuizActionData>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -106,10 +120,11 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
     },
   });
   const formProps = getFormProps(form);
-  // The schema speaks English; each message is shown in the page's language.
-  const topicError = errorText(fieldError(fields.topic)) || undefined;
-  const kindsError = errorText(fieldError(fields.kinds)) || undefined;
-  const languageError = errorText(fieldError(fields.language)) || undefined;
+  // Each message is said in the page's language from the code it was raised with.
+  const fieldText = (field: Parameters<typeof fieldError>[0]) => sayError(fieldErrorCode(field), fieldError(field)) || undefined;
+  const topicError = fieldText(fields.topic);
+  const kindsError = fieldText(fields.kinds);
+  const languageError = fieldText(fields.language);
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
   useEffect(() => {
@@ -133,7 +148,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
   function chooseTopic(topic: string) {
     // Render the chosen topic at once, so that a message beside the topic is checked against it.
     flushSync(() => update({ topic }));
-    if (topicError) form.validate({ name: fields.topic.name });
+    if (topicError) form.validate({ name: fields.topic.name as string });
   }
 
   async function generate(request: GenerateQuizInput) {
@@ -149,14 +164,14 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
       const body = (await response.json().catch(() => null)) as {
         error?: string;
         code?: string;
-        values?: ErrorValues;
+        values?: unknown;
         valueErrors?: unknown;
         quiz?: { title: string };
         questions?: unknown[];
         gameSession?: { gameCode: string };
       } | null;
       // Said from its code and values (docs/decisions/0047-errors-as-codes.md): an unusable reply's reason is a message of its own.
-      if (!response.ok || !body?.gameSession) throw new Error(body?.error ? sayError(appErrorOf(body), body.error) : GENERATION_FAILED.description);
+      if (!response.ok || !body?.gameSession) throw new GenerationRefusal(body?.error ? { english: body.error, error: appErrorOf(body) } : null);
       toast({
         title: t("ai.generated.title"),
         description: t("ai.generated.description", { title: body.quiz?.title, count: body.questions?.length ?? 0 }),
@@ -164,10 +179,15 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
       const gameCode = body.gameSession.gameCode;
       redirectTimer.current = setTimeout(() => navigate(`/waiting/${gameCode}`), REDIRECT_AFTER_GENERATION_MS);
     } catch (error) {
-      const message: ToastMessage = {
-        title: GENERATION_FAILED.title,
-        description: error instanceof Error && error.message !== "Failed to fetch" ? error.message : GENERATION_FAILED.description,
-      };
+      // The API's refusal by its code; a request that never got an answer, or one with no words, as a failed generation.
+      const refusal = error instanceof GenerationRefusal ? error.refusal : null;
+      const message: ToastMessage = refusal
+        ? {
+            title: GENERATION_FAILED.title,
+            description: refusal.english,
+            codes: { title: GENERATION_FAILED.codes.title, description: refusal.error ?? undefined },
+          }
+        : GENERATION_FAILED;
       setFailure(message);
       toast({ ...toastText(message), variant: "destructive" });
       setGenerating(false);
@@ -185,7 +205,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
 
       {notConfigured ? (
         <div className="card ai-notice" role="status">
-          <strong>{t("ai.off")}</strong> {errorText(notConfigured)}
+          <strong>{t("ai.off")}</strong> {sayError(notConfiguredError, notConfigured)}
         </div>
       ) : null}
 
@@ -205,7 +225,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
       )}
       {user.quotaMessage ? (
         <div className="card ai-notice" role="status">
-          {errorText(user.quotaMessage)}{" "}
+          {sayError(user.quotaError, user.quotaMessage)}{" "}
           {user.isGuest ? (
             <Link to="/auth?tab=register">{t("ai.register")}</Link>
           ) : user.canUpgrade ? (
@@ -267,7 +287,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
           maxLength={AI_QUIZ_TITLE_MAX_LENGTH}
           placeholder={suggestedQuizTitle(draft.topic, draft.difficulty, isLanguage(draft.language) ? draft.language : pageLanguage)}
           value={draft.title}
-          error={errorText(fieldError(fields.title)) || undefined}
+          error={fieldText(fields.title)}
           onChange={(event) => update({ title: event.target.value })}
         />
 
@@ -287,7 +307,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
                 </option>
               ))}
             </select>
-            <FieldError id="difficulty-error" message={errorText(fieldError(fields.difficulty)) || undefined} />
+            <FieldError id="difficulty-error" message={fieldText(fields.difficulty)} />
           </div>
           <div className="field">
             <label htmlFor="kinds">{t("ai.kinds")}</label>
@@ -338,7 +358,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
             range={QUESTION_COUNT}
             value={draft.questionCount}
             shown={draft.questionCount}
-            error={errorText(fieldError(fields.questionCount)) || undefined}
+            error={fieldText(fields.questionCount)}
             onChange={(questionCount) => update({ questionCount })}
           />
           <Slider
@@ -348,7 +368,7 @@ export function AiQuizForm({ user, notConfigured }: { user: QuotaView; notConfig
             range={SECONDS_PER_QUESTION}
             value={draft.timeLimit}
             shown={t("form.seconds", { count: Number(draft.timeLimit) })}
-            error={errorText(fieldError(fields.timeLimit)) || undefined}
+            error={fieldText(fields.timeLimit)}
             onChange={(timeLimit) => update({ timeLimit })}
           />
         </div>

@@ -1,21 +1,22 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { useErrorText } from "#app/i18n/error-text";
+import { appErrorOf, type AppError } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 import { useTranslation } from "#app/i18n/use-translation";
 import { MAIN_ID } from "#app/components/layout";
 
 /** The one error screen every route reuses: the not-found text of docs/product.md#screens for 404, a plain apology otherwise. */
 export function GeneralErrorBoundary() {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const sayError = useSayError();
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  // A refusal that says why (`{ error, code }`, as a form past its limits gets), in the page's language.
+  // A refusal that says why (`{ error, code, values? }`, as a form past its limits gets), in the page's language from its code.
   const refusal = isRouteErrorResponse(error) ? refusalOf(error.data) : null;
   return (
     <main id={MAIN_ID} className="page narrow">
       <h1>{t("errorPage.title")}</h1>
-      <p>{refusal ? errorText(refusal.error, refusal.code) : status === 500 ? t("errorPage.serverProblem") : t("errorPage.status", { status })}</p>
+      <p>{refusal ? sayError(refusal.code, refusal.error) : status === 500 ? t("errorPage.serverProblem") : t("errorPage.status", { status })}</p>
       <Link to="/" className="button">
         {t("errorPage.home")}
       </Link>
@@ -36,8 +37,7 @@ export function NotFound() {
   );
 }
 
-function refusalOf(data: unknown): { error: string; code?: string } | null {
+function refusalOf(data: unknown): { error: string; code: AppError | null } | null {
   if (typeof data !== "object" || data === null || typeof (data as { error?: unknown }).error !== "string") return null;
-  const { error, code } = data as { error: string; code?: unknown };
-  return { error, code: typeof code === "string" ? code : undefined };
+  return { error: (data as { error: string }).error, code: appErrorOf(data as { code?: unknown }) };
 }

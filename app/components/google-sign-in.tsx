@@ -10,10 +10,11 @@ import { useCallback, useRef, useState } from "react";
 import { useTranslation } from "#app/i18n/use-translation";
 import type { Auth } from "firebase/auth";
 import { useToast } from "#app/components/toaster";
-import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { useSayError } from "#app/i18n/error-text";
+import { appError, type AppError } from "#app/i18n/app-error";
 import type { loader as rootLoader } from "#app/root";
 import type { PublicFirebaseConfig } from "#app/env/env.server";
-import { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleErrorMessage } from "#app/auth/google-errors";
+import { AUTH_UNAVAILABLE, FAILED_TO_AUTHENTICATE, GOOGLE_NOT_CONFIGURED, SOMETHING_WENT_WRONG, googleError } from "#app/auth/google-errors";
 import { exchangeGoogleToken, GOOGLE_LOGIN_FALLBACK, SignInError, welcomeAfterGoogle, type GoogleAccount } from "#app/auth/google-session";
 
 /**
@@ -65,12 +66,14 @@ async function signInWithGoogle(config: PublicFirebaseConfig): Promise<GoogleAcc
   }
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof SignInError) return error.message || SOMETHING_WENT_WRONG;
+/** Why a sign-in failed: its English, and the code it is said by (null: the server's refusal sent without one). */
+function refusalOf(error: unknown): { english: string; error: AppError | null } {
+  if (error instanceof SignInError)
+    return error.message ? { english: error.message, error: error.error } : { english: SOMETHING_WENT_WRONG, error: appError("SOMETHING_WENT_WRONG") };
   const code = typeof error === "object" && error && "code" in error && typeof error.code === "string" ? error.code : undefined;
-  if (code?.startsWith("auth/")) return googleErrorMessage(code);
-  if (error instanceof TypeError) return googleErrorMessage("auth/network-request-failed"); // fetch could not reach the server
-  return GOOGLE_LOGIN_FALLBACK;
+  if (code?.startsWith("auth/")) return googleError(code);
+  if (error instanceof TypeError) return googleError("auth/network-request-failed"); // fetch could not reach the server
+  return { english: GOOGLE_LOGIN_FALLBACK, error: appError("GOOGLE_LOGIN_FALLBACK") };
 }
 
 function GoogleLogo() {
@@ -99,7 +102,7 @@ export function GoogleSignInButton() {
   const toast = useToast();
   const navigate = useNavigate();
   const { t } = useTranslation("account");
-  const errorText = useErrorTextWithValues();
+  const sayError = useSayError();
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
 
@@ -119,14 +122,16 @@ export function GoogleSignInButton() {
     try {
       navigate(welcomeAfterGoogle(await signInWithGoogle(config)));
     } catch (error) {
-      const message = messageOf(error);
-      const description = Object.hasOwn(GOOGLE_REFUSAL_KEYS, message) ? t(GOOGLE_REFUSAL_KEYS[message]) : errorText(message);
+      const refusal = refusalOf(error);
+      const description = Object.hasOwn(GOOGLE_REFUSAL_KEYS, refusal.english)
+        ? t(GOOGLE_REFUSAL_KEYS[refusal.english])
+        : sayError(refusal.error, refusal.english);
       toast({ title: t("google.failed"), description, variant: "destructive" });
     } finally {
       busyRef.current = false;
       setBusy(false);
     }
-  }, [config, navigate, toast, t, errorText]);
+  }, [config, navigate, toast, t, sayError]);
 
   return (
     <div className="google-sign-in">

@@ -8,9 +8,17 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { CREATE_TIME_LIMIT_OPTIONS } from "#app/game/rules";
-import { useErrorTextWithValues, useToastText } from "#app/i18n/error-templates";
-import type { ErrorValues } from "#app/i18n/error-text";
-import { applyEditorIntent, checkQuizDraft, quizErrorToast, type QuestionDraft, type QuizDraft, type ToastMessage } from "#app/schemas/quiz-form-schema";
+import { useSayError, useSayToast } from "#app/i18n/error-text";
+import { appErrorOf, type AppError } from "#app/i18n/app-error";
+import {
+  applyEditorIntent,
+  checkQuizDraft,
+  quizErrorToast,
+  type DraftProblems,
+  type QuestionDraft,
+  type QuizDraft,
+  type ToastMessage,
+} from "#app/schemas/quiz-form-schema";
 import { Field, FieldError, TextAreaField } from "./form-field";
 import { KindFieldsStyle } from "./kind-editor-fields";
 import { QuestionEditor, fieldId } from "./question-editor";
@@ -19,10 +27,15 @@ import { VisibilityHint } from "./visibility-hint";
 
 export interface QuizFormReply {
   draft?: QuizDraft;
-  /** Field path (`questions.0.text`) to its message. */
+  /** Field path (`questions.0.text`) to its message, in English. */
   errors?: Record<string, string>;
+  /** Each message's code and values, which the page says it by (docs/decisions/0047-errors-as-codes.md). */
+  codes?: Record<string, AppError>;
   formError?: ToastMessage;
 }
+
+/** A picture's upload refusal beside its question: its English (or the page's own words) and the code it is said by. */
+type UploadError = { message: string; error: AppError | null };
 
 interface QuizFormProps {
   editing: { id: number; draft: QuizDraft } | null;
@@ -32,8 +45,8 @@ interface QuizFormProps {
 
 export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
   const { t } = useTranslation("quiz");
-  const errorText = useErrorTextWithValues();
-  const toastText = useToastText();
+  const sayError = useSayError();
+  const toastText = useSayToast();
   const toast = useToast();
   const navigation = useNavigation();
   const [draft, setDraft] = useState<QuizDraft>(() => reply?.draft ?? initialDraft);
@@ -42,7 +55,7 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
   const [keys, setKeys] = useState(() => draft.questions.map((_, i) => i));
   const [validateLive, setValidateLive] = useState(false);
   const [focusId, setFocusId] = useState<string | null>(null);
-  const [uploadErrors, setUploadErrors] = useState<Record<string, string>>({});
+  const [uploadErrors, setUploadErrors] = useState<Record<string, UploadError>>({});
   const [uploading, setUploading] = useState<Set<number>>(new Set());
   const [announcement, setAnnouncement] = useState("");
   const dragFrom = useRef<number | null>(null);
@@ -64,15 +77,17 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
   }, [focusId]);
 
   const originalTimeLimit = editing?.draft.timeLimit;
-  const liveErrors = useMemo(() => {
+  const liveErrors = useMemo((): DraftProblems | null => {
     if (!validateLive) return null;
     const result = checkQuizDraft(draft, originalTimeLimit);
-    return result.ok ? {} : result.errors;
+    return result.ok ? { errors: {}, codes: {} } : result;
   }, [draft, validateLive, originalTimeLimit]);
-  // The rules speak English (the server's reply, or the same rules run here); shown in the page's language.
-  const errors = Object.fromEntries(
-    Object.entries({ ...(liveErrors ?? reply?.errors ?? {}), ...uploadErrors }).map(([key, message]) => [key, errorText(message)]),
-  );
+  // The rules' messages (the server's reply, or the same rules run here), each said in the page's language from its code.
+  const checked: DraftProblems = liveErrors ?? { errors: reply?.errors ?? {}, codes: reply?.codes ?? {} };
+  const errors = Object.fromEntries([
+    ...Object.entries(checked.errors).map(([key, message]) => [key, sayError(checked.codes[key], message)]),
+    ...Object.entries(uploadErrors).map(([key, upload]) => [key, sayError(upload.error, upload.message)]),
+  ]);
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
   const saveLabel = editing ? t("form.saveChanges") : t("form.saveQuiz");
   // A quiz made through the API may have a time limit the select does not offer; show it as it is.
@@ -132,11 +147,14 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
       let response = await fetch("/api/images", { method: "POST", body });
       // Pictures need a session (issue 26): a signed-out browser continues as a guest, then uploads again.
       if (response.status === 401 && (await fetch("/api/auth/guest", { method: "POST" })).ok) response = await fetch("/api/images", { method: "POST", body });
-      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string; code?: string; values?: ErrorValues };
+      const result = (await response.json().catch(() => ({}))) as { id?: string; error?: string; code?: string; values?: unknown; valueErrors?: unknown };
       if (response.ok && result.id) updateQuestion(index, { imageId: result.id });
-      else setUploadErrors((current) => ({ ...current, [key]: result.error ? errorText(result.error, result.code, result.values) : t("form.uploadFailed") }));
+      else {
+        const refusal: UploadError = result.error ? { message: result.error, error: appErrorOf(result) } : { message: t("form.uploadFailed"), error: null };
+        setUploadErrors((current) => ({ ...current, [key]: refusal }));
+      }
     } catch {
-      setUploadErrors((current) => ({ ...current, [key]: t("form.uploadOffline") }));
+      setUploadErrors((current) => ({ ...current, [key]: { message: t("form.uploadOffline"), error: null } }));
     } finally {
       setUploading((current) => {
         const next = new Set(current);
@@ -158,7 +176,7 @@ export function QuizForm({ editing, initialDraft, reply }: QuizFormProps) {
     if (result.ok) return;
     event.preventDefault();
     setValidateLive(true);
-    toast({ ...toastText(quizErrorToast(result.errors)), variant: "destructive" });
+    toast({ ...toastText(quizErrorToast(result)), variant: "destructive" });
     // The first invalid field, or its question's text where the message is about the whole question.
     const first = fieldId(Object.keys(result.errors)[0]);
     setFocusId(document.getElementById(first) ? first : first.replace(/-[^-]+$/, "-text"));

@@ -6,18 +6,22 @@
 import { useTranslation } from "#app/i18n/use-translation";
 import { TEAM_NAME_MAX_LENGTH } from "#app/game/rules";
 import { TEAM_LATER, TEAM_NEW, teamChoiceValue, type JoinTeams } from "#app/teams/team-choice";
+import type { AppError } from "#app/i18n/app-error";
 import { FieldError } from "./form-field";
 
 export function JoinTeamFields({
   offered,
   values,
   error,
+  errorCode,
   onChange,
 }: {
   offered: JoinTeams;
   /** What the last post chose, to choose again. */
   values?: { team?: string; newTeam?: string };
   error?: string;
+  /** The message's code and values, which it is said by (docs/decisions/0047-errors-as-codes.md). */
+  errorCode?: AppError;
   onChange(): void;
 }) {
   const { t } = useTranslation("game");
@@ -61,7 +65,7 @@ export function JoinTeamFields({
                 onChange();
               }}
             />
-            <FieldError id="newTeam-error" message={error} />
+            <FieldError id="newTeam-error" message={error} error={errorCode} />
           </li>
         )}
       </ul>

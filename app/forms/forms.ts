@@ -22,9 +22,11 @@
  * Without JavaScript the `<Form>` posts as a plain HTML form and the action's reply renders the
  * same messages beside the same fields.
  *
- * The messages stay English here, as the schemas and the actions speak it; `Field` / `FieldError` /
- * `FormError` (app/components/form-field.tsx) show each in the page's language, by the code the
- * `errors` catalog gives its English words (docs/decisions/0029-languages.md).
+ * Each message is raised with its code (`coded` in the schemas): its English stays here, as the
+ * actions and the API's callers speak it, and its code and values travel beside it (`codes` in a
+ * reply, each field's issue in the browser); `Field` / `FieldError` / `FormError`
+ * (app/components/form-field.tsx) say it in the page's language from the code
+ * (docs/decisions/0047-errors-as-codes.md).
  *
  * The join page, which every player's phone loads, uses only the server half: its fields are
  * checked in the browser by their own constraints, so conform and zod stay off the phone
@@ -34,23 +36,36 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { z } from "zod";
+import type { AppError } from "#app/i18n/app-error";
+import { issueError } from "#app/i18n/coded";
 
 export { getFormProps };
 
 /** Field name to its first message; `_form` for a message about the whole form. */
 export type FieldErrors = Partial<Record<string, string>>;
 
+/** Field name to the code and values its first message was raised with (`coded`), beside `FieldErrors`. */
+export type FieldCodes = Partial<Record<string, AppError>>;
+
+/** One message of a field as conform holds it in the browser: its English and the code it is said by. */
+export interface FieldIssue {
+  message: string;
+  error?: AppError;
+}
+
 /** What was typed into a form's fields, as text, to show again after a refusal (never a password). */
 export type FormValues = Record<string, string>;
 
-/** What an action sends back about a refused form: the fields to fill in again and a message per field. */
+/** What an action sends back about a refused form: the fields to fill in again, a message per field and its code. */
 export interface FormReply {
   values?: FormValues;
   errors?: FieldErrors;
+  codes?: FieldCodes;
 }
 
-/** A form read with its schema: the typed value, or a message per field. Either way, what was typed. */
-export type FormSubmission<Output> = { status: "success"; value: Output; values: FormValues } | { status: "error"; values: FormValues; errors: FieldErrors };
+/** A form read with its schema: the typed value, or a message per field with its code. Either way, what was typed. */
+export type FormSubmission<Output> =
+  { status: "success"; value: Output; values: FormValues } | { status: "error"; values: FormValues; errors: FieldErrors; codes: FieldCodes };
 
 /** Any schema of a whole form: an object, possibly refined, piped or transformed. */
 export type FormSchema = z.ZodType<unknown, Record<string, unknown>>;
@@ -68,13 +83,21 @@ const RESERVED_NAMES = new Set([INTENT_NAME, "__state__"]);
  */
 function parseWith<Schema extends FormSchema>(payload: FormData | URLSearchParams, schema: Schema) {
   try {
-    return parseWithZod(payload, { schema, disableAutoCoercion: true });
+    return parseWithZod(payload, { schema, disableAutoCoercion: true, formatError: issuesOf });
   } catch {
     // A hand-made post with an unreadable conform intent: read its fields alone.
     const fields = new FormData();
     for (const [name, value] of payload.entries()) if (!RESERVED_NAMES.has(name)) fields.append(name, value);
-    return parseWithZod(fields, { schema, disableAutoCoercion: true });
+    return parseWithZod(fields, { schema, disableAutoCoercion: true, formatError: issuesOf });
   }
+}
+
+/** A field's zod issues as conform keeps them: each message with the code it was raised with. */
+function issuesOf(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.map((issue) => {
+    const error = issueError(issue);
+    return error ? { message: issue.message, error } : { message: issue.message };
+  });
 }
 
 const constraints = new WeakMap<FormSchema, ReturnType<typeof getZodConstraint>>();
@@ -98,19 +121,25 @@ function fieldNamesOf(schema: FormSchema): string[] {
   return Object.keys(constraintOf(schema)).filter((name) => !/[.[]/.test(name));
 }
 
-/** Conform's messages per field name ("" for the whole form) to the first message per field. */
-function firstMessages(error: Record<string, string[] | null> | null | undefined): FieldErrors {
+/** Conform's issues per field name ("" for the whole form) to the first message per field, and its code. */
+function firstMessages(error: Record<string, FieldIssue[] | null> | null | undefined): { errors: FieldErrors; codes: FieldCodes } {
   const errors: FieldErrors = {};
-  for (const [name, messages] of Object.entries(error ?? {})) {
-    if (messages?.[0]) errors[name === "" ? "_form" : name] = messages[0];
+  const codes: FieldCodes = {};
+  for (const [name, issues] of Object.entries(error ?? {})) {
+    const first = issues?.[0];
+    if (!first?.message) continue;
+    const field = name === "" ? "_form" : name;
+    errors[field] = first.message;
+    if (first.error) codes[field] = first.error;
   }
-  return errors;
+  return { errors, codes };
 }
 
 /**
  * Reads a posted form with its schema. `values` holds what was typed into each of the schema's
  * fields ("" for one that was not sent), leaving out the `secret` ones (passwords), for the page
- * to show again.
+ * to show again; a refused form's `errors` its first message per field in English, and `codes`
+ * the code and values each was raised with.
  */
 export function parseForm<Schema extends FormSchema>(
   formData: FormData | URLSearchParams,
@@ -126,7 +155,7 @@ export function parseForm<Schema extends FormSchema>(
     values[name] = typeof text === "string" ? text : "";
   }
   if (submission.status === "success") return { status: "success", value: submission.value, values };
-  return { status: "error", values, errors: firstMessages(submission.error) };
+  return { status: "error", values, ...firstMessages(submission.error) };
 }
 
 /**
@@ -141,13 +170,14 @@ export function parseIntent<const Intents extends readonly [string, ...string[]]
   return submission.status === "success" ? submission.value.intent : null;
 }
 
-/** An action's reply as conform's last result: the values to start from and the messages to show. */
-function lastResultOf(reply: FormReply | null | undefined): SubmissionResult<string[]> | undefined {
+/** An action's reply as conform's last result: the values to start from and the messages to show, with their codes. */
+function lastResultOf(reply: FormReply | null | undefined): SubmissionResult<FieldIssue[]> | undefined {
   if (!reply || (reply.values === undefined && reply.errors === undefined)) return undefined;
-  const error: Record<string, string[]> = {};
+  const error: Record<string, FieldIssue[]> = {};
   for (const [name, message] of Object.entries(reply.errors ?? {})) {
     // A message about the whole form is the page's to place.
-    if (message && name !== "_form") error[name] = [message];
+    const code = reply.codes?.[name];
+    if (message && name !== "_form") error[name] = [code ? { message, error: code } : { message }];
   }
   return { status: "error", initialValue: reply.values ?? {}, error };
 }
@@ -155,7 +185,7 @@ function lastResultOf(reply: FormReply | null | undefined): SubmissionResult<str
 /** A layout effect in the browser; nothing to do on the server. */
 const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
-type FormOptions<Schema extends FormSchema> = Parameters<typeof useForm<z.input<Schema>, z.output<Schema>, string[]>>[0];
+type FormOptions<Schema extends FormSchema> = Parameters<typeof useForm<z.input<Schema>, z.output<Schema>, FieldIssue[]>>[0];
 
 /**
  * A page's form, checked with the schema its action reads: on submit (which then stops and
@@ -181,7 +211,7 @@ export function useSchemaForm<Schema extends FormSchema>(
     const form = document.forms.namedItem(id);
     for (const input of form?.querySelectorAll<HTMLInputElement>('input[type="password"]') ?? []) input.value = "";
   }, [lastResult, id]);
-  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+  return useForm<z.input<Schema>, z.output<Schema>, FieldIssue[]>({
     id,
     lastResult,
     constraint: constraintOf(schema),
@@ -200,17 +230,22 @@ interface FieldState {
   name: string;
   required?: boolean;
   initialValue?: unknown;
-  errors?: string[];
+  errors?: FieldIssue[];
 }
 
-/** The first message of a field, to show beside it. */
+/** The first message of a field, in English. */
 export function fieldError(field: FieldState): string | undefined {
-  return field.errors?.[0];
+  return field.errors?.[0]?.message;
+}
+
+/** The code and values of a field's first message, which it is shown by in the page's language. */
+export function fieldErrorCode(field: FieldState): AppError | undefined {
+  return field.errors?.[0]?.error;
 }
 
 /**
  * What a `Field` (app/components/form-field.tsx) takes from a field of an uncontrolled input:
- * its name, whether it is required, what it starts with and its first message.
+ * its name, whether it is required, what it starts with, and its first message with its code.
  */
 export function fieldProps(field: FieldState) {
   return {
@@ -218,5 +253,6 @@ export function fieldProps(field: FieldState) {
     required: field.required,
     defaultValue: typeof field.initialValue === "string" ? field.initialValue : undefined,
     error: fieldError(field),
+    errorCode: fieldErrorCode(field),
   };
 }

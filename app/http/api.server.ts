@@ -15,7 +15,6 @@ import type { ImportFailureReason, ImportRefusal } from "#app/quiz-files/quiz-im
 import { appError, flatValues, isAppError, type AppError } from "#app/i18n/app-error";
 import { issueError } from "#app/i18n/coded";
 import { englishErrorText } from "#app/i18n/error-english.server";
-import { errorTextOf } from "#app/i18n/error-codes.server";
 import type { User } from "#app/models/user.server";
 import { findGameScreen, type GameScreenData, type ScreenContext } from "#app/game-pages/game-screen.server";
 import { checkLimits, type LimitName } from "#app/limits/rate-limits.server";
@@ -93,34 +92,19 @@ export const IMPORT_FAILURE_STATUS: Record<ImportFailureReason, number> = {
 };
 
 /**
- * An import's refusal as JSON: `{ error, code?, values?, fieldErrors? }` with Retry-After for a
- * limit; a file that cannot be imported gives every problem by field in `fieldErrors`, and a
- * spreadsheet's by row in `rows`, each with its code and values.
+ * An import's refusal as JSON: `{ error, code?, values?, valueErrors?, fieldErrors? }` with
+ * Retry-After for a limit; a file that cannot be imported gives every problem by field in
+ * `fieldErrors`, and a spreadsheet's by row in `rows`, each with the code and values it was raised
+ * with (a row's own problem nested: its English in `values`, its code in `valueErrors`).
  */
 export function importRefusalResponse(refusal: ImportRefusal): Response {
-  // The file's own problems still come as English: their code is found from the words here, the one
-  // place left (docs/decisions/0047-errors-as-codes.md, still left).
-  if (refusal.reason !== "invalid-file")
-    return jsonError(
-      IMPORT_FAILURE_STATUS[refusal.reason],
-      refusal.error ?? errorOfWords(refusal.message),
-      refusal.fieldErrors,
-      refusal.retryAfterSeconds,
-      refusal.message,
-    );
-  const body = {
-    error: refusal.message,
-    ...errorTextOf(refusal.message),
-    fieldErrors: refusal.fieldErrors,
-    ...(refusal.rows ? { rows: refusal.rows.map((row) => ({ ...row, ...errorTextOf(row.message) })) } : {}),
-  };
-  return Response.json(body, { status: IMPORT_FAILURE_STATUS[refusal.reason] });
-}
-
-/** An import refusal's English with the code and values read back from its words, or the words alone. */
-function errorOfWords(message: string): AppError | string {
-  const found = errorTextOf(message);
-  return found ? ({ code: found.code, values: found.values } as AppError) : message;
+  const status = IMPORT_FAILURE_STATUS[refusal.reason];
+  if (!refusal.rows) return jsonError(status, refusal.error ?? refusal.message, refusal.fieldErrors, refusal.retryAfterSeconds, refusal.message);
+  const rows = refusal.rows.map(({ row, message, error }) => {
+    const { error: _english, ...coded } = errorBody(error, message);
+    return { row, message, ...coded };
+  });
+  return Response.json({ ...errorBody(refusal.error ?? refusal.message, refusal.message), fieldErrors: refusal.fieldErrors, rows }, { status });
 }
 
 /** How each refusal of a login, registration or guest session answers (the /auth page's action). */
@@ -147,7 +131,7 @@ export function billingError(failure: { reason: BillingFailure; message: string;
  * `{ error, code?, values?, fieldErrors? }`: the message in English, as the API's callers read it,
  * and its code when the interface has it in the `errors` catalog, with the values of a message that
  * has them (a limit's wait, a plan's allowance), for the browser or any client to show it in its
- * language (app/i18n/error-text.ts, error-codes.server.ts).
+ * language (app/i18n/error-text.ts).
  */
 export function jsonError(
   status: number,

@@ -1,73 +1,13 @@
 /**
- * Error messages in the reader's language. The server and the shared zod schemas speak English,
- * as the API's callers expect; every message the interface may show has a code in the `errors`
- * catalog, whose English text is that message word for word. The server sends the code beside
- * the message (API errors, the game's ERROR), and the browser translates by the code or, for the
- * messages its own form checks produce, by finding the code of the English words.
+ * Error messages in the reader's language, said once, at the edge, from the code and values they
+ * were raised with (docs/decisions/0047-errors-as-codes.md): an API error's `code`, a game ERROR's
+ * `key`, a zod issue's stamped code. Nothing is read back out of English words; a message that
+ * comes with no code (a refusal the interface never expected) is shown as it came.
  */
 import { useCallback } from "react";
 import type { AppError } from "./app-error";
 import type { Translator } from "./translator";
 import { useTranslator } from "./use-translation";
-
-/** English text to code, from the English `errors` catalog (flat: code to text). */
-export function errorCodesOf(englishErrors: unknown): Map<string, string> {
-  const codes = new Map<string, string>();
-  for (const [code, text] of Object.entries((englishErrors ?? {}) as Record<string, unknown>)) if (typeof text === "string") codes.set(text, code);
-  return codes;
-}
-
-/** The values of a message that has them, sent beside it (a game's ERROR, an API error): `{ type: "FOO" }`. */
-export type ErrorValues = Record<string, string | number>;
-
-const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
-const PLACEHOLDER = /\{\{\s*(\w+)(?:\s*,[^}]*)?\}\}/g;
-
-/**
- * The `errors` key whose English text, given `values`, is `message` word for word: `code` when it
- * is, else the one of its family that is (BAD_MESSAGE, NOT_HOST cover several); undefined when none is.
- */
-export function errorKeyOfValues(translator: Translator, message: string, code: string | null | undefined, values: ErrorValues): string | undefined {
-  const english = Object.entries((translator.catalog("en", "errors") ?? {}) as Record<string, unknown>);
-  const own = english.filter(([key]) => key.replace(PLURAL_SUFFIX, "") === code);
-  for (const [key, text] of [...own, ...english]) {
-    if (typeof text !== "string" || !text.includes("{{")) continue;
-    const filled = text.replace(PLACEHOLDER, (placeholder, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : placeholder));
-    if (filled === message) return key.replace(PLURAL_SUFFIX, "");
-  }
-  return undefined;
-}
-
-const codesByTranslator = new WeakMap<Translator, Map<string, string>>();
-
-function codesOf(translator: Translator): Map<string, string> {
-  let codes = codesByTranslator.get(translator);
-  if (!codes) {
-    codes = errorCodesOf(translator.catalog("en", "errors"));
-    codesByTranslator.set(translator, codes);
-  }
-  return codes;
-}
-
-/**
- * `errorText(message, code?, values?)`: the message in the page's language when its code (given, or
- * found from its English words, or from the values sent with it) has a translation; the message as
- * it came otherwise. A code whose English text differs from the message (a message with numbers in
- * it) is not used, so the reader never sees a different message than the one sent.
- */
-export function useErrorText(): (message: string | null | undefined, code?: string | null, values?: ErrorValues | null) => string {
-  const translator = useTranslator();
-  return useCallback(
-    (message, code, values) => {
-      if (!message) return "";
-      const known = codesOf(translator).get(message) ?? (code && translator.resource("en", "errors", code) === message ? code : undefined);
-      if (known) return translator.fixedT("errors")(known);
-      const withValues = values ? errorKeyOfValues(translator, message, code, values) : undefined;
-      return withValues ? translator.fixedT("errors")(withValues, values!) : message;
-    },
-    [translator],
-  );
-}
 
 const WAIT = /^(\d+) (second|minute|hour)s?$/;
 const SIZE = /^(\d+(?:\.\d+)?) (bytes|KB|MB|GB)$/;
@@ -102,6 +42,22 @@ export function translateError(translator: Translator, error: AppError | null | 
   if (known === undefined) return english ?? error.code;
   const values = error.values ? Object.fromEntries(Object.entries(error.values).map(([name, value]) => [name, localValue(translator, value)])) : undefined;
   return translator.fixedT("errors")(error.code, values);
+}
+
+/** A toast's English title and description (docs/product.md#messages pairs them), with the codes each is said by. */
+export interface CodedToast {
+  title: string;
+  description: string;
+  codes?: { title?: AppError; description?: AppError };
+}
+
+/** A toast's title and description in the page's language, each from its code (its English when it has none). */
+export function useSayToast(): <T extends CodedToast>(message: T) => T {
+  const sayError = useSayError();
+  return useCallback(
+    (message) => ({ ...message, title: sayError(message.codes?.title, message.title), description: sayError(message.codes?.description, message.description) }),
+    [sayError],
+  );
 }
 
 /** `translateError` in the page's language: `sayError(error, english?)`. */

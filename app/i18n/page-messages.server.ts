@@ -4,12 +4,11 @@ import type { Language } from "./languages";
 
 /**
  * The catalogs a page of `language` hands to the browser: all of its namespaces (about NN KB
- * compressed; a client navigation then never waits for words), and English's error texts, which
- * `useErrorText` needs to find a message's code.
+ * compressed; a client navigation then never waits for words). Errors are said from their codes in
+ * the page's language (docs/decisions/0047-errors-as-codes.md), so no other language's catalog comes along.
  */
 export function pageMessages(language: Language): PageMessages {
-  const resources = language === "en" ? { en: CATALOGS.en } : { [language]: CATALOGS[language], en: { errors: CATALOGS.en.errors } };
-  return { language, resources };
+  return { language, resources: { [language]: CATALOGS[language] } };
 }
 
 /** The JSON for an inline `<script type="application/json">`: `<` escaped so no text can close the tag. */

@@ -28,10 +28,11 @@ export function busyAnswer(busy: { reason: "busy" | "address-busy"; retryAfterSe
   message: string;
   title: string;
   error: AppError;
+  titleError: AppError;
 } {
   return busy.reason === "address-busy"
-    ? { status: 429, message: ADDRESS_BUSY, title: "Please wait", error: appError("ADDRESS_BUSY") }
-    : { status: 503, message: SERVER_BUSY, title: "Server busy", error: appError("SERVER_BUSY") };
+    ? { status: 429, message: ADDRESS_BUSY, title: "Please wait", error: appError("ADDRESS_BUSY"), titleError: appError("ADDRESS_BUSY_TITLE") }
+    : { status: 503, message: SERVER_BUSY, title: "Server busy", error: appError("SERVER_BUSY"), titleError: appError("SERVER_BUSY_TITLE") };
 }
 
 /** A file past the shape any real one has, or whose reading ran its worker out of memory or time: 413. */

@@ -18,7 +18,9 @@ import {
 } from "#app/quiz-files/import-reading.server";
 import { toQuizFile, type QuizFile } from "#app/quiz-files/quiz-file";
 import type { RowError } from "#app/quiz-files/quiz-spreadsheet.server";
-import { pictureTooLargeMessage } from "#app/pictures/storage-limits";
+import { pictureTooLargeError } from "#app/pictures/storage-limits";
+import { codedIssue } from "#app/i18n/coded";
+import type { AppError } from "#app/i18n/app-error";
 
 export type { RowError };
 
@@ -72,8 +74,8 @@ export async function importQuiz(
     if (!imageId) {
       const result = await storeImage(db, picture, imageOwner, storageLimitBytes, now, options);
       if (result.status === "over-quota") return result;
-      if (result.status === "too-large") return invalidFile([{ path: ["questions", index, "image"], message: pictureTooLargeMessage(result.maxBytes) }]);
-      if (result.status === "invalid") return invalidFile([{ path: ["questions", index, "image"], message: result.message }]);
+      if (result.status === "too-large") return pictureRefused(index, pictureTooLargeError(result.maxBytes));
+      if (result.status === "invalid") return pictureRefused(index, result.error);
       imageId = result.value.id;
       stored.set(key, imageId);
     }
@@ -84,6 +86,11 @@ export async function importQuiz(
   // Every picture named was stored just above; only a picture deleted in between could be missing.
   if (created.status !== "ok") throw new Error(`Imported pictures vanished before the quiz was saved: ${created.ids.join(", ")}`);
   return created;
+}
+
+/** The file refused for the picture of its question `index`, by the refusal's code. */
+function pictureRefused(index: number, error: AppError): ImportInvalid {
+  return invalidFile([{ path: ["questions", index, "image"], ...codedIssue(error.code, error.values) }]);
 }
 
 /** The requester's own quiz as a quiz file, each picture embedded (its large rendition, WebP). */

@@ -6,6 +6,7 @@
  * `NightFormSchema` in form-schemas.ts.
  */
 import { MAX_ROUNDS } from "#app/game/rules";
+import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
 
 export const MIN_ROUNDS = 2;
 /** Titles as long as a quiz's, so a round named after its quiz always fits. */
@@ -33,15 +34,17 @@ function emptyRound(): NightRoundDraft {
 
 export const nightRoundCountMessage = (min: number, max: number) => `A night has ${min} to ${max} rounds.`;
 export const NIGHT_ROUND_COUNT_MESSAGE = nightRoundCountMessage(MIN_ROUNDS, MAX_ROUNDS);
+/** The same refusal by its code (docs/decisions/0047-errors-as-codes.md), which the page says it by. */
+export const NIGHT_ROUND_COUNT_ERROR = appError("NIGHT_ROUND_COUNT", { min: MIN_ROUNDS, max: MAX_ROUNDS });
 
 const INTENT = /^(add-round|remove-round|move-round)(?:-(\d+))?(?:-(up|down))?$/;
 
 /**
  * One editing step of the plan's buttons (`add-round`, `remove-round-2`, `move-round-1-up`): the
- * edited plan and the round to put focus on, or a message when the step is not allowed. Null for
- * what is not one of them (hosting the night).
+ * edited plan and the round to put focus on, or a message (and its code) when the step is not
+ * allowed. Null for what is not one of them (hosting the night).
  */
-export function applyNightIntent(draft: NightDraft, intent: string): { draft: NightDraft; focus: number } | { error: string } | null {
+export function applyNightIntent(draft: NightDraft, intent: string): { draft: NightDraft; focus: number } | { error: string; code: AppError } | null {
   const match = INTENT.exec(intent);
   if (!match) return null;
   const [, action, rawIndex, direction] = match;
@@ -49,11 +52,11 @@ export function applyNightIntent(draft: NightDraft, intent: string): { draft: Ni
   const index = rawIndex === undefined ? -1 : Number(rawIndex);
   switch (action) {
     case "add-round":
-      if (rounds.length >= MAX_ROUNDS) return { error: NIGHT_ROUND_COUNT_MESSAGE };
+      if (rounds.length >= MAX_ROUNDS) return { error: NIGHT_ROUND_COUNT_MESSAGE, code: NIGHT_ROUND_COUNT_ERROR };
       return { draft: { ...draft, rounds: [...rounds, emptyRound()] }, focus: rounds.length };
     case "remove-round":
       if (!rounds[index]) return { draft, focus: 0 };
-      if (rounds.length <= MIN_ROUNDS) return { error: NIGHT_ROUND_COUNT_MESSAGE };
+      if (rounds.length <= MIN_ROUNDS) return { error: NIGHT_ROUND_COUNT_MESSAGE, code: NIGHT_ROUND_COUNT_ERROR };
       return { draft: { ...draft, rounds: rounds.filter((_, i) => i !== index) }, focus: Math.max(0, index - 1) };
     case "move-round": {
       const to = direction === "up" ? index - 1 : index + 1;
@@ -78,6 +81,19 @@ export function fieldIdOf(name: string): string {
     .replace(/\[(\d+)\]\.?/g, "-$1-")
     .replace(/\./g, "-")
     .replace(/-$/, "");
+}
+
+type NightRefusal = "not-found" | "forbidden" | "empty";
+
+const NIGHT_REFUSAL_CODES = {
+  "not-found": "NIGHT_ROUND_QUIZ_GONE",
+  forbidden: "NIGHT_ROUND_QUIZ_PRIVATE",
+  empty: "NIGHT_ROUND_QUIZ_EMPTY",
+} as const satisfies Record<NightRefusal, ErrorCode>;
+
+/** `nightRefusalMessage`'s refusal by its code, naming the round as a person counts them. */
+export function nightRefusalError(status: NightRefusal, round: number): AppError {
+  return appError(NIGHT_REFUSAL_CODES[status], { n: round + 1 });
 }
 
 /** Why `hostNewNight` refused a round's quiz, naming the round (`round` is 0-based, as the model gives it). */

@@ -7,7 +7,7 @@ import { getHeapStatistics } from "node:v8";
 import type { QuestionContent } from "#app/game/question-kinds";
 import type { NewQuiz } from "#app/models/quiz.server";
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "#app/limits/heavy-limits";
-import { sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/pictures/picture-format";
+import { sniffPictureFormat } from "#app/pictures/picture-format";
 import { QuizFileSchema, type ParsedQuizFile } from "#app/quiz-files/quiz-file";
 import {
   DEFAULT_SPREADSHEET_LIMITS,
@@ -17,7 +17,9 @@ import {
   type SpreadsheetLimits,
   type SpreadsheetResult,
 } from "#app/quiz-files/quiz-spreadsheet-reading.server";
-import { MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/pictures/storage-limits";
+import { MAX_UPLOAD_BYTES, pictureTooLargeError } from "#app/pictures/storage-limits";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { codedIssue, englishOf, issueError } from "#app/i18n/coded";
 
 /** What to import: a quiz file (any JSON value; it is checked here), or a spreadsheet with the quiz's details. */
 export type ImportInput = { file: unknown; isPublic?: boolean } | ({ spreadsheet: { bytes: Uint8Array; fileName: string } } & NewQuiz);
@@ -30,37 +32,49 @@ export interface PreparedImport {
 }
 
 /**
- * What is wrong with a file: `message` is the first problem, for a one-line answer; a quiz file's
- * problems are in `fieldErrors` by path (`questions.2.answers`), a spreadsheet's in `rows`.
+ * What is wrong with a file: `message` is the first problem, for a one-line answer, and `error` its
+ * code and values (docs/decisions/0047-errors-as-codes.md; absent only for a problem zod words
+ * itself, which the catalog does not hold); a quiz file's problems are in `fieldErrors` by path
+ * (`questions.2.answers`), a spreadsheet's in `rows`.
  */
 export interface ImportInvalid {
   status: "invalid";
   message: string;
+  error?: AppError;
   fieldErrors: Record<string, string[]>;
   rows?: RowError[];
 }
 
 export type PrepareImportResult = { status: "ok"; value: PreparedImport } | ImportInvalid;
 
-/** "Question 3: ..." for a problem inside the third question, as a person counts them. */
-function located(path: PropertyKey[], message: string): string {
-  return path[0] === "questions" && typeof path[1] === "number" ? `Question ${path[1] + 1}: ${message}` : message;
+/** A problem of the file at its path: a zod issue, or one made as `coded` makes it (`codedIssue`). */
+export type FileIssue = { path: PropertyKey[]; message: string; params?: unknown };
+
+/**
+ * The first problem as a person reads it, with its code: "Question 3: ..." (`IMPORT_QUESTION_PROBLEM`,
+ * the question's own problem nested) for a problem inside the third question, as a person counts them.
+ */
+function located(issue: FileIssue): { message: string; error?: AppError } {
+  const own = issueError(issue);
+  if (issue.path[0] !== "questions" || typeof issue.path[1] !== "number") return own ? { message: issue.message, error: own } : { message: issue.message };
+  const error = appError("IMPORT_QUESTION_PROBLEM", { n: issue.path[1] + 1, message: own ?? issue.message });
+  return { message: englishOf(error), error };
 }
 
-export function invalidFile(issues: { path: PropertyKey[]; message: string }[]): ImportInvalid {
+export function invalidFile(issues: FileIssue[]): ImportInvalid {
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = issue.path.length ? issue.path.map(String).join(".") : "_form";
     (fieldErrors[key] ??= []).push(issue.message);
   }
-  return { status: "invalid", message: located(issues[0].path, issues[0].message), fieldErrors };
+  return { status: "invalid", ...located(issues[0]), fieldErrors };
 }
 
 /** A picture embedded in the file, decoded and checked as an upload is, before anything is stored. */
-function decodePicture(data: string): Uint8Array | string {
+function decodePicture(data: string): Uint8Array | AppError {
   const bytes = Buffer.from(data, "base64");
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) return pictureTooLargeMessage(MAX_UPLOAD_BYTES);
-  if (!sniffPictureFormat(bytes)) return UNSUPPORTED_PICTURE_MESSAGE;
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) return pictureTooLargeError(MAX_UPLOAD_BYTES);
+  if (!sniffPictureFormat(bytes)) return appError("PICTURE_UNSUPPORTED");
   return bytes;
 }
 
@@ -68,12 +82,13 @@ function prepareFile(file: unknown, isPublic: boolean): PrepareImportResult {
   const parsed = QuizFileSchema.safeParse(file);
   if (!parsed.success) return invalidFile(parsed.error.issues);
   const { title, description, timeLimit, questions }: ParsedQuizFile = parsed.data;
-  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const problems: FileIssue[] = [];
   const pictures = questions.map(({ image }, index) => {
     if (!image) return null;
     const picture = decodePicture(image.data);
-    if (typeof picture === "string") problems.push({ path: ["questions", index, "image"], message: picture });
-    return typeof picture === "string" ? null : picture;
+    if (picture instanceof Uint8Array) return picture;
+    problems.push({ path: ["questions", index, "image"], ...codedIssue(picture.code, picture.values) });
+    return null;
   });
   if (problems.length > 0) return invalidFile(problems);
   return {
@@ -84,7 +99,7 @@ function prepareFile(file: unknown, isPublic: boolean): PrepareImportResult {
 
 function spreadsheetInvalid(parsed: Extract<SpreadsheetResult, { status: "invalid" }>): ImportInvalid {
   const messages = parsed.errors.map((error) => error.message);
-  return { status: "invalid", message: messages[0], fieldErrors: { file: messages }, rows: parsed.errors };
+  return { status: "invalid", message: messages[0], error: parsed.errors[0].error, fieldErrors: { file: messages }, rows: parsed.errors };
 }
 
 /** Checks a file whole, touching nothing: what `importQuiz` would create, or every problem. */

@@ -12,10 +12,10 @@ import type { QuestionContent } from "#app/game/question-kinds";
 import { KIND_DEFINITIONS, QUESTION_KINDS } from "#app/game/kinds";
 import { kindSchemaOf } from "#app/game/kinds/schemas";
 import { PointsSchema, QuestionInputSchema, QuestionTextSchema, QuestionTimeLimitSchema } from "#app/game/question-input";
-import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/schemas/form-schemas";
-import { describeBytes, MAX_UPLOAD_BYTES, pictureTooLargeMessage } from "#app/pictures/storage-limits";
+import { MAX_QUESTIONS } from "#app/schemas/form-schemas";
+import { describeBytes, MAX_UPLOAD_BYTES } from "#app/pictures/storage-limits";
 import { QuizDescriptionSchema, QuizTitleSchema, TimeLimitSchema } from "#app/schemas/validation";
-import { coded } from "#app/i18n/coded";
+import { carriedIssue, coded } from "#app/i18n/coded";
 
 export const QUIZ_FILE_FORMAT = "quiz-night.quiz";
 export const QUIZ_FILE_VERSION = 1;
@@ -45,17 +45,24 @@ export const UNKNOWN_QUIZ_FILE_VERSION = `This quiz file is of a version this se
 /** base64 of at most MAX_UPLOAD_BYTES: 4 characters for every 3 bytes. */
 const MAX_PICTURE_BASE64_LENGTH = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const PICTURE_DATA_MESSAGE = "A picture's data must be its bytes in base64.";
+
+// The file's problems are raised with their codes (docs/decisions/0047-errors-as-codes.md); the
+// English constants above are the words they make, which tests and scripts read.
+const PICTURE_DATA = coded("IMPORT_PICTURE_DATA");
+const NOT_A_QUIZ_FILE_ERROR = coded("IMPORT_NOT_A_QUIZ_FILE");
+const NEEDS_A_QUESTION = coded("QUIZ_NEEDS_A_QUESTION");
+const QUESTION_NOT_OBJECT = coded("IMPORT_QUESTION_NOT_OBJECT");
+const KIND_CHOICE = coded("QUESTION_KIND_CHOICE", { kinds: QUESTION_KINDS.join(", ") });
 
 export const FilePictureSchema = z
   .object({
     mediaType: z
-      .enum(PICTURE_MEDIA_TYPES, { error: `A picture's mediaType must be one of ${PICTURE_MEDIA_TYPES.join(", ")}.` })
+      .enum(PICTURE_MEDIA_TYPES, coded("IMPORT_PICTURE_MEDIA_TYPE", { types: PICTURE_MEDIA_TYPES.join(", ") }))
       .describe("The picture's format. Export writes image/webp; on import the content decides, as for an upload."),
     data: z
-      .string({ error: PICTURE_DATA_MESSAGE })
-      .max(MAX_PICTURE_BASE64_LENGTH, pictureTooLargeMessage())
-      .regex(BASE64, PICTURE_DATA_MESSAGE)
+      .string(PICTURE_DATA)
+      .max(MAX_PICTURE_BASE64_LENGTH, coded("PICTURE_TOO_LARGE", { size: describeBytes(MAX_UPLOAD_BYTES) }))
+      .regex(BASE64, PICTURE_DATA)
       .describe(`The picture's bytes, base64 without line breaks; at most ${describeBytes(MAX_UPLOAD_BYTES)} decoded. Re-encoded on import like an upload.`),
   })
   .describe("A picture shown with the question.");
@@ -79,14 +86,14 @@ const FILE_BRANCHES = KIND_DEFINITIONS.map(({ name }) => {
  */
 const FileQuestionSchema = z
   .discriminatedUnion("kind", FILE_BRANCHES as unknown as [(typeof FILE_BRANCHES)[number], ...(typeof FILE_BRANCHES)[number][]], {
-    // A question that is not even an object says so, in words the errors catalog has (zod's own are English).
-    error: (issue) => ((issue.code as string) === "invalid_type" ? QUESTION_NOT_AN_OBJECT : `kind must be one of ${QUESTION_KINDS.join(", ")}.`),
+    // A question that is not even an object says so, by a code the errors catalog has (zod's own words are English).
+    error: (issue) => ((issue.code as string) === "invalid_type" ? QUESTION_NOT_OBJECT.error(issue) : KIND_CHOICE.error(issue)),
   })
   .transform((question, ctx) => {
     const { image, ...rest } = question;
     const content = QuestionInputSchema.safeParse({ ...rest, imageId: null });
     if (content.success) return { content: content.data, image };
-    for (const issue of content.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: question });
+    for (const issue of content.error.issues) ctx.addIssue({ code: "custom", ...carriedIssue(issue), path: issue.path, input: question });
     return z.NEVER;
   });
 
@@ -94,19 +101,19 @@ export const QuizFileSchema = z
   .object(
     {
       $schema: z.string().optional().describe(`Where this schema is published (${QUIZ_SCHEMA_PATH}); ignored on import.`),
-      format: z.literal(QUIZ_FILE_FORMAT, { error: NOT_A_QUIZ_FILE }).describe("Always quiz-night.quiz."),
-      version: z.literal(QUIZ_FILE_VERSION, { error: UNKNOWN_QUIZ_FILE_VERSION }).describe("The format's version: 1."),
+      format: z.literal(QUIZ_FILE_FORMAT, NOT_A_QUIZ_FILE_ERROR).describe("Always quiz-night.quiz."),
+      version: z.literal(QUIZ_FILE_VERSION, coded("IMPORT_QUIZ_FILE_VERSION", { version: QUIZ_FILE_VERSION })).describe("The format's version: 1."),
       title: QuizTitleSchema.describe("The quiz's title, up to 200 characters."),
       description: QuizDescriptionSchema.default("").describe("Up to 2000 characters."),
       timeLimit: TimeLimitSchema.describe("Seconds per question unless a question says otherwise, 5 to 120; 20 when absent."),
       questions: z
-        .array(FileQuestionSchema, { error: CANNOT_REMOVE_QUESTION.description })
-        .min(1, CANNOT_REMOVE_QUESTION.description)
-        .max(MAX_QUESTIONS, tooManyQuestionsMessage(MAX_QUESTIONS))
+        .array(FileQuestionSchema, NEEDS_A_QUESTION)
+        .min(1, NEEDS_A_QUESTION)
+        .max(MAX_QUESTIONS, coded("QUIZ_TOO_MANY_QUESTIONS", { max: MAX_QUESTIONS }))
         .describe(`The questions in the order they are played, 1 to ${MAX_QUESTIONS}.`),
     },
     // A file that is not an object (a list, a string) is not a quiz file.
-    { error: NOT_A_QUIZ_FILE },
+    NOT_A_QUIZ_FILE_ERROR,
   )
   .describe("A Quiz Night quiz: its details and questions, pictures embedded.");
 

@@ -22,7 +22,7 @@ import {
   titleFromFileName,
 } from "#app/quiz-files/quiz-file";
 import { busyAnswer, FILE_TOO_COMPLEX } from "#app/limits/heavy-limits";
-import { precheckImportSource, type ImportSource, type ReadImportResult } from "#app/quiz-files/import-reading.server";
+import { precheckImportSource, type ImportInvalid, type ImportSource, type ReadImportResult } from "#app/quiz-files/import-reading.server";
 import { checkLimits, type LimitName } from "#app/limits/rate-limits.server";
 import { chargeUpload, uploadAllowance } from "#app/pictures/picture-uploads.server";
 import { getUser } from "#app/sessions/session.server";
@@ -67,8 +67,8 @@ export interface ImportRefusal {
   /** The first problem, for a person. */
   message: string;
   /**
-   * Its code and values (docs/decisions/0047-errors-as-codes.md); absent for the file's own
-   * problems ("invalid-file", a spreadsheet's precheck) and for a refusal only API callers see.
+   * Its code and values (docs/decisions/0047-errors-as-codes.md); absent only for a refusal only
+   * API callers see and for a file's problem that zod words itself (the catalog does not hold it).
    */
   error?: AppError;
   /** Each problem by field: "file", "visibility", a spreadsheet's details, or a quiz file's paths ("invalid-file"). */
@@ -80,6 +80,12 @@ export interface ImportRefusal {
 }
 
 type Refused = { ok: false } & ImportRefusal;
+
+/** A file that cannot be imported: its first problem by its code, every problem by field and by row. */
+function invalidFileRefusal(invalid: ImportInvalid): Refused {
+  const { message, error, fieldErrors, rows } = invalid;
+  return { ok: false, reason: "invalid-file", message, ...(error ? { error } : {}), fieldErrors, ...(rows ? { rows } : {}) };
+}
 type Checked<T> = { ok: true; value: T } | Refused;
 
 export type ImportFromRequestResult = { ok: true; quiz: Quiz & { questions: Question[] }; headers: HeadersInit } | Refused;
@@ -232,7 +238,7 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
     if (read.status === "not-json")
       return { ok: false, reason: "not-json", message: NOT_JSON, error: appError("IMPORT_NOT_JSON"), fieldErrors: { file: [NOT_JSON] } };
     if (read.status === "too-complex") return tooComplex();
-    if (read.status === "invalid") return { ok: false, reason: "invalid-file", message: read.message, fieldErrors: read.fieldErrors, rows: read.rows };
+    if (read.status === "invalid") return invalidFileRefusal(read);
 
     // The same costs as making the quiz by hand: one quiz, each question, each picture.
     const { questions, pictures } = read.value;
@@ -259,7 +265,7 @@ export async function importFromRequest(context: AppLoadContext, request: Reques
   } finally {
     slot.release();
   }
-  if (result.status === "invalid") return { ok: false, reason: "invalid-file", message: result.message, fieldErrors: result.fieldErrors, rows: result.rows };
+  if (result.status === "invalid") return invalidFileRefusal(result);
   // As for an upload: the file is fine; the owner's storage is full.
   if (result.status === "over-quota")
     return {

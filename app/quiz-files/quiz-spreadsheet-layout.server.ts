@@ -1,4 +1,5 @@
 import { MAX_OPTIONS, type QuestionKind } from "#app/game/question-kinds";
+import { appError } from "#app/i18n/app-error";
 import { KIND_LABELS, QUESTION_KINDS } from "#app/game/kinds";
 import { kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 import type { SheetRow } from "./quiz-spreadsheet-reading.server";
@@ -30,7 +31,8 @@ export const KIND_ALIASES: ReadonlyMap<string, QuestionKind> = new Map([
   ...QUESTION_KINDS.flatMap((kind) => kindSpreadsheetOf(kind).aliases.map((alias) => [alias, kind] as const)),
 ]);
 
-export const KIND_MESSAGE = `Kind must be one of ${Object.values(SPREADSHEET_KIND_NAMES).join(", ")} (or empty for choice).`;
+/** A Kind cell no kind answers to, raised with its code (docs/decisions/0047-errors-as-codes.md). */
+export const KIND_ERROR = appError("IMPORT_KIND_CHOICE", { kinds: Object.values(SPREADSHEET_KIND_NAMES).join(", ") });
 
 export type SpreadsheetLayout = "quiz-night" | "kahoot";
 

@@ -5,16 +5,19 @@
  * shares; a file is accepted whole or not at all, with each bad row named by its number as the
  * spreadsheet shows it. Pictures travel only in the JSON quiz file.
  *
- * Reading only, with no translations or writers, so a worker thread loads little
- * (server/heavy-worker.ts); quiz-spreadsheet.server.ts writes, and re-exports this.
+ * Reading only, with no writers and no catalog but the English errors its refusals are worded from
+ * (each raised with its code, docs/decisions/0047-errors-as-codes.md), so a worker thread loads
+ * little (server/heavy-worker.ts); quiz-spreadsheet.server.ts writes, and re-exports this.
  */
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import type { QuestionContent } from "#app/game/question-kinds";
 import { QuestionInputSchema } from "#app/game/question-input";
-import { MAX_QUESTIONS, tooManyQuestionsMessage } from "#app/schemas/form-schemas";
-import { MAX_SPREADSHEET_BYTES, spreadsheetTooLargeMessage } from "#app/quiz-files/quiz-file";
+import { MAX_QUESTIONS } from "#app/schemas/form-schemas";
+import { MAX_SPREADSHEET_BYTES } from "#app/quiz-files/quiz-file";
+import { appError, isAppError, type AppError } from "#app/i18n/app-error";
+import { englishOf, issueError } from "#app/i18n/coded";
 import { DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from "#app/limits/heavy-limits";
 import { describeBytes } from "#app/pictures/storage-limits";
 import { checkArchive, workbookPartsArchive } from "#app/quiz-files/xlsx-archive.server";
@@ -27,15 +30,26 @@ export interface SheetRow {
   cells: string[];
 }
 
+/**
+ * One problem of a spreadsheet, raised with its code (docs/decisions/0047-errors-as-codes.md): a
+ * row's is `IMPORT_ROW_PROBLEM` with the row's own problem nested in it; `message` is its English.
+ */
 export interface RowError {
   /** The row as the spreadsheet shows it, header counted; 0 for the file as a whole. */
   row: number;
   message: string;
+  error: AppError;
 }
 
 export type SpreadsheetResult = { status: "ok"; layout: SpreadsheetLayout; questions: QuestionContent[] } | { status: "invalid"; errors: RowError[] };
 
-const fileError = (message: string): SpreadsheetResult => ({ status: "invalid", errors: [{ row: 0, message }] });
+const fileError = (error: AppError): SpreadsheetResult => ({ status: "invalid", errors: [{ row: 0, message: englishOf(error), error }] });
+
+/** A row's own problem (a zod issue's code, or its words when its rule gave none), as "Row 3: ...". */
+function rowError(row: number, problem: AppError | string): RowError {
+  const error = appError("IMPORT_ROW_PROBLEM", { row, message: problem });
+  return { row, message: englishOf(error), error };
+}
 
 /** Columns read from each row: ours are ten, Kahoot's eight; any past these are ignored. */
 export const MAX_SPREADSHEET_COLUMNS = 50;
@@ -46,33 +60,34 @@ export const MAX_ROW_CHARACTERS = 16 * 1024;
 /** Longer than any field a question has (500 characters); the shared rules refuse what is past theirs. */
 const MAX_CELL_CHARACTERS = 2_000;
 
-export const tooManyRowsMessage = (max: number) => `A spreadsheet can have at most ${max} rows.`;
+// A file's problems, raised with their codes; their words are the errors catalog's.
+const tooManyRows = (max: number) => appError("IMPORT_TOO_MANY_ROWS", { max });
 
-export const unpacksTooLargeMessage = (maxBytes: number) => `This spreadsheet unpacks to more than ${describeBytes(maxBytes)}; it cannot be read.`;
+const unpacksTooLarge = (maxBytes: number) => appError("IMPORT_SPREADSHEET_UNPACKS_TOO_LARGE", { size: describeBytes(maxBytes) });
 
-export const rowTooLongMessage = (max: number) => `A row of this spreadsheet is longer than ${max} characters.`;
+const rowTooLong = (max: number) => appError("IMPORT_ROW_TOO_LONG", { max });
 
-const NOT_A_SPREADSHEET = "Upload the quiz as a .csv or .xlsx file (an older .xls can be saved as .xlsx first).";
+const spreadsheetTooLarge = () => appError("IMPORT_SPREADSHEET_TOO_LARGE", { size: describeBytes(MAX_SPREADSHEET_BYTES) });
 
-const NO_HEADER =
-  "No header row found. Start from the template on the create page (columns Question, Kind, Answer 1 to 6, Correct, Time limit, Points), or Kahoot's quiz spreadsheet template.";
+const NOT_A_SPREADSHEET = appError("IMPORT_NOT_A_SPREADSHEET");
 
-const NO_QUESTIONS = "The spreadsheet has no questions below its header row.";
+const NO_HEADER = appError("IMPORT_NO_HEADER");
 
-const UNREADABLE_XLSX = "This .xlsx file could not be read. Save it again from your spreadsheet program and retry.";
+const NO_QUESTIONS = appError("IMPORT_NO_QUESTIONS");
 
-const UNREADABLE_CSV = "This CSV file could not be read. Save it again from your spreadsheet program as CSV and retry.";
+const UNREADABLE_XLSX = appError("IMPORT_XLSX_UNREADABLE");
 
-const unclosedQuoteMessage = (line: number) =>
-  `This CSV file could not be read: a quotation mark is opened and never closed (the file ends inside it, at line ${line}).`;
+const UNREADABLE_CSV = appError("IMPORT_CSV_UNREADABLE");
+
+const unclosedQuote = (line: number) => appError("IMPORT_CSV_QUOTE_NOT_CLOSED", { line });
 
 const isZip = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 /** The old binary Excel format (an OLE compound file). */
 const isXls = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0;
 
-/** The rows of each sheet, in order; an error message when the file is not a readable spreadsheet. */
-async function readSheets(bytes: Uint8Array, fileName: string, limits: SpreadsheetLimits): Promise<SheetRow[][] | string> {
+/** The rows of each sheet, in order; the problem when the file is not a readable spreadsheet. */
+async function readSheets(bytes: Uint8Array, fileName: string, limits: SpreadsheetLimits): Promise<SheetRow[][] | AppError> {
   const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
   if (isXls(bytes)) return NOT_A_SPREADSHEET;
   // The content decides: a browser or a script may name a file anything.
@@ -126,7 +141,7 @@ const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : 
 /** A cell as read: at most MAX_CELL_CHARACTERS, so no rule or pattern after this sees a longer text. */
 const boundedCell = (text: string) => (text.length > MAX_CELL_CHARACTERS ? text.slice(0, MAX_CELL_CHARACTERS) : text);
 
-function readCsv(bytes: Uint8Array, limits: SpreadsheetLimits): SheetRow[][] | string {
+function readCsv(bytes: Uint8Array, limits: SpreadsheetLimits): SheetRow[][] | AppError {
   const text = decodeText(bytes).replace(/^\uFEFF/, "");
   let records: string[][];
   try {
@@ -144,11 +159,11 @@ function readCsv(bytes: Uint8Array, limits: SpreadsheetLimits): SheetRow[][] | s
     // csv-parse's own words are English and name its internals: the one problem a relaxed parse
     // still meets is an unclosed quote, said with the line the file ended on.
     const { code, lines } = error as { code?: unknown; lines?: unknown };
-    if (code === "CSV_QUOTE_NOT_CLOSED" && typeof lines === "number") return unclosedQuoteMessage(lines);
-    if (code === "CSV_MAX_RECORD_SIZE") return rowTooLongMessage(MAX_ROW_CHARACTERS);
+    if (code === "CSV_QUOTE_NOT_CLOSED" && typeof lines === "number") return unclosedQuote(lines);
+    if (code === "CSV_MAX_RECORD_SIZE") return rowTooLong(MAX_ROW_CHARACTERS);
     return UNREADABLE_CSV;
   }
-  if (records.length > limits.maxRows) return tooManyRowsMessage(limits.maxRows);
+  if (records.length > limits.maxRows) return tooManyRows(limits.maxRows);
   return [
     records.map((cells, i) => ({
       number: i + 1,
@@ -162,9 +177,9 @@ function readCsv(bytes: Uint8Array, limits: SpreadsheetLimits): SheetRow[][] | s
  * (xlsx-archive.server.ts), then exceljs's WorkbookReader, one row at a time, stopping at the row
  * limit; the whole workbook is never built in memory.
  */
-async function readXlsx(bytes: Uint8Array, limits: SpreadsheetLimits): Promise<SheetRow[][] | string> {
+async function readXlsx(bytes: Uint8Array, limits: SpreadsheetLimits): Promise<SheetRow[][] | AppError> {
   const checked = checkArchive(bytes, limits);
-  if (!checked.ok) return checked.reason === "too-large" ? unpacksTooLargeMessage(limits.maxUnpackedBytes) : UNREADABLE_XLSX;
+  if (!checked.ok) return checked.reason === "too-large" ? unpacksTooLarge(limits.maxUnpackedBytes) : UNREADABLE_XLSX;
   const archive = workbookPartsArchive(bytes, checked);
   if (!Buffer.isBuffer(archive)) return UNREADABLE_XLSX;
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([archive]), {
@@ -181,7 +196,7 @@ async function readXlsx(bytes: Uint8Array, limits: SpreadsheetLimits): Promise<S
     for await (const worksheet of reader) {
       const rows: SheetRow[] = [];
       for await (const row of worksheet) {
-        if (++read > limits.maxRows) return tooManyRowsMessage(limits.maxRows);
+        if (++read > limits.maxRows) return tooManyRows(limits.maxRows);
         const cells: string[] = [];
         row.eachCell({ includeEmpty: false }, (cell, column) => {
           if (column <= MAX_SPREADSHEET_COLUMNS) cells[column - 1] = boundedCell(cellText(cell.value));
@@ -217,10 +232,10 @@ function cellText(value: ExcelJS.CellValue | unknown): string {
  * when it must be read: for a caller that would start a worker thread to read it.
  */
 export function precheckSpreadsheet(bytes: Uint8Array, limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS): SpreadsheetResult | null {
-  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return fileError(spreadsheetTooLargeMessage());
+  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return fileError(spreadsheetTooLarge());
   if (!isZip(bytes)) return null;
   const checked = checkArchive(bytes, limits);
-  return !checked.ok && checked.reason === "too-large" ? fileError(unpacksTooLargeMessage(limits.maxUnpackedBytes)) : null;
+  return !checked.ok && checked.reason === "too-large" ? fileError(unpacksTooLarge(limits.maxUnpackedBytes)) : null;
 }
 
 /**
@@ -232,10 +247,10 @@ export async function parseQuizSpreadsheet(
   fileName: string,
   limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS,
 ): Promise<SpreadsheetResult> {
-  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return fileError(spreadsheetTooLargeMessage());
+  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) return fileError(spreadsheetTooLarge());
   if (bytes.byteLength === 0) return fileError(NO_QUESTIONS);
   const sheets = await readSheets(bytes, fileName, limits);
-  if (typeof sheets === "string") return fileError(sheets);
+  if (isAppError(sheets)) return fileError(sheets);
 
   let found: { rows: SheetRow[]; header: Header } | undefined;
   for (const rows of sheets) {
@@ -249,14 +264,14 @@ export async function parseQuizSpreadsheet(
   const { columns, layout } = found.header;
   const dataRows = found.rows.slice(found.header.index + 1).filter((row) => !isBlank(row, columns));
   if (dataRows.length === 0) return fileError(NO_QUESTIONS);
-  if (dataRows.length > MAX_QUESTIONS) return fileError(`${tooManyQuestionsMessage(MAX_QUESTIONS)} This file has ${dataRows.length}.`);
+  if (dataRows.length > MAX_QUESTIONS) return fileError(appError("IMPORT_TOO_MANY_QUESTIONS", { max: MAX_QUESTIONS, count: dataRows.length }));
 
   const questions: QuestionContent[] = [];
   const errors: RowError[] = [];
   for (const row of dataRows) {
     const reading = readRow(row, columns);
     if (reading.status === "invalid") {
-      errors.push({ row: row.number, message: `Row ${row.number}: ${reading.message}` });
+      errors.push(rowError(row.number, reading.error));
       continue;
     }
     const parsed = QuestionInputSchema.safeParse(reading.input);
@@ -264,8 +279,12 @@ export async function parseQuizSpreadsheet(
       questions.push(parsed.data);
       continue;
     }
-    for (const message of new Set(parsed.error.issues.map((issue) => issue.message))) {
-      errors.push({ row: row.number, message: `Row ${row.number}: ${message}` });
+    // Each problem once, though several fields may meet the same rule.
+    const said = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      if (said.has(issue.message)) continue;
+      said.add(issue.message);
+      errors.push(rowError(row.number, issueError(issue) ?? issue.message));
     }
   }
   return errors.length > 0 ? { status: "invalid", errors } : { status: "ok", layout, questions };

@@ -1,8 +1,9 @@
 import { MAX_OPTIONS, type QuestionKind, parseTypedNumber, TYPED_NUMBER_MAX_LENGTH } from "#app/game/question-kinds";
+import { appError, type AppError } from "#app/i18n/app-error";
 import type { RowReading as KindRowReading } from "#app/game/kinds/spreadsheet-part";
 import { guessKindOf, kindSpreadsheetOf } from "#app/game/kinds/spreadsheets.server";
 import type { SheetRow } from "./quiz-spreadsheet-reading.server";
-import { aliasKey, KIND_ALIASES, KIND_MESSAGE, type Columns } from "./quiz-spreadsheet-layout.server";
+import { aliasKey, KIND_ALIASES, KIND_ERROR, type Columns } from "./quiz-spreadsheet-layout.server";
 
 const cellAt = (row: SheetRow, column: number | undefined) => (column === undefined ? "" : (row.cells[column] ?? "").trim());
 
@@ -64,18 +65,18 @@ export function readRow(row: SheetRow, columns: Columns): RowReading {
   let kind: QuestionKind | undefined;
   if (kindCell !== "") {
     kind = KIND_ALIASES.get(aliasKey(kindCell));
-    if (!kind) return { status: "invalid", message: KIND_MESSAGE };
+    if (!kind) return { status: "invalid", error: KIND_ERROR };
   } else {
     kind = guessKindOf({ answers, correctNumbers: answerNumbers(correct) });
   }
 
   const common = { kind, text, timeLimit: readTimeLimit(cellAt(row, columns.timeLimit)), points: readPoints(cellAt(row, columns.points)) };
-  const toIndexes = (numbers: number[]): number[] | string => {
+  const toIndexes = (numbers: number[]): number[] | AppError => {
     const indexes: number[] = [];
     for (const n of numbers) {
-      if (n < 1 || n > MAX_OPTIONS) return `Correct names answer ${n}; answers are numbered 1 to ${MAX_OPTIONS}.`;
+      if (n < 1 || n > MAX_OPTIONS) return appError("IMPORT_CORRECT_OUT_OF_RANGE", { n, max: MAX_OPTIONS });
       const index = indexOfAnswer(n);
-      if (index < 0) return `Correct names answer ${n}, which is empty.`;
+      if (index < 0) return appError("IMPORT_CORRECT_EMPTY_ANSWER", { n });
       indexes.push(index);
     }
     return indexes;

@@ -13,15 +13,27 @@ import { BILLING_FAILURE_STATUS, requireUser, readForm } from "#app/http/api.ser
 import { endAllSessions, endSession, startSession } from "#app/sessions/session.server";
 import { planName } from "#app/billing/plans";
 import { checkQuizLimit } from "#app/ai/quiz-limit.server";
-import { fieldError, fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors } from "#app/forms/forms";
+import {
+  fieldError,
+  fieldErrorCode,
+  fieldProps,
+  getFormProps,
+  parseForm,
+  parseIntent,
+  useSchemaForm,
+  type FieldCodes,
+  type FieldErrors,
+} from "#app/forms/forms";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { coded } from "#app/i18n/coded";
+import { englishErrorText } from "#app/i18n/error-english.server";
 import { PasswordSchema } from "#app/schemas/validation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("account.title") }];
 
-const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
-const CURRENT_PASSWORD_REQUIRED = "Enter your current password";
-const PASSWORDS_DONT_MATCH = "Passwords don't match";
-const DELETE_NOT_CONFIRMED = "Tick the box to confirm that you want to delete your account.";
+// The forms' refusals, raised with their codes (docs/decisions/0047-errors-as-codes.md).
+const CURRENT_PASSWORD_REQUIRED = coded("CURRENT_PASSWORD_REQUIRED");
+const PASSWORDS_DONT_MATCH = coded("PASSWORDS_DONT_MATCH");
 
 /**
  * The change-password form; an account with a password must give it (the server checks it
@@ -30,17 +42,17 @@ const DELETE_NOT_CONFIRMED = "Tick the box to confirm that you want to delete yo
 function changePasswordSchema(needsCurrent: boolean) {
   return z
     .object({
-      currentPassword: needsCurrent ? z.string({ error: CURRENT_PASSWORD_REQUIRED }).min(1, CURRENT_PASSWORD_REQUIRED) : z.string().default(""),
+      currentPassword: needsCurrent ? z.string(CURRENT_PASSWORD_REQUIRED).min(1, CURRENT_PASSWORD_REQUIRED) : z.string().default(""),
       newPassword: PasswordSchema,
-      confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
+      confirmPassword: z.string(PASSWORDS_DONT_MATCH),
     })
-    .refine((form) => form.newPassword === form.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
+    .refine((form) => form.newPassword === form.confirmPassword, { ...PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
 }
 const ChangePasswordSchema = changePasswordSchema(true);
 const SetPasswordSchema = changePasswordSchema(false);
 const passwordSchemaFor = (hasPassword: boolean) => (hasPassword ? ChangePasswordSchema : SetPasswordSchema);
 
-const DeleteAccountSchema = z.object({ confirm: z.literal("yes", { error: DELETE_NOT_CONFIRMED }) });
+const DeleteAccountSchema = z.object({ confirm: z.literal("yes", coded("DELETE_NOT_CONFIRMED")) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
@@ -64,10 +76,17 @@ type Intent = "change-password" | "sign-out-everywhere" | "delete-account";
 interface AccountActionData {
   intent: Intent | "unknown";
   errors: FieldErrors;
+  /** Each message's code and values, which the page says it by (docs/decisions/0047-errors-as-codes.md). */
+  codes: FieldCodes;
 }
 
-function refuse(intent: AccountActionData["intent"], errors: FieldErrors, status = 400) {
-  return data<AccountActionData>({ intent, errors }, { status });
+function refuse(intent: AccountActionData["intent"], errors: FieldErrors, codes: FieldCodes, status = 400) {
+  return data<AccountActionData>({ intent, errors, codes }, { status });
+}
+
+/** A refusal of one field (`_form`: the whole form), raised with its code. */
+function refuseOne(intent: AccountActionData["intent"], field: string, code: AppError, status = 400, english = englishErrorText(code)) {
+  return refuse(intent, { [field]: english }, { [field]: code }, status);
 }
 
 async function currentPasswordMatches(context: ActionFunctionArgs["context"], user: User, password: string): Promise<boolean> {
@@ -88,10 +107,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "change-password") {
     const submission = parseForm(form, passwordSchemaFor(user.hasPassword));
-    if (submission.status !== "success") return refuse(intent, submission.errors);
+    if (submission.status !== "success") return refuse(intent, submission.errors, submission.codes);
     const { currentPassword, newPassword } = submission.value;
     if (user.hasPassword && !(await currentPasswordMatches(context, user, currentPassword))) {
-      return refuse(intent, { currentPassword: CURRENT_PASSWORD_INCORRECT });
+      return refuseOne(intent, "currentPassword", appError("CURRENT_PASSWORD_INCORRECT"));
     }
     await changePassword(context.db, user.id, newPassword);
     // Every other browser signed in to the account is signed out; this one goes on under a new session.
@@ -105,14 +124,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "delete-account") {
     const submission = parseForm(form, DeleteAccountSchema);
-    if (submission.status !== "success") return refuse(intent, submission.errors);
+    if (submission.status !== "success") return refuse(intent, submission.errors, submission.codes);
     const cancelled = await cancelSubscriptionsOfDeletedAccount(context.db, context.billing, user.id, context.logger);
-    if (!cancelled.ok) return refuse(intent, { _form: cancelled.message }, BILLING_FAILURE_STATUS[cancelled.reason]);
+    if (!cancelled.ok)
+      return cancelled.error
+        ? refuseOne(intent, "_form", cancelled.error, BILLING_FAILURE_STATUS[cancelled.reason], cancelled.message)
+        : refuse(intent, { _form: cancelled.message }, {}, BILLING_FAILURE_STATUS[cancelled.reason]);
     await deleteAccount(context.db, user.id);
     return redirect("/", { headers: { "Set-Cookie": await endSession(context, request) } });
   }
 
-  return refuse("unknown", { _form: "Unknown action." });
+  return refuseOne("unknown", "_form", appError("UNKNOWN_ACTION"));
 }
 
 export default function Account() {
@@ -126,7 +148,7 @@ export default function Account() {
     <Page narrow>
       <div className="stack account">
         <h1>{t("account.heading")}</h1>
-        <FormError message={actionData?.errors._form} />
+        <FormError message={actionData?.errors._form} error={actionData?.codes._form} />
 
         <section className="card stack" aria-labelledby="profile-heading">
           <h2 id="profile-heading">{t("account.profile.heading")}</h2>
@@ -186,13 +208,13 @@ export default function Account() {
         <ChangePasswordForm
           username={account.email ?? account.username}
           hasPassword={account.hasPassword}
-          serverErrors={actionData?.intent === "change-password" ? actionData.errors : undefined}
+          serverErrors={actionData?.intent === "change-password" ? actionData : undefined}
           changed={passwordChanged}
         />
 
         <SignOutEverywhereForm />
 
-        <DeleteAccountForm serverErrors={actionData?.intent === "delete-account" ? actionData.errors : undefined} />
+        <DeleteAccountForm serverErrors={actionData?.intent === "delete-account" ? actionData : undefined} />
       </div>
     </Page>
   );
@@ -228,7 +250,7 @@ function LanguageSection({ saved }: { saved: Language | null }) {
   );
 }
 
-function ChangePasswordForm(props: { username: string; hasPassword: boolean; serverErrors?: FieldErrors; changed: boolean }) {
+function ChangePasswordForm(props: { username: string; hasPassword: boolean; serverErrors?: ServerErrors; changed: boolean }) {
   const { t } = useTranslation("account");
   const navigation = useNavigation();
   const location = useLocation();
@@ -288,7 +310,7 @@ function SignOutEverywhereForm() {
   );
 }
 
-function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
+function DeleteAccountForm({ serverErrors }: { serverErrors?: ServerErrors }) {
   const { t } = useTranslation("account");
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete-account";
@@ -312,7 +334,7 @@ function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
             />
             {t("account.delete.confirm")}
           </label>
-          <FieldError id="confirm-error" message={error} />
+          <FieldError id="confirm-error" message={error} error={fieldErrorCode(fields.confirm)} />
         </div>
         <div>
           <button type="submit" name="intent" value="delete-account" className="button button-danger" disabled={busy}>
@@ -324,7 +346,10 @@ function DeleteAccountForm({ serverErrors }: { serverErrors?: FieldErrors }) {
   );
 }
 
+/** The action's messages for one of the page's forms, with their codes. */
+type ServerErrors = Pick<AccountActionData, "errors" | "codes">;
+
 /** The action's messages for one of the page's forms, as that form's reply (one object per post). */
-function useServerErrors(errors: FieldErrors | undefined) {
-  return useMemo(() => (errors ? { errors } : undefined), [errors]);
+function useServerErrors(reply: ServerErrors | undefined) {
+  return useMemo(() => (reply ? { errors: reply.errors, codes: reply.codes } : undefined), [reply]);
 }

@@ -6,7 +6,9 @@ import { Page } from "#app/components/layout";
 import { metaT } from "#app/i18n/meta";
 import { GENERATION_FAILED, GenerateQuizFormSchema } from "#app/ai/options";
 import { AI_NOT_CONFIGURED } from "#app/ai/quiz-generator.server";
-import { generateAndHostQuiz, quotaExhaustedMessage } from "#app/models/ai-quiz.server";
+import { generateAndHostQuiz, quotaExhaustedError } from "#app/models/ai-quiz.server";
+import { appError } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
 import { dailyAiQuizLimit } from "#app/models/plan.server";
 import { AI_QUIZ_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/http/api.server";
 import { ensureClientId } from "#app/sessions/client-id.server";
@@ -24,15 +26,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!user) return { user: null };
   // null when it cannot be read: the page says so, and generating checks it again.
   const quota = await checkQuizLimit(context, user);
+  // Its English and the code the page says it by (docs/decisions/0047-errors-as-codes.md).
+  const quotaError = !quota || quota.remaining > 0 ? null : await quotaExhaustedError(context.db, user, quota.limit);
   return {
     user: {
       isGuest: user.isGuest,
       quota: quota && { limit: quota.limit, remaining: quota.remaining },
       freeDailyLimit: await dailyAiQuizLimit(context.db, "free"),
-      quotaMessage: !quota || quota.remaining > 0 ? null : await quotaExhaustedMessage(context.db, user, quota.limit),
+      quotaMessage: quotaError && englishErrorText(quotaError),
+      quotaError,
       canUpgrade: !user.isGuest && user.subscriptionTier.toLowerCase() !== "premium",
     },
     notConfigured: context.quizGenerator ? null : AI_NOT_CONFIGURED,
+    notConfiguredError: context.quizGenerator ? null : appError("AI_NOT_CONFIGURED"),
   };
 }
 
@@ -55,14 +61,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const user = await getUser(context, request);
   if (!user) throw redirect(`/auth?${new URLSearchParams({ redirectTo: "/ai-quiz" })}`);
-  if (submission.status !== "success") return data<AiQuizActionData>({ values, errors: submission.errors }, { status: 400 });
+  if (submission.status !== "success") return data<AiQuizActionData>({ values, errors: submission.errors, codes: submission.codes }, { status: 400 });
 
   const { clientId, headers } = ensureClientId(request);
   const result = await generateAndHostQuiz(context, user, { userId: user.id, clientId }, submission.value, request.signal);
   if (!result.ok) {
     const headers = result.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(result.retryAfterSeconds);
     const status = AI_QUIZ_FAILURE_STATUS[result.reason];
-    return data<AiQuizActionData>({ values, formError: { title: GENERATION_FAILED.title, description: result.message } }, { status, headers });
+    const formError = {
+      title: GENERATION_FAILED.title,
+      description: result.message,
+      codes: { title: GENERATION_FAILED.codes.title, description: result.error },
+    };
+    return data<AiQuizActionData>({ values, formError }, { status, headers });
   }
   const generated = result.value;
   logGameCreated(context.logger, generated.gameSession, generated.quiz.id, "ai form");
@@ -70,8 +81,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AiQuiz() {
-  const { user, notConfigured } = useLoaderData<typeof loader>();
-  return <Page>{user ? <AiQuizForm user={user} notConfigured={notConfigured ?? null} /> : <LoginRequired />}</Page>;
+  const { user, notConfigured, notConfiguredError } = useLoaderData<typeof loader>();
+  return (
+    <Page>{user ? <AiQuizForm user={user} notConfigured={notConfigured ?? null} notConfiguredError={notConfiguredError ?? null} /> : <LoginRequired />}</Page>
+  );
 }
 
 function LoginRequired() {

@@ -6,11 +6,22 @@ import { GoogleSignInButton } from "#app/components/google-sign-in";
 import { Field } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
-import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { useSayError } from "#app/i18n/error-text";
+import { appError, type AppError } from "#app/i18n/app-error";
 import { metaT } from "#app/i18n/meta";
 import { AUTH_FAILURE_STATUS, retryAfterHeaders, readForm } from "#app/http/api.server";
 import { AuthError, continueAsGuest, login, register } from "#app/auth/auth.server";
-import { fieldProps, getFormProps, parseForm, parseIntent, useSchemaForm, type FieldErrors, type FormSchema, type FormValues } from "#app/forms/forms";
+import {
+  fieldProps,
+  getFormProps,
+  parseForm,
+  parseIntent,
+  useSchemaForm,
+  type FieldCodes,
+  type FieldErrors,
+  type FormSchema,
+  type FormValues,
+} from "#app/forms/forms";
 import { FAILED_TO_AUTHENTICATE, SOMETHING_WENT_WRONG } from "#app/auth/google-errors";
 import { GUEST_AI_QUIZ_LIMIT } from "#app/billing/plans";
 import { getUser } from "#app/sessions/session.server";
@@ -56,6 +67,9 @@ export interface AuthActionData {
   values: FormValues;
   fieldErrors: FieldErrors;
   formError: string;
+  /** The code and values of each field's message and of the form's, which the page says them by (docs/decisions/0047-errors-as-codes.md). */
+  fieldCodes: FieldCodes;
+  formErrorCode: AppError | null;
 }
 
 /** Never sent back to the page. */
@@ -69,6 +83,14 @@ export const headers = retryAfterFromAction;
  * request that never arrived, an answer that is not ours. Refusals for a known reason keep their message.
  */
 export const AUTH_FALLBACK: Record<Intent, string> = { login: "Failed to login", register: "Failed to register", guest: FAILED_TO_AUTHENTICATE };
+
+/** The fallbacks by their codes; the guest's is worded by the `account` catalog (`fallback.authenticate`). */
+const AUTH_FALLBACK_CODES: Record<Intent, AppError | null> = { login: appError("LOGIN_FALLBACK"), register: appError("REGISTER_FAILED"), guest: null };
+
+/** A failure nobody planned for, as the page shows it. */
+function fallbackOf(intent: Intent, values: FormValues): AuthActionData {
+  return { intent, values, fieldErrors: {}, formError: AUTH_FALLBACK[intent], fieldCodes: {}, formErrorCode: AUTH_FALLBACK_CODES[intent] };
+}
 
 /** The refused form's toast title, in the `account` catalog. */
 const FAILURE_TITLE: Record<Intent, string> = { login: "auth.login.failed", register: "auth.register.failed", guest: "auth.guest.failed" };
@@ -96,9 +118,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof AuthError)) {
       context.logger.error({ event: "auth_failed", intent, err: error }, "a sign-in failed on the server");
-      return data<AuthActionData>({ intent, values, fieldErrors: {}, formError: AUTH_FALLBACK[intent] }, { status: 500 });
+      return data<AuthActionData>(fallbackOf(intent, values), { status: 500 });
     }
-    const body: AuthActionData = { intent, values, fieldErrors: error.fieldErrors, formError: error.message };
+    const body: AuthActionData = {
+      intent,
+      values,
+      fieldErrors: error.fieldErrors,
+      formError: error.message,
+      fieldCodes: error.fieldCodes,
+      formErrorCode: error.error,
+    };
     const headers = error.retryAfterSeconds === undefined ? undefined : retryAfterHeaders(error.retryAfterSeconds);
     return data(body, { status: AUTH_FAILURE_STATUS[error.reason], headers });
   }
@@ -112,7 +141,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
   } catch (error) {
     if (error instanceof Response) throw error; // the redirect of a success
     const { intent, values } = submitted(form);
-    return { intent, values, fieldErrors: {}, formError: AUTH_FALLBACK[intent] };
+    return fallbackOf(intent, values);
   }
 }
 
@@ -141,7 +170,10 @@ export default function Auth() {
 
   useEffect(() => {
     if (!actionData) return;
-    toast({ title: t(FAILURE_TITLE[actionData.intent]), description: errorText(actionData.formError || SOMETHING_WENT_WRONG), variant: "destructive" });
+    const description = actionData.formError
+      ? errorText(actionData.formErrorCode, actionData.formError)
+      : errorText(appError("SOMETHING_WENT_WRONG"), SOMETHING_WENT_WRONG);
+    toast({ title: t(FAILURE_TITLE[actionData.intent]), description, variant: "destructive" });
   }, [actionData, toast, t, errorText]);
 
   const tabRefs = useRef<Record<Tab, HTMLAnchorElement | null>>({ login: null, register: null });
@@ -212,7 +244,7 @@ export default function Auth() {
           <div className="stack auth-alternatives">
             {/* The button carries the notice that Google sign-in needs domain authorization. */}
             <GoogleSignInButton />
-            <GuestForm actionUrl={actionUrl} formError={actionData?.intent === "guest" ? actionData.formError : undefined} />
+            <GuestForm actionUrl={actionUrl} result={actionData?.intent === "guest" ? actionData : undefined} />
             <p className="hint">{t("auth.guestLimit", { count: GUEST_AI_QUIZ_LIMIT })}</p>
           </div>
         </section>
@@ -236,14 +268,14 @@ export default function Auth() {
 }
 
 /**
- * A refusal of these forms in the page's language: by its words in the `errors` catalog (a wait in
- * it said the reader's way), or the guest fallback, which the Google API also sends and so has its
- * words in the `account` catalog (API errors whose text is in `errors` carry a code).
+ * A refusal of these forms in the page's language, from the code it was raised with (a wait in it
+ * said the reader's way); the guest fallback, which has no code (the Google API also sends it so),
+ * has its words in the `account` catalog.
  */
-function useAuthErrorText(): (message: string) => string {
+function useAuthErrorText(): (error: AppError | null | undefined, english: string) => string {
   const { t } = useTranslation("account");
-  const errorText = useErrorTextWithValues();
-  return useCallback((message) => (message === FAILED_TO_AUTHENTICATE ? t("fallback.authenticate") : errorText(message)), [t, errorText]);
+  const sayError = useSayError();
+  return useCallback((error, english) => (!error && english === FAILED_TO_AUTHENTICATE ? t("fallback.authenticate") : sayError(error, english)), [t, sayError]);
 }
 
 interface FormProps {
@@ -261,7 +293,7 @@ interface FormProps {
 function useAuthForm<Schema extends FormSchema>(tab: Tab, schema: Schema, result: AuthActionData | undefined) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === tab;
-  const reply = useMemo(() => result && { values: result.values, errors: result.fieldErrors }, [result]);
+  const reply = useMemo(() => result && { values: result.values, errors: result.fieldErrors, codes: result.fieldCodes }, [result]);
   const [form, fields] = useSchemaForm(schema, {
     id: `${tab}-form`,
     reply,
@@ -270,7 +302,7 @@ function useAuthForm<Schema extends FormSchema>(tab: Tab, schema: Schema, result
     },
   });
   const errorText = useAuthErrorText();
-  const formError = result && Object.keys(result.fieldErrors).length === 0 ? errorText(result.formError) : null;
+  const formError = result && Object.keys(result.fieldErrors).length === 0 ? errorText(result.formErrorCode, result.formError) : null;
   return { form, fields, formError, busy };
 }
 
@@ -322,7 +354,7 @@ function RegisterForm({ actionUrl, result }: FormProps) {
   );
 }
 
-function GuestForm({ actionUrl, formError }: { actionUrl: string; formError?: string }) {
+function GuestForm({ actionUrl, result }: { actionUrl: string; result?: AuthActionData }) {
   const { t } = useTranslation("account");
   const errorText = useAuthErrorText();
   const navigation = useNavigation();
@@ -333,9 +365,9 @@ function GuestForm({ actionUrl, formError }: { actionUrl: string; formError?: st
       <button type="submit" className="button button-secondary auth-wide" disabled={busy}>
         {t("auth.guest.submit")}
       </button>
-      {formError ? (
+      {result?.formError ? (
         <p className="form-error" role="alert">
-          {errorText(formError)}
+          {errorText(result.formErrorCode, result.formError)}
         </p>
       ) : null}
     </Form>

@@ -20,22 +20,22 @@ import {
   questionDraftOf,
   type QuizDraft,
   type QuizForm as QuizFormValue,
-  type ToastMessage,
 } from "#app/schemas/quiz-form-schema";
 import { retryAfterHeaders, readForm } from "#app/http/api.server";
 import { checkLimits } from "#app/limits/rate-limits.server";
 import { parseForm } from "#app/forms/forms";
 import { logGameCreated } from "#app/game-pages/game-log.server";
 import { retryAfterFromAction } from "#app/http/route-headers";
-import { overStorageMessage, pictureTooLargeMessage, storageLimitOfUser } from "#app/pictures/storage-limits";
+import { overStorageError, pictureTooLargeError, storageLimitOfUser } from "#app/pictures/storage-limits";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
+import { toastOf } from "#app/schemas/form-schemas";
 import { busyAnswer } from "#app/limits/heavy-limits";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: metaT(matches, "quiz")(data?.editing ? "meta.edit" : "meta.create") }];
 
-const SAVE_QUIZ_FAILED: ToastMessage = {
-  title: "Failed to save quiz",
-  description: "There was an error saving your quiz. Please try again.",
-};
+// The page's toasts, raised with their codes (docs/decisions/0047-errors-as-codes.md).
+const SAVE_QUIZ_FAILED = toastOf(appError("SAVE_QUIZ_FAILED_TITLE"), appError("SAVE_QUIZ_FAILED"));
 
 function notFound(): Response {
   return new Response("Not Found", { status: 404 });
@@ -75,7 +75,7 @@ function reply(body: QuizFormReply, status = 200, headers?: HeadersInit) {
 /** A post refused by a limit carries Retry-After. */
 export const headers = retryAfterFromAction;
 
-type ReadForm = { ok: true; formData: FormData } | { ok: false; message: string };
+type ReadForm = { ok: true; formData: FormData } | { ok: false; error: AppError };
 
 /**
  * The posted form, within its limits (body-limits.ts): text, or multipart when it carries pictures
@@ -85,12 +85,29 @@ async function readQuizForm(request: Request): Promise<ReadForm> {
   try {
     return { ok: true, formData: await readForm(request, "/create") };
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return { ok: false, message: pictureTooLargeMessage(MAX_UPLOAD_BYTES) };
+    if (error instanceof MaxPartSizeExceededError) return { ok: false, error: pictureTooLargeError(MAX_UPLOAD_BYTES) };
     throw error;
   }
 }
 
-/** Stores the pictures chosen in a form posted without JavaScript; a message per question it could not. */
+/** A picture's refusal for each question that chose one, by field, raised with its code. */
+function pictureErrors(
+  files: (Blob | null)[],
+  error: (index: number) => AppError | null,
+  english?: string,
+): { errors: Record<string, string>; codes: Record<string, AppError> } {
+  const errors: Record<string, string> = {};
+  const codes: Record<string, AppError> = {};
+  files.forEach((file, index) => {
+    const refusal = file && error(index);
+    if (!refusal) return;
+    errors[`questions.${index}.image`] = english ?? englishErrorText(refusal);
+    codes[`questions.${index}.image`] = refusal;
+  });
+  return { errors, codes };
+}
+
+/** Stores the pictures chosen in a form posted without JavaScript; a message (and its code) per question it could not. */
 async function storeFormPictures(
   context: ActionFunctionArgs["context"],
   request: Request,
@@ -99,29 +116,30 @@ async function storeFormPictures(
 ): Promise<{
   draft: QuizDraft;
   errors: Record<string, string>;
+  codes: Record<string, AppError>;
   headers?: HeadersInit;
-  refused?: { message: string; retryAfterSeconds: number; status?: number; title?: string };
+  refused?: { message: string; error: AppError; retryAfterSeconds: number; status?: number; title?: string; titleError?: AppError };
 }> {
   const files = draft.questions
     .map((_, index) => formData.get(`questions[${index}].image`))
     .map((file) => (file instanceof Blob && file.size > 0 ? file : null));
   const count = files.filter((file) => file !== null).length;
-  if (count === 0) return { draft, errors: {} };
+  if (count === 0) return { draft, errors: {}, codes: {} };
   // Re-encoding costs CPU: the same allowance as POST /api/images, whichever way a picture comes.
   // Only a session uploads, within the day's budgets and the disk's floor (app/pictures/picture-uploads.server.ts).
   const upload = await uploadAllowance(context, await getUser(context, request));
   if (!upload.ok) {
     const { refusal } = upload;
-    if (refusal.reason === "over-budget") return { draft, errors: {}, refused: refusal };
-    return { draft, errors: Object.fromEntries(files.flatMap((file, index) => (file ? [[`questions.${index}.image`, refusal.message]] : []))) };
+    if (refusal.reason === "over-budget") return { draft, errors: {}, codes: {}, refused: refusal };
+    return { draft, ...pictureErrors(files, () => refusal.error, refusal.message) };
   }
   const allowed = await checkLimits(context, [{ name: "image", points: count }]);
-  if (!allowed.ok) return { draft, errors: {}, refused: allowed };
+  if (!allowed.ok) return { draft, errors: {}, codes: {}, refused: allowed };
   const { user } = upload;
   const { headers } = ensureClientId(request);
   const owner: ImageOwner = { userId: user.id, clientId: null };
   const limitBytes = storageLimitOfUser(user);
-  const errors: Record<string, string> = {};
+  const refusals: (AppError | null)[] = files.map(() => null);
   const questions = [...draft.questions];
   // One slot for heavy work for all of them (server/heavy-work.ts); a busy node says so (503), and
   // so does an address whose file is still being read (429).
@@ -133,13 +151,13 @@ async function storeFormPictures(
       if (stored.status === "ok") {
         questions[index] = { ...questions[index], imageId: stored.value.id };
         await chargeUpload(context, stored.value.newBytes);
-      } else if (stored.status === "invalid") errors[`questions.${index}.image`] = stored.message;
-      else if (stored.status === "too-large") errors[`questions.${index}.image`] = pictureTooLargeMessage(stored.maxBytes);
-      else errors[`questions.${index}.image`] = overStorageMessage(stored.usedBytes, stored.limitBytes);
+      } else if (stored.status === "invalid") refusals[index] = stored.error;
+      else if (stored.status === "too-large") refusals[index] = pictureTooLargeError(stored.maxBytes);
+      else refusals[index] = overStorageError(stored.usedBytes, stored.limitBytes);
     }
   });
-  if (!done.ok) return { draft, errors: {}, refused: { ...busyAnswer(done), retryAfterSeconds: done.retryAfterSeconds } };
-  return { draft: { ...draft, questions }, errors, headers };
+  if (!done.ok) return { draft, errors: {}, codes: {}, refused: { ...busyAnswer(done), retryAfterSeconds: done.retryAfterSeconds } };
+  return { draft: { ...draft, questions }, ...pictureErrors(files, (index) => refusals[index]), headers };
 }
 
 /**
@@ -151,7 +169,7 @@ async function storeFormPictures(
 export async function action({ request, context }: ActionFunctionArgs) {
   const editId = editIdOf(request);
   const read = await readQuizForm(request);
-  if (!read.ok) return reply({ formError: { title: "Picture too large", description: read.message } }, 413);
+  if (!read.ok) return reply({ formError: toastOf(appError("PICTURE_TOO_LARGE_TITLE"), read.error) }, 413);
   const { formData } = read;
   // The posted form is read leniently into a draft (what the page shows again); the rules come after.
   const submission = parseForm(formData, PostedQuizSchema);
@@ -160,10 +178,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const pictures = await storeFormPictures(context, request, formData, submission.value.draft);
   const draft = pictures.draft;
   if (pictures.refused) {
-    const { message, retryAfterSeconds, status = 429, title = "Too many pictures" } = pictures.refused;
-    return reply({ draft, formError: { title, description: message } }, status, retryAfterHeaders(retryAfterSeconds));
+    // A limit's or a busy node's own words, said by their codes; a limit's title is "Too many pictures".
+    const { message, error, retryAfterSeconds, status = 429, title = englishErrorText(TOO_MANY_PICTURES), titleError = TOO_MANY_PICTURES } = pictures.refused;
+    const formError = { title, description: message, codes: { title: titleError, description: error } };
+    return reply({ draft, formError }, status, retryAfterHeaders(retryAfterSeconds));
   }
-  if (Object.keys(pictures.errors).length > 0) return reply({ draft, errors: pictures.errors }, 400, pictures.headers);
+  if (Object.keys(pictures.errors).length > 0) return reply({ draft, errors: pictures.errors, codes: pictures.codes }, 400, pictures.headers);
 
   const edited = applyEditorIntent(draft, intent);
   if (edited) return "error" in edited ? reply({ draft, formError: edited.error }, 400) : reply({ draft: edited.draft }, 200, pictures.headers);
@@ -171,13 +191,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const editing = editId === null ? null : await findOwnQuizWithQuestions(context.db, editId, await requesterOf(context, request));
   if (editing && editing.status !== "ok") throw notFound();
   const checked = checkQuizDraft(draft, editing?.status === "ok" ? editing.value.timeLimit : undefined);
-  if (!checked.ok) return reply({ draft, errors: checked.errors }, 400);
+  if (!checked.ok) return reply({ draft, errors: checked.errors, codes: checked.codes }, 400);
 
   if (editId !== null) return saveEdit(context.db, context.logger, editId, checked.value, await requesterOf(context, request), draft);
 
   const allowed = await checkLimits(context, [{ name: "quiz" }, { name: "question", points: checked.value.questions.length }, { name: "game" }]);
   if (!allowed.ok) {
-    return reply({ draft, formError: { title: CREATE_QUIZ_FAILED.title, description: allowed.message } }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
+    const formError = {
+      title: CREATE_QUIZ_FAILED.title,
+      description: allowed.message,
+      codes: { title: CREATE_QUIZ_FAILED.codes?.title, description: allowed.error },
+    };
+    return reply({ draft, formError }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
   }
   const { requester, headers } = await requesterWithClientId(context, request);
   let hosted: { gameCode: string; quizId: number } | "missing-images";
@@ -192,7 +217,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(`/waiting/${hosted.gameCode}?created=1`, { headers });
 }
 
-const MISSING_PICTURE: ToastMessage = { title: "Picture missing", description: "A question's picture is no longer stored. Choose it again." };
+const MISSING_PICTURE = toastOf(appError("PICTURE_MISSING_TITLE"), appError("PICTURE_MISSING"));
+
+const TOO_MANY_PICTURES = appError("PICTURES_TOO_MANY_TITLE");
 
 async function saveEdit(db: DB, logger: ActionFunctionArgs["context"]["logger"], quizId: number, quiz: QuizFormValue, requester: Requester, draft: QuizDraft) {
   let status: string;

@@ -2,7 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@rem
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { Page } from "#app/components/layout";
-import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { useSayError } from "#app/i18n/error-text";
+import type { AppError } from "#app/i18n/app-error";
 import { metaT } from "#app/i18n/meta";
 import { VisibilityHint } from "#app/components/visibility-hint";
 import { IMPORT_FAILURE_STATUS, retryAfterHeaders } from "#app/http/api.server";
@@ -15,9 +16,11 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "qui
 export const headers = retryAfterFromAction;
 
 interface ImportReply {
+  /** The first problem in English, and the code and values it was raised with, to say it in the page's language (docs/decisions/0047-errors-as-codes.md). */
   error: string;
-  /** A spreadsheet's problems, each with its row number. */
-  rows?: { row: number; message: string }[];
+  appError?: AppError;
+  /** A spreadsheet's problems, each with its row number, its English and its code ("Row 3: ..." is `IMPORT_ROW_PROBLEM`). */
+  rows?: { row: number; message: string; error: AppError }[];
 }
 
 /**
@@ -28,14 +31,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const imported = await importFromRequest(context, request);
   if (imported.ok) return redirect(`/create?edit=${imported.quiz.id}&imported=1`, { headers: imported.headers });
   // The file's problems are listed by row; any other refusal is its one message.
-  const reply: ImportReply = imported.reason === "invalid-file" ? { error: imported.message, rows: imported.rows } : { error: imported.message };
+  const reply: ImportReply = {
+    error: imported.message,
+    ...(imported.error ? { appError: imported.error } : {}),
+    ...(imported.reason === "invalid-file" && imported.rows ? { rows: imported.rows } : {}),
+  };
   const headers = imported.retryAfterSeconds ? retryAfterHeaders(imported.retryAfterSeconds) : undefined;
   return data<ImportReply>(reply, { status: IMPORT_FAILURE_STATUS[imported.reason], headers });
 }
 
 export default function ImportQuiz() {
   const { t } = useTranslation("quiz");
-  const errorText = useErrorTextWithValues();
+  const sayError = useSayError();
   const reply = useActionData<typeof action>();
   const importing = useNavigation().state === "submitting";
   return (
@@ -56,14 +63,11 @@ export default function ImportQuiz() {
         </p>
         {reply ? (
           <div className="form-error" role="alert">
-            <p>{errorText(reply.error)}</p>
+            <p>{sayError(reply.appError, reply.error)}</p>
             {reply.rows && reply.rows.length > 1 ? (
               <ul aria-label={t("import.problemsByRow")}>
                 {reply.rows.map((problem) => (
-                  <li key={`${problem.row}-${problem.message}`}>
-                    {/* The server's English "Row 3: ...", which the errors catalog reads with its row and message. */}
-                    {errorText(problem.row > 0 && !problem.message.startsWith("Row") ? `Row ${problem.row}: ${problem.message}` : problem.message)}
-                  </li>
+                  <li key={`${problem.row}-${problem.message}`}>{sayError(problem.error, problem.message)}</li>
                 ))}
               </ul>
             ) : null}

@@ -6,15 +6,17 @@ import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { useToast } from "#app/components/toaster";
 import { HOST_NAME_MAX_LENGTH } from "#app/game/rules";
-import { useErrorText } from "#app/i18n/error-text";
+import { useSayError } from "#app/i18n/error-text";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
 import { metaT } from "#app/i18n/meta";
 import { hostNewGame } from "#app/models/game.server";
 import { registerHost } from "#app/models/game-host.server";
 import { listHostableQuizzes } from "#app/models/quiz-lists.server";
 import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
 import { HostFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
-import { GAME_ALREADY_HOSTED, GAME_NOT_FOUND, GAME_NOT_YOURS, HOST_CONNECTION_FAILED, QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
-import { fieldError, getFormProps, parseForm, useSchemaForm, type FieldErrors } from "#app/forms/forms";
+import { HOST_CONNECTION_FAILED } from "#app/game-pages/game-messages";
+import { fieldError, fieldErrorCode, getFormProps, parseForm, useSchemaForm, type FieldCodes, type FieldErrors } from "#app/forms/forms";
 import { normalizeGameCode } from "#app/schemas/field-rules";
 import { retryAfterHeaders, readForm } from "#app/http/api.server";
 import { checkLimits } from "#app/limits/rate-limits.server";
@@ -58,11 +60,22 @@ type HostValues = {
 interface HostActionData {
   values?: HostValues;
   errors?: FieldErrors;
+  /** Each message's code and values, which the page says it by (docs/decisions/0047-errors-as-codes.md). */
+  codes?: FieldCodes;
   formError?: string;
+  formErrorCode?: AppError;
 }
+
+const CONNECTION_FAILED = appError("HOST_CONNECTION_FAILED");
+const LOAD_FAILED = appError("QUIZZES_LOAD_FAILED");
 
 function reply(body: HostActionData, status: number, headers?: HeadersInit) {
   return data(body, { status, headers });
+}
+
+/** A refusal beside one field, raised with its code; `english`, its own words when it has them (a limit's configured ones). */
+function refuseField(values: HostValues, field: keyof HostValues, code: AppError, status: number, headers?: HeadersInit, english = englishErrorText(code)) {
+  return reply({ values, errors: { [field]: english }, codes: { [field]: code } }, status, headers);
 }
 
 /** A chosen quiz gets a new game hosted by this browser; a code takes the host seat of a game this browser or account created. */
@@ -73,24 +86,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseForm(await readForm(request, "/host"), HostFormSchema);
   const { quizCode, quizId, hostName } = submission.values;
   const values: HostValues = { quizCode, quizId, hostName };
-  if (submission.status !== "success") return reply({ values, errors: submission.errors }, 400);
+  if (submission.status !== "success") return reply({ values, errors: submission.errors, codes: submission.codes }, 400);
 
   const { requester, headers } = await requesterWithClientId(context, request);
   const choice = submission.value;
   let gameCode: string;
   if (choice.quizId !== undefined) {
     const allowed = await checkLimits(context, [{ name: "game" }]);
-    if (!allowed.ok) return reply({ values, errors: { quizId: allowed.message } }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
+    if (!allowed.ok) return refuseField(values, "quizId", allowed.error, 429, retryAfterHeaders(allowed.retryAfterSeconds), allowed.message);
     const hosted = await hostNewGame(context.db, choice.quizId, requester);
-    if (hosted.status === "not-found") return reply({ values, errors: { quizId: QUIZ_NOT_FOUND } }, 404);
-    if (hosted.status === "forbidden") return reply({ values, errors: { quizId: QUIZ_NOT_HOSTABLE } }, 403);
+    if (hosted.status === "not-found") return refuseField(values, "quizId", appError("QUIZ_NOT_FOUND"), 404);
+    if (hosted.status === "forbidden") return refuseField(values, "quizId", appError("QUIZ_NOT_HOSTABLE"), 403);
     gameCode = hosted.value.gameCode;
     logGameCreated(context.logger, hosted.value, choice.quizId, "host form");
   } else {
     const result = await registerHost(context.db, choice.gameCode, requester.clientId, requester);
-    if (result === "not-found") return reply({ values, errors: { quizCode: GAME_NOT_FOUND } }, 404);
-    if (result === "not-creator") return reply({ values, errors: { quizCode: GAME_NOT_YOURS } }, 403);
-    if (result === "taken") return reply({ values, errors: { quizCode: GAME_ALREADY_HOSTED } }, 403);
+    if (result === "not-found") return refuseField(values, "quizCode", appError("GAME_NOT_FOUND"), 404);
+    if (result === "not-creator") return refuseField(values, "quizCode", appError("GAME_NOT_YOURS"), 403);
+    if (result === "taken") return refuseField(values, "quizCode", appError("GAME_ALREADY_HOSTED"), 403);
     gameCode = choice.gameCode;
   }
   return redirect(`/waiting/${gameCode}?${new URLSearchParams({ hosted: "1", hostName: choice.hostName })}`, { headers });
@@ -102,7 +115,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs): 
     return await serverAction<typeof action>();
   } catch (error) {
     if (error instanceof Response) throw error;
-    return { formError: HOST_CONNECTION_FAILED };
+    return { formError: HOST_CONNECTION_FAILED, formErrorCode: CONNECTION_FAILED };
   }
 }
 
@@ -113,7 +126,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 export default function HostQuiz() {
   const { quizzes, loadFailed } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const sayError = useSayError();
   const actionData = useActionData<typeof clientAction>();
   const toast = useToast();
   const navigation = useNavigation();
@@ -125,12 +138,13 @@ export default function HostQuiz() {
   const hostNameError = fieldError(fields.hostName);
 
   useEffect(() => {
-    if (loadFailed) toast({ title: t("host.loadFailedTitle"), description: errorText(QUIZZES_LOAD_FAILED.description), variant: "destructive" });
-  }, [loadFailed, toast, t, errorText]);
+    if (loadFailed) toast({ title: t("host.loadFailedTitle"), description: sayError(LOAD_FAILED, QUIZZES_LOAD_FAILED.description), variant: "destructive" });
+  }, [loadFailed, toast, t, sayError]);
 
   useEffect(() => {
-    if (actionData?.formError) toast({ title: t("host.connectionError"), description: errorText(actionData.formError), variant: "destructive" });
-  }, [actionData, toast, t, errorText]);
+    if (actionData?.formError)
+      toast({ title: t("host.connectionError"), description: sayError(actionData.formErrorCode, actionData.formError), variant: "destructive" });
+  }, [actionData, toast, t, sayError]);
 
   // Choosing a quiz and typing a code are two ways to pick the game: each clears the other.
   const typeCode = (raw: string) => setValues((current) => ({ ...current, quizCode: normalizeGameCode(raw), quizId: "" }));
@@ -144,7 +158,7 @@ export default function HostQuiz() {
           <Trans i18nKey="night.hostPageHint" values={{ ns: "quiz" }} components={{ plan: <Link to="/night/new" /> }} />
         </p>
         <Form method="post" {...getFormProps(form)} className="card stack">
-          <FormError message={actionData?.formError} />
+          <FormError message={actionData?.formError} error={actionData?.formErrorCode} />
           <div className="field">
             <label htmlFor="quizCode">{t("host.quizCode")}</label>
             <input
@@ -163,7 +177,7 @@ export default function HostQuiz() {
             <p id="quizCode-hint" className="hint">
               {t("host.quizCodeHint")}
             </p>
-            <FieldError id="quizCode-error" message={quizCodeError} />
+            <FieldError id="quizCode-error" message={quizCodeError} error={fieldErrorCode(fields.quizCode)} />
           </div>
 
           {/* A radio group carries the choice's error state (ARIA has aria-invalid on the group, not on each radio); each radio still reads out the message. */}
@@ -175,7 +189,7 @@ export default function HostQuiz() {
           >
             <legend className="label">{t("host.quizzes")}</legend>
             {loadFailed ? (
-              <FormError message={QUIZZES_LOAD_FAILED.description} />
+              <FormError message={QUIZZES_LOAD_FAILED.description} error={LOAD_FAILED} />
             ) : quizzes.length === 0 ? (
               <p className="muted">
                 <Trans i18nKey="host.noQuizzes" components={{ create: <Link to="/create" /> }} />
@@ -203,7 +217,7 @@ export default function HostQuiz() {
                 ))}
               </ul>
             )}
-            <FieldError id="quizId-error" message={quizIdError} />
+            <FieldError id="quizId-error" message={quizIdError} error={fieldErrorCode(fields.quizId)} />
           </fieldset>
 
           <div className="field">
@@ -219,7 +233,7 @@ export default function HostQuiz() {
               aria-describedby={hostNameError ? "hostName-error" : undefined}
               onChange={(event) => setValues((current) => ({ ...current, hostName: event.target.value }))}
             />
-            <FieldError id="hostName-error" message={hostNameError} />
+            <FieldError id="hostName-error" message={hostNameError} error={fieldErrorCode(fields.hostName)} />
           </div>
 
           <button type="submit" className="button" disabled={hosting}>

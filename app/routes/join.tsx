@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
-import { appErrorOf } from "#app/i18n/app-error";
+import { appError, appErrorOf, type AppError } from "#app/i18n/app-error";
 import { FieldError, FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { JoinTeamFields } from "#app/components/team-join-fields";
@@ -15,7 +15,7 @@ import { liveGamesHostedBy } from "#app/models/game-host.server";
 import { clientIdOf } from "#app/sessions/client-id.server";
 import { JoinFormSchema } from "#app/schemas/form-schemas";
 import { GAME_NOT_FOUND } from "#app/game-pages/game-messages";
-import { parseForm, type FieldErrors } from "#app/forms/forms";
+import { parseForm, type FieldCodes, type FieldErrors } from "#app/forms/forms";
 import { readForm } from "#app/http/api.server";
 import { joinTeamsOf } from "#app/teams/join-teams.server";
 import { requesterOf } from "#app/sessions/session.server";
@@ -48,6 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 interface JoinActionData {
   values?: { gameCode: string; nickname: string; team?: string; newTeam?: string };
   errors?: FieldErrors;
+  /** Each message's code and values, which the page says it by (docs/decisions/0047-errors-as-codes.md). */
+  codes?: FieldCodes;
   /** The game is played in teams: the form offers them (again). */
   teams?: JoinTeams | null;
 }
@@ -66,10 +68,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const values = { gameCode: typedCode, nickname: typedNickname, ...(offered ? { team, newTeam } : {}) };
   if (submission.status !== "success") {
     const teams = await joinTeamsOf(context, normalizeGameCode(typedCode));
-    return reply({ values, errors: submission.errors, ...(teams ? { teams } : {}) }, 400);
+    return reply({ values, errors: submission.errors, codes: submission.codes, ...(teams ? { teams } : {}) }, 400);
   }
   const { gameCode, nickname } = submission.value;
-  if (!(await findLiveGame(context.db, gameCode))) return reply({ values, errors: { gameCode: GAME_NOT_FOUND } }, 404);
+  if (!(await findLiveGame(context.db, gameCode)))
+    return reply({ values, errors: { gameCode: GAME_NOT_FOUND }, codes: { gameCode: appError("GAME_NOT_FOUND") } }, 404);
   const teams = offered ? null : await joinTeamsOf(context, gameCode);
   // A game played in teams, posted from a form that did not know it: the form comes back with the teams to pick from.
   if (teams) return reply({ values, teams }, 200);
@@ -78,8 +81,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(`/waiting/${gameCode}?${query}`);
 }
 
+/** A field's message: its English, and the code and values it is said by. */
+type FieldMessage = { message: string; error?: AppError };
+type FieldMessages = Partial<Record<string, FieldMessage>>;
+
 /** The browser's own check found a field wrong: its message from docs/product.md#validation, in place of the browser's. */
-const INVALID_MESSAGES: Record<string, string> = { gameCode: GAME_CODE_MESSAGE, nickname: NICKNAME_REQUIRED_MESSAGE };
+const INVALID_MESSAGES: Record<string, FieldMessage> = {
+  gameCode: { message: GAME_CODE_MESSAGE, error: appError("GAME_CODE_LENGTH") },
+  nickname: { message: NICKNAME_REQUIRED_MESSAGE, error: appError("NICKNAME_REQUIRED") },
+};
+
+const TEAM_NAME_REQUIRED: FieldMessage = { message: TEAM_NAME_REQUIRED_MESSAGE, error: appError("TEAM_NAME_REQUIRED") };
+
+/** The action's messages with their codes. */
+function messagesOf(reply: JoinActionData | undefined): FieldMessages {
+  const messages: FieldMessages = {};
+  for (const [name, message] of Object.entries(reply?.errors ?? {})) if (message) messages[name] = { message, error: reply?.codes?.[name] };
+  return messages;
+}
 
 /**
  * The join form checks its fields with the browser's own constraints (pattern, required,
@@ -98,11 +117,11 @@ export default function Join() {
   const [nickname, setNickname] = useState(actionData?.values?.nickname ?? "");
   const [submitted, setSubmitted] = useState(false);
   // The server's messages (a post made before the page's script ran), then the browser's; a field's goes once it changes.
-  const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
+  const [errors, setErrors] = useState<FieldMessages>(() => messagesOf(actionData));
   const [reply, setReply] = useState(actionData);
   if (reply !== actionData) {
     setReply(actionData);
-    setErrors(actionData?.errors ?? {});
+    setErrors(messagesOf(actionData));
   }
   const nicknameRef = useRef<HTMLInputElement>(null);
   // The teams of a game played in teams, once its code is known: from the link, the last post, or asked for as the code is typed.
@@ -139,7 +158,7 @@ export default function Join() {
     const form = new FormData(event.currentTarget);
     const [choice, newTeam] = [form.get("team"), form.get("newTeam")];
     if (missingNewTeam(choice, newTeam)) {
-      setErrors((current) => ({ ...current, newTeam: TEAM_NAME_REQUIRED_MESSAGE }));
+      setErrors((current) => ({ ...current, newTeam: TEAM_NAME_REQUIRED }));
       const input = event.currentTarget.elements.namedItem("newTeam");
       if (input instanceof HTMLInputElement) input.focus();
       return;
@@ -185,7 +204,7 @@ export default function Join() {
                 clearError("gameCode");
               }}
             />
-            <FieldError id="gameCode-error" message={gameCodeError} />
+            <FieldError id="gameCode-error" message={gameCodeError?.message} error={gameCodeError?.error} />
           </div>
           <div className="field">
             <label htmlFor="nickname">{t("join.nickname")}</label>
@@ -207,10 +226,16 @@ export default function Join() {
                 clearError("nickname");
               }}
             />
-            <FieldError id="nickname-error" message={nicknameError} />
+            <FieldError id="nickname-error" message={nicknameError?.message} error={nicknameError?.error} />
           </div>
           {teams ? (
-            <JoinTeamFields offered={teams} values={actionData?.values} error={errors.newTeam ?? errors.team} onChange={() => clearError("newTeam")} />
+            <JoinTeamFields
+              offered={teams}
+              values={actionData?.values}
+              error={(errors.newTeam ?? errors.team)?.message}
+              errorCode={(errors.newTeam ?? errors.team)?.error}
+              onChange={() => clearError("newTeam")}
+            />
           ) : null}
           <FormError message={joinError} error={appErrorOf({ code: state.joinErrorKey, values: state.joinErrorValues })} />
           {!online ? (

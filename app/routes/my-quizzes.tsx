@@ -5,14 +5,15 @@ import type { Translate } from "#app/i18n/translator";
 import { useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
 import { Page } from "#app/components/layout";
-import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { useSayError } from "#app/i18n/error-text";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishErrorText } from "#app/i18n/error-english.server";
 import { metaT } from "#app/i18n/meta";
 import { hostNewGame } from "#app/models/game.server";
 import { duplicateQuiz, findOwnQuizWithQuestions } from "#app/models/quiz.server";
 import { deleteQuiz } from "#app/models/quiz-delete.server";
 import { listOwnQuizzes } from "#app/models/quiz-lists.server";
 import { FormIdSchema } from "#app/schemas/form-schemas";
-import { QUIZ_NOT_FOUND, QUIZ_NOT_HOSTABLE } from "#app/game-pages/game-messages";
 import { parseForm, parseIntent } from "#app/forms/forms";
 import { requesterWithClientId, requesterOf } from "#app/sessions/session.server";
 import { retryAfterHeaders, requireUser, readForm } from "#app/http/api.server";
@@ -22,7 +23,7 @@ import { retryAfterFromAction } from "#app/http/route-headers";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "quiz")("meta.myQuizzes") }];
 
-const QUIZ_NOT_DELETABLE = "Only the quiz's creator can delete it.";
+const NOT_FOUND = appError("QUIZ_NOT_FOUND");
 
 /** Each quiz's Host, Duplicate and Delete buttons post its id; the button is the intent. */
 const QuizActionSchema = z.object({ quizId: FormIdSchema });
@@ -44,11 +45,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 interface MyQuizzesActionData {
   quizId?: number;
+  /** Why the post was refused, in English, and the code and values the page says it by (docs/decisions/0047-errors-as-codes.md). */
   error: string;
+  code: AppError;
 }
 
-function refuse(error: string, status: number, quizId?: number, headers?: HeadersInit) {
-  return data<MyQuizzesActionData>({ error, quizId }, { status, headers });
+/** A refusal raised with its code; `english`, its own words when it has them (a limit's configured ones). */
+function refuse(code: AppError, status: number, quizId?: number, headers?: HeadersInit, english = englishErrorText(code)) {
+  return data<MyQuizzesActionData>({ error: english, code, quizId }, { status, headers });
 }
 
 /** A post refused by a limit carries Retry-After. */
@@ -62,17 +66,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request, { allowGuest: true });
   const formData = await readForm(request, "/my-quizzes");
   const submission = parseForm(formData, QuizActionSchema);
-  if (submission.status !== "success") return refuse(QUIZ_NOT_FOUND, 400);
+  if (submission.status !== "success") return refuse(NOT_FOUND, 400);
   const { quizId } = submission.value;
   const intent = parseIntent(formData, ["host", "duplicate", "delete"]);
 
   if (intent === "host") {
     const allowed = await checkLimits(context, [{ name: "game" }]);
-    if (!allowed.ok) return refuse(allowed.message, 429, quizId, retryAfterHeaders(allowed.retryAfterSeconds));
+    if (!allowed.ok) return refuse(allowed.error, 429, quizId, retryAfterHeaders(allowed.retryAfterSeconds), allowed.message);
     const { requester, headers } = await requesterWithClientId(context, request);
     const hosted = await hostNewGame(context.db, quizId, requester);
-    if (hosted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
-    if (hosted.status === "forbidden") return refuse(QUIZ_NOT_HOSTABLE, 403, quizId);
+    if (hosted.status === "not-found") return refuse(NOT_FOUND, 404, quizId);
+    if (hosted.status === "forbidden") return refuse(appError("QUIZ_NOT_HOSTABLE"), 403, quizId);
     logGameCreated(context.logger, hosted.value, quizId, "my quizzes");
     return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
   }
@@ -81,24 +85,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // The signed-in account's own quizzes only (those this page lists); anyone else's is not found.
     const owner = { userId: user.id };
     const original = await findOwnQuizWithQuestions(context.db, quizId, owner);
-    if (original.status !== "ok") return refuse(QUIZ_NOT_FOUND, 404, quizId);
+    if (original.status !== "ok") return refuse(NOT_FOUND, 404, quizId);
     const questions = original.value.questions.length;
     const allowed = await checkLimits(context, [{ name: "quiz" }, ...(questions > 0 ? [{ name: "question" as const, points: questions }] : [])]);
-    if (!allowed.ok) return refuse(allowed.message, 429, quizId, retryAfterHeaders(allowed.retryAfterSeconds));
+    if (!allowed.ok) return refuse(allowed.error, 429, quizId, retryAfterHeaders(allowed.retryAfterSeconds), allowed.message);
     const copied = await duplicateQuiz(context.db, quizId, owner);
-    if (copied.status !== "ok") return refuse(QUIZ_NOT_FOUND, 404, quizId);
+    if (copied.status !== "ok") return refuse(NOT_FOUND, 404, quizId);
     return redirect(`/my-quizzes?duplicated=1&copy=${copied.value.id}`);
   }
 
   if (intent === "delete") {
     const deleted = await deleteQuiz(context.db, quizId, await requesterOf(context, request));
-    if (deleted.status === "not-found") return refuse(QUIZ_NOT_FOUND, 404, quizId);
-    if (deleted.status === "forbidden") return refuse(QUIZ_NOT_DELETABLE, 403, quizId);
+    if (deleted.status === "not-found") return refuse(NOT_FOUND, 404, quizId);
+    if (deleted.status === "forbidden") return refuse(appError("QUIZ_NOT_DELETABLE"), 403, quizId);
     const { unfinishedGames } = deleted.value;
     return redirect(unfinishedGames > 0 ? `/my-quizzes?deleted=1&playing=${unfinishedGames}` : "/my-quizzes?deleted=1");
   }
 
-  return refuse("Unknown action.", 400, quizId);
+  return refuse(appError("UNKNOWN_ACTION"), 400, quizId);
 }
 
 /** `open`: games of the quiz that were waiting or running when it was deleted. */
@@ -119,7 +123,7 @@ function exportHref(quizId: number, format: "json" | "csv" | "xlsx"): string {
 
 export default function MyQuizzes() {
   const { t } = useTranslation("quiz");
-  const errorText = useErrorTextWithValues();
+  const sayError = useSayError();
   const { quizzes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -164,7 +168,7 @@ export default function MyQuizzes() {
         ) : null}
         {actionData?.error ? (
           <p className="form-error" role="alert">
-            {errorText(actionData.error)}
+            {sayError(actionData.code, actionData.error)}
           </p>
         ) : null}
 

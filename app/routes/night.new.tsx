@@ -11,14 +11,16 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent }
 import { FormError } from "#app/components/form-field";
 import { Page } from "#app/components/layout";
 import { MAX_ROUNDS } from "#app/game/rules";
-import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { useSayError } from "#app/i18n/error-text";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { issueError } from "#app/i18n/coded";
 import { metaT } from "#app/i18n/meta";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { hostNewNight } from "#app/models/game-night.server";
 import { listHostableQuizzes } from "#app/models/quiz-lists.server";
 import { retryAfterHeaders, readForm } from "#app/http/api.server";
 import { NightDraftSchema, NightFormSchema, QUIZZES_LOAD_FAILED } from "#app/schemas/form-schemas";
-import { parseForm, type FieldErrors } from "#app/forms/forms";
+import { parseForm, type FieldCodes, type FieldErrors } from "#app/forms/forms";
 import { logGameCreated } from "#app/game-pages/game-log.server";
 import { HOST_CONNECTION_FAILED } from "#app/game-pages/game-messages";
 import {
@@ -27,6 +29,7 @@ import {
   fieldIdOf,
   fieldNameOf,
   MIN_ROUNDS,
+  nightRefusalError,
   nightRefusalMessage,
   NIGHT_TITLE_MAX_LENGTH,
   type NightDraft,
@@ -55,9 +58,15 @@ export interface NightFormReply {
   draft?: NightDraft;
   /** Field name (`title`, `rounds`, `rounds[1].quizId`) to its message, in English. */
   errors?: FieldErrors;
-  /** A message about the whole form (a limit, a lost connection). */
+  /** Each message's code and values, which the page says it by (docs/decisions/0047-errors-as-codes.md). */
+  codes?: FieldCodes;
+  /** A message about the whole form (a limit, a lost connection), and its code. */
   formError?: string;
+  formErrorCode?: AppError;
 }
+
+const CONNECTION_FAILED = appError("HOST_CONNECTION_FAILED");
+const LOAD_FAILED = appError("QUIZZES_LOAD_FAILED");
 
 function reply(body: NightFormReply, status = 200, headers?: HeadersInit) {
   return data(body, { status, headers });
@@ -73,22 +82,27 @@ export const headers = retryAfterFromAction;
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request, "/night/new");
   const posted = parseForm(formData, NightDraftSchema);
-  if (posted.status !== "success") return reply({ draft: emptyNightDraft(), formError: HOST_CONNECTION_FAILED }, 400);
+  if (posted.status !== "success") return reply({ draft: emptyNightDraft(), formError: HOST_CONNECTION_FAILED, formErrorCode: CONNECTION_FAILED }, 400);
   const { intent, draft } = posted.value;
   const edited = applyNightIntent(draft, intent);
-  if (edited) return "error" in edited ? reply({ draft, errors: { rounds: edited.error } }, 400) : reply({ draft: edited.draft });
+  if (edited)
+    return "error" in edited ? reply({ draft, errors: { rounds: edited.error }, codes: { rounds: edited.code } }, 400) : reply({ draft: edited.draft });
 
   const submission = parseForm(formData, NightFormSchema);
-  if (submission.status !== "success") return reply({ draft, errors: submission.errors }, 400);
+  if (submission.status !== "success") return reply({ draft, errors: submission.errors, codes: submission.codes }, 400);
   const plan = submission.value;
 
   const allowed = await checkLimits(context, [{ name: "game" }]);
-  if (!allowed.ok) return reply({ draft, formError: allowed.message }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
+  if (!allowed.ok) return reply({ draft, formError: allowed.message, formErrorCode: allowed.error }, 429, retryAfterHeaders(allowed.retryAfterSeconds));
   const { requester, headers } = await requesterWithClientId(context, request);
   const hosted = await hostNewNight(context.db, plan, requester);
   if (hosted.status !== "ok") {
     const status = hosted.status === "not-found" ? 404 : hosted.status === "forbidden" ? 403 : 409;
-    return reply({ draft, errors: { [fieldNameOf(["rounds", hosted.round, "quizId"])]: nightRefusalMessage(hosted.status, hosted.round) } }, status);
+    const field = fieldNameOf(["rounds", hosted.round, "quizId"]);
+    return reply(
+      { draft, errors: { [field]: nightRefusalMessage(hosted.status, hosted.round) }, codes: { [field]: nightRefusalError(hosted.status, hosted.round) } },
+      status,
+    );
   }
   logGameCreated(context.logger, hosted.value, plan.rounds[0].quizId, "night form");
   return redirect(`/waiting/${hosted.value.gameCode}?hosted=1`, { headers });
@@ -100,7 +114,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs): 
     return await serverAction<typeof action>();
   } catch (error) {
     if (error instanceof Response) throw error;
-    return { formError: HOST_CONNECTION_FAILED };
+    return { formError: HOST_CONNECTION_FAILED, formErrorCode: CONNECTION_FAILED };
   }
 }
 
@@ -108,19 +122,26 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs): 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
   formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
 
-/** The plan's messages by field name, as the action's reply has them: the same schema, here before posting. */
-function checkDraft(draft: NightDraft): FieldErrors {
+/** The plan's messages by field name and their codes, as the action's reply has them: the same schema, here before posting. */
+function checkDraft(draft: NightDraft): { errors: FieldErrors; codes: FieldCodes } {
   const result = NightFormSchema.safeParse(draft);
   const errors: FieldErrors = {};
-  if (!result.success) for (const issue of result.error.issues) errors[fieldNameOf(issue.path)] ??= issue.message;
-  return errors;
+  const codes: FieldCodes = {};
+  if (!result.success)
+    for (const issue of result.error.issues) {
+      const name = fieldNameOf(issue.path);
+      if (errors[name] !== undefined) continue;
+      errors[name] = issue.message;
+      codes[name] = issueError(issue);
+    }
+  return { errors, codes };
 }
 
 export default function PlanNight() {
   const { quizzes, loadFailed } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof clientAction>();
   const { t } = useTranslation("quiz");
-  const errorText = useErrorTextWithValues();
+  const sayError = useSayError();
   const navigation = useNavigation();
   const [draft, setDraft] = useState<NightDraft>(() => reply?.draft ?? emptyNightDraft());
   // Stable keys, so removing or moving a round does not hand its fields to another one.
@@ -129,8 +150,8 @@ export default function PlanNight() {
   const [validateLive, setValidateLive] = useState(false);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
-  /** A step the plan does not allow (an 11th round, a night of one). */
-  const [stepError, setStepError] = useState<string | null>(null);
+  /** A step the plan does not allow (an 11th round, a night of one), and its code. */
+  const [stepError, setStepError] = useState<{ error: string; code: AppError } | null>(null);
   const quizById = useMemo(() => new Map(quizzes.map((quiz) => [String(quiz.id), quiz])), [quizzes]);
 
   useEffect(() => {
@@ -150,10 +171,10 @@ export default function PlanNight() {
   }, [focusId]);
 
   const liveErrors = useMemo(() => (validateLive ? checkDraft(draft) : null), [draft, validateLive]);
-  const errors: FieldErrors = liveErrors ?? reply?.errors ?? {};
+  const { errors, codes }: { errors: FieldErrors; codes: FieldCodes } = liveErrors ?? { errors: reply?.errors ?? {}, codes: reply?.codes ?? {} };
   const message = (name: string) => {
     const english = errors[name];
-    return english ? errorText(english) : undefined;
+    return english ? sayError(codes[name], english) : undefined;
   };
   const hosting = navigation.state !== "idle" && navigation.formData?.get("intent") === "host";
 
@@ -174,7 +195,7 @@ export default function PlanNight() {
     if (!result) return;
     event.preventDefault();
     if ("error" in result) {
-      setStepError(result.error);
+      setStepError(result);
       return;
     }
     setStepError(null);
@@ -206,7 +227,7 @@ export default function PlanNight() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     if (submitter?.value && submitter.value !== "host") return;
-    const found = checkDraft(draft);
+    const found = checkDraft(draft).errors;
     const first = Object.keys(found)[0];
     if (!first) return;
     event.preventDefault();
@@ -215,15 +236,15 @@ export default function PlanNight() {
   }
 
   const titleError = message("title");
-  const roundsError = message("rounds") ?? (stepError ? errorText(stepError) : undefined);
+  const roundsError = message("rounds") ?? (stepError ? sayError(stepError.code, stepError.error) : undefined);
 
   return (
     <Page narrow>
       <div className="stack night-plan">
         <h1>{t("night.heading")}</h1>
         <p className="hint">{t("night.intro")}</p>
-        <FormError message={reply?.formError} />
-        {loadFailed ? <FormError message={QUIZZES_LOAD_FAILED.description} /> : null}
+        <FormError message={reply?.formError} error={reply?.formErrorCode} />
+        {loadFailed ? <FormError message={QUIZZES_LOAD_FAILED.description} error={LOAD_FAILED} /> : null}
         <p className="visually-hidden" aria-live="polite">
           {announcement}
         </p>

@@ -5,7 +5,8 @@ import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
 import { useToast } from "#app/components/toaster";
 import { Page } from "#app/components/layout";
-import { useErrorTextWithValues } from "#app/i18n/error-templates";
+import { useSayError } from "#app/i18n/error-text";
+import { appError, appErrorOf, type AppError } from "#app/i18n/app-error";
 import { metaT } from "#app/i18n/meta";
 import { listPlans } from "#app/models/plan.server";
 import { findBillingState, openBillingPortal, startSubscription } from "#app/models/subscription.server";
@@ -60,8 +61,11 @@ const PlanChoiceSchema = z.object({ planId: FormIdSchema });
 const NO_PLAN = 0;
 
 interface SubscriptionActionData {
-  /** Why the post was refused, in English (the page says it in its language); `signedOut` asks the visitor to sign in. */
-  error: { signedOut: boolean; description: string };
+  /**
+   * Why the post was refused: in English, and the code and values the page says it by
+   * (docs/decisions/0047-errors-as-codes.md); `signedOut` asks the visitor to sign in.
+   */
+  error: { signedOut: boolean; description: string; code: AppError | null };
 }
 
 /** Without JavaScript: Subscribe and Manage billing post here and are sent on to Stripe. */
@@ -75,12 +79,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? await openBillingPortal(context.db, context.billing, user, origin, context.logger)
       : await startSubscription(context.db, context.billing, user, plan.status === "success" ? plan.value.planId : NO_PLAN, origin, context.logger);
   if (session.ok) return redirect(session.value.url);
-  const error = { signedOut: session.reason === "signed-out", description: session.message };
+  const error = { signedOut: session.reason === "signed-out", description: session.message, code: session.error ?? null };
   return data<SubscriptionActionData>({ error }, { status: BILLING_FAILURE_STATUS[session.reason] });
 }
 
-/** A refusal of the billing endpoints, its message in English as the API sent it. */
-class BillingRefusal extends Error {}
+/** A refusal of the billing endpoints: its English as the API sent it, and the code and values it was raised with. */
+class BillingRefusal extends Error {
+  constructor(
+    message: string,
+    readonly error: AppError | null,
+  ) {
+    super(message);
+  }
+}
+
+const SIGN_IN_TO_SUBSCRIBE = appError("SIGN_IN_TO_SUBSCRIBE");
+const SUBSCRIPTION_FAILED = appError("SUBSCRIPTION_FAILED");
 
 /** The day a paid plan ends, in the page's language ("1 March 2027": the interface's English is British). */
 function formatDate(at: number, language: string): string {
@@ -95,8 +109,12 @@ async function goToStripe(endpoint: string, body: unknown): Promise<void> {
     credentials: "same-origin",
     body: JSON.stringify(body),
   });
-  const answer = (await response.json().catch(() => null)) as { url?: string; error?: string } | null;
-  if (!response.ok || !answer?.url) throw new BillingRefusal(answer?.error || SUBSCRIPTION_ERROR.description);
+  const answer = (await response.json().catch(() => null)) as { url?: string; error?: string; code?: string } | null;
+  if (!response.ok || !answer?.url) {
+    // No answer to read is the page's own failure; a refusal without a code is shown as it came.
+    if (!answer?.error) throw new BillingRefusal(SUBSCRIPTION_ERROR.description, SUBSCRIPTION_FAILED);
+    throw new BillingRefusal(answer.error, appErrorOf(answer));
+  }
   window.location.assign(answer.url);
 }
 
@@ -108,7 +126,7 @@ export default function Subscription() {
   const [searchParams, setSearchParams] = useSearchParams();
   const [pending, setPending] = useState<string | null>(null);
   const { t, language } = useTranslation("account");
-  const errorText = useErrorTextWithValues();
+  const sayError = useSayError();
   /** A default plan's text in the page's language; an operator's own as written. */
   const planText = (text: string) => {
     const key = DEFAULT_PLAN_TEXT_KEYS.get(text);
@@ -131,14 +149,15 @@ export default function Subscription() {
   async function send(event: FormEvent<HTMLFormElement>, key: string, endpoint: string, body: unknown) {
     event.preventDefault();
     if (!signedIn) {
-      toast({ title: t("subscription.pleaseSignIn"), description: errorText(PLEASE_SIGN_IN.description), variant: "destructive" });
+      toast({ title: t("subscription.pleaseSignIn"), description: sayError(SIGN_IN_TO_SUBSCRIBE, PLEASE_SIGN_IN.description), variant: "destructive" });
       return;
     }
     setPending(key);
     try {
       await goToStripe(endpoint, body);
     } catch (error) {
-      const description = errorText(error instanceof BillingRefusal ? error.message : SUBSCRIPTION_ERROR.description);
+      const description =
+        error instanceof BillingRefusal ? sayError(error.error, error.message) : sayError(SUBSCRIPTION_FAILED, SUBSCRIPTION_ERROR.description);
       toast({ title: t("subscription.error"), description, variant: "destructive" });
       setPending(null);
     }
@@ -161,7 +180,7 @@ export default function Subscription() {
           <p className="form-error" role="alert">
             {t("subscription.refusal", {
               title: actionData.error.signedOut ? t("subscription.pleaseSignIn") : t("subscription.error"),
-              description: errorText(actionData.error.description),
+              description: sayError(actionData.error.code, actionData.error.description),
             })}
             {actionData.error.signedOut ? (
               <>

@@ -8,37 +8,40 @@ import { z } from "zod";
 import { HOST_NAME_MAX_LENGTH, HOST_NAME_MIN_LENGTH, MAX_ROUNDS } from "#app/game/rules";
 import { normalizeGameCode } from "./field-rules";
 import { isOffensive } from "./profanity";
-import { chosenTeam, isPickedTeam, missingNewTeam, TEAM_NAME_REQUIRED_MESSAGE } from "#app/teams/team-choice";
-import { MIN_ROUNDS, NIGHT_ROUND_COUNT_MESSAGE, NIGHT_TITLE_MAX_LENGTH, type NightDraft } from "#app/nights/night-plan";
+import { chosenTeam, isPickedTeam, missingNewTeam } from "#app/teams/team-choice";
+import { MIN_ROUNDS, NIGHT_TITLE_MAX_LENGTH, type NightDraft } from "#app/nights/night-plan";
 import { GameCodeSchema, IdSchema, NewNicknameSchema, TeamNameSchema } from "./validation";
+import { carriedIssue, coded, codedIssue, englishOf } from "#app/i18n/coded";
+import { appError, type AppError } from "#app/i18n/app-error";
 
-/** A toast's title and description, as docs/product.md#messages pairs them. */
+/**
+ * A toast's title and description, as docs/product.md#messages pairs them, in English, and the
+ * codes each is said by in the page's language (docs/decisions/0047-errors-as-codes.md).
+ */
 export interface ToastMessage {
   title: string;
   description: string;
+  codes?: { title?: AppError; description?: AppError };
 }
 
-export const CANNOT_REMOVE_QUESTION: ToastMessage = {
-  title: "Cannot remove question",
-  description: "A quiz must have at least one question.",
-};
-export const CREATE_QUIZ_FAILED: ToastMessage = {
-  title: "Failed to create quiz",
-  description: "There was an error creating your quiz. Please try again.",
-};
+/** A toast raised with its codes, its English made from the catalog. */
+export function toastOf(title: AppError, description: AppError): ToastMessage {
+  return { title: englishOf(title), description: englishOf(description), codes: { title, description } };
+}
+
+export const CANNOT_REMOVE_QUESTION = toastOf(appError("QUIZ_NEEDS_A_QUESTION_TITLE"), appError("QUIZ_NEEDS_A_QUESTION"));
+export const CREATE_QUIZ_FAILED = toastOf(appError("CREATE_QUIZ_FAILED_TITLE"), appError("CREATE_QUIZ_FAILED"));
+/** Its title ("Error") is the page's own words; the description has a code. */
 export const QUIZZES_LOAD_FAILED: ToastMessage = {
   title: "Error",
   description: "Could not load available quizzes. Please try again.",
+  codes: { description: appError("QUIZZES_LOAD_FAILED") },
 };
 
 // ------------------------------------------------------------------------------ create quiz
 
 /** Far more than a quiz night needs; it bounds what one form post can store. */
 export const MAX_QUESTIONS = 100;
-export const tooManyQuestionsMessage = (max: number) => `A quiz can have at most ${max} questions.`;
-
-export const emptyQuestionMessage = (n: number) => `Question ${n} is empty.`;
-export const emptyAnswerMessage = (n: number) => `Question ${n} has an empty answer option.`;
 
 // ------------------------------------------------------------------------------------ ids
 
@@ -49,11 +52,10 @@ export const FormIdSchema = z.preprocess((value) => (typeof value === "string" &
 
 export const HOST_NAME_MESSAGE = `Host name must be between ${HOST_NAME_MIN_LENGTH}-${HOST_NAME_MAX_LENGTH} characters`;
 
-export const HostNameSchema = z
-  .string({ error: HOST_NAME_MESSAGE })
-  .trim()
-  .min(HOST_NAME_MIN_LENGTH, HOST_NAME_MESSAGE)
-  .max(HOST_NAME_MAX_LENGTH, HOST_NAME_MESSAGE);
+// Raised with its code (docs/decisions/0047-errors-as-codes.md); HOST_NAME_MESSAGE is its English.
+const HOST_NAME_LENGTH = coded("HOST_NAME_LENGTH");
+
+export const HostNameSchema = z.string(HOST_NAME_LENGTH).trim().min(HOST_NAME_MIN_LENGTH, HOST_NAME_LENGTH).max(HOST_NAME_MAX_LENGTH, HOST_NAME_LENGTH);
 
 /** An unchosen quiz arrives from a form as an empty string or not at all. */
 const ChosenQuizIdSchema = z.preprocess((value) => (value === "" || value === null || value === undefined ? undefined : Number(value)), IdSchema.optional());
@@ -70,7 +72,7 @@ export const HostFormSchema = z
   .superRefine((form, ctx) => {
     if (form.quizId !== undefined) return;
     const code = GameCodeSchema.safeParse(form.quizCode);
-    if (!code.success) ctx.addIssue({ code: "custom", message: code.error.issues[0].message, path: ["quizCode"] });
+    if (!code.success) ctx.addIssue({ code: "custom", ...carriedIssue(code.error.issues[0]), path: ["quizCode"] });
   })
   .transform(({ quizCode, quizId, hostName }): HostChoice =>
     quizId !== undefined ? { hostName, quizId } : { hostName, gameCode: GameCodeSchema.parse(quizCode) },
@@ -101,6 +103,7 @@ export const NightDraftSchema = z
     draft: { title, rounds: rounds.slice(0, MAX_ROUNDS + 1) },
   }));
 
+/** The English of the plan's refusals, which `NightFormSchema` raises by their codes (NIGHT_TITLE_REQUIRED, ...). */
 export const NIGHT_TITLE_MESSAGE = "Give the night a title.";
 export const NIGHT_TITLE_TOO_LONG_MESSAGE = `Keep the night's title under ${NIGHT_TITLE_MAX_LENGTH} characters.`;
 export const nightRoundQuizMessage = (n: number) => `Round ${n}: choose a quiz.`;
@@ -121,15 +124,21 @@ export const NightFormSchema = z
   .object({ title: FormTextSchema, rounds: NightRoundListSchema })
   .superRefine((form, ctx) => {
     const title = form.title.trim();
-    if (title === "") ctx.addIssue({ code: "custom", path: ["title"], message: NIGHT_TITLE_MESSAGE });
-    else if (title.length > NIGHT_TITLE_MAX_LENGTH) ctx.addIssue({ code: "custom", path: ["title"], message: NIGHT_TITLE_TOO_LONG_MESSAGE });
+    // Each raised with its code (docs/decisions/0047-errors-as-codes.md); the constants above are their English.
+    if (title === "") ctx.addIssue({ code: "custom", path: ["title"], ...codedIssue("NIGHT_TITLE_REQUIRED") });
+    else if (title.length > NIGHT_TITLE_MAX_LENGTH)
+      ctx.addIssue({ code: "custom", path: ["title"], ...codedIssue("NIGHT_TITLE_TOO_LONG", { max: NIGHT_TITLE_MAX_LENGTH }) });
     if (form.rounds.length < MIN_ROUNDS || form.rounds.length > MAX_ROUNDS)
-      ctx.addIssue({ code: "custom", path: ["rounds"], message: NIGHT_ROUND_COUNT_MESSAGE });
+      ctx.addIssue({ code: "custom", path: ["rounds"], ...codedIssue("NIGHT_ROUND_COUNT", { min: MIN_ROUNDS, max: MAX_ROUNDS }) });
     form.rounds.slice(0, MAX_ROUNDS).forEach((round, index) => {
       if (!FormIdSchema.safeParse(round.quizId.trim()).success)
-        ctx.addIssue({ code: "custom", path: ["rounds", index, "quizId"], message: nightRoundQuizMessage(index + 1) });
+        ctx.addIssue({ code: "custom", path: ["rounds", index, "quizId"], ...codedIssue("NIGHT_ROUND_NO_QUIZ", { n: index + 1 }) });
       if (round.title.trim().length > NIGHT_TITLE_MAX_LENGTH)
-        ctx.addIssue({ code: "custom", path: ["rounds", index, "title"], message: nightRoundTitleMessage(index + 1) });
+        ctx.addIssue({
+          code: "custom",
+          path: ["rounds", index, "title"],
+          ...codedIssue("NIGHT_ROUND_TITLE_TOO_LONG", { n: index + 1, max: NIGHT_TITLE_MAX_LENGTH }),
+        });
     });
   })
   .transform((form): NightPlanValue => ({
@@ -138,9 +147,6 @@ export const NightFormSchema = z
   }));
 
 // ------------------------------------------------------------------------------------ join
-
-/** The engine's words for an offensive team name (TEAM_NAME_NOT_ALLOWED in the errors catalog). */
-export const TEAM_NAME_NOT_ALLOWED_MESSAGE = "Please choose a different team name.";
 
 export const JoinFormSchema = z
   .object({
@@ -155,11 +161,11 @@ export const JoinFormSchema = z
   .superRefine((form, ctx) => {
     const name = chosenTeam(form.team, form.newTeam);
     const path = [isPickedTeam(form.team) ? "team" : "newTeam"];
-    if (missingNewTeam(form.team, form.newTeam)) ctx.addIssue({ code: "custom", message: TEAM_NAME_REQUIRED_MESSAGE, path });
+    if (missingNewTeam(form.team, form.newTeam)) ctx.addIssue({ code: "custom", ...codedIssue("TEAM_NAME_REQUIRED"), path });
     if (name === undefined) return;
     const checked = TeamNameSchema.safeParse(name);
-    if (!checked.success) ctx.addIssue({ code: "custom", message: checked.error.issues[0].message, path });
-    else if (isOffensive(checked.data)) ctx.addIssue({ code: "custom", message: TEAM_NAME_NOT_ALLOWED_MESSAGE, path });
+    if (!checked.success) ctx.addIssue({ code: "custom", ...carriedIssue(checked.error.issues[0]), path });
+    else if (isOffensive(checked.data)) ctx.addIssue({ code: "custom", ...codedIssue("TEAM_NAME_NOT_ALLOWED"), path });
   })
   .transform(({ gameCode, nickname, team, newTeam }) => ({ gameCode, nickname, team: chosenTeam(team, newTeam) }));
 export type JoinForm = z.output<typeof JoinFormSchema>;

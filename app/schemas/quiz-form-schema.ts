@@ -11,9 +11,10 @@ import { DEFAULT_KIND, isQuestionKind } from "#app/game/kinds";
 import { kindSchemaOf } from "#app/game/kinds/schemas";
 import type { QuestionDraft } from "#app/game/kinds/schema-part";
 import { QuestionInputSchema } from "#app/game/question-input";
-import { CANNOT_REMOVE_QUESTION, emptyAnswerMessage, emptyQuestionMessage, MAX_QUESTIONS, tooManyQuestionsMessage, type ToastMessage } from "./form-schemas";
+import { CANNOT_REMOVE_QUESTION, MAX_QUESTIONS, toastOf, type ToastMessage } from "./form-schemas";
 import { QuizDescriptionSchema, QuizTitleSchema } from "./validation";
-import { coded } from "#app/i18n/coded";
+import { coded, englishOf, issueError } from "#app/i18n/coded";
+import { appError, type AppError } from "#app/i18n/app-error";
 
 export { CREATE_QUIZ_FAILED, type ToastMessage } from "./form-schemas";
 
@@ -168,24 +169,49 @@ const DRAFT_FIELDS = new Set([
 ]);
 
 /**
+ * What is wrong with a draft, by field path: each first message in English (`errors`), and the code
+ * and values it was raised with (`codes`), which the page says it by (docs/decisions/0047-errors-as-codes.md).
+ */
+export interface DraftProblems {
+  errors: Record<string, string>;
+  codes: Record<string, AppError>;
+}
+
+/** A field's message raised with its code, unless the field has one already. */
+function raise(problems: DraftProblems, name: string, error: AppError): void {
+  if (problems.errors[name] !== undefined) return;
+  problems.errors[name] = englishOf(error);
+  problems.codes[name] = error;
+}
+
+/** A zod issue's message on a field, with its code when its rule gave one, unless the field has one already. */
+function raiseIssue(problems: DraftProblems, name: string, issue: { message: string }): void {
+  if (problems.errors[name] !== undefined) return;
+  problems.errors[name] = issue.message;
+  const error = issueError(issue);
+  if (error) problems.codes[name] = error;
+}
+
+/**
  * One draft question through the shared rules, with the editor's messages (docs/product.md#validation): "Question N
  * is empty." and "Question N has an empty answer option." first, then the shared rule's message on
  * the field it is about (`answers.2`, `correctNumber`, ...).
  */
-export function checkQuestionDraft(draft: QuestionDraft, n: number): { ok: true; value: QuestionContent } | { ok: false; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
-  if (draft.text.trim() === "") errors.text = emptyQuestionMessage(n);
-  kindSchemaOf(draft.kind).editor.check(draft, n, errors);
+export function checkQuestionDraft(draft: QuestionDraft, n: number): { ok: true; value: QuestionContent } | ({ ok: false } & DraftProblems) {
+  const own: Record<string, AppError> = {};
+  if (draft.text.trim() === "") own.text = appError("QUESTION_EMPTY", { n });
+  kindSchemaOf(draft.kind).editor.check(draft, n, own);
+  const problems: DraftProblems = { errors: {}, codes: {} };
+  for (const [name, error] of Object.entries(own)) raise(problems, name, error);
   const result = QuestionInputSchema.safeParse(questionInputOf(draft));
   if (!result.success) {
     for (const issue of result.error.issues) {
       const [field, index] = issue.path;
       const key = DRAFT_FIELDS.has(String(field)) ? String(field) : "text";
-      const name = typeof index === "number" && key === "answers" ? `answers.${index}` : key;
-      errors[name] ??= issue.message;
+      raiseIssue(problems, typeof index === "number" && key === "answers" ? `answers.${index}` : key, issue);
     }
   }
-  if (Object.keys(errors).length > 0 || !result.success) return { ok: false, errors };
+  if (Object.keys(problems.errors).length > 0 || !result.success) return { ok: false, ...problems };
   return { ok: true, value: result.data };
 }
 
@@ -201,7 +227,7 @@ const QuizDetailsSchema = z.object({
   title: QuizTitleSchema,
   description: QuizDescriptionSchema.default(""),
   timeLimit: z
-    .literal(CREATE_TIME_LIMIT_OPTIONS, { error: `Choose a time limit of ${CREATE_TIME_LIMIT_OPTIONS.join(", ")} seconds.` })
+    .literal(CREATE_TIME_LIMIT_OPTIONS, coded("QUIZ_TIME_LIMIT_CHOICES", { choices: CREATE_TIME_LIMIT_OPTIONS.join(", ") }))
     .default(DEFAULT_TIME_LIMIT_SECONDS),
   visibility: z.enum(["private", "public"], coded("QUIZ_VISIBILITY_CHOICE")).default("private"),
 });
@@ -211,22 +237,27 @@ const QuizDetailsSchema = z.object({
  * message, in the order the page shows the fields, or the quiz to store. `allowedTimeLimit` lets an
  * edit keep a quiz time limit the select does not offer (one made through the API).
  */
-export function checkQuizDraft(draft: QuizDraft, allowedTimeLimit?: number): { ok: true; value: QuizForm } | { ok: false; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
+export function checkQuizDraft(draft: QuizDraft, allowedTimeLimit?: number): { ok: true; value: QuizForm } | ({ ok: false } & DraftProblems) {
+  const problems: DraftProblems = { errors: {}, codes: {} };
   const details = QuizDetailsSchema.safeParse({
     ...draft,
     timeLimit: allowedTimeLimit !== undefined && draft.timeLimit === allowedTimeLimit ? DEFAULT_TIME_LIMIT_SECONDS : draft.timeLimit,
   });
-  if (!details.success) for (const issue of details.error.issues) errors[String(issue.path[0])] ??= issue.message;
-  if (draft.questions.length === 0) errors.questions = CANNOT_REMOVE_QUESTION.description;
-  if (draft.questions.length > MAX_QUESTIONS) errors.questions = tooManyQuestionsMessage(MAX_QUESTIONS);
+  if (!details.success) for (const issue of details.error.issues) raiseIssue(problems, String(issue.path[0]), issue);
+  if (draft.questions.length === 0) raise(problems, "questions", appError("QUIZ_NEEDS_A_QUESTION"));
+  if (draft.questions.length > MAX_QUESTIONS) raise(problems, "questions", appError("QUIZ_TOO_MANY_QUESTIONS", { max: MAX_QUESTIONS }));
   const questions: QuestionContent[] = [];
   draft.questions.slice(0, MAX_QUESTIONS).forEach((question, index) => {
     const checked = checkQuestionDraft(question, index + 1);
     if (checked.ok) questions.push(checked.value);
-    else for (const [field, message] of Object.entries(checked.errors)) errors[`questions.${index}.${field}`] = message;
+    else
+      for (const [field, message] of Object.entries(checked.errors)) {
+        problems.errors[`questions.${index}.${field}`] = message;
+        const code = checked.codes[field];
+        if (code) problems.codes[`questions.${index}.${field}`] = code;
+      }
   });
-  if (Object.keys(errors).length > 0 || !details.success) return { ok: false, errors };
+  if (Object.keys(problems.errors).length > 0 || !details.success) return { ok: false, ...problems };
   return {
     ok: true,
     value: {
@@ -239,20 +270,26 @@ export function checkQuizDraft(draft: QuizDraft, allowedTimeLimit?: number): { o
   };
 }
 
-/** docs/product.md#validation: the toast for the first thing wrong with a quiz about to be saved. */
-export function quizErrorToast(errors: Record<string, string>): ToastMessage {
-  const [key, message] = Object.entries(errors)[0] ?? ["", "Check your quiz."];
-  if (key === "title") return { title: "Missing title", description: message };
-  const match = /^questions\.(\d+)\.(.+)$/.exec(key);
-  if (match) {
-    const n = Number(match[1]) + 1;
-    if (message === emptyQuestionMessage(n)) return { title: "Empty question", description: message };
-    if (message === emptyAnswerMessage(n)) return { title: "Empty answer", description: message };
-  }
-  return { title: "Check your quiz", description: message };
+/** A toast's titles by the code of its description (docs/product.md#validation); any other is "Check your quiz". */
+const TOAST_TITLES: Partial<Record<string, AppError>> = {
+  QUESTION_EMPTY: appError("QUESTION_EMPTY_TITLE"),
+  QUESTION_EMPTY_ANSWER: appError("QUESTION_EMPTY_ANSWER_TITLE"),
+};
+
+/** docs/product.md#validation: the toast for the first thing wrong with a quiz about to be saved, with the codes it is said by. */
+export function quizErrorToast({ errors, codes }: DraftProblems): ToastMessage {
+  const [key, message] = Object.entries(errors)[0] ?? ["", englishOf(appError("QUIZ_CHECK"))];
+  const description = key === "" ? appError("QUIZ_CHECK") : codes[key];
+  const title =
+    key === "title"
+      ? appError("QUIZ_MISSING_TITLE_TITLE")
+      : (/^questions\.\d+\./.test(key) && description && TOAST_TITLES[description.code]) || appError("QUIZ_CHECK_TITLE");
+  return { title: englishOf(title), description: message, codes: description ? { title, description } : { title } };
 }
 
 // ------------------------------------------------------------------------------ editing the list
+
+const TOO_MANY_QUESTIONS = toastOf(appError("QUIZ_CHECK_TITLE"), appError("QUIZ_TOO_MANY_QUESTIONS", { max: MAX_QUESTIONS }));
 
 const INTENT = /^(add-question|remove-question|duplicate-question|move-question|add-answer|remove-answer|remove-image)(?:-(\d+))?(?:-(up|down|\d+))?$/;
 
@@ -290,7 +327,7 @@ export function applyEditorIntent(draft: QuizDraft, intent: string): { draft: Qu
   const update = (changed: QuestionDraft) => ({ draft: { ...draft, questions: questions.map((q, i) => (i === index ? changed : q)) } });
   switch (action) {
     case "add-question":
-      if (questions.length >= MAX_QUESTIONS) return { error: { title: "Check your quiz", description: tooManyQuestionsMessage(MAX_QUESTIONS) } };
+      if (questions.length >= MAX_QUESTIONS) return { error: TOO_MANY_QUESTIONS };
       return { draft: { ...draft, questions: [...questions, emptyQuestionDraft()] }, moved: questions.length };
     case "remove-question":
       if (!question) return { draft };
@@ -298,7 +335,7 @@ export function applyEditorIntent(draft: QuizDraft, intent: string): { draft: Qu
       return { draft: { ...draft, questions: questions.filter((_, i) => i !== index) }, moved: Math.max(0, index - 1) };
     case "duplicate-question":
       if (!question) return { draft };
-      if (questions.length >= MAX_QUESTIONS) return { error: { title: "Check your quiz", description: tooManyQuestionsMessage(MAX_QUESTIONS) } };
+      if (questions.length >= MAX_QUESTIONS) return { error: TOO_MANY_QUESTIONS };
       return { draft: { ...draft, questions: [...questions.slice(0, index + 1), structuredClone(question), ...questions.slice(index + 1)] }, moved: index + 1 };
     case "move-question": {
       if (!question) return { draft };

@@ -3,8 +3,8 @@ import { expect, openHydrated, test } from "./fixtures";
 
 /**
  * The quiz pages' words that only the browser writes (the editor's checks before saving, the AI
- * form's sliders and its reply) in the page's language: the rules speak English, and the page
- * shows their messages through the `errors` catalog (app/i18n/error-templates.ts).
+ * form's sliders and its reply) in the page's language: the rules raise each message with its code,
+ * and the page says it from the code through the `errors` catalog (docs/decisions/0047-errors-as-codes.md).
  */
 
 /** A browser that asks for `locale` (Chromium sends it as Accept-Language), failing on any console error. */

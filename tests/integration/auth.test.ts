@@ -158,6 +158,8 @@ describe("register", () => {
       intent: "register",
       formError: "That username is already taken",
       fieldErrors: { username: "That username is already taken" },
+      formErrorCode: { code: "USERNAME_TAKEN" },
+      fieldCodes: { username: { code: "USERNAME_TAKEN" } },
     });
 
     const sameEmail = await call(authRoute.action, "/auth", { form: registerForm({ email: form.email.toUpperCase() }) });
@@ -191,12 +193,19 @@ describe("register", () => {
       email: "Please enter a valid email",
       password: "Password must be at least 6 characters",
     });
+    // Each with the code its rule raised it with, which the page says it by.
+    expect(reply.body.fieldCodes).toMatchObject({
+      username: { code: "USERNAME_TOO_SHORT" },
+      email: { code: "EMAIL_INVALID" },
+      password: { code: "PASSWORD_TOO_SHORT" },
+    });
     expect(reply.raw).not.toContain("12345");
 
     const mismatch = await call(authRoute.action, "/auth", { form: registerForm({ confirmPassword: "something else" }) });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.fieldErrors).toEqual({ confirmPassword: "Passwords don't match" });
     expect(mismatch.body.formError).toBe("Passwords don't match");
+    expect(mismatch.body.formErrorCode).toEqual({ code: "PASSWORDS_DONT_MATCH" });
     expect(Object.keys(mismatch.body.values).sort()).toEqual(["email", "username"]);
   });
 });
@@ -232,7 +241,15 @@ describe("login", () => {
     for (const reply of [wrongPassword, unknownEmail]) {
       expect(reply.status).toBe(401);
       expect(reply.setCookie).toBeNull();
-      expect(reply.body).toEqual({ intent: "login", values: { email: expect.any(String) }, fieldErrors: {}, formError: LOGIN_FAILED });
+      // With the code it was raised with, which the page says it by (docs/decisions/0047-errors-as-codes.md).
+      expect(reply.body).toEqual({
+        intent: "login",
+        values: { email: expect.any(String) },
+        fieldErrors: {},
+        formError: LOGIN_FAILED,
+        fieldCodes: {},
+        formErrorCode: { code: "LOGIN_FAILED" },
+      });
       expect(reply.raw).not.toContain("wrong password");
     }
     expect(LOGIN_FAILED).toBe("Invalid email or password");

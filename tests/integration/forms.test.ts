@@ -209,7 +209,12 @@ describe("/create action", () => {
     const form = Object.entries(quizForm({ intent: "remove-question-0" })).filter(([name]) => !name.startsWith("questions[1]"));
     const reply = await call(createRoute.action, "/create", { form });
     expect(reply.status).toBe(400);
-    expect(reply.body.formError).toEqual({ title: "Cannot remove question", description: "A quiz must have at least one question." });
+    // With the codes its title and description are said by (docs/decisions/0047-errors-as-codes.md).
+    expect(reply.body.formError).toEqual({
+      title: "Cannot remove question",
+      description: "A quiz must have at least one question.",
+      codes: { title: { code: "QUIZ_NEEDS_A_QUESTION_TITLE" }, description: { code: "QUIZ_NEEDS_A_QUESTION" } },
+    });
     expect(reply.body.draft.questions).toHaveLength(1);
   });
 
@@ -223,6 +228,7 @@ describe("/create action", () => {
     expect(reply.body.formError).toEqual({
       title: "Failed to create quiz",
       description: "There was an error creating your quiz. Please try again.",
+      codes: { title: { code: "CREATE_QUIZ_FAILED_TITLE" }, description: { code: "CREATE_QUIZ_FAILED" } },
     });
     expect(reply.body.draft.title).toBe("  Pub night  ");
     expect(await broken.selectFrom("quizzes").selectAll().execute()).toEqual([]);
@@ -269,17 +275,25 @@ describe("/host", () => {
     ]);
   });
 
+  // Each message with the code the page says it by (docs/decisions/0047-errors-as-codes.md).
+  const GAME_CODE_LENGTH = { code: "GAME_CODE_LENGTH" };
+  const HOST_NAME_LENGTH = { code: "HOST_NAME_LENGTH" };
   it.each([
     [
       { quizCode: "ABC", quizId: "", hostName: "S" },
       { quizCode: "Quiz code must be 6 characters", hostName: "Host name must be between 2-15 characters" },
+      { quizCode: GAME_CODE_LENGTH, hostName: HOST_NAME_LENGTH },
     ],
-    [{ quizCode: "", quizId: "", hostName: "Sam" }, { quizCode: "Quiz code must be 6 characters" }],
-    [{ quizCode: "ABC123", quizId: "", hostName: "A very long host name" }, { hostName: "Host name must be between 2-15 characters" }],
-  ])("re-renders %j with the messages of docs/product.md#validation and the values kept", async (form, errors) => {
+    [{ quizCode: "", quizId: "", hostName: "Sam" }, { quizCode: "Quiz code must be 6 characters" }, { quizCode: GAME_CODE_LENGTH }],
+    [
+      { quizCode: "ABC123", quizId: "", hostName: "A very long host name" },
+      { hostName: "Host name must be between 2-15 characters" },
+      { hostName: HOST_NAME_LENGTH },
+    ],
+  ])("re-renders %j with the messages of docs/product.md#validation and the values kept", async (form, errors, codes) => {
     const reply = await call(hostRoute.action, "/host?index", { form, clientId: "host-1" });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ values: form, errors });
+    expect(reply.body).toEqual({ values: form, errors, codes });
   });
 
   it("starts a new game of a chosen quiz with this browser as host", async () => {
@@ -330,6 +344,7 @@ describe("/host", () => {
     expect(reply.body).toEqual({
       values: { quizCode: "ZZZZ99", quizId: "", hostName: "Sam" },
       errors: { quizCode: "Game not found. Check the code and try again." },
+      codes: { quizCode: { code: "GAME_NOT_FOUND" } },
     });
   });
 });
@@ -351,17 +366,23 @@ describe("/join", () => {
     );
   });
 
+  // Each message with the code the page says it by (docs/decisions/0047-errors-as-codes.md).
   it.each([
-    [{ gameCode: "AB1", nickname: "Sam" }, { gameCode: "Quiz code must be 6 characters" }],
+    [{ gameCode: "AB1", nickname: "Sam" }, { gameCode: "Quiz code must be 6 characters" }, { gameCode: { code: "GAME_CODE_LENGTH" } }],
     [
       { gameCode: "", nickname: "" },
       { gameCode: "Quiz code must be 6 characters", nickname: "Enter a nickname." },
+      { gameCode: { code: "GAME_CODE_LENGTH" }, nickname: { code: "NICKNAME_REQUIRED" } },
     ],
-    [{ gameCode: "ABC123", nickname: "Sixteen chars!!!" }, { nickname: "Nickname must be at most 15 characters." }],
-  ])("re-renders %j with the messages and the values kept", async (form, errors) => {
+    [
+      { gameCode: "ABC123", nickname: "Sixteen chars!!!" },
+      { nickname: "Nickname must be at most 15 characters." },
+      { nickname: { code: "NICKNAME_TOO_LONG" } },
+    ],
+  ])("re-renders %j with the messages and the values kept", async (form, errors, codes) => {
     const reply = await call(joinRoute.action, "/join", { form });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ values: form, errors });
+    expect(reply.body).toEqual({ values: form, errors, codes });
   });
 
   it("says an unknown code names no game", async () => {
@@ -370,6 +391,7 @@ describe("/join", () => {
     expect(reply.body).toEqual({
       values: { gameCode: "zzzz99", nickname: "Sam" },
       errors: { gameCode: "Game not found. Check the code and try again." },
+      codes: { gameCode: { code: "GAME_NOT_FOUND" } },
     });
   });
 

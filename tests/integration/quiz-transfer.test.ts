@@ -205,16 +205,21 @@ describe("importQuiz and exportQuiz", () => {
       { clientId: "transfer-bad" },
       PLENTY,
     );
+    // Each problem raised with its code (docs/decisions/0047-errors-as-codes.md), the row's or question's own nested.
+    const answerCount = { code: "ANSWER_COUNT", values: { min: 2, max: 6 } };
+    const rowThree = { code: "IMPORT_ROW_PROBLEM", values: { row: 3, message: answerCount } };
     expect(result).toEqual({
       status: "invalid",
       message: "Row 3: A question needs 2 to 6 answers.",
+      error: rowThree,
       fieldErrors: { file: ["Row 3: A question needs 2 to 6 answers."] },
-      rows: [{ row: 3, message: "Row 3: A question needs 2 to 6 answers." }],
+      rows: [{ row: 3, message: "Row 3: A question needs 2 to 6 answers.", error: rowThree }],
     });
     const file = { format: QUIZ_FILE_FORMAT, version: 1, title: "Bad", questions: [{ kind: "poll", text: "?", answers: ["A"] }] };
     expect(await importQuiz(db, { file }, { clientId: "transfer-bad" }, PLENTY)).toEqual({
       status: "invalid",
       message: "Question 1: A question needs 2 to 6 answers.",
+      error: { code: "IMPORT_QUESTION_PROBLEM", values: { n: 1, message: answerCount } },
       fieldErrors: { "questions.0.answers": ["A question needs 2 to 6 answers."] },
     });
     expect(await countQuizzes()).toBe(before);
@@ -237,6 +242,7 @@ describe("importQuiz and exportQuiz", () => {
     expect(await importQuiz(db, { file }, { clientId: "transfer-svg" }, PLENTY)).toEqual({
       status: "invalid",
       message: "Question 2: Pictures must be PNG, JPEG, WebP or GIF.",
+      error: { code: "IMPORT_QUESTION_PROBLEM", values: { n: 2, message: { code: "PICTURE_UNSUPPORTED" } } },
       fieldErrors: { "questions.1.image": ["Pictures must be PNG, JPEG, WebP or GIF."] },
     });
     const after = await db
@@ -342,7 +348,12 @@ describe("routes", () => {
     const response = await post(form);
     expect(response.status).toBe(400);
     // Each problem with its code and values (a value may itself be a message of the catalog), for any client to say it in its language.
-    const rowTwo = { code: "IMPORT_ROW_PROBLEM", values: { row: 2, message: "A question needs 2 to 6 answers." } };
+    // A nested message comes in its English in `values` and by its own code in `valueErrors`.
+    const rowTwo = {
+      code: "IMPORT_ROW_PROBLEM",
+      values: { row: 2, message: "A question needs 2 to 6 answers." },
+      valueErrors: { message: { code: "ANSWER_COUNT", values: { min: 2, max: 6 } } },
+    };
     expect(await response.json()).toEqual({
       error: "Row 2: A question needs 2 to 6 answers.",
       ...rowTwo,
@@ -354,6 +365,7 @@ describe("routes", () => {
           message: "Row 3: Correct names answer 3, which is empty.",
           code: "IMPORT_ROW_PROBLEM",
           values: { row: 3, message: "Correct names answer 3, which is empty." },
+          valueErrors: { message: { code: "IMPORT_CORRECT_EMPTY_ANSWER", values: { n: 3 } } },
         },
       ],
     });

@@ -1,37 +1,47 @@
 /**
  * The account pages' texts that live in code: the refusals with values in them (a limit's wait, a
- * plan's name) are found by their English words and said in the reader's language, and the default
- * plans' texts each have their words in the `account` catalog.
+ * plan's name) are said in the reader's language from the code and values they are raised with
+ * (docs/decisions/0047-errors-as-codes.md), and the default plans' texts each have their words in
+ * the `account` catalog.
  */
 import { describe, expect, it } from "vitest";
-import { errorTextIn } from "#app/i18n/error-templates";
+import { appError } from "#app/i18n/app-error";
+import { englishOf } from "#app/i18n/coded";
+import { translateError } from "#app/i18n/error-text";
 import { serverTranslator } from "#app/i18n/server-i18n.server";
 import en from "#app/locales/en/account.json";
-import { DEFAULT_LIMIT_RULES, describeWait } from "#app/limits/rate-limits.server";
+import { DEFAULT_LIMIT_RULES, describeWait, LIMIT_CODES } from "#app/limits/rate-limits.server";
 import { DEFAULT_PLAN_TEXT_KEYS, DEFAULT_PLANS } from "#app/billing/plans";
 
-/** A limit's refusal as the server words it. */
-const refusal = (name: keyof typeof DEFAULT_LIMIT_RULES, seconds: number) => DEFAULT_LIMIT_RULES[name].message.replace("{wait}", describeWait(seconds));
+type LimitName = keyof typeof DEFAULT_LIMIT_RULES & keyof typeof LIMIT_CODES;
+
+/** A limit's refusal as the server raises it: its code, and its wait in English words. */
+const refusal = (name: LimitName, seconds: number) => appError(LIMIT_CODES[name], { wait: describeWait(seconds) });
+
+/** The same refusal as the server words it in English. */
+const worded = (name: LimitName, seconds: number) => DEFAULT_LIMIT_RULES[name].message.replace("{wait}", describeWait(seconds));
 
 describe("the sign-in pages' refusals with values in them", () => {
   it("say a limit's wait in the reader's words", () => {
-    expect(errorTextIn(serverTranslator("de"), refusal("login", 900))).toBe("Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann noch einmal.");
-    expect(errorTextIn(serverTranslator("es"), refusal("loginAddress", 1))).toBe("Demasiados intentos. Espera 1 segundo y vuelve a intentarlo.");
+    expect(translateError(serverTranslator("de"), refusal("login", 900))).toBe("Zu viele Versuche. Bitte warte 15 Minuten und versuche es dann noch einmal.");
+    expect(translateError(serverTranslator("es"), refusal("loginAddress", 1))).toBe("Demasiados intentos. Espera 1 segundo y vuelve a intentarlo.");
     // French puts a no-break space between a number and its unit.
-    expect(errorTextIn(serverTranslator("fr"), refusal("guest", 2 * 3600))).toBe(
+    expect(translateError(serverTranslator("fr"), refusal("guest", 2 * 3600))).toBe(
       "Trop de sessions invité ont été ouvertes depuis votre réseau. Veuillez réessayer dans 2\u00a0heures.",
     );
-    expect(errorTextIn(serverTranslator("de"), refusal("register", 3600))).toBe(
+    expect(translateError(serverTranslator("de"), refusal("register", 3600))).toBe(
       "Aus deinem Netzwerk wurden zu viele Konten registriert. Bitte versuche es in 60 Minuten noch einmal.",
     );
   });
 
   it("keep a plan's name as the plans table has it", () => {
-    expect(errorTextIn(serverTranslator("es"), "You are already on the Premium plan.")).toBe("Ya tienes el plan Premium.");
+    expect(translateError(serverTranslator("es"), appError("ALREADY_ON_PLAN", { plan: "Premium" }))).toBe("Ya tienes el plan Premium.");
   });
 
   it("stay word for word in English", () => {
-    expect(errorTextIn(serverTranslator("en"), refusal("login", 900))).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    expect(translateError(serverTranslator("en"), refusal("login", 900))).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    for (const name of ["login", "loginAddress", "guest", "register"] as const) expect(englishOf(refusal(name, 900))).toBe(worded(name, 900));
+    expect(englishOf(appError("ALREADY_ON_PLAN", { plan: "Premium" }))).toBe("You are already on the Premium plan.");
   });
 });
 

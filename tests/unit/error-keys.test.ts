@@ -91,3 +91,49 @@ describe("importRefusalResponse", () => {
     expect(await response.json()).toEqual({ error: "Words of its own.", code: "IMPORT_QUIZ_FILE_TOO_LARGE", values: { size: "2 MB" } });
   });
 });
+
+describe("importRefusalResponse for a file's own problems", () => {
+  it("answers each problem, and each row's, by the code it was raised with, not by its words", async () => {
+    const { importRefusalResponse } = await import("#app/http/api.server");
+    // Made-up words: a code found from the words would find none.
+    const row = appError("IMPORT_ROW_PROBLEM", { row: 4, message: appError("IMPORT_CORRECT_TRUE_FALSE") });
+    const response = importRefusalResponse({
+      reason: "invalid-file",
+      message: "Words of its own.",
+      error: row,
+      fieldErrors: { file: ["Words of its own."] },
+      rows: [{ row: 4, message: "Row words of its own.", error: row }],
+    });
+    expect(response.status).toBe(400);
+    const coded = {
+      code: "IMPORT_ROW_PROBLEM",
+      values: { row: 4, message: "Correct must be true or false." },
+      valueErrors: { message: { code: "IMPORT_CORRECT_TRUE_FALSE" } },
+    };
+    expect(await response.json()).toEqual({
+      error: "Words of its own.",
+      ...coded,
+      fieldErrors: { file: ["Words of its own."] },
+      rows: [{ row: 4, message: "Row words of its own.", ...coded }],
+    });
+  });
+
+  it("answers a quiz file's problem by its code, and one zod words itself with its words alone", async () => {
+    const { importRefusalResponse } = await import("#app/http/api.server");
+    const coded = importRefusalResponse({
+      reason: "invalid-file",
+      message: "Words of its own.",
+      error: appError("IMPORT_QUESTION_PROBLEM", { n: 2, message: appError("PICTURE_UNSUPPORTED") }),
+      fieldErrors: { "questions.1.image": ["Pictures must be PNG, JPEG, WebP or GIF."] },
+    });
+    expect(await coded.json()).toEqual({
+      error: "Words of its own.",
+      code: "IMPORT_QUESTION_PROBLEM",
+      values: { n: 2, message: "Pictures must be PNG, JPEG, WebP or GIF." },
+      valueErrors: { message: { code: "PICTURE_UNSUPPORTED" } },
+      fieldErrors: { "questions.1.image": ["Pictures must be PNG, JPEG, WebP or GIF."] },
+    });
+    const uncoded = importRefusalResponse({ reason: "invalid-file", message: "Quiz not found.", fieldErrors: { _form: ["Quiz not found."] } });
+    expect(await uncoded.json()).toEqual({ error: "Quiz not found.", fieldErrors: { _form: ["Quiz not found."] } });
+  });
+});

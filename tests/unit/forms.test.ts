@@ -16,12 +16,14 @@ describe("parseForm", () => {
     });
   });
 
-  it("gives the first message per field, in the schema's order, and keeps what was typed", () => {
+  it("gives the first message per field, in the schema's order, with the code it was raised with, and keeps what was typed", () => {
     const submission = parseForm(form({ gameCode: "", nickname: "" }), JoinFormSchema);
     expect(submission).toEqual({
       status: "error",
       values: { gameCode: "", nickname: "", team: "", newTeam: "" },
       errors: { gameCode: "Quiz code must be 6 characters", nickname: "Enter a nickname." },
+      // Each message's code and values, which the page says it by (docs/decisions/0047-errors-as-codes.md).
+      codes: { gameCode: { code: "GAME_CODE_LENGTH" }, nickname: { code: "NICKNAME_REQUIRED" } },
     });
   });
 
@@ -49,6 +51,7 @@ describe("parseForm", () => {
       status: "error",
       values: { username: "sam", email: "sam@example.com" },
       errors: { confirmPassword: "Passwords don't match" },
+      codes: { confirmPassword: { code: "PASSWORDS_DONT_MATCH" } },
     });
   });
 
@@ -69,6 +72,19 @@ describe("parseForm", () => {
       ctx.issues.push({ code: "custom", message: "Nothing here works.", input: ctx.value });
     });
     expect(parseForm(form({ a: "x" }), Whole)).toMatchObject({ status: "error", errors: { _form: "Nothing here works." } });
+  });
+
+  it("carries a code across to a field when a whole-form check raises an issue again (the host form's game code)", () => {
+    expect(parseForm(form({ quizCode: "AB", hostName: "Sam" }), HostFormSchema)).toMatchObject({
+      status: "error",
+      errors: { quizCode: "Quiz code must be 6 characters" },
+      codes: { quizCode: { code: "GAME_CODE_LENGTH" } },
+    });
+    expect(parseForm(form({ quizCode: "ABC123", hostName: "S" }), HostFormSchema)).toMatchObject({
+      status: "error",
+      errors: { hostName: "Host name must be between 2-15 characters" },
+      codes: { hostName: { code: "HOST_NAME_LENGTH" } },
+    });
   });
 });
 

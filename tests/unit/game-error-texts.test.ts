@@ -1,16 +1,18 @@
 /**
  * The game's ERROR messages in the reader's language: the engine, the transport and the protocol
- * speak English and send a code; every fixed text among them is in the `errors` catalog, so the
- * browser's `useErrorText` finds its translation (docs/decisions/0029-languages.md).
+ * speak English and send the exact catalog key (`key`) and values beside it; every fixed text among
+ * them is in the `errors` catalog, and the browser's `useSayError` says it from the key alone
+ * (docs/decisions/0047-errors-as-codes.md).
  */
 import { createElement, Fragment } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { badAnswerMessage, MESSAGES } from "#app/game/engine/transition";
+import { badAnswerKey, badAnswerMessage, MESSAGES } from "#app/game/engine/transition";
 import { parseClientMessage } from "#app/game/protocol";
 import { MAX_OPTIONS, MIN_OPTIONS } from "#app/game/question-kinds";
 import { CATALOGS } from "#app/i18n/catalogs.server";
-import { useErrorText } from "#app/i18n/error-text";
+import { appErrorOf, type AppError } from "#app/i18n/app-error";
+import { useSayError } from "#app/i18n/error-text";
 import { pageMessages } from "#app/i18n/page-messages.server";
 import { createCatalogTranslator } from "#app/i18n/translator";
 import { TranslatorProvider } from "#app/i18n/use-translation";
@@ -18,7 +20,7 @@ import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { GAME_NOT_FOUND } from "#app/game-pages/game-messages";
 import { OFFENSIVE_NICKNAME } from "#app/schemas/validation";
 import { BAD_DISPLAY_KEY, GAME_CLOSED_MESSAGE, LINK_REPLACED_MESSAGE } from "../../server/game-room";
-import { JOIN_LIMIT_MESSAGES } from "../../server/socket/join-limits";
+import { JOIN_LIMIT_KEYS, JOIN_LIMIT_MESSAGES } from "../../server/socket/join-limits";
 
 const englishTexts = new Set(Object.values(CATALOGS.en.errors as Record<string, string>));
 
@@ -61,25 +63,18 @@ const PROTOCOL_REFUSALS = [
   refusal({ type: "SET_BREAK_TIMER", payload: { gameCode: "ABC234", minutes: 61 } }),
 ];
 
-/** `useErrorText()(message, code)` as a page in `language` renders it. */
-function shown(language: Language, message: string, code?: string): string {
+/** `useSayError()(error, message)` as a page in `language` renders it, as the game's toasts and screens show an ERROR. */
+function shown(language: Language, message: string, error: AppError | null): string {
   function Probe() {
-    return createElement(Fragment, null, useErrorText()(message, code));
+    return createElement(Fragment, null, useSayError()(error, message));
   }
   return renderToStaticMarkup(
     createElement(TranslatorProvider, { translator: createCatalogTranslator(language, pageMessages(language).resources) }, createElement(Probe)),
   ).replace(/&#x27;/g, "'");
 }
 
-/** `useErrorText()(message, code, values)`, as the game's toasts and screens show an ERROR. */
-function shownWithValues(language: Language, message: string, code: string, values: Record<string, string | number>): string {
-  function Probe() {
-    return createElement(Fragment, null, useErrorText()(message, code, values));
-  }
-  return renderToStaticMarkup(
-    createElement(TranslatorProvider, { translator: createCatalogTranslator(language, pageMessages(language).resources) }, createElement(Probe)),
-  ).replace(/&#x27;/g, "'");
-}
+/** An ERROR's key and values, as the page reads them. */
+const keyed = (key: string, values?: Record<string, string | number>) => appErrorOf({ code: key, values });
 
 describe("the game's error messages", () => {
   it("has every engine refusal, transport refusal and fixed protocol refusal in the errors catalog, word for word", () => {
@@ -98,25 +93,30 @@ describe("the game's error messages", () => {
     expect(sent.filter((text) => !englishTexts.has(text))).toEqual([]);
   });
 
-  it("shows a refusal in the page's language, found by its words when its code covers several messages", () => {
-    expect(shown("de", MESSAGES.NOT_HOST_KICK, "NOT_HOST")).toBe("Nur die Spielleitung kann Spieler entfernen.");
-    expect(shown("es", MESSAGES.NOT_HOST, "NOT_HOST")).toBe("Solo el anfitrión puede iniciar el juego.");
-    expect(shown("fr", JOIN_LIMIT_MESSAGES.game, "JOIN_RATE_LIMITED")).toBe(
+  it("shows a refusal in the page's language by its key, which names the one text of a family", () => {
+    expect(shown("de", MESSAGES.NOT_HOST_KICK, keyed("NOT_HOST_KICK"))).toBe("Nur die Spielleitung kann Spieler entfernen.");
+    expect(shown("es", MESSAGES.NOT_HOST, keyed("NOT_HOST"))).toBe("Solo el anfitrión puede iniciar el juego.");
+    expect(shown("fr", JOIN_LIMIT_MESSAGES.game, keyed(JOIN_LIMIT_KEYS.game))).toBe(
       "Trop de joueurs rejoignent cette partie en ce moment. Veuillez réessayer dans quelques secondes.",
     );
-    expect(shown("en", MESSAGES.KICKED, "KICKED")).toBe(MESSAGES.KICKED);
-    for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, GAME_CLOSED_MESSAGE, "GAME_CLOSED")).not.toBe(GAME_CLOSED_MESSAGE);
-    for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, LINK_REPLACED_MESSAGE, "LINK_REPLACED")).not.toBe(LINK_REPLACED_MESSAGE);
+    expect(shown("en", MESSAGES.KICKED, keyed("KICKED"))).toBe(MESSAGES.KICKED);
+    for (const language of LANGUAGES.filter((l) => l !== "en"))
+      expect(shown(language, GAME_CLOSED_MESSAGE, keyed("GAME_CLOSED"))).not.toBe(GAME_CLOSED_MESSAGE);
+    for (const language of LANGUAGES.filter((l) => l !== "en"))
+      expect(shown(language, LINK_REPLACED_MESSAGE, keyed("LINK_REPLACED"))).not.toBe(LINK_REPLACED_MESSAGE);
+    // An ERROR sent with no key (an older server) is shown in the words it came with.
+    expect(shown("de", MESSAGES.KICKED, null)).toBe(MESSAGES.KICKED);
   });
 
   it("has the refusal of a question with each number of options (2 to 6) in every language", () => {
     for (let count = MIN_OPTIONS; count <= MAX_OPTIONS; count++) {
       const message = badAnswerMessage(count);
       expect(englishTexts.has(message), message).toBe(true);
-      for (const language of LANGUAGES.filter((l) => l !== "en")) expect(shown(language, message, "BAD_ANSWER"), `${message} in ${language}`).not.toBe(message);
+      for (const language of LANGUAGES.filter((l) => l !== "en"))
+        expect(shown(language, message, keyed(badAnswerKey(count))), `${message} in ${language}`).not.toBe(message);
     }
     // A true-or-false question has two answers.
-    expect(shown("de", "Pick one of the two answers.", "BAD_ANSWER")).toBe("Wähle eine der beiden Antworten.");
+    expect(shown("de", "Pick one of the two answers.", keyed(badAnswerKey(2)))).toBe("Wähle eine der beiden Antworten.");
   });
 
   it("gives a refusal that quotes what was sent its values, and shows it in the page's language with them as sent", () => {
@@ -129,17 +129,18 @@ describe("the game's error messages", () => {
     for (const [frame, message, values] of frames) {
       const parsed = parseClientMessage(JSON.stringify(frame));
       expect(parsed).toEqual({ ok: false, error: message, key: expect.any(String), values });
-      // A client with the catalog finds the text by the code's family and the values, without reading the message.
-      expect(shownWithValues("en", message, "BAD_MESSAGE", values)).toBe(message);
+      if (parsed.ok) continue;
+      // A client with the catalog says the text from its key and values, without reading the message.
+      expect(shown("en", message, keyed(parsed.key, values))).toBe(message);
       for (const language of LANGUAGES.filter((l) => l !== "en")) {
-        const text = shownWithValues(language, message, "BAD_MESSAGE", values);
+        const text = shown(language, message, keyed(parsed.key, values));
         expect(text, `${message} in ${language}`).not.toBe(message);
         expect(text).toContain(values.type);
       }
     }
-    expect(shownWithValues("de", "Unknown message type: FOO.", "BAD_MESSAGE", { type: "FOO" })).toBe("Unbekannter Nachrichtentyp: FOO.");
-    // Values that do not give the message are not used: the reader never sees another message than the one sent.
-    expect(shownWithValues("de", "Unknown message type: FOO.", "BAD_MESSAGE", { type: "BAR" })).toBe("Unknown message type: FOO.");
-    expect(shownWithValues("de", "Something nobody wrote down.", "BAD_MESSAGE", { type: "BAR" })).toBe("Something nobody wrote down.");
+    const foo = parseClientMessage(JSON.stringify({ type: "FOO", payload: {} }));
+    expect(shown("de", "Unknown message type: FOO.", foo.ok ? null : keyed(foo.key, { type: "FOO" }))).toBe("Unbekannter Nachrichtentyp: FOO.");
+    // A key the catalog does not know is shown in the words it came with.
+    expect(shown("de", "Something nobody wrote down.", keyed("NOT_A_KEY"))).toBe("Something nobody wrote down.");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { googleErrorMessage, googleUsername, pickUsername } from "#app/auth/google-errors";
+import { googleError, googleErrorMessage, googleUsername, pickUsername } from "#app/auth/google-errors";
 
 describe("googleErrorMessage", () => {
   it.each([
@@ -17,6 +17,23 @@ describe("googleErrorMessage", () => {
     [undefined, "Google login failed. Please try email/password login."],
   ])("maps %j to its message (docs/product.md#messages)", (code, message) => {
     expect(googleErrorMessage(code)).toBe(message);
+  });
+});
+
+describe("googleError", () => {
+  it.each([
+    ["auth/unauthorized-domain", "GOOGLE_UNAUTHORIZED_DOMAIN"],
+    ["auth/popup-blocked", "GOOGLE_POPUP_BLOCKED"],
+    ["auth/popup-closed-by-user", "GOOGLE_CANCELLED"],
+    ["auth/network-request-failed", "GOOGLE_NETWORK_ERROR"],
+    ["auth/internal-error", "GOOGLE_LOGIN_FAILED"],
+    [undefined, "GOOGLE_LOGIN_FAILED"],
+  ])("raises %j with its code beside its English (docs/decisions/0047-errors-as-codes.md)", (code, errorCode) => {
+    expect(googleError(code)).toEqual({ english: googleErrorMessage(code), error: { code: errorCode } });
+  });
+
+  it("leaves a missing configuration to the account catalog", () => {
+    expect(googleError("auth/invalid-api-key")).toEqual({ english: googleErrorMessage("auth/invalid-api-key"), error: null });
   });
 });
 

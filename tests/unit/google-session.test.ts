@@ -81,6 +81,26 @@ describe("exchangeGoogleToken", () => {
     await expect(exchangeGoogleToken("t", PROFILE, request)).rejects.toThrow(GOOGLE_LOGIN_FALLBACK);
   });
 
+  it("keeps the code and values the server raised its refusal with, and the fallback's own", async () => {
+    const limited = {
+      error: "Too many accounts were registered from your network. Please try again in 5 minutes.",
+      code: "LIMIT_REGISTRATIONS",
+      values: { wait: "5 minutes" },
+    };
+    const { request } = fakeFetch(json(404, { error: "Not registered" }), json(429, limited));
+    await expect(exchangeGoogleToken("t", PROFILE, request)).rejects.toMatchObject({
+      message: limited.error,
+      error: { code: "LIMIT_REGISTRATIONS", values: { wait: "5 minutes" } },
+    });
+    const { request: failing } = fakeFetch(html(502));
+    await expect(exchangeGoogleToken("t", PROFILE, failing)).rejects.toMatchObject({
+      message: GOOGLE_LOGIN_FALLBACK,
+      error: { code: "GOOGLE_LOGIN_FALLBACK" },
+    });
+    const { request: bare } = fakeFetch(json(401, { error: "Failed to authenticate" }));
+    await expect(exchangeGoogleToken("t", PROFILE, bare)).rejects.toMatchObject({ message: "Failed to authenticate", error: null });
+  });
+
   it("lets a request that never reached the server fail as a network error", async () => {
     const { request } = fakeFetch(new TypeError("Failed to fetch"));
     await expect(exchangeGoogleToken("t", PROFILE, request)).rejects.toBeInstanceOf(TypeError);

@@ -147,7 +147,7 @@ describe("the zip index check", () => {
     expect(await parseQuizSpreadsheet(csv, "t.csv", { maxRows: 10, maxUnpackedBytes: 1024 * 1024 })).toMatchObject({ status: "ok" });
     expect(await parseQuizSpreadsheet(csv, "t.csv", { maxRows: 3, maxUnpackedBytes: 1024 * 1024 })).toEqual({
       status: "invalid",
-      errors: [{ row: 0, message: "A spreadsheet can have at most 3 rows." }],
+      errors: [{ row: 0, message: "A spreadsheet can have at most 3 rows.", error: { code: "IMPORT_TOO_MANY_ROWS", values: { max: 3 } } }],
     });
     const sheet = new ExcelJS.Workbook();
     const rows = sheet.addWorksheet("Quiz");

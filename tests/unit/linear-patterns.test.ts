@@ -79,7 +79,12 @@ describe("the spreadsheet's time-limit reader on long input", () => {
   it("a CSV row that long is refused before any cell is read", async () => {
     const csv = new TextEncoder().encode(`${header}\n${row(`1${" ".repeat(LONG)}x`)}\n`);
     const result = await parseQuizSpreadsheet(csv, "quiz.csv");
-    expect(result).toEqual({ status: "invalid", errors: [{ row: 0, message: "A row of this spreadsheet is longer than 16384 characters." }] });
+    expect(result).toEqual({
+      status: "invalid",
+      errors: [
+        { row: 0, message: "A row of this spreadsheet is longer than 16384 characters.", error: { code: "IMPORT_ROW_TOO_LONG", values: { max: 16384 } } },
+      ],
+    });
   });
 
   it("still reads the units people write", async () => {

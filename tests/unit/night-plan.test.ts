@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_ROUNDS } from "#app/game/rules";
-import { errorTextIn } from "#app/i18n/error-templates";
+import { appError, type AppError } from "#app/i18n/app-error";
+import { englishOf, issueError } from "#app/i18n/coded";
+import { translateError } from "#app/i18n/error-text";
 import { LANGUAGES, type Language } from "#app/i18n/languages";
 import { pageMessages } from "#app/i18n/page-messages.server";
 import { createCatalogTranslator, type Translator } from "#app/i18n/translator";
@@ -23,7 +25,9 @@ import {
   emptyNightDraft,
   fieldIdOf,
   fieldNameOf,
+  NIGHT_ROUND_COUNT_ERROR,
   NIGHT_ROUND_COUNT_MESSAGE,
+  nightRefusalError,
   nightRefusalMessage,
   type NightDraft,
   type NightRoundDraft,
@@ -112,12 +116,15 @@ describe("applyNightIntent", () => {
   it("adds an empty round at the end, up to MAX_ROUNDS", () => {
     expect(applyNightIntent(three, "add-round")).toEqual({ draft: plan([...three.rounds, round("")]), focus: 3 });
     const full = plan(Array.from({ length: MAX_ROUNDS }, (_, index) => round(String(index))));
-    expect(applyNightIntent(full, "add-round")).toEqual({ error: NIGHT_ROUND_COUNT_MESSAGE });
+    expect(applyNightIntent(full, "add-round")).toEqual({ error: NIGHT_ROUND_COUNT_MESSAGE, code: { code: "NIGHT_ROUND_COUNT", values: { min: 2, max: 10 } } });
   });
 
   it("removes a round, never below two", () => {
     expect(applyNightIntent(three, "remove-round-1")).toEqual({ draft: plan([round("1", "A"), round("3", "C")]), focus: 0 });
-    expect(applyNightIntent(emptyNightDraft(), "remove-round-0")).toEqual({ error: NIGHT_ROUND_COUNT_MESSAGE });
+    expect(applyNightIntent(emptyNightDraft(), "remove-round-0")).toEqual({
+      error: NIGHT_ROUND_COUNT_MESSAGE,
+      code: { code: "NIGHT_ROUND_COUNT", values: { min: 2, max: 10 } },
+    });
     expect(applyNightIntent(three, "remove-round-7")).toEqual({ draft: three, focus: 0 });
   });
 
@@ -148,16 +155,27 @@ describe("the plan's messages", () => {
   const translators = Object.fromEntries(
     LANGUAGES.map((language) => [language, createCatalogTranslator(language, pageMessages(language).resources)]),
   ) as Record<Language, Translator>;
-  const messages = [
-    NIGHT_TITLE_MESSAGE,
-    NIGHT_TITLE_TOO_LONG_MESSAGE,
-    NIGHT_ROUND_COUNT_MESSAGE,
-    nightRoundQuizMessage(2),
-    nightRoundTitleMessage(3),
-    nightRefusalMessage("not-found", 0),
-    nightRefusalMessage("forbidden", 1),
-    nightRefusalMessage("empty", 2),
+  // Each message and the code it is raised with (docs/decisions/0047-errors-as-codes.md).
+  const messages: [string, AppError][] = [
+    [NIGHT_TITLE_MESSAGE, appError("NIGHT_TITLE_REQUIRED")],
+    [NIGHT_TITLE_TOO_LONG_MESSAGE, appError("NIGHT_TITLE_TOO_LONG", { max: 200 })],
+    [NIGHT_ROUND_COUNT_MESSAGE, NIGHT_ROUND_COUNT_ERROR],
+    [nightRoundQuizMessage(2), appError("NIGHT_ROUND_NO_QUIZ", { n: 2 })],
+    [nightRoundTitleMessage(3), appError("NIGHT_ROUND_TITLE_TOO_LONG", { n: 3, max: 200 })],
+    [nightRefusalMessage("not-found", 0), nightRefusalError("not-found", 0)],
+    [nightRefusalMessage("forbidden", 1), nightRefusalError("forbidden", 1)],
+    [nightRefusalMessage("empty", 2), nightRefusalError("empty", 2)],
   ];
+
+  it("are raised with their codes, whose English is each message word for word", () => {
+    for (const [message, error] of messages) expect(englishOf(error), message).toBe(message);
+    const refused = NightFormSchema.safeParse(plan([round(""), round("1", "x".repeat(201))], " "));
+    expect(refused.error?.issues.map(issueError)).toEqual([
+      appError("NIGHT_TITLE_REQUIRED"),
+      appError("NIGHT_ROUND_NO_QUIZ", { n: 1 }),
+      appError("NIGHT_ROUND_TITLE_TOO_LONG", { n: 2, max: 200 }),
+    ]);
+  });
 
   it("name the round the model refused, counted from 1", () => {
     expect(nightRefusalMessage("not-found", 0)).toBe("Round 1: that quiz no longer exists. Choose another one.");
@@ -167,12 +185,12 @@ describe("the plan's messages", () => {
 
   for (const language of LANGUAGES.filter((language) => language !== "en")) {
     it(`read in ${language}, with their round's number`, () => {
-      for (const message of messages) expect(errorTextIn(translators[language], message), message).not.toBe(message);
+      for (const [message, error] of messages) expect(translateError(translators[language], error), message).not.toBe(message);
     });
   }
 
   it("say the round in German", () => {
-    expect(errorTextIn(translators.de, nightRoundQuizMessage(2))).toBe("Runde 2: Wähle ein Quiz aus.");
-    expect(errorTextIn(translators.fr, nightRefusalMessage("empty", 2))).toBe("Manche 3 : ce quiz n’a pas encore de questions.");
+    expect(translateError(translators.de, appError("NIGHT_ROUND_NO_QUIZ", { n: 2 }))).toBe("Runde 2: Wähle ein Quiz aus.");
+    expect(translateError(translators.fr, nightRefusalError("empty", 2))).toBe("Manche 3 : ce quiz n’a pas encore de questions.");
   });
 });

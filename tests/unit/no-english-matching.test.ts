@@ -1,34 +1,16 @@
 /**
  * Errors are raised with codes and said from them (docs/decisions/0047-errors-as-codes.md); the
  * English-to-code matching that came before (`app/i18n/error-templates.ts`, `errorTextOf`,
- * `errorKeyOfValues`, `errorCodesOf`) is on its way out. This guard keeps it from spreading: only
- * the modules 0047 lists as still left may use it, and the list only shrinks. `errorCodeOf` is gone.
+ * `errorKeyOfValues`, `errorCodesOf`, `errorCodeOf`, `useErrorText`'s lookup) is gone. This guard
+ * keeps it gone: no module of app/, server/ or db/ may name it again.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const repo = path.resolve(import.meta.dirname, "../..");
-const MATCHING = /error-templates|error-codes\.server|\berrorTextOf\b|\berrorKeyOfValues\b|\berrorCodesOf\b|\berrorCodeOf\b/;
-
-/** The modules that still match English back to codes, each for a part 0047 lists as left. */
-const STILL_MATCHING = [
-  // The matching itself.
-  "app/i18n/error-codes.server.ts",
-  "app/i18n/error-templates.ts",
-  "app/i18n/error-text.ts",
-  // The import's refusals, the one server path left.
-  "app/http/api.server.ts",
-  // Pages that read an API error or a form's English.
-  "app/components/ai-quiz-form.tsx",
-  "app/components/google-sign-in.tsx",
-  "app/components/quiz-form.tsx",
-  "app/routes/auth.tsx",
-  "app/routes/create_.import.tsx",
-  "app/routes/my-quizzes.tsx",
-  "app/routes/night.new.tsx",
-  "app/routes/subscription.tsx",
-];
+const MATCHING =
+  /error-templates|error-codes\.server|\berrorTextOf\b|\berrorKeyOfValues\b|\berrorCodesOf\b|\berrorCodeOf\b|\berrorTemplatesOf\b|\buseErrorText(WithValues)?\b|\buseToastText\b|\berrorTextIn\b/;
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -55,17 +37,16 @@ const sources = new Map(
 );
 
 describe("matching English back to codes", () => {
-  it("is used by no module beyond those still left", () => {
-    expect(matchingFiles(sources)).toEqual([...STILL_MATCHING].sort());
+  it("is used by no module", () => {
+    expect(matchingFiles(sources)).toEqual([]);
   });
 
   it("would fail on a new module that uses it", () => {
     const planted = new Map([...sources, ["app/routes/new-page.tsx", 'import { useErrorTextWithValues } from "#app/i18n/error-templates";']]);
-    expect(matchingFiles(planted)).toContain("app/routes/new-page.tsx");
-    expect(matchingFiles(planted)).not.toEqual([...STILL_MATCHING].sort());
+    expect(matchingFiles(planted)).toEqual(["app/routes/new-page.tsx"]);
   });
 
-  it("has lost errorCodeOf", () => {
-    for (const [file, text] of sources) expect(/\berrorCodeOf\b/.test(text), file).toBe(false);
+  it("has lost the modules that did it", () => {
+    for (const gone of ["app/i18n/error-templates.ts", "app/i18n/error-codes.server.ts"]) expect(fs.existsSync(path.join(repo, gone)), gone).toBe(false);
   });
 });

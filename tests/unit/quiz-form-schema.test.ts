@@ -34,10 +34,14 @@ const quiz = (change: Partial<QuizDraft> = {}): QuizDraft => ({
   ...change,
 });
 
-function errorsOf(draft: QuizDraft) {
+function problemsOf(draft: QuizDraft) {
   const result = checkQuizDraft(draft);
   if (result.ok) throw new Error("expected problems");
-  return result.errors;
+  return result;
+}
+
+function errorsOf(draft: QuizDraft) {
+  return problemsOf(draft).errors;
 }
 
 describe("checkQuizDraft", () => {
@@ -166,19 +170,45 @@ describe("checkQuizDraft", () => {
 });
 
 describe("quizErrorToast", () => {
+  // Each with the codes its title and description are said by (docs/decisions/0047-errors-as-codes.md).
+  const missingTitle = { title: { code: "QUIZ_MISSING_TITLE_TITLE" }, description: { code: "QUIZ_TITLE_REQUIRED" } };
   it.each([
-    [quiz({ title: " " }), "Missing title", "Please give your quiz a title."],
-    [quiz({ title: " ", questions: [question("")] }), "Missing title", "Please give your quiz a title."],
-    [quiz({ questions: [question(), question("")] }), "Empty question", "Question 2 is empty."],
-    [quiz({ questions: [question("", ["", "", "", ""])] }), "Empty question", "Question 1 is empty."],
-    [quiz({ questions: [question(), question(), question("Q", ["a", "b", "", "d"])] }), "Empty answer", "Question 3 has an empty answer option."],
-    [quiz({ timeLimit: 45 }), "Check your quiz", "Choose a time limit of 10, 20, 30, 60, 90 seconds."],
-  ])("%#: names the first problem as its toast (docs/product.md#validation)", (input, title, description) => {
-    expect(quizErrorToast(errorsOf(input))).toEqual({ title, description });
+    [quiz({ title: " " }), "Missing title", "Please give your quiz a title.", missingTitle],
+    [quiz({ title: " ", questions: [question("")] }), "Missing title", "Please give your quiz a title.", missingTitle],
+    [
+      quiz({ questions: [question(), question("")] }),
+      "Empty question",
+      "Question 2 is empty.",
+      { title: { code: "QUESTION_EMPTY_TITLE" }, description: { code: "QUESTION_EMPTY", values: { n: 2 } } },
+    ],
+    [
+      quiz({ questions: [question("", ["", "", "", ""])] }),
+      "Empty question",
+      "Question 1 is empty.",
+      { title: { code: "QUESTION_EMPTY_TITLE" }, description: { code: "QUESTION_EMPTY", values: { n: 1 } } },
+    ],
+    [
+      quiz({ questions: [question(), question(), question("Q", ["a", "b", "", "d"])] }),
+      "Empty answer",
+      "Question 3 has an empty answer option.",
+      { title: { code: "QUESTION_EMPTY_ANSWER_TITLE" }, description: { code: "QUESTION_EMPTY_ANSWER", values: { n: 3 } } },
+    ],
+    [
+      quiz({ timeLimit: 45 }),
+      "Check your quiz",
+      "Choose a time limit of 10, 20, 30, 60, 90 seconds.",
+      { title: { code: "QUIZ_CHECK_TITLE" }, description: { code: "QUIZ_TIME_LIMIT_CHOICES", values: { choices: "10, 20, 30, 60, 90" } } },
+    ],
+  ])("%#: names the first problem as its toast (docs/product.md#validation)", (input, title, description, codes) => {
+    expect(quizErrorToast(problemsOf(input))).toEqual({ title, description, codes });
   });
 
   it("pairs the remove-last-question message", () => {
-    expect(CANNOT_REMOVE_QUESTION).toEqual({ title: "Cannot remove question", description: "A quiz must have at least one question." });
+    expect(CANNOT_REMOVE_QUESTION).toEqual({
+      title: "Cannot remove question",
+      description: "A quiz must have at least one question.",
+      codes: { title: { code: "QUIZ_NEEDS_A_QUESTION_TITLE" }, description: { code: "QUIZ_NEEDS_A_QUESTION" } },
+    });
   });
 });
 

@@ -6,6 +6,7 @@ import ExcelJS from "exceljs";
 import { parseTypedNumber } from "#app/game/question-kinds";
 import { describe, expect, it } from "vitest";
 import type { QuestionContent } from "#app/game/question-kinds";
+import type { AppError } from "#app/i18n/app-error";
 import {
   parseQuizSpreadsheet,
   QUIZ_SPREADSHEET_COLUMNS,
@@ -78,6 +79,19 @@ function expectErrors(result: SpreadsheetResult) {
   expect(result).not.toHaveProperty("questions");
   return result.errors;
 }
+
+/**
+ * A row's problem as raised (docs/decisions/0047-errors-as-codes.md): its English, and its code
+ * `IMPORT_ROW_PROBLEM` with the row's own problem nested by its code and values.
+ */
+const rowProblem = (row: number, message: string, problem: AppError) => ({
+  row,
+  message: `Row ${row}: ${message}`,
+  error: { code: "IMPORT_ROW_PROBLEM", values: { row, message: problem } },
+});
+
+/** A problem of the file as a whole (row 0), with its code and values. */
+const fileProblem = (message: unknown, error: AppError) => ({ row: 0, message, error });
 
 const HEADER = QUIZ_SPREADSHEET_COLUMNS.join(",");
 
@@ -239,9 +253,9 @@ describe("Kahoot's quiz spreadsheet template", () => {
     ]);
     const errors = expectErrors(await parseQuizSpreadsheet(xlsx, "kahoot.xlsx"));
     expect(errors).toEqual([
-      { row: 10, message: "Row 10: A question needs 2 to 6 answers." },
-      { row: 11, message: "Row 11: Correct names answer 4, which is empty." },
-      { row: 12, message: "Row 12: Time limit must be at most 240 seconds." },
+      rowProblem(10, "A question needs 2 to 6 answers.", { code: "ANSWER_COUNT", values: { min: 2, max: 6 } }),
+      rowProblem(11, "Correct names answer 4, which is empty.", { code: "IMPORT_CORRECT_EMPTY_ANSWER", values: { n: 4 } }),
+      rowProblem(12, "Time limit must be at most 240 seconds.", { code: "TIME_LIMIT_TOO_LONG", values: { seconds: 240 } }),
     ]);
   });
 });
@@ -267,44 +281,58 @@ describe("bad files", () => {
     ].join("\n");
     const errors = expectErrors(await parseQuizSpreadsheet(csvBytes(csv), "bad.csv"));
     expect(errors).toEqual([
-      { row: 3, message: "Row 3: A question needs 2 to 6 answers." },
-      { row: 5, message: "Row 5: Question text is required." },
-      { row: 6, message: "Row 6: Kind must be one of choice, true-false, multi-select, type-answer, closest-number, poll (or empty for choice)." },
-      { row: 7, message: "Row 7: Choose which answer is correct." },
-      { row: 8, message: "Row 8: A choice question has one correct answer; make it multi-select for more." },
-      { row: 9, message: "Row 9: Correct must be the true number, like 1989 or 3.5." },
-      { row: 10, message: "Row 10: A closest-number question takes its number in Correct; leave the answers empty." },
-      { row: 11, message: "Row 11: Correct must be true or false." },
-      { row: 12, message: "Row 12: Time limit must be a number of seconds." },
-      { row: 13, message: "Row 13: Points must be standard, double or none." },
-      { row: 14, message: "Row 14: Correct names answer 9; answers are numbered 1 to 6." },
-      { row: 15, message: "Row 15: Give at least one accepted answer." },
+      rowProblem(3, "A question needs 2 to 6 answers.", { code: "ANSWER_COUNT", values: { min: 2, max: 6 } }),
+      rowProblem(5, "Question text is required.", { code: "QUESTION_TEXT_REQUIRED" }),
+      rowProblem(6, "Kind must be one of choice, true-false, multi-select, type-answer, closest-number, poll (or empty for choice).", {
+        code: "IMPORT_KIND_CHOICE",
+        values: { kinds: "choice, true-false, multi-select, type-answer, closest-number, poll" },
+      }),
+      rowProblem(7, "Choose which answer is correct.", { code: "CORRECT_ANSWER_CHOICE" }),
+      rowProblem(8, "A choice question has one correct answer; make it multi-select for more.", { code: "IMPORT_CHOICE_ONE_CORRECT" }),
+      rowProblem(9, "Correct must be the true number, like 1989 or 3.5.", { code: "IMPORT_CORRECT_VALUE" }),
+      rowProblem(10, "A closest-number question takes its number in Correct; leave the answers empty.", { code: "IMPORT_CLOSEST_NUMBER_ANSWERS" }),
+      rowProblem(11, "Correct must be true or false.", { code: "IMPORT_CORRECT_TRUE_FALSE" }),
+      rowProblem(12, "Time limit must be a number of seconds.", { code: "TIME_LIMIT_NOT_A_NUMBER" }),
+      rowProblem(13, "Points must be standard, double or none.", { code: "POINTS_CHOICE" }),
+      rowProblem(14, "Correct names answer 9; answers are numbered 1 to 6.", { code: "IMPORT_CORRECT_OUT_OF_RANGE", values: { n: 9, max: 6 } }),
+      rowProblem(15, "Give at least one accepted answer.", { code: "ACCEPTED_ANSWERS_REQUIRED" }),
     ]);
   });
 
   it("counts a quoted line break as part of its row", async () => {
     const csv = [HEADER, '"Two\nlines",choice,A,B,,,,,1,,', "Bad,choice,A,,,,,,1,,"].join("\n");
-    expect(expectErrors(await parseQuizSpreadsheet(csvBytes(csv), "multiline.csv"))).toEqual([{ row: 3, message: "Row 3: A question needs 2 to 6 answers." }]);
+    expect(expectErrors(await parseQuizSpreadsheet(csvBytes(csv), "multiline.csv"))).toEqual([
+      rowProblem(3, "A question needs 2 to 6 answers.", { code: "ANSWER_COUNT", values: { min: 2, max: 6 } }),
+    ]);
   });
 
   it("refuses files that are not quiz spreadsheets, as a whole", async () => {
     const fileError = async (bytes: Uint8Array, name: string) => expectErrors(await parseQuizSpreadsheet(bytes, name));
-    expect(await fileError(csvBytes("Name,Score\nAda,3\n"), "scores.csv")).toEqual([{ row: 0, message: expect.stringMatching(/^No header row found/) }]);
-    expect(await fileError(csvBytes(`${HEADER}\n\n`), "empty.csv")).toEqual([{ row: 0, message: "The spreadsheet has no questions below its header row." }]);
-    expect(await fileError(new Uint8Array(), "empty.csv")).toEqual([{ row: 0, message: "The spreadsheet has no questions below its header row." }]);
-    expect(await fileError(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]), "old.xls")).toEqual([{ row: 0, message: expect.stringMatching(/\.xlsx/) }]);
-    expect(await fileError(csvBytes("not a zip"), "broken.xlsx")).toEqual([{ row: 0, message: expect.stringMatching(/could not be read/) }]);
-    expect(await fileError(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "broken.xlsx")).toEqual([
-      { row: 0, message: expect.stringMatching(/could not be read/) },
+    expect(await fileError(csvBytes("Name,Score\nAda,3\n"), "scores.csv")).toEqual([
+      fileProblem(expect.stringMatching(/^No header row found/), { code: "IMPORT_NO_HEADER" }),
     ]);
-    expect(await fileError(new Uint8Array(2 * 1024 * 1024 + 1), "huge.csv")).toEqual([{ row: 0, message: "Spreadsheets can be at most 2 MB." }]);
+    const noQuestions = fileProblem("The spreadsheet has no questions below its header row.", { code: "IMPORT_NO_QUESTIONS" });
+    expect(await fileError(csvBytes(`${HEADER}\n\n`), "empty.csv")).toEqual([noQuestions]);
+    expect(await fileError(new Uint8Array(), "empty.csv")).toEqual([noQuestions]);
+    expect(await fileError(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]), "old.xls")).toEqual([
+      fileProblem(expect.stringMatching(/\.xlsx/), { code: "IMPORT_NOT_A_SPREADSHEET" }),
+    ]);
+    expect(await fileError(csvBytes("not a zip"), "broken.xlsx")).toEqual([
+      fileProblem(expect.stringMatching(/could not be read/), { code: "IMPORT_XLSX_UNREADABLE" }),
+    ]);
+    expect(await fileError(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "broken.xlsx")).toEqual([
+      fileProblem(expect.stringMatching(/could not be read/), { code: "IMPORT_XLSX_UNREADABLE" }),
+    ]);
+    expect(await fileError(new Uint8Array(2 * 1024 * 1024 + 1), "huge.csv")).toEqual([
+      fileProblem("Spreadsheets can be at most 2 MB.", { code: "IMPORT_SPREADSHEET_TOO_LARGE", values: { size: "2 MB" } }),
+    ]);
   });
 
   it("takes at most 100 questions", async () => {
     const rows = (n: number) => [HEADER, ...Array.from({ length: n }, (_, i) => `Q${i},poll,A,B,,,,,,,`)].join("\n");
     expect(expectOk(await parseQuizSpreadsheet(csvBytes(rows(100)), "100.csv"))).toHaveLength(100);
     expect(expectErrors(await parseQuizSpreadsheet(csvBytes(rows(101)), "101.csv"))).toEqual([
-      { row: 0, message: "A quiz can have at most 100 questions. This file has 101." },
+      fileProblem("A quiz can have at most 100 questions. This file has 101.", { code: "IMPORT_TOO_MANY_QUESTIONS", values: { max: 100, count: 101 } }),
     ]);
   });
 });

@@ -44,7 +44,7 @@ export interface ClientGameState {
   joinError: string | null;
   /** The refusal's family code (KICKED, NOT_HOST, ...), as the protocol names it. */
   joinErrorCode: string | null;
-  /** The refusal's `errors` catalog key and values, for `useErrorText` to say it in the page's language. */
+  /** The refusal's `errors` catalog key and values, for `useSayError` to say it in the page's language. */
   joinErrorKey: string | null;
   joinErrorValues: ErrorValues | null;
   title: string;

@@ -5,6 +5,7 @@
  * `schemas.ts`.
  */
 import type { z } from "zod";
+import type { AppError } from "#app/i18n/app-error";
 import type { QuestionContent, QuestionKind } from "../question-kinds";
 
 /** The fields every kind's question in a quiz file starts with. */
@@ -68,7 +69,7 @@ export interface KindSchemaPart<Name extends QuestionKind = QuestionKind> {
     draftOf(question: QuestionContent, empty: QuestionDraft): Partial<QuestionDraft>;
     /** Its fields of a draft in the shape the shared schema reads. */
     inputOf(draft: QuestionDraft): Record<string, unknown>;
-    /** The editor's own messages before the shared rules (`n` is the question's number). */
-    check(draft: QuestionDraft, n: number, errors: Record<string, string>): void;
+    /** The editor's own messages before the shared rules, by field, raised with their codes (`n` is the question's number). */
+    check(draft: QuestionDraft, n: number, errors: Record<string, AppError>): void;
   };
 }

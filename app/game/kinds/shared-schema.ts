@@ -1,5 +1,5 @@
 /** Schema helpers several kinds share (app/game/kinds/schema-part.ts). */
-import { emptyAnswerMessage } from "#app/schemas/form-schemas";
+import { appError, type AppError } from "#app/i18n/app-error";
 import { MAX_OPTIONS, MIN_OPTIONS } from "../question-kinds";
 import { OptionsSchema } from "../question-fields";
 import type { QuestionDraft } from "./schema-part";
@@ -18,11 +18,11 @@ export function draftOptions(answers: string[], empty: QuestionDraft): string[] 
 }
 
 /** The editor's messages on a question's options: every option filled, and enough of them. */
-export function checkDraftOptions(draft: QuestionDraft, n: number, errors: Record<string, string>): void {
+export function checkDraftOptions(draft: QuestionDraft, n: number, errors: Record<string, AppError>): void {
   draft.answers.forEach((answer, index) => {
-    if (answer.trim() === "") errors[`answers.${index}`] ??= emptyAnswerMessage(n);
+    if (answer.trim() === "") errors[`answers.${index}`] ??= appError("QUESTION_EMPTY_ANSWER", { n });
   });
-  if (draft.answers.length < MIN_OPTIONS) errors.answers = `Question ${n} needs at least ${MIN_OPTIONS} answers.`;
+  if (draft.answers.length < MIN_OPTIONS) errors.answers = appError("QUESTION_TOO_FEW_ANSWERS", { n, min: MIN_OPTIONS });
 }
 
 /** Options of a generated question with exactly one right option, or what is wrong. */

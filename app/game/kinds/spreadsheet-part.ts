@@ -3,10 +3,14 @@
  * the answer and Correct columns, and how it reads them back. Server-only parts live in
  * `<kind>/spreadsheet.server.ts`, listed in `spreadsheets.server.ts`.
  */
+import type { AppError } from "#app/i18n/app-error";
 import type { QuestionContent, QuestionKind } from "../question-kinds";
 
-/** A question's fields read from one row, before the shared rules; or the row's own problem. */
-export type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; message: string };
+/**
+ * A question's fields read from one row, before the shared rules; or the row's own problem, raised
+ * with its code (docs/decisions/0047-errors-as-codes.md).
+ */
+export type RowReading = { status: "ok"; input: Record<string, unknown> } | { status: "invalid"; error: AppError };
 
 /** One row as the reader found it, with the reader's helpers. */
 export interface SheetQuestionRow {
@@ -19,7 +23,7 @@ export interface SheetQuestionRow {
   /** Answer numbers in Correct ("1,3", "2|4", ...), or null when it is not a list of numbers. */
   answerNumbers(cell: string): number[] | null;
   /** Answer numbers as indexes among the filled answers, or what is wrong with one. */
-  toIndexes(numbers: number[]): number[] | string;
+  toIndexes(numbers: number[]): number[] | AppError;
 }
 
 /** A row without a Kind cell (Kahoot's layout has no such column), as far as guessing its kind needs. */

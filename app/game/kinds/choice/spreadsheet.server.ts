@@ -1,4 +1,5 @@
 /** Multiple choice in a spreadsheet: the options in the answer columns, the right one's number (or text) in Correct. */
+import { appError } from "#app/i18n/app-error";
 import { MAX_OPTIONS } from "../../question-kinds";
 import type { KindSpreadsheetPart } from "../spreadsheet-part";
 
@@ -25,10 +26,10 @@ export const choiceSpreadsheet: KindSpreadsheetPart<"choice"> = {
     const byText = answers.findIndex((answer) => answer.toLowerCase() === correct.toLowerCase());
     if (byText >= 0 && !/^\d+$/.test(correct)) return { status: "ok", input: { ...common, answers, correctAnswerIndex: byText } };
     const numbers = answerNumbers(correct);
-    if (!numbers) return { status: "invalid", message: `Correct must be the number of the right answer, 1 to ${MAX_OPTIONS}.` };
-    if (numbers.length > 1) return { status: "invalid", message: "A choice question has one correct answer; make it multi-select for more." };
+    if (!numbers) return { status: "invalid", error: appError("IMPORT_CORRECT_NUMBER", { max: MAX_OPTIONS }) };
+    if (numbers.length > 1) return { status: "invalid", error: appError("IMPORT_CHOICE_ONE_CORRECT") };
     const indexes = toIndexes(numbers);
-    if (typeof indexes === "string") return { status: "invalid", message: indexes };
+    if (!Array.isArray(indexes)) return { status: "invalid", error: indexes };
     return { status: "ok", input: { ...common, answers, correctAnswerIndex: indexes[0] } };
   },
 };

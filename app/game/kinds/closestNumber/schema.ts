@@ -1,4 +1,5 @@
 /** Closest number in the shared schemas: the true value. */
+import { appError } from "#app/i18n/app-error";
 import { parseTypedNumber } from "../../question-kinds";
 import { NumberValueSchema } from "../../question-fields";
 import { closestNumber } from "./kind";
@@ -31,7 +32,7 @@ export const closestNumberSchema: KindSchemaPart<"closestNumber"> = {
     draftOf: (question, empty) => ({ answers: draftOptions(question.answers, empty) }),
     inputOf: (draft) => ({ correctNumber: parseTypedNumber(draft.correctNumber) ?? (draft.correctNumber.trim() === "" ? undefined : Number.NaN) }),
     check(draft, n, errors) {
-      if (parseTypedNumber(draft.correctNumber) === null) errors.correctNumber = `Question ${n} needs the right number.`;
+      if (parseTypedNumber(draft.correctNumber) === null) errors.correctNumber = appError("QUESTION_NO_NUMBER", { n });
     },
   },
 };

@@ -1,4 +1,5 @@
 /** Closest number in a spreadsheet: the true value in Correct, the answer columns empty. */
+import { appError } from "#app/i18n/app-error";
 import { parseTypedNumber } from "../../question-kinds";
 import type { KindSpreadsheetPart } from "../spreadsheet-part";
 
@@ -12,9 +13,9 @@ export const closestNumberSpreadsheet: KindSpreadsheetPart<"closestNumber"> = {
   ],
   write: (question) => question.correctNumber ?? "",
   read({ common, answers, correct }) {
-    if (answers.length > 0) return { status: "invalid", message: "A closest-number question takes its number in Correct; leave the answers empty." };
+    if (answers.length > 0) return { status: "invalid", error: appError("IMPORT_CLOSEST_NUMBER_ANSWERS") };
     const value = parseTypedNumber(correct);
-    if (value === null) return { status: "invalid", message: "Correct must be the true number, like 1989 or 3.5." };
+    if (value === null) return { status: "invalid", error: appError("IMPORT_CORRECT_VALUE") };
     return { status: "ok", input: { ...common, correctNumber: value } };
   },
 };

@@ -6,6 +6,7 @@ import { multiSelect } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { AI_OPTIONS, checkDraftOptions, draftOptions, FILE_OPTIONS, outOfRange } from "../shared-schema";
 import { coded, codedIssue } from "#app/i18n/coded";
+import { appError } from "#app/i18n/app-error";
 
 const AT_LEAST_ONE = coded("CORRECT_ANSWERS_REQUIRED");
 const rightOptions = () => z.array(IndexSchema, AT_LEAST_ONE).min(1, AT_LEAST_ONE).max(MAX_OPTIONS, AT_LEAST_ONE);
@@ -54,7 +55,7 @@ export const multiSelectSchema: KindSchemaPart<"multiSelect"> = {
     inputOf: (draft) => ({ answers: draft.answers, correctAnswerIndexes: draft.correctAnswerIndexes.filter((index) => index < draft.answers.length) }),
     check(draft, n, errors) {
       checkDraftOptions(draft, n, errors);
-      if (draft.correctAnswerIndexes.length === 0) errors.correctAnswerIndexes = `Question ${n} needs at least one correct answer.`;
+      if (draft.correctAnswerIndexes.length === 0) errors.correctAnswerIndexes = appError("QUESTION_NO_CORRECT_ANSWER", { n });
     },
   },
 };

@@ -1,4 +1,5 @@
 /** Multi-select in a spreadsheet: the options in the answer columns, the right ones' numbers in Correct ("1,3"). */
+import { appError } from "#app/i18n/app-error";
 import type { KindSpreadsheetPart } from "../spreadsheet-part";
 
 export const multiSelectSpreadsheet: KindSpreadsheetPart<"multiSelect"> = {
@@ -18,9 +19,9 @@ export const multiSelectSpreadsheet: KindSpreadsheetPart<"multiSelect"> = {
   read({ common, answers, correct, answerNumbers, toIndexes }) {
     if (correct === "") return { status: "ok", input: { ...common, answers } };
     const numbers = answerNumbers(correct);
-    if (!numbers) return { status: "invalid", message: "Correct must list the numbers of the right answers, like 1,3." };
+    if (!numbers) return { status: "invalid", error: appError("IMPORT_CORRECT_NUMBERS") };
     const indexes = toIndexes(numbers);
-    if (typeof indexes === "string") return { status: "invalid", message: indexes };
+    if (!Array.isArray(indexes)) return { status: "invalid", error: indexes };
     return { status: "ok", input: { ...common, answers, correctAnswerIndexes: indexes } };
   },
 };

@@ -1,4 +1,5 @@
 /** True or false in a spreadsheet: true or false in Correct (in several languages), or the option's own text. */
+import { appError } from "#app/i18n/app-error";
 import { TRUE_FALSE_ANSWERS } from "../../question-kinds";
 import type { KindSpreadsheetPart } from "../spreadsheet-part";
 
@@ -28,7 +29,7 @@ export const trueFalseSpreadsheet: KindSpreadsheetPart<"trueFalse"> = {
     // Custom wording ("Yes"/"No") may be named by its text too.
     const byText = answers.findIndex((answer) => answer.toLowerCase() === key);
     const index = byText >= 0 && answers.length === 2 ? byText : TRUE_WORDS.has(key) ? 0 : FALSE_WORDS.has(key) ? 1 : -1;
-    if (index < 0) return { status: "invalid", message: "Correct must be true or false." };
+    if (index < 0) return { status: "invalid", error: appError("IMPORT_CORRECT_TRUE_FALSE") };
     return { status: "ok", input: { ...common, ...(answers.length > 0 ? { answers } : {}), correctAnswerIndex: index } };
   },
 };

@@ -6,6 +6,7 @@ import { typeAnswer } from "./kind";
 import type { KindSchemaPart } from "../schema-part";
 import { draftOptions } from "../shared-schema";
 import { coded } from "#app/i18n/coded";
+import { appError } from "#app/i18n/app-error";
 
 /** A generated type-the-answer question lists at most this many accepted spellings. */
 export const MAX_GENERATED_ACCEPTED_ANSWERS = 5;
@@ -58,7 +59,7 @@ export const typeAnswerSchema: KindSchemaPart<"typeAnswer"> = {
         .filter(Boolean),
     }),
     check(draft, n, errors) {
-      if (draft.acceptedAnswers.trim() === "") errors.acceptedAnswers = `Question ${n} needs at least one accepted answer.`;
+      if (draft.acceptedAnswers.trim() === "") errors.acceptedAnswers = appError("QUESTION_NO_ACCEPTED_ANSWER", { n });
     },
   },
 };
