@@ -262,6 +262,8 @@ test.describe("when the server cannot be reached or fails", () => {
       await page.getByRole("button", { name: "Continue as Guest" }).click();
       const userMenu = page.getByRole("button", { name: "Guest", exact: true });
       await expect(userMenu).toBeVisible();
+      // The home page the guest lands on is a new document: its menu opens once React has hydrated it.
+      await waitForHydration(page);
       await page.route(/\/logout/, fail);
       await userMenu.click();
       await page.getByRole("button", { name: "Log out" }).click();
