@@ -160,7 +160,8 @@ test("a host builds a quiz of all six kinds with a picture, reorders it by dragg
   await expect(host.getByText("Which is a woodwind instrument?")).toBeVisible();
   const picture = host.getByRole("img", { name: "Shown with question 1" });
   await expect(picture).toHaveAttribute("data-testid", "question-picture");
-  expect(await picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(800);
+  // Read once the picture has loaded: before, its natural width is 0.
+  await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(800);
   await expect(bob.getByTestId("question-picture")).toHaveCount(0);
   await host.getByLabel("Show pictures on players' devices").check();
   await expect(bob.getByTestId("question-picture")).toBeVisible();
