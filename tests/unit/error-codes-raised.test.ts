@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "#app/i18n/languages";
+import { sourceFiles } from "../source-files";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -37,16 +38,6 @@ function codesRaisedIn(text: string): Set<string> {
   for (const pattern of RAISES) for (const match of text.matchAll(pattern)) codes.add(match[1]);
   for (const table of text.matchAll(CODE_TABLE)) for (const entry of table[1].matchAll(TABLE_ENTRY)) codes.add(entry[1]);
   return codes;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.(ts|tsx)$/.test(entry.name)) out.push(full);
-  }
-  return out;
 }
 
 /** Every code raised in app/, server/ and db/, with the files that raise it. */

@@ -7,20 +7,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../source-files";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const MATCHING =
   /error-templates|error-codes\.server|\berrorTextOf\b|\berrorKeyOfValues\b|\berrorCodesOf\b|\berrorCodeOf\b|\berrorTemplatesOf\b|\buseErrorText(WithValues)?\b|\buseToastText\b|\berrorTextIn\b/;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.(ts|tsx)$/.test(entry.name)) out.push(full);
-  }
-  return out;
-}
 
 /** The files of app/, server/ and db/ whose text uses the matching. */
 function matchingFiles(texts: Map<string, string>): string[] {
