@@ -40,9 +40,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** A form that failed to save changed nothing the root shows; skipping the reload keeps its error visible. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && "formError" in actionResult ? false : defaultShouldRevalidate;
+/**
+ * A refused post (4xx, 5xx) or a form that failed to save changed nothing the root shows: skipping
+ * the reload keeps its error visible, and the page's commit of the refusal is its last, so nothing
+ * lands later under what the user types next (tests/e2e/account.spec.ts). Single fetch hands every
+ * route that has this function a default of true even after a refusal, so the status is read here.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, actionStatus, defaultShouldRevalidate }) =>
+  (actionStatus !== undefined && actionStatus >= 400) || (actionResult && typeof actionResult === "object" && "formError" in actionResult)
+    ? false
+    : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useMemo } from "react";
 import { Trans, useTranslation } from "#app/i18n/use-translation";
 import { z } from "zod";
@@ -136,6 +136,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   return refuseOne("unknown", "_form", appError("UNKNOWN_ACTION"));
 }
+
+/**
+ * A refused form changed nothing the loader reads. Reloading it anyway would land after the refusal
+ * has shown, remount the password form (keyed by location) and wipe what the user typed meanwhile;
+ * single fetch's default here is true even after a refusal (see app/root.tsx).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus !== undefined && actionStatus >= 400 ? false : defaultShouldRevalidate;
 
 export default function Account() {
   const { account, remainingQuizzes } = useLoaderData<typeof loader>();

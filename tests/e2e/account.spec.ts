@@ -165,7 +165,13 @@ test.describe("with JavaScript", () => {
     await passwordForm.getByRole("button", { name: "Change Password" }).click();
     await expect(passwordForm.getByText("Passwords don't match")).toBeVisible();
 
-    // Only the server knows the current password.
+    // Only the server knows the current password. A refusal changes nothing the page shows, so it
+    // reloads nothing: a reload that landed after the next attempt's typing would wipe it (a slow
+    // network's reload stands in here, a second late).
+    await page.route(/\/account\.data(\?|$)/, async (route) => {
+      if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
     await passwordForm.getByLabel("Current password").fill("not-my-password");
     await passwordForm.getByLabel("Confirm new password").fill("second-password");
     await passwordForm.getByRole("button", { name: "Change Password" }).click();
@@ -180,6 +186,7 @@ test.describe("with JavaScript", () => {
     await expect(page).toHaveURL(/\/account\?password=changed$/);
     await expect(page.getByRole("status").filter({ hasText: "Password changed." })).toBeVisible();
     await expect(passwordForm.getByLabel("New password", { exact: true })).toHaveValue("");
+    await page.unroute(/\/account\.data(\?|$)/);
     expect(await canLogIn(page, account.email, account.password)).toBe(false);
     expect(await canLogIn(page, account.email, "second-password")).toBe(true);
 
