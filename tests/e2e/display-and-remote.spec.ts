@@ -7,7 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { AXE_CONTEXT, axeScreens, ScreenHold, smallTargets } from "./axe";
+import { AXE_CONTEXT, axeScreens, smallTargets } from "./axe";
+import { ScreenHold } from "./screen-hold";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -68,7 +69,7 @@ test("the host opens the display in one browser and runs the game from a phone-s
   await expect(section.getByRole("link", { name: "Open the remote" })).toHaveCount(0);
 
   // The projector's computer, and the host's phone: browsers the game has never seen. A reveal and a leaderboard are
-  // up for a few seconds only: their screens are held (tests/e2e/axe.ts) while axe looks at them.
+  // up for a few seconds only: their screens are held (tests/e2e/screen-hold.ts) while axe looks at them.
   const displayContext = await contextWithClientId(browser, `projector-${randomUUID()}`, { ...AXE_CONTEXT, viewport: FULL_HD });
   const remoteContext = await contextWithClientId(browser, `phone-${randomUUID()}`, { ...AXE_CONTEXT, viewport: PHONE, hasTouch: true });
   const holds = [await ScreenHold.on(displayContext), await ScreenHold.on(remoteContext)];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
+import { ScreenHold } from "./screen-hold";
 
 /**
  * Issue 16 in a live game: browsers that ask for German (Accept-Language de, from the context's
@@ -14,9 +15,14 @@ const QUESTIONS = [
   { text: "Capital of France?", answers: ["Paris", "Rome", "Madrid", "Berlin"], correctAnswerIndex: 0 },
 ];
 
-/** A player's phone in German, in the lobby through the join link's no-JavaScript path (`?nickname=`). */
-async function germanPlayer(browser: Browser, gameCode: string, nickname: string): Promise<Page> {
-  const player = await (await contextWithClientId(browser, `player-${randomUUID()}`, { ...GERMAN, viewport: { width: 390, height: 844 } })).newPage();
+/**
+ * A player's phone in German, in the lobby through the join link's no-JavaScript path (`?nickname=`),
+ * its game screens held in `holds` when given.
+ */
+async function germanPlayer(browser: Browser, gameCode: string, nickname: string, holds?: ScreenHold[]): Promise<Page> {
+  const context = await contextWithClientId(browser, `player-${randomUUID()}`, { ...GERMAN, viewport: { width: 390, height: 844 } });
+  if (holds) holds.push(await ScreenHold.on(context));
+  const player = await context.newPage();
   await player.goto(`/waiting/${gameCode}?nickname=${nickname}`);
   return player;
 }
@@ -25,7 +31,10 @@ test("a game in German: lobby, question, reveal, leaderboard and podium on the h
   test.setTimeout(120_000);
   const hostId = `host-${randomUUID()}`;
   const gameCode = await createHostedGame(page, hostId, { title: "Quizabend", timeLimit: 20, questions: QUESTIONS });
-  const host = await (await contextWithClientId(browser, hostId, GERMAN)).newPage();
+  const hostContext = await contextWithClientId(browser, hostId, GERMAN);
+  // The reveal and the leaderboard are read on three screens at once: each is held up until it has been read.
+  const holds = [await ScreenHold.on(hostContext)];
+  const host = await hostContext.newPage();
   await host.context().addCookies([{ name: "quiz_client_id", value: hostId, url: baseURL! }]);
 
   // The lobby, rendered in German on the server.
@@ -39,10 +48,10 @@ test("a game in German: lobby, question, reveal, leaderboard and podium on the h
   await expect(host.locator(".toast-title")).toHaveText("Keine Spieler");
   await expect(host.locator(".toast-description")).toHaveText("Warte, bis Spieler beigetreten sind, bevor du das Spiel startest.");
 
-  const ann = await germanPlayer(browser, gameCode, "Ann");
+  const ann = await germanPlayer(browser, gameCode, "Ann", holds);
   await expect(ann.locator("html")).toHaveAttribute("lang", "de");
   await expect(ann.getByText("Warte, bis die Spielleitung das Spiel startet...")).toBeVisible();
-  const bob = await germanPlayer(browser, gameCode, "Bob");
+  const bob = await germanPlayer(browser, gameCode, "Bob", holds);
   await expect(bob.getByText("Warte, bis die Spielleitung das Spiel startet...")).toBeVisible();
   await expect(host.getByTestId("player-count")).toHaveText("2");
   await expect(host.getByRole("list", { name: "Spieler" }).getByText("Ann")).toBeVisible();
@@ -70,9 +79,10 @@ test("a game in German: lobby, question, reveal, leaderboard and podium on the h
   await ann.getByRole("group", { name: "Antworten" }).getByRole("button", { name: /B\. 4/ }).click();
   await expect(ann.getByText("Antwort abgegeben! Warte auf die anderen...")).toBeVisible();
   await expect(host.getByTestId("answered-count")).toHaveText("1 von 2 hat geantwortet");
+  for (const hold of holds) hold.holdFrom("LEADERBOARD_UPDATE");
   await bob.getByRole("button", { name: /C\. 5/ }).click();
 
-  // The reveal, on all three screens at once: it is up for a moment only (RESULTS_DELAY_MS).
+  // The reveal, on all three screens at once.
   await Promise.all([
     (async () => {
       await expect(ann.getByRole("heading", { name: "Richtig!" })).toBeVisible();
@@ -84,6 +94,7 @@ test("a game in German: lobby, question, reveal, leaderboard and podium on the h
     })(),
     expect(host.getByLabel("Antwortverteilung")).toContainText("50 % (1)"),
   ]);
+  for (const hold of holds) hold.release("QUESTION_STARTED");
 
   // The leaderboard counts down in German.
   await expect(ann).toHaveURL(`/leaderboard/${gameCode}`);
@@ -91,6 +102,7 @@ test("a game in German: lobby, question, reveal, leaderboard and podium on the h
   await expect(ann.getByText("Frage 1 von 2 beendet")).toBeVisible();
   await expect(ann.getByText(/^Nächste Frage in \d Sekunden?\.\.\.$/)).toBeVisible();
   await expect(host.getByRole("button", { name: "Nächste Frage" })).toBeVisible();
+  for (const hold of holds) hold.release();
 
   // The second question, then the podium.
   await expect(ann).toHaveURL(`/play/${gameCode}`, { timeout: 10_000 });

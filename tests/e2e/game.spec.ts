@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { contextWithClientId, createHostedGame, expect, test } from "./fixtures";
+import { ScreenHold } from "./screen-hold";
 
 const PHONE = { width: 390, height: 844 };
 const QUESTIONS = [
@@ -10,7 +11,10 @@ const QUESTIONS = [
 
 test("a host creates a quiz in the UI, three players join with the code, play to the podium, and play again", async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
-  const host = await (await contextWithClientId(browser, `host-${randomUUID()}`)).newPage();
+  const hostContext = await contextWithClientId(browser, `host-${randomUUID()}`);
+  // The reveal and the leaderboard are read on four screens: each is held up until it has been read.
+  const holds = [await ScreenHold.on(hostContext)];
+  const host = await hostContext.newPage();
   await host.goto("/create");
   await host.getByLabel("Title").fill("E2E Night");
   await host.getByRole("button", { name: "Add Question" }).click();
@@ -32,6 +36,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   const players: Page[] = [];
   for (const [index, name] of names.entries()) {
     const context = await contextWithClientId(browser, `player-${randomUUID()}`, index === 2 ? { viewport: PHONE } : {});
+    holds.push(await ScreenHold.on(context));
     const player = await context.newPage();
     await player.goto("/join");
     await player.getByLabel("Game code").fill(gameCode.toLowerCase());
@@ -61,6 +66,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   await expect(host.getByText("1 of 3 answered")).toBeVisible();
   await bob.keyboard.press("2");
   await expect(bob.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
+  for (const hold of holds) hold.holdFrom("LEADERBOARD_UPDATE");
   await cat.getByRole("button", { name: /C\. 5/ }).click();
 
   // Everyone answered: results.
@@ -73,6 +79,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   await expect(cat.getByTestId("correct-answer")).toHaveText("B. 4");
   await cat.screenshot({ path: testInfo.outputPath("phone-result.png") });
   await expect(host.getByLabel("Answer distribution")).toContainText("67% (2)");
+  for (const hold of holds) hold.release("QUESTION_STARTED");
 
   // Leaderboard with a real countdown.
   for (const player of [host, ...players]) await expect(player).toHaveURL(`/leaderboard/${gameCode}`);
@@ -80,6 +87,7 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   await expect(ann.getByText(/Next question in \d seconds\.\.\./)).toBeVisible();
   await expect(ann.getByRole("list", { name: "Leaderboard" }).locator("li").first()).toContainText("Ann");
   await cat.screenshot({ path: testInfo.outputPath("phone-leaderboard.png") });
+  for (const hold of holds) hold.release();
 
   // Question 2: Bob refreshes mid-question and keeps his place and score.
   await expect(bob).toHaveURL(`/play/${gameCode}`, { timeout: 10_000 });
@@ -88,10 +96,12 @@ test("a host creates a quiz in the UI, three players join with the code, play to
   await bob.getByRole("button", { name: /A\. Paris/ }).click();
   await expect(bob.getByText("Answer submitted! Waiting for other players...")).toBeVisible();
   await ann.getByRole("button", { name: /B\. Rome/ }).click();
+  for (const hold of holds) hold.holdFrom("LEADERBOARD_UPDATE", "GAME_OVER");
   await cat.getByRole("button", { name: /A\. Paris/ }).click();
   await expect(bob).toHaveURL(`/result/${gameCode}`);
   const bobScore = Number(await bob.getByTestId("score").textContent());
   expect(bobScore).toBeGreaterThan(1000);
+  for (const hold of holds) hold.release();
 
   // The podium.
   for (const player of [host, ...players]) await expect(player).toHaveURL(`/results/${gameCode}`, { timeout: 15_000 });

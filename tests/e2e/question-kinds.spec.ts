@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
-import { AXE_CONTEXT, axeScreens, ScreenHold, smallTargets } from "./axe";
+import { AXE_CONTEXT, axeScreens, smallTargets } from "./axe";
+import { ScreenHold } from "./screen-hold";
 import { contextWithClientId, expect, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
