@@ -3,7 +3,7 @@
  * first reaches an icon-only control (docs/decisions/0028).
  */
 import * as RadixTooltip from "@radix-ui/react-tooltip";
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactElement } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactElement } from "react";
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "./tooltip";
 
 /**
@@ -73,7 +73,10 @@ export function TooltipPopup({
   const triggerRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => (open ? tooltipOpened(() => setOpen(false)) : undefined), [open]);
-  useEffect(() => {
+  // In the commit that swapped the controls, before anything else runs: a key pressed in between
+  // would start from the page's end (tests/e2e/keyboard.spec.ts saw it on a busy machine). This
+  // component is only ever rendered in the browser, once its chunk has loaded.
+  useLayoutEffect(() => {
     const focusLost = document.activeElement === null || document.activeElement === document.body;
     if (refocus && focusLost) triggerRef.current?.focus();
     // Only when this control takes over from the bare one.
