@@ -87,7 +87,9 @@ describe("a display", () => {
     const game = await lobby();
     const other = await createGameFixture(server);
     const otherKeys = await keysOf(other.gameCode);
-    for (const key of [`${game.displayKey.slice(0, -1)}x`, otherKeys.displayKey, game.remoteKey, "short"]) {
+    // The right key with its last character changed (one in 64 keys already ends in "x").
+    const wrongKey = `${game.displayKey.slice(0, -1)}${game.displayKey.endsWith("x") ? "y" : "x"}`;
+    for (const key of [wrongKey, otherKeys.displayKey, game.remoteKey, "short"]) {
       const stranger = await connect();
       stranger.send("WATCH_GAME", { gameCode: game.gameCode, key });
       expect(await stranger.next("ERROR")).toEqual({
