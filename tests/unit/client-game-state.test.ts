@@ -229,6 +229,19 @@ describe("client game state (docs/product.md#client-state)", () => {
   it("resets everything", () => {
     expect(run([...joinAsPlayer, { type: "reset" }])).toEqual(initialGameState);
   });
+
+  it("stays out of a game it has left, or left for another, when that game's snapshot was already on its way", () => {
+    const [joining, joined, snapshot] = joinAsPlayer;
+    // Leave pressed before the join's answer came: no screen pulls the browser back into the lobby.
+    const left = run([joining, { type: "reset" }, joined, snapshot]);
+    expect(screenFor(left)).toBeNull();
+    expect(left.gameCode).toBeNull();
+    // Left for another game: the old game's snapshot does not stand in for the new one's.
+    const elsewhere = run([joining, { type: "joining", gameCode: "XYZ789", nickname: "Ann", isHost: false }, snapshot]);
+    expect(elsewhere.joining).toBe(true);
+    expect(elsewhere.gameCode).toBe("XYZ789");
+    expect(screenFor(elsewhere)).toBeNull();
+  });
 });
 
 describe("reconnect delay (docs/product.md#reconnection)", () => {

@@ -42,6 +42,9 @@ export function onServerMessage(state: ClientGameState, message: ServerMessage, 
       return { ...state, players: message.payload.players, playerCount: message.payload.playerCount };
     case "GAME_SNAPSHOT": {
       const snapshot = message.payload;
+      // Only the game this browser is in or joining: one it has left (Leave pressed before the join's
+      // answer came) or left for another must not pull it back to its screens.
+      if (!state.gameCode || state.gameCode.toUpperCase() !== snapshot.gameCode.toUpperCase()) return state;
       const back = snapshot.phase === "lobby";
       return {
         ...(back ? { ...initialGameState, clockOffsetMs: state.clockOffsetMs } : state),
