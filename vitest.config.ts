@@ -16,14 +16,26 @@ export default defineConfig({
     // the suite in about three quarters of the time there (docs/testing.md, "CI and parallelism").
     maxWorkers: Math.max(2, availableParallelism() - 1),
     minWorkers: 1,
-    // `vitest run --project main` is npm test's share; a path filter (`vitest run tests/unit`) picks
-    // from every project.
+    // `vitest run --project main`, then `npm run test:integration`, are npm test's share; a path
+    // filter (`vitest run tests/unit`) picks from every project.
     projects: [
       {
         extends: true,
         test: {
           name: "main",
           include: ["tests/**/*.test.ts", "app/**/*.test.ts", "server/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "tests/integration/**", ...heavyTests, attackNight],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          // `npm run test:integration` runs these with --no-isolate: each file starts its own servers on
+          // fresh databases, and loading the server's modules again for every file was 40 % of this
+          // project's time (docs/decisions/0049-ten-minute-test-loop.md, "Third pass"). Vitest 3 takes
+          // the forks pool's isolation from the root config only, so it is the script's flag, not set here.
           exclude: [...configDefaults.exclude, ...heavyTests, attackNight],
         },
       },
