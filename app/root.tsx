@@ -19,6 +19,7 @@ import { checkQuizLimit } from "#app/ai/quiz-limit.server";
 import { getUser } from "#app/sessions/session.server";
 import { themeOf } from "#app/theme/theme.server";
 import { ZOD_JITLESS_SCRIPT } from "#app/http/zod-jitless";
+import { afterRefusedPost } from "#app/http/revalidation";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -40,16 +41,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/**
- * A refused post (4xx, 5xx) or a form that failed to save changed nothing the root shows: skipping
- * the reload keeps its error visible, and the page's commit of the refusal is its last, so nothing
- * lands later under what the user types next (tests/e2e/account.spec.ts). Single fetch hands every
- * route that has this function a default of true even after a refusal, so the status is read here.
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, actionStatus, defaultShouldRevalidate }) =>
-  (actionStatus !== undefined && actionStatus >= 400) || (actionResult && typeof actionResult === "object" && "formError" in actionResult)
+/** A refused post or a form that failed to save changed nothing the root shows: skipping the reload keeps its error visible. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  afterRefusedPost(args) || (args.actionResult && typeof args.actionResult === "object" && "formError" in args.actionResult)
     ? false
-    : defaultShouldRevalidate;
+    : args.defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -28,6 +28,7 @@ import { appError, type AppError } from "#app/i18n/app-error";
 import { coded } from "#app/i18n/coded";
 import { englishErrorText } from "#app/i18n/error-english.server";
 import { PasswordSchema } from "#app/schemas/validation";
+import { afterRefusedPost } from "#app/http/revalidation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("account.title") }];
 
@@ -137,13 +138,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return refuseOne("unknown", "_form", appError("UNKNOWN_ACTION"));
 }
 
-/**
- * A refused form changed nothing the loader reads. Reloading it anyway would land after the refusal
- * has shown, remount the password form (keyed by location) and wipe what the user typed meanwhile;
- * single fetch's default here is true even after a refusal (see app/root.tsx).
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus !== undefined && actionStatus >= 400 ? false : defaultShouldRevalidate;
+/** A refused form changed nothing the loader reads; a reload would remount the password form (keyed by location) under the user's typing. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => (afterRefusedPost(args) ? false : args.defaultShouldRevalidate);
 
 export default function Account() {
   const { account, remainingQuizzes } = useLoaderData<typeof loader>();

@@ -29,6 +29,7 @@ import { LoginSchema, RegisterSchema } from "#app/schemas/validation";
 import { retryAfterFromAction } from "#app/http/route-headers";
 import { safeRedirect } from "#app/http/safe-redirect";
 import { useHydrated } from "#app/components/use-hydrated";
+import { afterRefusedPost } from "#app/http/revalidation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("auth.title") }];
 
@@ -146,8 +147,10 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
 }
 
 /** A refused form changed nothing the loader reads; after an unreachable server, reloading would only fail too. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && "formError" in actionResult ? false : defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  afterRefusedPost(args) || (args.actionResult && typeof args.actionResult === "object" && "formError" in args.actionResult)
+    ? false
+    : args.defaultShouldRevalidate;
 
 // ---------------------------------------------------------------- page
 
