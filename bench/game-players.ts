@@ -11,7 +11,8 @@
  * an acknowledgement, an error) are parsed.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
-import { frameTypeOf, LeanSocket, openLeanSocket } from "./lean-socket";
+import { openClientSocket, type ClientSocket } from "./client-socket";
+import { frameTypeOf } from "./lean-socket";
 import { HOST_NICKNAME } from "#app/game/rules";
 import type { QuestionKind } from "#app/game/question-kinds";
 import type { GameTally, GamesSetupCommand, QuestionSamples, WorkerReport } from "./ipc";
@@ -27,12 +28,12 @@ const CONNECT_ATTEMPTS = 5;
 interface LiveGame {
   game: number;
   code: string;
-  host: LeanSocket;
+  host: ClientSocket;
   tally: GameTally;
 }
 
 let games: LiveGame[] = [];
-let sockets: LeanSocket[] = [];
+let sockets: ClientSocket[] = [];
 let startTimers: NodeJS.Timeout[] = [];
 
 /** Samples of every game this process drives: the first question's apart, since every game's start can fall at one moment. */
@@ -50,10 +51,10 @@ function report(message: WorkerReport): void {
   process.send!(message);
 }
 
-async function connectWithRetry(url: string, localAddress: string, cookie?: string): Promise<LeanSocket> {
+async function connectWithRetry(url: string, localAddress: string, cookie?: string): Promise<ClientSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openLeanSocket(url, { localAddress, cookie });
+      return await openClientSocket(url, { localAddress, cookie });
     } catch (error) {
       if (attempt >= CONNECT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -147,7 +148,7 @@ async function setUpHost(command: GamesSetupCommand, game: number): Promise<Live
 }
 
 /** One player: joins, answers every question at a random moment of its window, counts its acknowledgements. */
-function play(command: GamesSetupCommand, live: LiveGame, socket: LeanSocket, nickname: string): Promise<void> {
+function play(command: GamesSetupCommand, live: LiveGame, socket: ClientSocket, nickname: string): Promise<void> {
   const { tally, code: gameCode } = live;
   let playerId = 0;
   let answerSentAt = 0;

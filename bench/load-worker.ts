@@ -4,7 +4,7 @@
  * It measures on the client side and reports raw samples to the parent over IPC. The many-games
  * mode's hosts and players live in bench/game-players.ts.
  */
-import { LeanSocket, openLeanSocket } from "./lean-socket";
+import { openClientSocket, type ClientSocket } from "./client-socket";
 import type { QuestionKind } from "#app/game/question-kinds";
 import { closeGames, setUpGames, startGames } from "./game-players";
 import type { ParentCommand, WorkerReport } from "./ipc";
@@ -18,10 +18,10 @@ function report(message: WorkerReport): void {
   process.send!(message);
 }
 
-async function connectWithRetry(url: string): Promise<LeanSocket> {
+async function connectWithRetry(url: string): Promise<ClientSocket> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openLeanSocket(url);
+      return await openClientSocket(url);
     } catch (error) {
       if (attempt >= CONNECT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -30,8 +30,8 @@ async function connectWithRetry(url: string): Promise<LeanSocket> {
 }
 
 /** Opens `count` sockets, at most CONNECT_CONCURRENCY at a time, calling `ready` on each as it opens. */
-async function openAll(count: number, urlOf: (index: number) => string, ready: (socket: LeanSocket, index: number) => void) {
-  const sockets: LeanSocket[] = new Array(count);
+async function openAll(count: number, urlOf: (index: number) => string, ready: (socket: ClientSocket, index: number) => void) {
+  const sockets: ClientSocket[] = new Array(count);
   let next = 0;
   async function lane() {
     while (next < count) {
@@ -45,7 +45,7 @@ async function openAll(count: number, urlOf: (index: number) => string, ready: (
   return sockets;
 }
 
-let sockets: LeanSocket[] = [];
+let sockets: ClientSocket[] = [];
 let baselineDeliveries: number[] = [];
 
 async function runBaseline(url: string, count: number): Promise<void> {
@@ -89,7 +89,7 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
     report({ event: "finished", deliveries, deliveriesByKind, acksByKind, sent, acknowledged, errors, unexpectedCloses, strayAcks, questionStartedBytes });
   };
 
-  const play = (socket: LeanSocket, index: number) => {
+  const play = (socket: ClientSocket, index: number) => {
     let playerId = 0;
     let answerSentAt = 0;
     /** The question number whose ack this player waits for; 0 when none. */

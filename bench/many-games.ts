@@ -27,6 +27,7 @@ import { runPagePasses, type PagePassOptions, type PagePasses } from "./page-pas
 import { Reporter, forkScript, log, root, sleep, within } from "./processes";
 import type { BenchQuestion } from "./questions";
 import { MIB, formatLatency, resetPeakRss, sampleProcess, summarize, withRuns, type LatencySummary } from "./stats";
+import { clientKind } from "./client-socket";
 
 type Worker = Reporter<ParentCommand, WorkerReport>;
 
@@ -258,7 +259,7 @@ export function describeManyGames(options: ManyGamesOptions, kindsLabel: string)
   const last = gameAddresses(options.games - 1, options.playersPerGame);
   return (
     `${options.games} games × ${options.playersPerGame} players × ${options.questions.length} questions (time limit ${options.timeLimitSeconds} s, ${kindsLabel}), ` +
-    `${describeStart(options.games, options.staggerSeconds)}; ${Math.min(options.workers, options.games)} load-generator processes; ` +
+    `${describeStart(options.games, options.staggerSeconds)}; ${Math.min(options.workers, options.games)} load-generator processes (${clientKind()} client); ` +
     `every host and player on its own address (127.1.0.1-${last.players.at(-1) ?? last.host})`
   );
 }

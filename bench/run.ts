@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --server-node-arg=ARG]`
- * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --server-node-arg=ARG]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --server-node-arg=ARG]`
+ * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --server-node-arg=ARG]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -37,6 +37,9 @@
  * run's table and then the median of each figure with every run's value, and writes the runs and the
  * medians to results.json (a single run of the single-game mode writes what it always did).
  *
+ * `--client lean|ws` picks the simulated players' WebSocket client, for the game and the bare `ws`
+ * baseline alike (bench/client-socket.ts): `lean`, the default, or `ws`'s own, as an outsider would.
+ *
  * This file is the runner: its command line, the runs of each mode, their medians and results.json.
  * One run of the single-game mode is bench/single-game.ts (its table and results.json entry in
  * bench/single-game-figures.ts); one of the many-games mode, bench/many-games.ts.
@@ -44,6 +47,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { CLIENT_KINDS } from "./client-socket";
 import { defaultWorkerCount } from "./games-plan";
 import {
   describeManyGames,
@@ -92,6 +96,8 @@ const { values } = parseArgs({
     "display-remote": { type: "boolean", default: true },
     /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
     profile: { type: "boolean", default: false },
+    /** The simulated players' WebSocket client (bench/client-socket.ts): `lean`, the bench's own, or `ws`'s. */
+    client: { type: "string", default: "lean" },
     /** An argument for the server's `node` (repeatable), e.g. `--server-node-arg=--heap-growing-percent=0` for V8's own heap growth (docs/decisions/0039-heap-growth.md). */
     "server-node-arg": { type: "string", multiple: true, default: [] },
   },
@@ -100,6 +106,10 @@ if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
   throw new Error(`--kinds must be one of ${KINDS_SETTINGS.join(", ")} (got ${values.kinds}).`);
 }
 const kinds = values.kinds as KindsSetting;
+if (!(CLIENT_KINDS as readonly string[]).includes(values.client!))
+  throw new Error(`--client must be one of ${CLIENT_KINDS.join(", ")} (got ${values.client}).`);
+// The load workers are forked with this environment (bench/processes.ts) and open their sockets by it.
+process.env.BENCH_CLIENT = values.client;
 const manyGames = values.games !== undefined;
 if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
 if (manyGames && values.pictures) throw new Error("--pictures is for the single-game mode.");

@@ -7,6 +7,7 @@ import { pagePassResults, pagePassRows, type PagePasses } from "./page-passes";
 import { formatScreen, type ScreenFigures } from "./screens";
 import type { GameFigures, SingleGameOptions } from "./single-game";
 import { MIB, formatLatency } from "./stats";
+import { clientKind } from "./client-socket";
 
 /** What a run's table derives from its game against the baseline. */
 export interface SingleGameDerived {
@@ -42,7 +43,10 @@ export function singleGameRows(
   const lighthouseRuns = options.pages.lighthouseRuns;
   const rows: Array<[string, string]> = [
     ["machine", machine],
-    ["players × questions", `${playerCount} × ${questionCount} (time limit ${timeLimitSeconds} s, ${kindsLabel}), ${workerCount} load-generator processes`],
+    [
+      "players × questions",
+      `${playerCount} × ${questionCount} (time limit ${timeLimitSeconds} s, ${kindsLabel}), ${workerCount} load-generator processes, ${clientKind()} client`,
+    ],
     ["join", `${playerCount} in the lobby after ${game.joinSeconds.toFixed(2)} s (${Math.round(playerCount / game.joinSeconds)} players/s)`],
     ["question delivery", formatLatency(game.delivery)],
     ["bare ws broadcast", `${formatLatency(baseline.delivery)}, ${baseline.received}/${baseline.expected} received`],
