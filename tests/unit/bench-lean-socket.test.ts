@@ -1,12 +1,14 @@
 /**
  * The load generator's own WebSocket client (bench/lean-socket.ts) against a real `ws` server: the
  * handshake, text in both directions at every length's header form, fragments, the heartbeat's
- * pings, closing, and a refused upgrade.
+ * pings, closing, and a refused upgrade. Then `--client` (bench/client-socket.ts): either client
+ * behind the same events.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
+import { CLIENT_KINDS, clientKind, openClientSocket } from "../../bench/client-socket";
 import { LeanSocket } from "../../bench/lean-socket";
 
 let server: http.Server | null = null;
@@ -21,16 +23,16 @@ afterEach(async () => {
 });
 
 /** A `ws` server on a free port; `accept` false refuses every upgrade with a 403. */
-async function startServer(accept = true): Promise<{ url: string; connected: Promise<{ socket: WebSocket; url: string }> }> {
+async function startServer(accept = true): Promise<{ url: string; connected: Promise<{ socket: WebSocket; url: string; cookie?: string }> }> {
   server = http.createServer();
   wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  const connected = new Promise<{ socket: WebSocket; url: string }>((resolve) => {
+  const connected = new Promise<{ socket: WebSocket; url: string; cookie?: string }>((resolve) => {
     server!.on("upgrade", (request, stream, head) => {
       if (!accept) {
         stream.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
         return;
       }
-      wss!.handleUpgrade(request, stream, head, (socket) => resolve({ socket, url: request.url ?? "" }));
+      wss!.handleUpgrade(request, stream, head, (socket) => resolve({ socket, url: request.url ?? "", cookie: request.headers.cookie }));
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -121,5 +123,33 @@ describe("LeanSocket", () => {
     const { url } = await startServer(false);
     const client = new LeanSocket(url);
     await expect(opened(client)).rejects.toThrow(/403/);
+  });
+});
+
+describe("the players' client (--client)", () => {
+  afterEach(() => {
+    delete process.env.BENCH_CLIENT;
+  });
+
+  it.each(CLIENT_KINDS)("%s: opens with the host's cookie, reads and sends texts as Buffers and strings, and closes", async (kind) => {
+    process.env.BENCH_CLIENT = kind;
+    const { url, connected } = await startServer();
+    const client = await openClientSocket(url, { cookie: "quiz_host=secret" });
+    const { socket, url: path, cookie } = await connected;
+    expect([path, cookie]).toEqual(["/ws?clientId=bench-1", "quiz_host=secret"]);
+    const received = new Promise<Buffer>((resolve) => client.once("message", resolve));
+    socket.send('{"type":"QUESTION_STARTED"}');
+    expect((await received).toString()).toBe('{"type":"QUESTION_STARTED"}');
+    const answered = new Promise<string>((resolve) => socket.once("message", (data: Buffer) => resolve(data.toString())));
+    client.send('{"type":"SUBMIT_ANSWER"}');
+    expect(await answered).toBe('{"type":"SUBMIT_ANSWER"}');
+    const closed = new Promise<void>((resolve) => client.once("close", resolve));
+    client.close();
+    await closed;
+  });
+
+  it("refuses a client it does not know", () => {
+    process.env.BENCH_CLIENT = "websocket-stream";
+    expect(() => clientKind()).toThrow(/BENCH_CLIENT must be one of lean, ws/);
   });
 });
