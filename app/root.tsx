@@ -19,7 +19,7 @@ import { checkQuizLimit } from "#app/ai/quiz-limit.server";
 import { getUser } from "#app/sessions/session.server";
 import { themeOf } from "#app/theme/theme.server";
 import { ZOD_JITLESS_SCRIPT } from "#app/http/zod-jitless";
-import { afterRefusedPost } from "#app/http/revalidation";
+import { afterFailedPost } from "#app/http/revalidation";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -41,11 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** A refused post or a form that failed to save changed nothing the root shows: skipping the reload keeps its error visible. */
-export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  afterRefusedPost(args) || (args.actionResult && typeof args.actionResult === "object" && "formError" in args.actionResult)
-    ? false
-    : args.defaultShouldRevalidate;
+/** A post that failed changed nothing the root shows: skipping the reload keeps its error visible. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => (afterFailedPost(args) ? false : args.defaultShouldRevalidate);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

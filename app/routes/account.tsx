@@ -28,7 +28,7 @@ import { appError, type AppError } from "#app/i18n/app-error";
 import { coded } from "#app/i18n/coded";
 import { englishErrorText } from "#app/i18n/error-english.server";
 import { PasswordSchema } from "#app/schemas/validation";
-import { afterRefusedPost } from "#app/http/revalidation";
+import { afterFailedPost } from "#app/http/revalidation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("account.title") }];
 
@@ -139,7 +139,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /** A refused form changed nothing the loader reads; a reload would remount the password form (keyed by location) under the user's typing. */
-export const shouldRevalidate: ShouldRevalidateFunction = (args) => (afterRefusedPost(args) ? false : args.defaultShouldRevalidate);
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => (afterFailedPost(args) ? false : args.defaultShouldRevalidate);
 
 export default function Account() {
   const { account, remainingQuizzes } = useLoaderData<typeof loader>();

@@ -29,7 +29,7 @@ import { LoginSchema, RegisterSchema } from "#app/schemas/validation";
 import { retryAfterFromAction } from "#app/http/route-headers";
 import { safeRedirect } from "#app/http/safe-redirect";
 import { useHydrated } from "#app/components/use-hydrated";
-import { afterRefusedPost } from "#app/http/revalidation";
+import { afterFailedPost } from "#app/http/revalidation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches, "account")("auth.title") }];
 
@@ -147,10 +147,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
 }
 
 /** A refused form changed nothing the loader reads; after an unreachable server, reloading would only fail too. */
-export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  afterRefusedPost(args) || (args.actionResult && typeof args.actionResult === "object" && "formError" in args.actionResult)
-    ? false
-    : args.defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => (afterFailedPost(args) ? false : args.defaultShouldRevalidate);
 
 // ---------------------------------------------------------------- page
 

@@ -22,7 +22,7 @@ import { retryAfterHeaders, readForm } from "#app/http/api.server";
 import { checkLimits } from "#app/limits/rate-limits.server";
 import { logGameCreated } from "#app/game-pages/game-log.server";
 import { retryAfterFromAction } from "#app/http/route-headers";
-import { afterRefusedPost } from "#app/http/revalidation";
+import { afterFailedPost } from "#app/http/revalidation";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaT(matches)("host.metaTitle") }];
 
@@ -121,8 +121,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs): 
 }
 
 /** A refused post changed nothing the quiz list shows; after an unreachable server, reloading would only fail too and replace the form with an error page. */
-export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  afterRefusedPost(args) || args.actionResult?.formError ? false : args.defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => (afterFailedPost(args) ? false : args.defaultShouldRevalidate);
 
 export default function HostQuiz() {
   const { quizzes, loadFailed } = useLoaderData<typeof loader>();
