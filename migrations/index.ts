@@ -15,6 +15,7 @@ import * as teamsAndRounds from "./2026-11-29T0000-teams-and-rounds";
 import * as hostSecrets from "./2026-11-30T0044-host-secrets";
 import * as everySubscription from "./2026-11-30T0400-every-subscription";
 import * as kindWithoutCheck from "./2026-12-01T0000-kind-without-check";
+import * as gameOwners from "./2026-12-02T0000-game-owners";
 
 /**
  * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "2026-11-30T0044-host-secrets": hostSecrets,
   "2026-11-30T0400-every-subscription": everySubscription,
   "2026-12-01T0000-kind-without-check": kindWithoutCheck,
+  "2026-12-02T0000-game-owners": gameOwners,
 };
 
 export const migrationProvider: MigrationProvider = {
