@@ -18,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createTable("game_owners")
-    .addColumn("game_id", "integer", (column) => column.primaryKey().references("games.id").onDelete("cascade"))
+    .addColumn("game_id", "bigint", (column) => column.primaryKey().references("games.id").onDelete("cascade"))
     // Null: released (a handover, or the room left memory); any node may claim the game at once.
     .addColumn("node_id", "text")
     .addColumn("epoch", "bigint", (column) => column.notNull())
