@@ -45,7 +45,12 @@ const BUILD_DIR = path.basename(HERE) === "node" && path.basename(path.dirname(H
 export interface ServerConfig {
   port: number;
   host: string;
+  /** The SQLite file (DATABASE_PATH); unused for the data when databaseUrl is set. */
   databasePath: string;
+  /** A PostgreSQL URL (DATABASE_URL): the data lives there instead (docs/decisions/0051-postgres-second-store.md). */
+  databaseUrl?: string;
+  /** PostgreSQL only: the connection pool's size (DATABASE_POOL_SIZE; db/connection.server.ts). */
+  databasePoolSize?: number;
   seedDemo: boolean;
   allowedOrigins: string[];
   sessionSecret: string;
@@ -98,20 +103,27 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = config.logger ?? createLogger();
   const log = (message: string) => logger.info(message);
-  const db = openDatabase(config.databasePath, { synchronous: config.sqliteSynchronous });
+  const db = openDatabase(config.databaseUrl ?? config.databasePath, {
+    synchronous: config.sqliteSynchronous,
+    poolSize: config.databasePoolSize,
+    onConnectionError: (error) =>
+      logger.warn({ event: "database_connection_error", err: error }, "A pooled PostgreSQL connection failed; the pool replaces it."),
+  });
   await migrateToLatest(db);
   if (config.seedDemo) {
     const seeded = await seedDemoQuizzes(db);
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
   const limits = serverLimitsOf(config);
-  const rateLimits = new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
+  // On PostgreSQL the HTTP limits count in this process's memory for now: a SQLite file beside the
+  // data means nothing there, and the cluster-wide store is its own step of issue 28.
+  const rateLimits = new RateLimits(config.databaseUrl ? ":memory:" : limitsDatabasePath(config.databasePath), limitRules(limits));
   const codeLookups = new CodeLookups({
     failuresPerAddress: limits.codeLookupFailuresPerIp,
     windowSeconds: DEFAULT_CODE_LOOKUP_LIMITS.windowSeconds,
     teamListsPerAddressPerMinute: limits.teamsLookupsPerIpPerMinute,
   });
-  const databaseDir = config.databasePath === ":memory:" ? process.cwd() : path.dirname(path.resolve(config.databasePath));
+  const databaseDir = config.databaseUrl || config.databasePath === ":memory:" ? process.cwd() : path.dirname(path.resolve(config.databasePath));
   const diskSpace = new DiskSpace(databaseDir, limits.minFreeDiskBytes);
   const metrics = new ServerMetrics();
   const hub = new GameHub(db, {

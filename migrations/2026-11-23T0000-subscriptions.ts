@@ -1,5 +1,33 @@
 import { sql, type Kysely } from "kysely";
 
+/** The default plans (docs/product.md#plans), as they stood when this migration was written; PostgreSQL's baseline seeds the same. */
+export const SEEDED_PLANS = [
+  {
+    name: "Free",
+    description: "For trying Quiz Night out and the occasional quiz night.",
+    price_cents: 0,
+    ai_quiz_limit: 10,
+    features: JSON.stringify(["10 AI quizzes per day", "Create and host your own quizzes", "Live games with players on any device"]),
+    sort_order: 0,
+  },
+  {
+    name: "Standard",
+    description: "For hosts who run a quiz night every week.",
+    price_cents: 499,
+    ai_quiz_limit: 50,
+    features: JSON.stringify(["50 AI quizzes per day", "Everything in Free", "Supports the project's development"]),
+    sort_order: 1,
+  },
+  {
+    name: "Premium",
+    description: "For clubs, schools and pubs that quiz every day.",
+    price_cents: 999,
+    ai_quiz_limit: 100,
+    features: JSON.stringify(["Unlimited AI quizzes (fair use: 100 per day)", "Everything in Standard", "First in line for new features"]),
+    sort_order: 2,
+  },
+];
+
 /**
  * Subscriptions: the plans (seeded with the default plans of docs/product.md#plans), each user's Stripe customer and
  * subscription, and the Stripe events already handled (webhooks are delivered at least once).
@@ -21,36 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // A user's tier is the lower-case name of a plan.
   await sql`create unique index plans_name_nocase_idx on plans (lower(name))`.execute(db);
 
-  // The default plans (docs/product.md#plans), as they stood when this migration was written.
-  await db
-    .insertInto("plans")
-    .values([
-      {
-        name: "Free",
-        description: "For trying Quiz Night out and the occasional quiz night.",
-        price_cents: 0,
-        ai_quiz_limit: 10,
-        features: JSON.stringify(["10 AI quizzes per day", "Create and host your own quizzes", "Live games with players on any device"]),
-        sort_order: 0,
-      },
-      {
-        name: "Standard",
-        description: "For hosts who run a quiz night every week.",
-        price_cents: 499,
-        ai_quiz_limit: 50,
-        features: JSON.stringify(["50 AI quizzes per day", "Everything in Free", "Supports the project's development"]),
-        sort_order: 1,
-      },
-      {
-        name: "Premium",
-        description: "For clubs, schools and pubs that quiz every day.",
-        price_cents: 999,
-        ai_quiz_limit: 100,
-        features: JSON.stringify(["Unlimited AI quizzes (fair use: 100 per day)", "Everything in Standard", "First in line for new features"]),
-        sort_order: 2,
-      },
-    ])
-    .execute();
+  await db.insertInto("plans").values(SEEDED_PLANS).execute();
 
   await db.schema.alterTable("users").addColumn("stripe_customer_id", "text").execute();
   await db.schema.alterTable("users").addColumn("stripe_subscription_id", "text").execute();

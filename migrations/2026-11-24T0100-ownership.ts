@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /** A ':' is not allowed in usernames people choose, so this one can never clash with theirs. */
-const SYSTEM_USERNAME = "quiz-night:system";
+export const SYSTEM_USERNAME = "quiz-night:system";
 
 /**
  * Ownership without holes (docs/decisions/0005): a quiz belongs to its account alone, or to the

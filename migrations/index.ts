@@ -15,13 +15,17 @@ import * as teamsAndRounds from "./2026-11-29T0000-teams-and-rounds";
 import * as hostSecrets from "./2026-11-30T0044-host-secrets";
 import * as everySubscription from "./2026-11-30T0400-every-subscription";
 import * as kindWithoutCheck from "./2026-12-01T0000-kind-without-check";
+import * as postgresBaseline from "./postgres/2026-12-01T0000-postgres-baseline";
 import * as gameOwners from "./2026-12-02T0000-game-owners";
 
 /**
- * Static list of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
+ * Static lists of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
  * files under vitest, so each new migration is imported and listed here.
+ *
+ * SQLite's history, written in SQLite's SQL (some rebuild tables, as SQLite changes a CHECK no
+ * other way). PostgreSQL starts from one baseline equal to where this history stands.
  */
-const migrations: Record<string, Migration> = {
+const sqliteHistory: Record<string, Migration> = {
   "2026-11-22T0000-initial": initial,
   "2026-11-22T0100-accounts": accounts,
   "2026-11-23T0000-subscriptions": subscriptions,
@@ -38,11 +42,36 @@ const migrations: Record<string, Migration> = {
   "2026-11-30T0044-host-secrets": hostSecrets,
   "2026-11-30T0400-every-subscription": everySubscription,
   "2026-12-01T0000-kind-without-check": kindWithoutCheck,
+};
+
+/** PostgreSQL's start: the schema and seeded rows of sqliteHistory, in one migration. */
+const postgresHistory: Record<string, Migration> = {
+  "2026-12-01T0000-postgres-baseline": postgresBaseline,
+};
+
+/**
+ * Every migration after the baseline, for both databases (docs/decisions/0051-postgres-second-store.md):
+ * written once with kysely's schema builder and types both understand (`bigint` for ids and
+ * millisecond timestamps, `text`, `double precision`), named after 2026-12-01T0000-postgres-baseline
+ * so it sorts after both histories, and checked by tests/integration/postgres-schema.test.ts. A
+ * step one database cannot take the same way (SQLite rebuilding a table to change a CHECK) branches
+ * on dialectOf(db) from db/dialect.ts inside the migration.
+ */
+const sharedMigrations: Record<string, Migration> = {
   "2026-12-02T0000-game-owners": gameOwners,
 };
 
-export const migrationProvider: MigrationProvider = {
-  async getMigrations() {
-    return migrations;
-  },
-};
+export function migrationsFor(dialect: "sqlite" | "postgres"): Record<string, Migration> {
+  return { ...(dialect === "postgres" ? postgresHistory : sqliteHistory), ...sharedMigrations };
+}
+
+export function migrationProviderFor(dialect: "sqlite" | "postgres"): MigrationProvider {
+  return {
+    async getMigrations() {
+      return migrationsFor(dialect);
+    },
+  };
+}
+
+/** SQLite's migrations (the default database). */
+export const migrationProvider: MigrationProvider = migrationProviderFor("sqlite");

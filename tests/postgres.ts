@@ -3,6 +3,7 @@
  * (QUIZ_TEST_DATABASE=postgres, docs/testing.md), and fresh databases on the run's shared server
  * (tests/setup/postgres.ts) or, for a test that needs Postgres in either pass, on one of its own.
  */
+import { migrateToLatest, openDatabase } from "#db/connection.server";
 import {
   SHARED_POSTGRES_URL_VARIABLE,
   connectToLocalPostgres,
@@ -19,9 +20,15 @@ export function usesPostgres(): boolean {
   return process.env.QUIZ_TEST_DATABASE === "postgres";
 }
 
-/** Creates the template database every test database copies. */
+/** Creates and migrates the template database every test database copies. */
 export async function prepareTestTemplate(postgres: LocalPostgresDatabases): Promise<void> {
-  await postgres.createDatabase(TEST_TEMPLATE_DATABASE);
+  const db = openDatabase(await postgres.createDatabase(TEST_TEMPLATE_DATABASE), { poolSize: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    // A template may have no connection open while it is copied.
+    await db.destroy();
+  }
 }
 
 let counter = 0;
@@ -39,6 +46,25 @@ export interface TestPostgres extends LocalPostgresDatabases {
   freshDatabase(label: string): Promise<string>;
   /** Closes the connection to the shared server, or stops the server this test started. */
   release(): Promise<void>;
+}
+
+/**
+ * The Postgres pass's shared server (tests/setup/postgres.ts started it for the run); an error when
+ * there is none, which means the tests were started outside the integration project.
+ */
+export function sharedTestPostgres(): TestPostgres {
+  const sharedUrl = process.env[SHARED_POSTGRES_URL_VARIABLE];
+  if (!sharedUrl) {
+    throw new Error(
+      `QUIZ_TEST_DATABASE=postgres, but no PostgreSQL was started for the run (${SHARED_POSTGRES_URL_VARIABLE} is unset): run the tests through the integration project (npm run test:integration:postgres).`,
+    );
+  }
+  const databases = connectToLocalPostgres(sharedUrl);
+  return {
+    ...databases,
+    freshDatabase: (label) => databases.createDatabase(uniqueDatabaseName(label), { template: TEST_TEMPLATE_DATABASE }),
+    release: () => databases.close(),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
+import { valuesList } from "#db/dialect";
 import type { GameStatus, NewAnswerRow } from "#db/schema";
 import type { Phase } from "#app/game/engine/state";
 import type { StoredEvening, StoredPause } from "#app/game/engine/restore";
@@ -113,26 +114,38 @@ export async function writeGameBatch(trx: DB, gameId: number, batch: GameWriteBa
     await trx.insertInto("answers").values(rows).execute();
   }
   for (const rows of chunks(batch.rescored ?? [])) {
-    const changed = sql.join(rows.map((row) => sql`(${row.playerId}, ${row.round}, ${row.questionIndex}, ${row.correct ? 1 : 0}, ${row.points})`));
+    const changed = valuesList(
+      trx,
+      ["bigint", "bigint", "bigint", "bigint", "bigint"],
+      rows.map((row) => [row.playerId, row.round, row.questionIndex, row.correct ? 1 : 0, row.points]),
+    );
     await sql`
       update answers set correct = changed.column4, points = changed.column5
-      from (values ${changed}) as changed
+      from (${changed}) as changed
       where answers.game_id = ${gameId} and answers.player_id = changed.column1
         and answers.round = changed.column2 and answers.question_index = changed.column3`.execute(trx);
   }
   // A question's close changes every player's score: one statement per chunk, not one per player.
   for (const rows of chunks(batch.scores)) {
-    const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.score}, ${row.streak}, ${row.correctCount}, ${row.teamPoints ?? 0})`));
+    const changed = valuesList(
+      trx,
+      ["bigint", "bigint", "bigint", "bigint", "double precision"],
+      rows.map((row) => [row.id, row.score, row.streak, row.correctCount, row.teamPoints ?? 0]),
+    );
     await sql`
       update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4, team_points = changed.column5
-      from (values ${changed}) as changed
+      from (${changed}) as changed
       where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
   }
   for (const rows of chunks(batch.teamAssignments ?? [])) {
-    const changed = sql.join(rows.map((row) => sql`(${row.id}, ${row.teamId})`));
+    const changed = valuesList(
+      trx,
+      ["bigint", "bigint"],
+      rows.map((row) => [row.id, row.teamId]),
+    );
     await sql`
       update players set team_id = changed.column2
-      from (values ${changed}) as changed
+      from (${changed}) as changed
       where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
   }
   if (batch.evening) {

@@ -1,6 +1,7 @@
 import { kindOf } from "#app/game/kinds";
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
+import { isJsonArray, isJsonStringOrNumber, jsonArrayIntegers } from "#db/dialect";
 import type { GameRow } from "#db/schema";
 import { normalizeTypedAnswer } from "#app/game/question-kinds";
 import type { Question } from "./quiz.server";
@@ -101,7 +102,8 @@ export async function standings(db: DB, scope: Scope, teamNames: Map<number, str
         sql<number | null>`avg(answers.response_ms)`.as("average_ms"),
       ])
       .where("players.game_id", "=", scope.gameId)
-      .groupBy("players.id")
+      // The whole primary key, so the players' other columns may be selected (PostgreSQL insists).
+      .groupBy(["players.game_id", "players.id"])
       .execute(),
     scope.round === null
       ? db
@@ -170,9 +172,9 @@ export async function questionFigures(db: DB, scope: Scope, questions: ScopedQue
     // A multi-select answer's picks are a JSON array: each pick counts for its option.
     sql<{ round: number; question_index: number; pick: number; n: number }>`
       select answers.round, answers.question_index, picked.value as pick, count(*) as n
-      from answers, json_each(answers.answer_value) as picked
+      from answers, ${jsonArrayIntegers(db, sql.ref("answers.answer_value"), "picked")}
       where answers.game_id = ${gameId} ${round === null ? sql`` : sql`and answers.round = ${round}`} and answers.answer_index = -1
-        and json_type(answers.answer_value) = 'array'
+        and ${isJsonArray(db, sql.ref("answers.answer_value"))}
       group by answers.round, answers.question_index, picked.value`.execute(db),
     // Typed answers and guesses: each different value once, with how often and how it scored.
     db
@@ -188,7 +190,7 @@ export async function questionFigures(db: DB, scope: Scope, questions: ScopedQue
       .where("game_id", "=", gameId)
       .$if(round !== null, (query) => query.where("round", "=", round!))
       .where("answer_index", "=", -1)
-      .where(sql<boolean>`json_type(answer_value) in ('text', 'integer', 'real')`)
+      .where(isJsonStringOrNumber(db, sql.ref("answer_value")))
       .groupBy(["round", "question_index", "answer_value"])
       .execute(),
   ]);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
+import { jsonArrayAgg, jsonObject } from "#db/dialect";
 import type { GameStatus } from "#db/schema";
 import type { PointsOption, QuestionKind } from "#app/game/question-kinds";
 import { LEADERBOARD_SIZE } from "#app/game/rules";
@@ -229,7 +230,11 @@ async function loadReport(db: DB, gameId: number, requester: Requester, options:
       .select([
         "title",
         sql<string>`(
-          select json_group_array(json_object('position', position, 'quizId', quiz_id, 'title', title, 'timeLimit', time_limit) order by position)
+          select ${jsonArrayAgg(
+            db,
+            jsonObject(db, { position: sql.ref("position"), quizId: sql.ref("quiz_id"), title: sql.ref("title"), timeLimit: sql.ref("time_limit") }),
+            sql.ref("position"),
+          )}
           from game_rounds where game_rounds.game_id = ${game.id}
         )`.as("rounds"),
       ])

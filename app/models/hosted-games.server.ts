@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB } from "#db/connection.server";
+import { jsonArrayAgg } from "#db/dialect";
 import type { Database, GameRow, GameStatus } from "#db/schema";
 import type { StoredEvening } from "#app/game/engine/restore";
 import { shownScore } from "#app/game/engine/teams";
@@ -73,13 +74,13 @@ export async function listHostedGames(db: DB, requester: Requester, page = 1): P
       sql<number>`(select count(*) from players where players.game_id = games.id)`.as("players"),
       // A game's players with its top score, in one correlated look-up on the players' primary key.
       sql<string | null>`(
-        select json_group_array(nickname) from players
+        select ${jsonArrayAgg(db, sql.ref("nickname"))} from players
         where players.game_id = games.id and players.score > 0
           and players.score = (select max(score) from players as best where best.game_id = games.id)
       )`.as("winners"),
       // A night's rounds, in order, on the rounds' primary key; null for a single game.
       sql<string | null>`(
-        select json_group_array(title order by position) from game_rounds where game_rounds.game_id = games.id
+        select ${jsonArrayAgg(db, sql.ref("title"), sql.ref("position"))} from game_rounds where game_rounds.game_id = games.id
       )`.as("rounds"),
     ])
     .orderBy("games.created_at", "desc")

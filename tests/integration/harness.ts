@@ -1,6 +1,7 @@
 /**
  * Starts the real server (production build, real SQLite file, real /ws) on port 0 and drives it
- * with real `ws` clients and fetch.
+ * with real `ws` clients and fetch. In the Postgres pass (QUIZ_TEST_DATABASE=postgres,
+ * docs/testing.md) the server's data is a fresh database on the run's PostgreSQL instead.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -14,9 +15,16 @@ import { createAccount, createGuest, type User } from "#app/models/user.server";
 import { startSession } from "#app/sessions/session.server";
 import { startServer, type RunningServer, type ServerConfig } from "../../server";
 import { silentLogger } from "#server/logger";
+import { sharedTestPostgres, uniqueDatabaseName, usesPostgres, TEST_TEMPLATE_DATABASE } from "../postgres";
 
 export interface TestServer extends RunningServer {
+  /**
+   * Names the server's database: another server started with it opens the same data. A SQLite file;
+   * in the Postgres pass, a key for the Postgres database the harness made for it (databaseUrl).
+   */
   databasePath: string;
+  /** The Postgres pass: the server's database. */
+  databaseUrl?: string;
   api<T = any>(
     pathname: string,
     init?: { method?: string; body?: unknown; clientId?: string; headers?: Record<string, string> },
@@ -65,9 +73,31 @@ export function keepCookies(clientId: string, response: Response): void {
 
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789";
 
+/**
+ * The Postgres pass: the database standing for each databasePath, so that a test restarting a server
+ * on the same databasePath (restart.test.ts and others) gets the same data back, as with a file.
+ */
+const postgresDatabases = new Map<string, { url: string; name: string }>();
+
+async function postgresDatabaseFor(databasePath: string): Promise<{ url: string; name: string; created: boolean }> {
+  const known = postgresDatabases.get(databasePath);
+  if (known) return { ...known, created: false };
+  const postgres = sharedTestPostgres();
+  try {
+    const name = uniqueDatabaseName(path.basename(path.dirname(databasePath)));
+    const url = await postgres.createDatabase(name, { template: TEST_TEMPLATE_DATABASE });
+    postgresDatabases.set(databasePath, { url, name });
+    return { url, name, created: true };
+  } finally {
+    await postgres.release();
+  }
+}
+
 export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dir = overrides.databasePath ? null : fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-test-"));
   const databasePath = overrides.databasePath ?? path.join(dir!, "quiz.sqlite");
+  const postgres = usesPostgres() && overrides.databaseUrl === undefined ? await postgresDatabaseFor(databasePath) : undefined;
+  const databaseUrl = overrides.databaseUrl ?? postgres?.url;
   const server = await startServer({
     port: 0,
     host: "127.0.0.1",
@@ -78,6 +108,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     logger: silentLogger,
     ...overrides,
     databasePath,
+    databaseUrl,
     game: {
       commitIntervalMs: 5,
       ...overrides.game,
@@ -87,6 +118,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
   return {
     ...server,
     databasePath,
+    databaseUrl,
     async api(pathname, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.body !== undefined) headers["content-type"] ??= "application/json";
@@ -113,6 +145,13 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     async stop() {
       await server.close();
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      // A database only this server knew goes with it; one a test may start another server on
+      // stays until the run's PostgreSQL stops.
+      if (postgres?.created && dir) {
+        postgresDatabases.delete(databasePath);
+        const databases = sharedTestPostgres();
+        await databases.dropDatabase(postgres.name).finally(() => databases.release());
+      }
     },
   };
 }

@@ -1,9 +1,14 @@
-/** A migrated SQLite file in its own temporary folder, for tests that call models and routes directly. */
+/**
+ * A migrated database for tests that call models and routes directly: a SQLite file in its own
+ * temporary folder, or in the Postgres pass (QUIZ_TEST_DATABASE=postgres, docs/testing.md) a fresh
+ * database on the run's PostgreSQL, copied from the migrated template.
+ */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { DEFAULT_LIMIT_RULES, RateLimits, type LimitRules } from "#app/limits/rate-limits.server";
+import { sharedTestPostgres, uniqueDatabaseName, usesPostgres, TEST_TEMPLATE_DATABASE } from "../postgres";
 
 export interface TempDatabase {
   db: DB;
@@ -12,6 +17,19 @@ export interface TempDatabase {
 }
 
 export async function openTempDatabase(name: string): Promise<TempDatabase> {
+  if (usesPostgres()) {
+    const postgres = sharedTestPostgres();
+    const databaseName = uniqueDatabaseName(name);
+    const db = openDatabase(await postgres.createDatabase(databaseName, { template: TEST_TEMPLATE_DATABASE }));
+    return {
+      db,
+      async remove() {
+        await db.destroy();
+        await postgres.dropDatabase(databaseName);
+        await postgres.release();
+      },
+    };
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quiz-night-${name}-`));
   const db = openDatabase(path.join(dir, `${name}.sqlite`));
   await migrateToLatest(db);
