@@ -141,7 +141,10 @@ async function gameInQuestion(node: Node) {
 }
 
 async function answersOf(gameId: number, playerId?: number): Promise<number> {
-  let query = db.selectFrom("answers").select((eb) => eb.fn.countAll<number>().as("count")).where("game_id", "=", gameId);
+  let query = db
+    .selectFrom("answers")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("game_id", "=", gameId);
   if (playerId !== undefined) query = query.where("player_id", "=", playerId);
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
@@ -193,7 +196,37 @@ describe("two nodes on one database", () => {
     expect(await a.hub.getRoom(game.gameCode)).toEqual(new GameElsewhere({ nodeId: "fence-b", address: "fence-b.test:3000" }));
   });
 
-  it("let another node claim at once when the owner's lock connection dies (kill -9), and the owner fences itself", async () => {
+  it("make a node whose heartbeat hangs stop its rooms before any other node may claim them", async () => {
+    const a = await startNode("hang-a");
+    const b = await startNode("hang-b");
+    const { game, ann } = await gameInQuestion(a);
+    let closedAt = 0;
+    const close = ann.close;
+    ann.close = (code, reason) => {
+      closedAt ||= Date.now();
+      close(code, reason);
+    };
+    let claimedAt = 0;
+    // A's heartbeat waits on its node row, which this transaction holds, while A's timers run on.
+    await db.transaction().execute(async (trx) => {
+      await sql`select 1 from nodes where node_id = 'hang-a' for update`.execute(trx);
+      await expect
+        .poll(
+          async () => {
+            if ((await b.hub.getRoom(game.gameCode)) instanceof GameRoom) claimedAt = Date.now();
+            return claimedAt > 0;
+          },
+          { timeout: 5000, interval: 20 },
+        )
+        .toBe(true);
+    });
+    expect(ann.closedWith).toEqual([CloseCode.SERVER_RESTARTING]);
+    expect(a.events.selfFenced).toBe(1);
+    expect(closedAt).toBeGreaterThan(0);
+    expect(closedAt).toBeLessThan(claimedAt);
+  });
+
+  it("let another node claim at once when the owner is killed (its lock's session ends), long before the lease", async () => {
     // A lease of 30 s: a claim in less than that is the lock's doing, not the lease's.
     const slow = leaseTimings(1000, 30_000);
     const a = await startNode("kill-a", slow);
@@ -201,20 +234,35 @@ describe("two nodes on one database", () => {
     const { game, room, ann } = await gameInQuestion(a);
     expect(await b.hub.getRoom(game.gameCode)).toBeInstanceOf(GameElsewhere);
 
+    // kill -9 of A: nothing of A runs any more, and the server ends its sessions.
+    a.ownership.suspend();
     const started = Date.now();
     await sql`select pg_terminate_backend(${await a.lockPid()})`.execute(db);
     await expect.poll(async () => (await b.hub.getRoom(game.gameCode)) instanceof GameRoom, { timeout: 5000, interval: 50 }).toBe(true);
-    expect(Date.now() - started).toBeLessThan(slow.leaseMs);
+    expect(Date.now() - started).toBeLessThan(slow.leaseMs / 3);
     expect((await ownerRowOf(db, game.id))?.nodeId).toBe("kill-b");
+    // Nothing A's room would still try is stored.
+    room.answer(ann, playerIdOf(ann), { answerIndex: 1 });
+    await expect.poll(() => ann.closedWith, { timeout: 3000 }).toEqual([CloseCode.SERVER_RESTARTING]);
+    expect(await answersOf(game.id)).toBe(0);
+  });
 
+  it("fence a node whose lock connection dies while it runs: all its rooms stop, and another node claims them", async () => {
+    const slow = leaseTimings(1000, 30_000);
+    const a = await startNode("cut-a", slow);
+    const b = await startNode("cut-b", slow);
+    const first = await gameInQuestion(a);
+    const second = await gameInQuestion(a);
+    await sql`select pg_terminate_backend(${await a.lockPid()})`.execute(db);
     // A's next heartbeat finds its session gone: every room of A stops, its sockets told to reconnect.
-    await expect.poll(() => ann.closedWith, { timeout: 5000 }).toEqual([CloseCode.SERVER_RESTARTING]);
+    await expect.poll(() => first.ann.closedWith, { timeout: 5000 }).toEqual([CloseCode.SERVER_RESTARTING]);
+    expect(second.bob.closedWith).toEqual([CloseCode.SERVER_RESTARTING]);
     expect(a.events.selfFenced).toBe(1);
     expect(a.hub.roomCount).toBe(0);
-    // Whatever A's room still tries stores nothing.
-    room.answer(ann, playerIdOf(ann), { answerIndex: 1 });
-    await pause(100);
-    expect(await answersOf(game.id)).toBe(0);
+    // It takes a lock again and releases what still named it, so B claims at once.
+    const taken = await roomOf(b, second.game.gameCode);
+    expect(taken.state.phase).toBe("question");
+    await expect.poll(() => a.ownership.holdsLease(), { timeout: 5000 }).toBe(true);
   });
 
   it("give a game loaded by two nodes at once exactly one owner, with an epoch that only grows", async () => {
