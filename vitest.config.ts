@@ -37,6 +37,8 @@ export default defineConfig({
           // project's time (docs/decisions/0049-ten-minute-test-loop.md, "Third pass"). Vitest 3 takes
           // the forks pool's isolation from the root config only, so it is the script's flag, not set here.
           exclude: [...configDefaults.exclude, ...heavyTests, attackNight],
+          // With QUIZ_TEST_DATABASE=postgres, one throwaway PostgreSQL for the run (docs/testing.md).
+          globalSetup: ["./tests/setup/postgres.ts"],
         },
       },
       { extends: true, test: { name: "heavy", include: heavyTests } },
