@@ -192,7 +192,7 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
     });
     socket.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: `P${firstIndex + index}` } }));
   };
-  sockets = await openAll(count, (index) => `${url}?clientId=bench-player-${firstIndex + index}`, play);
+  sockets = await openAll(count, (index) => `${url}?clientId=bench-player-${firstIndex + index}&game=${gameCode}`, play);
 }
 
 function fail(error: unknown): void {
