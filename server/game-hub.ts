@@ -110,6 +110,11 @@ export class GameHub {
     return this.options.reportRetentionMs ?? DEFAULT_REPORT_RETENTION_MS;
   }
 
+  /** Whether other nodes may take this node's games (a cluster on PostgreSQL): a drain hands them over. */
+  get clustered(): boolean {
+    return this.ownership.clustered;
+  }
+
   get roomCount(): number {
     return this.rooms.size;
   }

@@ -39,7 +39,8 @@ export interface PostgresOwnershipOptions {
    */
   heartbeatDb: DB;
   nodeId: string;
-  address: string;
+  /** Where the other nodes reach this one (host:port), read when the node registers (the port may be known only once it listens). */
+  address: string | (() => string);
   timings: LeaseTimings;
   logger?: Logger;
   /** A monotonic clock in milliseconds (performance.now by default): the lease is measured on it. */
@@ -51,8 +52,9 @@ const newLockKey = () => randomInt(1, 2 ** 31 - 1);
 
 export class PostgresOwnership implements GameOwnership {
   readonly nodeId: string;
-  readonly address: string;
+  readonly clustered = true;
   readonly fence: GameFence;
+  private readonly addressOf: () => string;
   private readonly db: DB;
   private readonly heartbeatDb: DB;
   private readonly timings: LeaseTimings;
@@ -76,7 +78,8 @@ export class PostgresOwnership implements GameOwnership {
     this.db = options.db;
     this.heartbeatDb = options.heartbeatDb;
     this.nodeId = options.nodeId;
-    this.address = options.address;
+    const { address } = options;
+    this.addressOf = typeof address === "string" ? () => address : address;
     this.timings = options.timings;
     this.logger = (options.logger ?? silentLogger).child({ nodeId: options.nodeId });
     this.now = options.now ?? (() => performance.now());
@@ -93,6 +96,10 @@ export class PostgresOwnership implements GameOwnership {
 
   onSelfFence(listener: (reason: string) => void): void {
     this.selfFenceListeners.push(listener);
+  }
+
+  get address(): string {
+    return this.addressOf();
   }
 
   /** Whether this node may own games now. */

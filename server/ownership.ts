@@ -24,6 +24,8 @@ export type GameFence = (trx: DB, gameId: number, epoch: number) => Promise<"own
 
 export interface GameOwnership {
   readonly nodeId: string;
+  /** Whether other nodes may run games too (PostgreSQL): a drain then hands games over rather than serving them to the end. */
+  readonly clustered: boolean;
   /** Where the other nodes reach this one (host:port); null on a single node. */
   readonly address: string | null;
   /** The writer's check of each batch; null when there is nothing to check (a single node). */
@@ -44,6 +46,7 @@ export function singleNodeOwnership(nodeId = "single"): GameOwnership {
   const owned: Claim = { owned: true, epoch: 0 };
   return {
     nodeId,
+    clustered: false,
     address: null,
     fence: null,
     claim: () => Promise.resolve(owned),
