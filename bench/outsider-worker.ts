@@ -83,7 +83,7 @@ async function joinGame(command: Extract<OutsiderCommand, { cmd: "game" }>): Pro
   let joined = 0;
   await openAll(
     count,
-    (index) => `${url}?clientId=outsider-player-${firstIndex + index}`,
+    (index) => `${url}?clientId=outsider-player-${firstIndex + index}&game=${gameCode}`,
     (socket, index) => {
       let playerId = 0;
       let answerSentAt = 0;

@@ -234,7 +234,7 @@ async function measureGame(workers: Worker[], serverUrl: string, options: Outsid
   await api(serverUrl, `/api/games/${gameCode}/register-host`, { clientId: hostId }, hostId);
   const wsUrl = `${serverUrl.replace(/^http/, "ws")}/ws`;
 
-  const host = new WebSocket(`${wsUrl}?clientId=${hostId}`, { perMessageDeflate: false, headers: withCookies(hostId, {}) });
+  const host = new WebSocket(`${wsUrl}?clientId=${hostId}&game=${gameCode}`, { perMessageDeflate: false, headers: withCookies(hostId, {}) });
   await new Promise((resolve, reject) => host.once("open", resolve).once("error", reject));
   const offset = wallMinusMonotonicMs();
   const sightings = new Map<number, HostSighting>();
