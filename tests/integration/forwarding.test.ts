@@ -11,11 +11,13 @@
 import net from "node:net";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
 import { openDatabase } from "#db/connection.server";
 import { ownerRowOf } from "#app/models/game-owners.server";
 import { PostgresOwnership } from "#server/ownership-postgres";
+import { CLUSTER_SIGNAL_CHANNEL } from "#server/cluster-signals";
 import { leaseTimings } from "#server/ownership-lease";
 import { forwardHeaders, forwardingKeyOf, FORWARD_HEADERS } from "#server/socket/forward-auth";
 import { testPostgres, type TestPostgres } from "#tests/postgres";
@@ -253,6 +255,31 @@ describe("what a request on one node changes for a room on another", () => {
     expect(await game.host.closedByServer()).toBe(CloseCode.SIGN_IN_CHANGED);
   });
 
+  it("still reaches A after the nodes' listening connections were cut: they listen again", async () => {
+    const game = await gameOwnedByA();
+    const listeners = async () =>
+      (
+        await sql<{
+          pid: number;
+        }>`select pid from pg_stat_activity where datname = current_database() and query = ${`listen "${CLUSTER_SIGNAL_CHANNEL}"`}`.execute(nodeA.db)
+      ).rows.map((row) => row.pid);
+    const before = await listeners();
+    expect(before).toHaveLength(2);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where pid in (${sql.join(before)})`.execute(nodeA.db);
+    await eventually(async () => {
+      const now = await listeners();
+      return now.length === 2 && now.every((pid) => !before.includes(pid));
+    });
+    const response = await fetch(`${nodeB.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: browserCookie(game.hostClientId), "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(response.status).toBe(302);
+    expect(await game.host.closedByServer()).toBe(CloseCode.SIGN_IN_CHANGED);
+  });
+
   it("B answers the team list of A's game from the database, as A's room has it", async () => {
     const game = await gameOwnedByA();
     game.host.send("SET_TEAM_MODE", { gameCode: game.gameCode, enabled: true });
@@ -292,6 +319,16 @@ describe("the sweep in a cluster", () => {
       (await nodeA.db.selectFrom("games").select("status").where("game_code", "=", gameCode).orderBy("id", "desc").executeTakeFirstOrThrow()).status;
     expect(await statusOf(game.gameCode)).toBe("waiting");
     expect(await statusOf(unopened.gameCode)).toBe("finished");
+
+    // The purges run on the connection that holds the sweep's lock, in their own transactions: a
+    // game past the report retention goes.
+    await nodeA.db
+      .updateTable("games")
+      .set({ ended_at: Date.now() - 2 * nodeB.hub.reportRetentionMs })
+      .where("game_code", "=", unopened.gameCode)
+      .execute();
+    await nodeB.hub.sweep();
+    expect(await nodeA.db.selectFrom("games").select("id").where("game_code", "=", unopened.gameCode).execute()).toEqual([]);
     await game.host.close();
   });
 
