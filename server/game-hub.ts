@@ -291,6 +291,8 @@ export class GameHub {
         logger.info({ event: "game_expired", gameCode: room.gameCode, idleMinutes: Math.round(lobbyTtl / 60_000) }, "idle lobby closed");
       }
       const open = new Set([...this.rooms.values()].map((room) => room.gameId));
+      // In a cluster a waiting game another node runs is open too (docs/decisions/0052-game-ownership-and-fencing.md).
+      for (const gameId of await this.ownership.ownedGames()) open.add(gameId);
       const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
       if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
       // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.

@@ -18,6 +18,7 @@ import {
   claimGame,
   dropNodeLocks,
   fenceGame,
+  ownedGameIds,
   registerNode,
   releaseGame,
   releaseGamesOf,
@@ -121,6 +122,10 @@ export class PostgresOwnership implements GameOwnership {
       // Not fatal: the game is claimed once this node's lease lapses, or when it stops.
       this.logger.warn({ event: "game_release_failed", gameId, err: error }, "could not release a game");
     }
+  }
+
+  ownedGames(): Promise<number[]> {
+    return ownedGameIds(this.db);
   }
 
   /**

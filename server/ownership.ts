@@ -34,6 +34,8 @@ export interface GameOwnership {
   claim(gameId: number): Promise<Claim>;
   /** Gives a game up so that any node may claim it at once (its room committed and left memory). */
   release(gameId: number, epoch: number): Promise<void>;
+  /** The games any node owns now; none on a single node, whose own rooms the hub knows. */
+  ownedGames(): Promise<number[]>;
   /** Called when this node must stop all its rooms at once (its heartbeat or lock connection failed). */
   onSelfFence(listener: (reason: string) => void): void;
   start(): Promise<void>;
@@ -51,6 +53,7 @@ export function singleNodeOwnership(nodeId = "single"): GameOwnership {
     fence: null,
     claim: () => Promise.resolve(owned),
     release: () => Promise.resolve(),
+    ownedGames: () => Promise.resolve([]),
     onSelfFence: () => {},
     start: () => Promise.resolve(),
     stop: () => Promise.resolve(),

@@ -155,6 +155,12 @@ export async function releaseGame(db: DB, gameId: number, nodeId: string, epoch:
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The games some node owns now (a waiting game among them is open, though not in this node's memory). */
+export async function ownedGameIds(db: DB): Promise<number[]> {
+  const rows = await withOwnerTables(db).selectFrom("game_owners").select("game_id").where("node_id", "is not", null).execute();
+  return rows.map((row) => Number(row.game_id));
+}
+
 /**
  * Releases every game that names this node: at its start (an earlier process with the same node
  * id), and after it fenced itself (its rooms stopped, so what it still names it no longer runs).

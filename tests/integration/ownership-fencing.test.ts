@@ -102,13 +102,13 @@ async function startNode(nodeId: string, timings: LeaseTimings = FAST): Promise<
 
 let games = 0;
 
-/** A waiting game of two questions (20 s each). */
-async function newGame(): Promise<{ id: number; gameCode: string }> {
+/** A waiting game of two questions (20 s each), made at `createdAt`. */
+async function newGame(createdAt = Date.now()): Promise<{ id: number; gameCode: string }> {
   games++;
   const quiz = await createQuiz(db, { title: `Owned ${games}`, description: "", timeLimit: 20, isPublic: false }, { clientId: "owner" });
   await addQuestion(db, { quizId: quiz.id, order: 0, text: "2 + 2?", answers: ["3", "4", "5", "6"], correctAnswerIndex: 1 });
   await addQuestion(db, { quizId: quiz.id, order: 1, text: "3 + 3?", answers: ["6", "7", "8", "9"], correctAnswerIndex: 0 });
-  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: "host", hostClientId: "host" });
+  const game = await createGame(db, { quizId: quiz.id, hostId: null, creatorClientId: "host", hostClientId: "host" }, createdAt);
   return { id: game.id, gameCode: game.gameCode };
 }
 
@@ -345,5 +345,20 @@ describe("two nodes on one database", () => {
     const taken = await roomOf(b, game.gameCode);
     expect(taken.state.phase).toBe("results");
     expect((await ownerRowOf(db, game.id))?.epoch).toBe(released!.epoch + 1);
+  });
+
+  it("leave a waiting game another node runs open when a node sweeps the games nobody opened", async () => {
+    const a = await startNode("sweep-a");
+    const b = await startNode("sweep-b");
+    // Made two hours ago and still waiting, but open on A: players may be in its lobby.
+    const game = await newGame(Date.now() - 2 * 60 * 60_000);
+    await roomOf(a, game.gameCode);
+    await b.hub.sweep();
+    const status = async () => (await db.selectFrom("games").select("status").where("id", "=", game.id).executeTakeFirstOrThrow()).status;
+    expect(await status()).toBe("waiting");
+    // Nobody's: the sweep closes it.
+    await a.hub.handOverAll(0);
+    await b.hub.sweep();
+    expect(await status()).toBe("finished");
   });
 });
