@@ -197,7 +197,6 @@ export class PostgresOwnership implements GameOwnership {
    * and releases what still names it from before: its rooms are gone, so any node may claim those.
    */
   private async establish(): Promise<void> {
-    const sentAt = this.now();
     await dropNodeLocks(this.heartbeatDb);
     let lock = await takeNodeLock(this.heartbeatDb, this.lockKey);
     // Another node's session holds this key (one chance in two billion): draw another.
@@ -206,6 +205,8 @@ export class PostgresOwnership implements GameOwnership {
       lock = await takeNodeLock(this.heartbeatDb, this.lockKey);
     }
     if (!lock.locked) throw new Error("could not take a node lock");
+    // The row's heartbeat is stamped by this statement: the lease counts from its send.
+    const sentAt = this.now();
     await registerNode(this.heartbeatDb, { nodeId: this.nodeId, address: this.address, lockKey: this.lockKey });
     const released = await releaseGamesOf(this.db, this.nodeId);
     if (this.stopped) return;
