@@ -12,7 +12,7 @@ import express from "express";
 import pino from "pino";
 import proxyaddr from "proxy-addr";
 import { sql } from "kysely";
-import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { describeDatabaseUrl, migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
@@ -286,6 +286,8 @@ async function main(): Promise<void> {
     port: env.PORT,
     host: env.HOST,
     databasePath: env.DATABASE_PATH,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     seedDemo: env.SEED_DEMO,
     allowedOrigins: env.ALLOWED_ORIGINS,
     mode: env.NODE_ENV === "production" ? "production" : "development",
@@ -336,7 +338,8 @@ async function main(): Promise<void> {
       reportRetentionMs: env.REPORT_RETENTION_DAYS * 24 * 60 * 60_000,
     },
   });
-  logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);
+  const database = env.DATABASE_URL ? `PostgreSQL ${describeDatabaseUrl(env.DATABASE_URL)}` : env.DATABASE_PATH;
+  logger.info({ event: "server_started", url: server.url, database }, `Quiz Night is running at ${server.url} (database ${database})`);
 
   let stopping = false;
   const stop = (signal: string) => {
