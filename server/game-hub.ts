@@ -227,7 +227,7 @@ export class GameHub {
     this.epochs.set(room, epoch);
     const resumed = room.state.phase !== "lobby" || room.state.players.size > 0;
     (this.options.logger ?? silentLogger).info(
-      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size },
+      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size, epoch },
       resumed ? "game resumed from the database" : "game opened",
     );
     return room;
@@ -321,11 +321,19 @@ export class GameHub {
     this.idleSince.delete(room);
   }
 
-  /** Commits the room's pending writes, gives its game up for any node to claim, and closes its sockets. */
-  private async retire(room: GameRoom, closeCode?: number, reason?: string): Promise<void> {
+  /**
+   * Commits the room's pending writes, gives its game up for any node to claim, and closes its
+   * sockets; false when the room had stopped already (its game gone, fenced), so nothing was given up.
+   */
+  private async retire(room: GameRoom, closeCode?: number, reason?: string): Promise<boolean> {
     const epoch = this.epochs.get(room);
     this.epochs.delete(room);
-    await room.dispose(closeCode, reason, epoch === undefined ? undefined : () => this.ownership.release(room.gameId, epoch));
+    let released = false;
+    await room.dispose(closeCode, reason, async () => {
+      if (epoch !== undefined) await this.ownership.release(room.gameId, epoch);
+      released = true;
+    });
+    return released;
   }
 
   /**
@@ -361,8 +369,7 @@ export class GameHub {
         [...this.rooms.values()].map(async (room) => {
           await Promise.race([room.atSafePoint(), deadline]);
           this.forget(room);
-          await this.retire(room);
-          this.options.ownershipEvents?.handedOver?.();
+          if (await this.retire(room)) this.options.ownershipEvents?.handedOver?.();
         }),
       );
     } finally {
