@@ -4,8 +4,10 @@
  * answer acknowledged; A is killed with SIGKILL. Its session's advisory lock ends with its
  * connection, so B claims the game at once, far inside the 30 s lease this test gives the nodes:
  * the player, reconnecting to B, is back in the same question with the time it had left and the
- * answer A acknowledged, and the game goes on. Runs in the SQLite pass too, on a PostgreSQL of its
- * own (tests/postgres.ts).
+ * answer A acknowledged, and the game goes on. Then SIGSTOP (a hang): B claims the game once A's
+ * lease has passed; A, continued, stores nothing more (the answer it read meanwhile is neither
+ * acknowledged nor stored) and closes its sockets with 4000. Runs in the SQLite pass too, on a
+ * PostgreSQL of its own (tests/postgres.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -13,6 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CloseCode } from "#app/game/protocol";
+import { openDatabase } from "#db/connection.server";
 import { freePort } from "#tests/free-port";
 import { testPostgres, type TestPostgres } from "../postgres";
 import { SAMPLE_QUESTIONS, cookiesOf, keepCookies, TestClient } from "./harness";
@@ -32,7 +36,7 @@ let databaseUrl: string;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-ownership-kill-"));
 const nodes: Node[] = [];
 
-async function startNode(nodeId: string): Promise<Node> {
+async function startNode(nodeId: string, timings = { heartbeatMs: 1000, leaseMs: LEASE_MS }): Promise<Node> {
   const port = await freePort();
   const output: string[] = [];
   const child = spawn(process.execPath, [path.join(ROOT, "build/node/server.js")], {
@@ -49,8 +53,8 @@ async function startNode(nodeId: string): Promise<Node> {
       SEED_DEMO: "false",
       NODE_ID: nodeId,
       NODE_ADDRESS: `127.0.0.1:${port}`,
-      NODE_HEARTBEAT_MS: "1000",
-      NODE_LEASE_MS: String(LEASE_MS),
+      NODE_HEARTBEAT_MS: String(timings.heartbeatMs),
+      NODE_LEASE_MS: String(timings.leaseMs),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -86,7 +90,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill("SIGKILL");
+  for (const node of nodes) {
+    if (node.child.exitCode !== null || node.child.signalCode !== null) continue;
+    node.child.kill("SIGCONT");
+    node.child.kill("SIGKILL");
+  }
   await Promise.all(
     nodes.map(
       (node) => new Promise((resolve) => (node.child.exitCode !== null || node.child.signalCode !== null ? resolve(null) : node.child.once("exit", resolve))),
@@ -95,6 +103,32 @@ afterAll(async () => {
   await postgres?.release();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** A quiz and a game made over A's API, its host registered; returns its code and the host's client id. */
+async function newGame(url: string, label: string): Promise<{ gameCode: string; hostClientId: string }> {
+  const hostClientId = `host-${label}-${process.pid}`;
+  const quiz = await post(url, "/api/quizzes", { title: `Quiz ${label}`, description: "For tests", timeLimit: 60, isPublic: true, creatorId: 1 }, hostClientId);
+  for (const [order, question] of SAMPLE_QUESTIONS.entries()) await post(url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
+  const game = await post(url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
+  expect(game.status).toBe(201);
+  const { gameCode } = game.body as { gameCode: string };
+  expect((await post(url, `/api/games/${gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
+  return { gameCode, hostClientId };
+}
+
+/** Rejoins `clientId`'s player on `url`, again and again until a node there runs the game. */
+async function rejoinWhenTaken(url: string, clientId: string, gameCode: string, nickname: string, withinMs: number) {
+  const started = Date.now();
+  for (;;) {
+    expect(Date.now() - started).toBeLessThan(withinMs);
+    const client = await TestClient.connect({ url }, clientId);
+    client.send("JOIN_GAME", { gameCode, nickname });
+    const snapshot = await client.next("GAME_SNAPSHOT", () => true, 3000).catch(() => null);
+    if (snapshot) return { client, snapshot };
+    await client.close().catch(() => {});
+    await sleep(200);
+  }
+}
 
 describe("kill -9 of a game's owner", () => {
   it("lets another node take the game at once: the question goes on with its time left and the acknowledged answer kept", async () => {
@@ -150,5 +184,52 @@ describe("kill -9 of a game's owner", () => {
     expect(standing("Ann")).toBeGreaterThan(0);
     expect(standing("Bob")).toBe(0);
     await Promise.all([annAgain!.close(), bobAgain.close(), hostAgain.close()]);
+  }, 60_000);
+
+  it("fences a hung owner (SIGSTOP): once continued it stores nothing more and sends its sockets to reconnect", async () => {
+    const timings = { heartbeatMs: 300, leaseMs: 1200 };
+    const a = await startNode("stop-a", timings);
+    const b = await startNode("stop-b", timings);
+    const { gameCode, hostClientId } = await newGame(a.url, "stop");
+    const host = await TestClient.connect(a, hostClientId);
+    await host.joinAsHost(gameCode);
+    const ann = await TestClient.connect(a);
+    const bob = await TestClient.connect(a);
+    await ann.joinAsPlayer(gameCode, "Ann");
+    const bobId = await bob.joinAsPlayer(gameCode, "Bob");
+    host.send("START_GAME", { gameCode });
+    await bob.next("QUESTION_STARTED");
+
+    a.child.kill("SIGSTOP");
+    // Bob's answer reaches A's socket while A hangs; A reads it only once continued.
+    bob.send("SUBMIT_ANSWER", { gameCode, playerId: bobId, answerIndex: 1 });
+    // Ann goes to B, which takes the game once A's lease has passed.
+    const { client: annOnB, snapshot } = await rejoinWhenTaken(b.url, ann.clientId, gameCode, "Ann", 15_000);
+    expect(snapshot).toMatchObject({ phase: "question", questionNumber: 1 });
+
+    a.child.kill("SIGCONT");
+    expect(await bob.closedByServer(10_000)).toBe(CloseCode.SERVER_RESTARTING);
+    expect(await host.closedByServer(10_000)).toBe(CloseCode.SERVER_RESTARTING);
+    expect(bob.received.some((entry) => entry.message.type === "ANSWER_ACCEPTED")).toBe(false);
+    const db = openDatabase(databaseUrl, { poolSize: 1 });
+    try {
+      const answers = () =>
+        db
+          .selectFrom("answers")
+          .innerJoin("games", "games.id", "answers.game_id")
+          .where("games.game_code", "=", gameCode)
+          .select("answers.player_id")
+          .execute();
+      expect(await answers()).toEqual([]);
+      // Bob answers again on B: stored once.
+      const bobOnB = await TestClient.connect(b, bob.clientId);
+      await bobOnB.joinAsPlayer(gameCode, "Bob");
+      bobOnB.send("SUBMIT_ANSWER", { gameCode, playerId: bobId, answerIndex: 1 });
+      await bobOnB.next("ANSWER_ACCEPTED");
+      expect(await answers()).toEqual([{ player_id: bobId }]);
+      await Promise.all([annOnB.close(), bobOnB.close()]);
+    } finally {
+      await db.destroy();
+    }
   }, 60_000);
 });
