@@ -1,6 +1,7 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
+import { runAlone } from "#db/locks.server";
 import { expireUnopenedGames, expireWaitingGames, loadGameForPlay } from "#app/models/game-play.server";
 import { findLiveGame } from "#app/models/game.server";
 import { isGameHostById } from "#app/models/game-host.server";
@@ -290,24 +291,28 @@ export class GameHub {
       for (const room of idleLobbies) {
         logger.info({ event: "game_expired", gameCode: room.gameCode, idleMinutes: Math.round(lobbyTtl / 60_000) }, "idle lobby closed");
       }
-      const open = new Set([...this.rooms.values()].map((room) => room.gameId));
-      // In a cluster a waiting game another node runs is open too (docs/decisions/0052-game-ownership-and-fencing.md).
-      for (const gameId of await this.ownership.ownedGames()) open.add(gameId);
-      const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
-      if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
-      // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
-      const retentionMs = this.reportRetentionMs;
-      const reports = await purgeExpiredGames(this.db, now - retentionMs);
-      if (reports > 0) {
-        logger.info(
-          { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
-          "finished games past the report retention were removed",
-        );
-      }
-      const purged = await purgeDeletedQuizzes(this.db);
-      if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
-      const pictures = await purgeUnusedImages(this.db, now);
-      if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
+      // The rest is the whole database's, not this hub's rooms': one server at a time does it, the
+      // others skip it this turn (db/locks.server.ts).
+      await runAlone(this.db, "hub-sweep", async () => {
+        const open = new Set([...this.rooms.values()].map((room) => room.gameId));
+        // In a cluster a waiting game another node runs is open too (docs/decisions/0052-game-ownership-and-fencing.md).
+        for (const gameId of await this.ownership.ownedGames()) open.add(gameId);
+        const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
+        if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
+        // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
+        const retentionMs = this.reportRetentionMs;
+        const reports = await purgeExpiredGames(this.db, now - retentionMs);
+        if (reports > 0) {
+          logger.info(
+            { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
+            "finished games past the report retention were removed",
+          );
+        }
+        const purged = await purgeDeletedQuizzes(this.db);
+        if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
+        const pictures = await purgeUnusedImages(this.db, now);
+        if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
+      });
     } catch (error) {
       (this.options.logger ?? silentLogger).error({ event: "sweep_failed", err: error }, "the sweep of idle games failed");
     } finally {
