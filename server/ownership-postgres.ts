@@ -17,7 +17,7 @@ import type { DB } from "#db/connection.server";
 import {
   claimGame,
   dropNodeLocks,
-  fenceGame,
+  fenceGames,
   ownedGameIds,
   registerNode,
   releaseGame,
@@ -85,7 +85,7 @@ export class PostgresOwnership implements GameOwnership {
     this.logger = (options.logger ?? silentLogger).child({ nodeId: options.nodeId });
     this.now = options.now ?? (() => performance.now());
     this.lease = new LeaseClock(options.timings);
-    this.fence = (trx, gameId, epoch) => fenceGame(trx, gameId, this.nodeId, epoch);
+    this.fence = (trx, claims) => fenceGames(trx, this.nodeId, claims);
   }
 
   /** Takes the node's lock and writes its row; throws when the database cannot be reached. */

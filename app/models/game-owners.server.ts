@@ -124,19 +124,30 @@ export async function ownerRowOf(db: DB, gameId: number): Promise<{ nodeId: stri
   return row ? { nodeId: row.node_id, epoch: Number(row.epoch) } : undefined;
 }
 
+export type FenceOutcome = "owned" | "lost" | "game-gone";
+
 /**
- * The fence, inside the transaction (and savepoint) of a game's batch, before any of its writes:
- * "owned" when the game's row still names this node at this epoch, and locks that row until the
- * transaction ends, so no claim can pass between this check and the commit; "lost" when another
- * node claimed it or it was released (nothing may be written); "game-gone" when the game's row
- * itself is gone (its owner row went with it).
+ * The fence, first thing in the transaction that writes these games' batches, before any of their
+ * writes, in one statement for all of them: for each claim, "owned" when the game's row still names
+ * this node at this epoch, and that row stays locked until the transaction ends, so no claim can
+ * pass between this check and the commit; "lost" when another node claimed it or it was released
+ * (nothing may be written); "game-gone" when the game's row itself is gone (its owner row went with
+ * it). The rows are locked in the order of their ids, as every transaction of this node takes them.
  */
-export async function fenceGame(trx: DB, gameId: number, nodeId: string, epoch: number): Promise<"owned" | "lost" | "game-gone"> {
-  const { rows } = await sql`
-    select 1 from game_owners where game_id = ${gameId} and node_id = ${nodeId} and epoch = ${epoch} for update`.execute(trx);
-  if (rows.length > 0) return "owned";
-  const game = await trx.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst();
-  return game ? "lost" : "game-gone";
+export async function fenceGames(trx: DB, nodeId: string, claims: readonly { gameId: number; epoch: number }[]): Promise<FenceOutcome[]> {
+  const ids = claims.map((claim) => claim.gameId);
+  const { rows } = await sql<{ game_id: number; epoch: number }>`
+    select game_id, epoch from game_owners
+    where game_id = any(${ids}::bigint[]) and node_id = ${nodeId}
+    order by game_id for update`.execute(trx);
+  const owned = new Map(rows.map((row) => [Number(row.game_id), Number(row.epoch)]));
+  const lost = claims.filter((claim) => owned.get(claim.gameId) !== claim.epoch).map((claim) => claim.gameId);
+  // Only when a game was lost: is it gone altogether?
+  const present =
+    lost.length === 0
+      ? new Set<number>()
+      : new Set((await trx.selectFrom("games").select("id").where("id", "in", lost).execute()).map((row) => Number(row.id)));
+  return claims.map((claim) => (owned.get(claim.gameId) === claim.epoch ? "owned" : present.has(claim.gameId) ? "lost" : "game-gone"));
 }
 
 /**

@@ -362,4 +362,18 @@ describe("two nodes on one database", () => {
     await b.hub.sweep();
     expect(await status()).toBe("finished");
   });
+
+  it("close a game whose row is gone for good, with its own code, while the game committed beside it is stored", async () => {
+    const a = await startNode("gone-a");
+    const { game, ann } = await gameInQuestion(a);
+    const taken = await gameInQuestion(a);
+    await db.deleteFrom("games").where("id", "=", game.id).execute();
+    // Both rooms commit in one transaction of A's writer; the fence tells the gone game from the owned one.
+    (await roomOf(a, taken.game.gameCode)).answer(taken.ann, playerIdOf(taken.ann), { answerIndex: 1 });
+    const room = a.hub.liveRoom(game.gameCode)!;
+    room.answer(ann, playerIdOf(ann), { answerIndex: 1 });
+    await expect.poll(() => ann.closedWith, { timeout: 3000 }).toEqual([CloseCode.GAME_CLOSED]);
+    await expect.poll(() => answersOf(taken.game.id), { timeout: 3000 }).toBe(1);
+    expect(a.events.fencedCommit).toBe(0);
+  });
 });
