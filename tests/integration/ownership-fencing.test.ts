@@ -13,7 +13,7 @@
  * Runs in the SQLite pass too, on a PostgreSQL of its own (tests/postgres.ts).
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
 import { openDatabase, type DB } from "#db/connection.server";
 import { createGame } from "#app/models/game.server";
@@ -24,26 +24,12 @@ import { DeliverySlot, GameRoom, type Connection } from "#server/game-room";
 import { leaseTimings, type LeaseTimings } from "#server/ownership-lease";
 import { PostgresOwnership } from "#server/ownership-postgres";
 import { testPostgres, type TestPostgres } from "../postgres";
+import { describeWithPostgres } from "./with-postgres";
 
 let postgres: TestPostgres;
 let url: string;
 let db: DB;
 const opened: { hub: GameHub; db: DB }[] = [];
-
-beforeAll(async () => {
-  postgres = await testPostgres();
-  url = await postgres.freshDatabase("ownership");
-  db = openDatabase(url, { poolSize: 4 });
-});
-
-afterAll(async () => {
-  for (const node of opened) {
-    await node.hub.close().catch(() => {});
-    await node.db.destroy().catch(() => {});
-  }
-  await db?.destroy();
-  await postgres?.release();
-});
 
 type Recorded = Connection & { received: { type: string; payload: any }[]; closedWith: number[] };
 
@@ -151,7 +137,22 @@ async function answersOf(gameId: number, playerId?: number): Promise<number> {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("two nodes on one database", () => {
+describeWithPostgres("two nodes on one database", () => {
+  beforeAll(async () => {
+    postgres = await testPostgres();
+    url = await postgres.freshDatabase("ownership");
+    db = openDatabase(url, { poolSize: 4 });
+  });
+
+  afterAll(async () => {
+    for (const node of opened) {
+      await node.hub.close().catch(() => {});
+      await node.db.destroy().catch(() => {});
+    }
+    await db?.destroy();
+    await postgres?.release();
+  });
+
   it("fence the stalled owner: resumed after a takeover, it commits 0 rows and closes its sockets with the reconnect code", async () => {
     const a = await startNode("fence-a");
     const b = await startNode("fence-b");

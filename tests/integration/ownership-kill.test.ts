@@ -14,12 +14,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
 import { openDatabase } from "#db/connection.server";
 import { freePort } from "#tests/free-port";
 import { testPostgres, type TestPostgres } from "../postgres";
 import { SAMPLE_QUESTIONS, cookiesOf, keepCookies, TestClient } from "./harness";
+import { describeWithPostgres } from "./with-postgres";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const LEASE_MS = 30_000;
@@ -33,7 +34,7 @@ interface Node {
 
 let postgres: TestPostgres;
 let databaseUrl: string;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-ownership-kill-"));
+let dir: string;
 const nodes: Node[] = [];
 
 async function startNode(nodeId: string, timings = { heartbeatMs: 1000, leaseMs: LEASE_MS }): Promise<Node> {
@@ -84,26 +85,6 @@ async function post(url: string, pathname: string, body: unknown, clientId: stri
   return { status: response.status, body: await response.json() };
 }
 
-beforeAll(async () => {
-  postgres = await testPostgres();
-  databaseUrl = await postgres.freshDatabase("ownership_kill");
-});
-
-afterAll(async () => {
-  for (const node of nodes) {
-    if (node.child.exitCode !== null || node.child.signalCode !== null) continue;
-    node.child.kill("SIGCONT");
-    node.child.kill("SIGKILL");
-  }
-  await Promise.all(
-    nodes.map(
-      (node) => new Promise((resolve) => (node.child.exitCode !== null || node.child.signalCode !== null ? resolve(null) : node.child.once("exit", resolve))),
-    ),
-  );
-  await postgres?.release();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
 /** A quiz and a game made over A's API, its host registered; returns its code and the host's client id. */
 async function newGame(url: string, label: string): Promise<{ gameCode: string; hostClientId: string }> {
   const hostClientId = `host-${label}-${process.pid}`;
@@ -130,7 +111,28 @@ async function rejoinWhenTaken(url: string, clientId: string, gameCode: string, 
   }
 }
 
-describe("kill -9 of a game's owner", () => {
+describeWithPostgres("kill -9 of a game's owner", () => {
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-ownership-kill-"));
+    postgres = await testPostgres();
+    databaseUrl = await postgres.freshDatabase("ownership_kill");
+  });
+
+  afterAll(async () => {
+    for (const node of nodes) {
+      if (node.child.exitCode !== null || node.child.signalCode !== null) continue;
+      node.child.kill("SIGCONT");
+      node.child.kill("SIGKILL");
+    }
+    await Promise.all(
+      nodes.map(
+        (node) => new Promise((resolve) => (node.child.exitCode !== null || node.child.signalCode !== null ? resolve(null) : node.child.once("exit", resolve))),
+      ),
+    );
+    await postgres?.release();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("lets another node take the game at once: the question goes on with its time left and the acknowledged answer kept", async () => {
     const a = await startNode("kill9-a");
     const b = await startNode("kill9-b");

@@ -6,30 +6,31 @@
  * other node takes it at once; a node's stop releases its games. Runs in the SQLite pass too, on a
  * PostgreSQL of its own (tests/postgres.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
 import { ownerRowOf } from "#app/models/game-owners.server";
 import { testPostgres, type TestPostgres } from "../postgres";
 import { createGameFixture, startTestServer, TestClient, type TestServer } from "./harness";
+import { describeWithPostgres } from "./with-postgres";
 
 let postgres: TestPostgres;
 let a: TestServer;
 let b: TestServer;
 
-beforeAll(async () => {
-  postgres = await testPostgres();
-  const databaseUrl = await postgres.freshDatabase("ownership_servers");
-  a = await startTestServer({ databaseUrl, nodeId: "server-a", nodeAddress: "server-a.test:3000", drainSeconds: 10 });
-  b = await startTestServer({ databaseUrl, nodeId: "server-b", nodeAddress: "server-b.test:3000" });
-});
+describeWithPostgres("two servers on one database", () => {
+  beforeAll(async () => {
+    postgres = await testPostgres();
+    const databaseUrl = await postgres.freshDatabase("ownership_servers");
+    a = await startTestServer({ databaseUrl, nodeId: "server-a", nodeAddress: "server-a.test:3000", drainSeconds: 10 });
+    b = await startTestServer({ databaseUrl, nodeId: "server-b", nodeAddress: "server-b.test:3000" });
+  });
 
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await postgres?.release();
-});
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await postgres?.release();
+  });
 
-describe("two servers on one database", () => {
   it("send a socket for a game the other node owns away with 4000, hand the game over on a drain, and let the other node take it at once", async () => {
     const game = await createGameFixture(a);
     const host = await TestClient.connect(a, game.hostClientId);
