@@ -119,7 +119,7 @@ export class PostgresOwnership implements GameOwnership {
     try {
       await releaseGame(this.db, gameId, this.nodeId, epoch);
     } catch (error) {
-      // Not fatal: the game is claimed once this node's lease lapses, or when it stops.
+      // Not fatal: the game still names this node, which claims it again when asked for it, and gives it up when it stops or fences itself.
       this.logger.warn({ event: "game_release_failed", gameId, err: error }, "could not release a game");
     }
   }
