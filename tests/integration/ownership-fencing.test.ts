@@ -377,4 +377,26 @@ describeWithPostgres("two nodes on one database", () => {
     await expect.poll(() => answersOf(taken.game.id), { timeout: 3000 }).toBe(1);
     expect(a.events.fencedCommit).toBe(0);
   });
+
+  it("hand a question the host paused over at the drain's deadline: the new owner keeps it paused with the time it had left", async () => {
+    const a = await startNode("paused-a");
+    const b = await startNode("paused-b");
+    const { game, room, host, ann } = await gameInQuestion(a);
+    room.pause(host);
+    await expect.poll(() => ann.received.some((message) => message.type === "QUESTION_PAUSED"), { timeout: 3000 }).toBe(true);
+    const remainingMs: number = ann.received.find((message) => message.type === "QUESTION_PAUSED")!.payload.remainingMs;
+    const started = Date.now();
+    await a.hub.handOverAll(300);
+    // A paused question never reaches a safe point by itself: the deadline hands it over.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(ann.closedWith).toEqual([CloseCode.SERVER_RESTARTING]);
+    expect((await ownerRowOf(db, game.id))?.nodeId).toBeNull();
+    const taken = await roomOf(b, game.gameCode);
+    expect(taken.state.phase).toBe("question");
+    expect(taken.state.deadline).toBeNull();
+    const annAgain = socket("ann");
+    taken.joinAsPlayer(annAgain, "Ann");
+    await expect.poll(() => annAgain.received.some((message) => message.type === "QUESTION_STARTED"), { timeout: 3000 }).toBe(true);
+    expect(annAgain.received.find((message) => message.type === "QUESTION_STARTED")!.payload.pausedRemainingMs).toBe(remainingMs);
+  });
 });
