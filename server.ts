@@ -13,7 +13,7 @@ import express from "express";
 import pino from "pino";
 import proxyaddr from "proxy-addr";
 import { sql } from "kysely";
-import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { describeDatabaseUrl, migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
@@ -148,7 +148,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const limits = serverLimitsOf(config);
   // In a cluster the limits count in Postgres, for every node; alone, in a SQLite file beside the database.
-  const limitsPool = config.databaseUrl ? openLimitsPool(config.databaseUrl) : null;
+  const limitsPool = config.databaseUrl
+    ? openLimitsPool(config.databaseUrl, (error) =>
+        logger.warn({ event: "limits_connection_error", err: error }, "A PostgreSQL connection of the limits failed; the pool replaces it."),
+      )
+    : null;
   const rateLimits = limitsPool
     ? await RateLimits.onPostgres(limitsPool, limitRules(limits))
     : new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
@@ -190,7 +194,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     ownership,
     ownershipEvents: { claimed: () => metrics.gameClaimed(), handedOver: () => metrics.gameHandedOver(), fencedCommit: () => metrics.commitFenced() },
     signals: signals ?? undefined,
-    ownerLeaseMs: timings.leaseMs,
   });
   signals?.onSignal((signal) => hub.receiveSignal(signal));
   const drain = new NodeDrain(hub);
@@ -395,6 +398,8 @@ async function main(): Promise<void> {
     port: env.PORT,
     host: env.HOST,
     databasePath: env.DATABASE_PATH,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     seedDemo: env.SEED_DEMO,
     allowedOrigins: env.ALLOWED_ORIGINS,
     mode: env.NODE_ENV === "production" ? "production" : "development",
@@ -402,7 +407,6 @@ async function main(): Promise<void> {
     billing: billingConfigOf(env),
     logger,
     metricsToken: env.METRICS_TOKEN,
-    databaseUrl: env.DATABASE_URL,
     nodeId: env.NODE_ID,
     nodeAddress: env.NODE_ADDRESS,
     ownershipTimings: { heartbeatMs: env.NODE_HEARTBEAT_MS, leaseMs: env.NODE_LEASE_MS },
@@ -450,7 +454,8 @@ async function main(): Promise<void> {
       reportRetentionMs: env.REPORT_RETENTION_DAYS * 24 * 60 * 60_000,
     },
   });
-  logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);
+  const database = env.DATABASE_URL ? `PostgreSQL ${describeDatabaseUrl(env.DATABASE_URL)}` : env.DATABASE_PATH;
+  logger.info({ event: "server_started", url: server.url, database }, `Quiz Night is running at ${server.url} (database ${database})`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -16,11 +16,11 @@ export type { GameOwner } from "#app/models/game-owners.server";
 export type Claim = { owned: true; epoch: number } | { owned: false; owner: GameOwner | null };
 
 /**
- * Inside the transaction of a game's batch, before its writes: whether this node still owns the
- * game at `epoch` ("owned", and no claim can pass until the transaction ends), lost it, or the
- * game's row is gone.
+ * First in the transaction of some games' batches, before their writes: for each game, whether this
+ * node still owns it at its epoch ("owned", and no claim can pass until the transaction ends), lost
+ * it, or the game's row is gone. One statement for all of them.
  */
-export type GameFence = (trx: DB, gameId: number, epoch: number) => Promise<"owned" | "lost" | "game-gone">;
+export type GameFence = (trx: DB, claims: readonly { gameId: number; epoch: number }[]) => Promise<("owned" | "lost" | "game-gone")[]>;
 
 export interface GameOwnership {
   readonly nodeId: string;
@@ -34,6 +34,8 @@ export interface GameOwnership {
   claim(gameId: number): Promise<Claim>;
   /** Gives a game up so that any node may claim it at once (its room committed and left memory). */
   release(gameId: number, epoch: number): Promise<void>;
+  /** The games any node owns now; none on a single node, whose own rooms the hub knows. */
+  ownedGames(): Promise<number[]>;
   /** Called when this node must stop all its rooms at once (its heartbeat or lock connection failed). */
   onSelfFence(listener: (reason: string) => void): void;
   start(): Promise<void>;
@@ -51,6 +53,7 @@ export function singleNodeOwnership(nodeId = "single"): GameOwnership {
     fence: null,
     claim: () => Promise.resolve(owned),
     release: () => Promise.resolve(),
+    ownedGames: () => Promise.resolve([]),
     onSelfFence: () => {},
     start: () => Promise.resolve(),
     stop: () => Promise.resolve(),
