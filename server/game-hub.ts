@@ -182,7 +182,7 @@ export class GameHub {
    */
   async releaseHostSeats(clientId: string): Promise<void> {
     this.releaseHostSeatsHere(clientId);
-    await this.options.signals?.publish({ kind: "host-seats-released", clientId });
+    await this.options.signals?.publish({ type: "host-seats-released", clientId });
   }
 
   private releaseHostSeatsHere(clientId: string): void {
@@ -198,7 +198,7 @@ export class GameHub {
    */
   async replaceGameKeys(gameCode: string, gameId: number, keys: { displayKey: string; remoteKey: string }): Promise<void> {
     await this.replaceGameKeysHere(gameCode, gameId, async () => keys);
-    await this.options.signals?.publish({ kind: "game-keys-replaced", gameCode, gameId });
+    await this.options.signals?.publish({ type: "game-keys-replaced", gameCode, gameId });
   }
 
   private async replaceGameKeysHere(gameCode: string, gameId: number, keysOf: () => Promise<{ displayKey: string; remoteKey: string } | null>): Promise<void> {
@@ -210,7 +210,7 @@ export class GameHub {
 
   /** What another node's request changed for a live room (server/cluster-signals.ts): this node's share of it. */
   async receiveSignal(signal: ClusterSignal): Promise<void> {
-    switch (signal.kind) {
+    switch (signal.type) {
       case "host-seats-released":
         this.releaseHostSeatsHere(signal.clientId);
         return;
