@@ -195,6 +195,20 @@ describeWithPostgres("two nodes on one PostgreSQL", () => {
       await Promise.all([welcome.close(), game.host.close()]);
     });
 
+    it("reaching a draining node is not forwarded: it is closed with 4000, for the browser to land on another node", async () => {
+      const game = await gameOwnedByA();
+      const nodeC = await startNode("node-c");
+      try {
+        await nodeC.drain();
+        const player = await TestClient.connect(nodeC, `player-${randomUUID()}`, undefined, { game: game.gameCode });
+        expect(await player.closedByServer()).toBe(CloseCode.SERVER_RESTARTING);
+        expect(await forwardedSockets(nodeC)).toBe(0);
+      } finally {
+        await nodeC.stop();
+        await game.host.close();
+      }
+    });
+
     it("whose owner cannot be reached stays on the node it reached, which closes it with 4000 while the owner lives", async () => {
       const fixture = await createGameFixture(nodeA);
       const gameId = (await nodeA.db.selectFrom("games").select("id").where("game_code", "=", fixture.gameCode).executeTakeFirstOrThrow()).id;
