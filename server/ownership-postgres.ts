@@ -125,7 +125,7 @@ export class PostgresOwnership implements GameOwnership {
   }
 
   ownedGames(): Promise<number[]> {
-    return ownedGameIds(this.db);
+    return ownedGameIds(this.db, this.timings.leaseMs);
   }
 
   /**

@@ -166,9 +166,15 @@ export async function releaseGame(db: DB, gameId: number, nodeId: string, epoch:
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The games some node owns now (a waiting game among them is open, though not in this node's memory). */
-export async function ownedGameIds(db: DB): Promise<number[]> {
-  const rows = await withOwnerTables(db).selectFrom("game_owners").select("game_id").where("node_id", "is not", null).execute();
+/**
+ * The games a live node owns now (a waiting game among them is open, though not in this node's
+ * memory). A dead node's claim does not count: the default node id names its process, so a killed
+ * node may never come back to release its games, and its waiting games must still expire.
+ */
+export async function ownedGameIds(db: DB, leaseMs: number): Promise<number[]> {
+  const { rows } = await sql<{ game_id: number }>`
+    select owner.game_id from game_owners owner join nodes node on node.node_id = owner.node_id
+    where ${nodeAlive(leaseMs)}`.execute(db);
   return rows.map((row) => Number(row.game_id));
 }
 

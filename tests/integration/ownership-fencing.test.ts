@@ -364,6 +364,20 @@ describeWithPostgres("two nodes on one database", () => {
     expect(await status()).toBe("finished");
   });
 
+  it("close a waiting game nobody opened when the node that claimed it died and never came back", async () => {
+    const b = await startNode("sweep-survivor");
+    const game = await newGame(Date.now() - 2 * 60 * 60_000);
+    // A node that claimed it and was killed: its heartbeat an hour old, its lock held by nobody.
+    const hourAgo = Date.now() - 60 * 60_000;
+    await sql`insert into nodes (node_id, address, lock_key, heartbeat_at, started_at) values ('ghost', 'ghost.test:3000', 987654, ${hourAgo}, ${hourAgo})`.execute(
+      db,
+    );
+    await sql`insert into game_owners (game_id, node_id, epoch, claimed_at) values (${game.id}, 'ghost', 1, ${hourAgo})`.execute(db);
+    await b.hub.sweep();
+    const { status } = await db.selectFrom("games").select("status").where("id", "=", game.id).executeTakeFirstOrThrow();
+    expect(status).toBe("finished");
+  });
+
   it("close a game whose row is gone for good, with its own code, while the game committed beside it is stored", async () => {
     const a = await startNode("gone-a");
     const { game, ann } = await gameInQuestion(a);
