@@ -3,6 +3,7 @@
  * game transport on one HTTP server. `npm run dev` and `npm run serve` both start here.
  */
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -19,6 +20,7 @@ import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "
 import { Billing, billingPageOrigins, describeBillingConfig, isBillingConfigured, type BillingConfig } from "#app/billing/billing.server";
 import { aiConfigOf, billingConfigOf, loadDotEnvFile, parseEnv, publicFirebaseConfig, resolveSessionSecret, type TrustProxy } from "#app/env/env.server";
 import { limitsDatabasePath, RateLimits } from "#app/limits/rate-limits.server";
+import { openLimitsPool } from "#db/limits-pool.server";
 import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/limits/address-key";
 import { DiskSpace } from "#app/limits/disk-space.server";
 import { getUser, SESSION_COOKIE } from "#app/sessions/session.server";
@@ -33,6 +35,8 @@ import { createLogger, type Logger } from "#server/logger";
 import { metricsEndpoint, ServerMetrics } from "#server/metrics";
 import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport } from "#server/socket/transport";
+import { JOIN_WINDOW_SECONDS } from "#server/socket/join-limits";
+import { defaultDrainSeconds, handOverGames, NodeDrain, SHUTDOWN_SECONDS } from "#server/drain";
 import { limitRules, serverLimitsOf, type ServerLimits } from "#server/server-limits";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 import { issueHostSecret } from "#server/host-secret-cookie";
@@ -47,7 +51,10 @@ export interface ServerConfig {
   host: string;
   /** The SQLite file (DATABASE_PATH); unused for the data when databaseUrl is set. */
   databasePath: string;
-  /** A PostgreSQL URL (DATABASE_URL): the data lives there instead (docs/decisions/0051-postgres-second-store.md). */
+  /**
+   * A PostgreSQL URL (DATABASE_URL): the data lives there instead (docs/decisions/0051-postgres-second-store.md),
+   * and the limits count there for every node (docs/decisions/0054-limits-across-nodes.md).
+   */
   databaseUrl?: string;
   /** PostgreSQL only: the connection pool's size (DATABASE_POOL_SIZE; db/connection.server.ts). */
   databasePoolSize?: number;
@@ -75,6 +82,10 @@ export interface ServerConfig {
   metricsToken?: string;
   /** Imports, pictures and reports: how many at once, the queue, the workers' heap; see HeavyWorkOptions. */
   heavyWork?: Partial<HeavyWorkOptions>;
+  /** This node's name (NODE_ID): the machine's host name when absent. */
+  nodeId?: string;
+  /** How long `drain` serves the node's games before the shutdown (DRAIN_SECONDS; server/drain.ts); 0 when absent. */
+  drainSeconds?: number;
 }
 
 /** Megabytes in the configuration, bytes in the limits (server/server-limits.ts). */
@@ -96,6 +107,12 @@ export interface RunningServer {
   port: number;
   db: DB;
   hub: GameHub;
+  /**
+   * Starts the drain (SIGTERM; server/drain.ts): `/readyz` answers 503 from now on, new sockets of
+   * games this node does not hold are closed with 4000, and the node serves its games until they
+   * are handed over, `drainSeconds` at most. `close` comes after.
+   */
+  drain(signal?: AbortSignal): Promise<void>;
   /** Commits pending game writes, closes sockets with `closeCode`, and stops listening. */
   close(closeCode?: number): Promise<void>;
 }
@@ -115,9 +132,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     if (seeded) log(`Seeded ${seeded} demo quizzes.`);
   }
   const limits = serverLimitsOf(config);
-  // On PostgreSQL the HTTP limits count in this process's memory for now: a SQLite file beside the
-  // data means nothing there, and the cluster-wide store is its own step of issue 28.
-  const rateLimits = new RateLimits(config.databaseUrl ? ":memory:" : limitsDatabasePath(config.databasePath), limitRules(limits));
+  // In a cluster the limits count in Postgres, for every node; alone, in a SQLite file beside the database.
+  const limitsPool = config.databaseUrl ? openLimitsPool(config.databaseUrl) : null;
+  const rateLimits = limitsPool
+    ? await RateLimits.onPostgres(limitsPool, limitRules(limits))
+    : new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
   const codeLookups = new CodeLookups({
     failuresPerAddress: limits.codeLookupFailuresPerIp,
     windowSeconds: DEFAULT_CODE_LOOKUP_LIMITS.windowSeconds,
@@ -125,7 +144,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const databaseDir = config.databaseUrl || config.databasePath === ":memory:" ? process.cwd() : path.dirname(path.resolve(config.databasePath));
   const diskSpace = new DiskSpace(databaseDir, limits.minFreeDiskBytes);
-  const metrics = new ServerMetrics();
+  const metrics = new ServerMetrics({ nodeId: config.nodeId ?? os.hostname() });
   const hub = new GameHub(db, {
     ...config.game,
     logger,
@@ -133,6 +152,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     onSharedCommit: (games, seconds) => metrics.sharedCommit(games, seconds),
     settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame },
   });
+  const drain = new NodeDrain(hub);
+  const readiness = () => drain.readiness(() => sql`select 1`.execute(db));
   const heavyWork = new HeavyWork(config.heavyWork ?? {}, heavyWorkerScript(config.mode), logger);
   const quizGenerator = isAiConfigured(config.ai) ? new QuizGenerator(config.ai) : null;
   log(describeAiConfig(config.ai));
@@ -194,6 +215,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       res.status(503).json({ status: "error" });
     }
   });
+  // Readiness, beside liveness: 503 once the node drains or while its database does not answer,
+  // so a balancer sends it no new work; /healthz stays 200 while draining (server/drain.ts).
+  app.get("/readyz", async (_req, res) => {
+    const state = await readiness();
+    res.set("Cache-Control", "no-store");
+    if (state.ready) res.json({ status: "ready" });
+    else res.status(503).json({ status: "not ready", reason: state.reason });
+  });
   if (config.metricsToken) {
     metrics.collectProcessMetrics();
     app.get("/metrics", metricsEndpoint(metrics, config.metricsToken, logger));
@@ -240,8 +269,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     logger,
     metrics,
     rejectOtherUpgrades: config.mode === "production",
+    admitsSocket: drain.admitsSocket,
+    sharedJoinAllowance: rateLimits.sharedAllowance("joinsAcrossGames", limits.joinsPerIpPerMinute, JOIN_WINDOW_SECONDS) ?? undefined,
   });
-  metrics.watch({ games: () => hub.roomCount, players: () => hub.playerCount, sockets: () => transport.clientCount });
+  metrics.watch({
+    games: () => hub.roomCount,
+    players: () => hub.playerCount,
+    sockets: () => transport.clientCount,
+    ready: async () => (await readiness()).ready,
+  });
   // A sign-in or sign-out reopens that browser's sockets, so they carry its cookies as they are now (docs/decisions/0044).
   hub.onSignInChange((clientId) => transport.reopenSocketsOf(clientId));
 
@@ -258,6 +294,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     port,
     db,
     hub,
+    async drain(signal) {
+      drain.begin();
+      logger.info({ event: "drain_started", games: hub.roomCount }, "draining: no new work, serving the live games");
+      await handOverGames(hub, Date.now() + (config.drainSeconds ?? 0) * 1000, signal);
+    },
     async close(closeCode = CloseCode.SERVER_RESTARTING) {
       await hub.close(closeCode, "Server restarting");
       await transport.close();
@@ -266,6 +307,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await vite?.close();
       await db.destroy();
       rateLimits.close();
+      await limitsPool?.end();
       codeLookups.stop();
       await heavyWork.close();
     },
@@ -277,6 +319,7 @@ async function main(): Promise<void> {
   loadDotEnvFile();
   const env = parseEnv();
   const logger = createLogger({ level: env.LOG_LEVEL });
+  const drainSeconds = env.DRAIN_SECONDS ?? defaultDrainSeconds(env.DATABASE_URL !== undefined);
   const sessionSecret = resolveSessionSecret(env.SESSION_SECRET, env.DATABASE_PATH, (message) => logger.info(message));
   const server = await startServer({
     sessionSecret,
@@ -295,6 +338,8 @@ async function main(): Promise<void> {
     billing: billingConfigOf(env),
     logger,
     metricsToken: env.METRICS_TOKEN,
+    nodeId: env.NODE_ID,
+    drainSeconds,
     heavyWork: {
       concurrency: env.HEAVY_WORK_CONCURRENCY,
       queue: env.HEAVY_WORK_QUEUE,
@@ -345,21 +390,26 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ event: "server_stopping", signal }, `${signal} received: saving games and closing connections...`);
-    // Within the 10 s a container or a systemd unit (TimeoutStopSec) waits after SIGTERM before killing.
-    setTimeout(() => process.exit(1), 8_000).unref();
-    server.close().then(
-      () => {
-        logger.info({ event: "server_stopped" }, "stopped");
-        logger.flush();
-        process.exit(0);
-      },
-      (error) => {
-        logger.error({ event: "shutdown_failed", err: error }, "shutdown failed");
-        logger.flush();
-        process.exit(1);
-      },
-    );
+    logger.info({ event: "server_stopping", signal, drainSeconds }, `${signal} received: draining, then saving games and closing connections...`);
+    // Within the grace period a container, an orchestrator or a systemd unit (TimeoutStopSec) waits
+    // after SIGTERM before killing: DRAIN_SECONDS + SHUTDOWN_SECONDS (docs/configuration.md).
+    setTimeout(() => process.exit(1), (drainSeconds + SHUTDOWN_SECONDS) * 1000).unref();
+    // The drain ends by its own deadline; the shutdown's 8 s start when it does.
+    server
+      .drain()
+      .then(() => server.close())
+      .then(
+        () => {
+          logger.info({ event: "server_stopped" }, "stopped");
+          logger.flush();
+          process.exit(0);
+        },
+        (error) => {
+          logger.error({ event: "shutdown_failed", err: error }, "shutdown failed");
+          logger.flush();
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

@@ -159,7 +159,7 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
     }
     const { gameCode } = (await post("/api/games", { quizId: quiz.id })) as { gameCode: string };
     await post(`/api/games/${gameCode}/register-host`, { clientId: hostClientId });
-    const host = await openLeanSocket(`${wsUrl}?clientId=${hostClientId}`, { localAddress: hostAddress, cookie: cookieOf(hostClientId) });
+    const host = await openLeanSocket(`${wsUrl}?clientId=${hostClientId}&game=${gameCode}`, { localAddress: hostAddress, cookie: cookieOf(hostClientId) });
     sockets.push(host);
 
     const windows: QuestionWindow[] = Array.from({ length: plan.length + 1 }, () => ({ deliveries: [], acks: [], sent: 0, acknowledged: 0 }));
@@ -189,7 +189,7 @@ export async function runAttackNight({ root, players = 200, copies = 20, timeLim
     });
 
     for (let index = 0; index < players; index++) {
-      const socket = await openLeanSocket(`${wsUrl}?clientId=attack-night-player-${index}`, { localAddress: loopbackAddress(1 + index) });
+      const socket = await openLeanSocket(`${wsUrl}?clientId=attack-night-player-${index}&game=${gameCode}`, { localAddress: loopbackAddress(1 + index) });
       sockets.push(socket);
       let playerId = 0;
       let awaiting = 0;

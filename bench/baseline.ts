@@ -18,6 +18,15 @@ export interface BaselineFigures {
   delivery: LatencySummary;
   received: number;
   expected: number;
+  /** The bare server's immediate echo of every socket's answer, under the burst of answer windows; null when none was asked. */
+  echoAck: LatencySummary | null;
+  echoAnswers: number;
+}
+
+/** Answer windows after the plain broadcasts: each a broadcast, then every socket answering at a random moment of `windowMs`. */
+export interface EchoRounds {
+  rounds: number;
+  windowMs: number;
 }
 
 /** Splits N sockets over the workers: [firstIndex, count] each. */
@@ -28,8 +37,15 @@ export function slices(total: number, parts: number): Array<{ firstIndex: number
   );
 }
 
-/** Opens `sockets` sockets to a bare `ws` server over the workers, times `broadcasts` broadcasts to all of them, and closes them. */
-export async function measureBaseline(workers: Worker[], { sockets, broadcasts }: { sockets: number; broadcasts: number }): Promise<BaselineFigures> {
+/**
+ * Opens `sockets` sockets to a bare `ws` server over the workers, times `broadcasts` broadcasts to
+ * all of them, then (with `echo`) its immediate acknowledgement of every socket's answer in each
+ * answer window, and closes them.
+ */
+export async function measureBaseline(
+  workers: Worker[],
+  { sockets, broadcasts, echo }: { sockets: number; broadcasts: number; echo?: EchoRounds },
+): Promise<BaselineFigures> {
   const baseline: Baseline = new Reporter(forkScript("baseline-server.ts"), "baseline server");
   try {
     const { port } = await baseline.next("listening");
@@ -48,11 +64,21 @@ export async function measureBaseline(workers: Worker[], { sockets, broadcasts }
       await sent;
       await sleep(BASELINE_SPACING_MS);
     }
+    for (let round = 0; round < (echo?.rounds ?? 0); round++) {
+      if (round === 0) log(`baseline: ${echo!.rounds} answer windows of ${echo!.windowMs} ms, every socket answering once in each, echoed at once`);
+      const sent = baseline.next("broadcast");
+      baseline.send({ cmd: "broadcast", bytes: BROADCAST_BYTES, echoWindowMs: echo!.windowMs });
+      await sent;
+      await sleep(echo!.windowMs + BASELINE_SPACING_MS);
+    }
     const samples: number[] = [];
+    const echoAcks: number[] = [];
     for (const worker of workers.slice(0, parts.length)) {
       const report = worker.next("baselineSamples");
       worker.send({ cmd: "collect" });
-      samples.push(...(await report).deliveries);
+      const { deliveries, echoAcks: acks } = await report;
+      samples.push(...deliveries);
+      echoAcks.push(...acks);
     }
     await Promise.all(
       workers.slice(0, parts.length).map((worker) => {
@@ -61,7 +87,13 @@ export async function measureBaseline(workers: Worker[], { sockets, broadcasts }
         return closed;
       }),
     );
-    return { delivery: summarize(samples), received: samples.length, expected: sockets * broadcasts };
+    return {
+      delivery: summarize(samples),
+      received: samples.length,
+      expected: sockets * broadcasts,
+      echoAck: echo && echo.rounds > 0 ? summarize(echoAcks) : null,
+      echoAnswers: echoAcks.length,
+    };
   } finally {
     baseline.send({ cmd: "stop" });
     await new Promise((resolve) => baseline.child.once("exit", resolve));

@@ -108,7 +108,7 @@ async function setUpHost(command: GamesSetupCommand, game: number): Promise<Live
   await post(`/api/games/${gameCode}/register-host`, { clientId });
 
   // With the host secret the server set when the game was made (docs/decisions/0044-shared-browsers.md).
-  const host = await connectWithRetry(`${command.wsUrl}?clientId=${clientId}`, address, cookieOf(clientId));
+  const host = await connectWithRetry(`${command.wsUrl}?clientId=${clientId}&game=${gameCode}`, address, cookieOf(clientId));
   sockets.push(host);
   const tally: GameTally = {
     game,
@@ -241,7 +241,7 @@ export async function setUpGames(command: GamesSetupCommand): Promise<void> {
     const live = await setUpHost(command, game);
     const { players } = gameAddresses(game, command.playersPerGame);
     await inLanes(players, PLAYER_CONNECT_LANES, async (address, player) => {
-      const socket = await connectWithRetry(`${command.wsUrl}?clientId=bench-g${game}-p${player}`, address);
+      const socket = await connectWithRetry(`${command.wsUrl}?clientId=bench-g${game}-p${player}&game=${live.code}`, address);
       sockets.push(socket);
       await play(command, live, socket, `P${player + 1}`);
     });

@@ -47,7 +47,8 @@ export interface GameTally {
 
 export type WorkerReport =
   | { event: "baselineReady" }
-  | { event: "baselineSamples"; deliveries: number[] }
+  /** `deliveries`: the plain broadcasts'; `echoDeliveries`: those that opened an answer window; `echoAcks`: each answer's echo (ms). */
+  | { event: "baselineSamples"; deliveries: number[]; echoDeliveries: number[]; echoAcks: number[] }
   | { event: "joined"; at: number }
   | {
       event: "finished";
@@ -85,7 +86,8 @@ export type WorkerReport =
   | { event: "failed"; message: string };
 
 /** What the baseline server is told, and what it answers. */
-export type BaselineCommand = { cmd: "broadcast"; bytes: number } | { cmd: "stop" };
+/** `echoWindowMs` > 0: every socket answers at a random moment of that window, as players answer a question. */
+export type BaselineCommand = { cmd: "broadcast"; bytes: number; echoWindowMs?: number } | { cmd: "stop" };
 export type BaselineReport = { event: "listening"; port: number } | { event: "broadcast"; clients: number };
 
 /** Latency samples (ms) of the first question and of the later ones. */

@@ -7,6 +7,7 @@
 import { openClientSocket, type ClientSocket } from "./client-socket";
 import type { QuestionKind } from "#app/game/question-kinds";
 import { closeGames, setUpGames, startGames } from "./game-players";
+import { frameTypeOf } from "./lean-socket";
 import type { ParentCommand, WorkerReport } from "./ipc";
 import { answerFor, type AnswerKey } from "./questions";
 
@@ -47,16 +48,44 @@ async function openAll(count: number, urlOf: (index: number) => string, ready: (
 
 let sockets: ClientSocket[] = [];
 let baselineDeliveries: number[] = [];
+let echoDeliveries: number[] = [];
+let echoAcks: number[] = [];
 
+/**
+ * The bare server's sockets. A broadcast that opens an answer window (`echoWindowMs`) has every
+ * socket answer at a random moment of it, as the players answer a question, and time the bare
+ * server's immediate echo: the floor of an answer's acknowledgement under the same burst.
+ */
 async function runBaseline(url: string, count: number): Promise<void> {
   baselineDeliveries = [];
+  echoDeliveries = [];
+  echoAcks = [];
   sockets = await openAll(
     count,
     () => url,
     (socket) => {
+      let answerSentAt = 0;
       socket.on("message", (data: Buffer) => {
         const receivedAt = Date.now();
-        baselineDeliveries.push(receivedAt - JSON.parse(data.toString()).payload.serverNow);
+        if (frameTypeOf(data) === "ECHO") {
+          if (answerSentAt > 0) echoAcks.push(performance.now() - answerSentAt);
+          answerSentAt = 0;
+          return;
+        }
+        const { serverNow, echoWindowMs } = JSON.parse(data.toString()).payload;
+        if (!echoWindowMs) {
+          baselineDeliveries.push(receivedAt - serverNow);
+          return;
+        }
+        echoDeliveries.push(receivedAt - serverNow);
+        // A random moment in the window, leaving a tenth of it, as the players answer (bench/game-players.ts).
+        setTimeout(
+          () => {
+            answerSentAt = performance.now();
+            socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode: "BARE00", playerId: 1, answerIndex: 0, time: 0 } }));
+          },
+          Math.random() * echoWindowMs * 0.9,
+        );
       });
     },
   );
@@ -163,7 +192,7 @@ async function runGame({ url, gameCode, firstIndex, count, keys }: PlayCommand):
     });
     socket.send(JSON.stringify({ type: "JOIN_GAME", payload: { gameCode, nickname: `P${firstIndex + index}` } }));
   };
-  sockets = await openAll(count, (index) => `${url}?clientId=bench-player-${firstIndex + index}`, play);
+  sockets = await openAll(count, (index) => `${url}?clientId=bench-player-${firstIndex + index}&game=${gameCode}`, play);
 }
 
 function fail(error: unknown): void {
@@ -176,7 +205,7 @@ process.on("message", (command: ParentCommand) => {
       runBaseline(command.url, command.count).catch(fail);
       return;
     case "collect":
-      report({ event: "baselineSamples", deliveries: baselineDeliveries });
+      report({ event: "baselineSamples", deliveries: baselineDeliveries, echoDeliveries, echoAcks });
       return;
     case "play":
       runGame(command).catch(fail);

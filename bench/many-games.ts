@@ -28,6 +28,7 @@ import { Reporter, forkScript, log, root, sleep, within } from "./processes";
 import type { BenchQuestion } from "./questions";
 import { MIB, formatLatency, resetPeakRss, sampleProcess, summarize, withRuns, type LatencySummary } from "./stats";
 import { clientKind } from "./client-socket";
+import { wallMinusMonotonicMs } from "./monotonic";
 
 type Worker = Reporter<ParentCommand, WorkerReport>;
 
@@ -40,6 +41,8 @@ export interface ManyGamesOptions {
   workers: number;
   /** Broadcasts of the bare `ws` baseline to as many sockets as the games have hosts and players. */
   baselineBroadcasts: number;
+  /** Answer windows of the bare server's immediate echo (the floor of the answer ack under the same burst); 0 skips them. */
+  echoRounds: number;
   /** Arguments for the server's `node` (`--server-node-arg`, and a CPU profile's with `--profile`). */
   serverNodeArgs: string[];
   pages: PagePassOptions;
@@ -62,6 +65,14 @@ export interface ManyGamesFigures {
   baselineDeliveryMs: LatencySummary;
   /** Question delivery p99 over the baseline's. */
   deliveryP99OverBaseline: number;
+  /**
+   * The bare server's immediate echo of an answer from every socket, at a random moment of a
+   * window as long as a question's, after a broadcast to all of them: the floor of the answer
+   * acknowledgement under the same burst (NaN figures when `--echo-rounds 0`).
+   */
+  echoAckMs: LatencySummary;
+  /** Answer ack p99 over the echo's. */
+  ackP99OverEcho: number;
   answersSent: number;
   answersAcknowledged: number;
   answersStored: number;
@@ -97,6 +108,8 @@ export interface ManyGamesRun {
   figures: ManyGamesFigures;
   /** The first ERROR messages the hosts and players received, with their game. */
   firstErrors: string[];
+  /** The games' common start on the machine's monotonic clock (bench/monotonic.ts), on which a server's CPU profile (`--profile`) counts too. */
+  startedAtMonotonicMs: number;
   pages: PagePasses;
 }
 
@@ -143,8 +156,12 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
   let rssSampler: NodeJS.Timeout | undefined;
   try {
     // Hosts receive every question too: the games' broadcasts reach players + hosts.
-    const baseline = await measureBaseline(workers, { sockets: games * (playersPerGame + 1), broadcasts: options.baselineBroadcasts });
-    log(`baseline delivery ${formatLatency(baseline.delivery)}`);
+    const baseline = await measureBaseline(workers, {
+      sockets: games * (playersPerGame + 1),
+      broadcasts: options.baselineBroadcasts,
+      echo: { rounds: options.echoRounds, windowMs: timeLimitSeconds * 1000 },
+    });
+    log(`baseline delivery ${formatLatency(baseline.delivery)}${baseline.echoAck ? `; its echo of every answer ${formatLatency(baseline.echoAck)}` : ""}`);
     // Idle: the freshly started server, settled, before any game exists.
     await sleep(1000);
     const idle = sampleProcess(server.pid);
@@ -179,6 +196,7 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
     const startAt = Date.now() + 500;
     workers.forEach((worker) => worker.send({ cmd: "startGames", at: startAt, offsetsMs: startOffsetsMs(games, staggerSeconds) }));
     await sleep(Math.max(0, startAt - Date.now()));
+    const startedAtMonotonicMs = startAt - wallMinusMonotonicMs();
     const beforePlay = sampleProcess(server.pid);
     const playMs = staggerSeconds * 1000 + questions.length * (timeLimitSeconds + 10) * 1000 + 60_000;
     const reports = await within(Promise.all(finished), playMs, "every game to finish");
@@ -196,17 +214,21 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
     const sum = (pick: (tally: GameTally) => number) => tallies.reduce((total, tally) => total + pick(tally), 0);
     const cpuPlaying = (afterPlay?.cpuSeconds ?? NaN) - (beforePlay?.cpuSeconds ?? NaN);
     const questionDeliveryMs = summarize(reports.flatMap((report) => [...report.deliveries.first, ...report.deliveries.later]));
+    const answerAckMs = summarize(reports.flatMap((report) => [...report.acks.first, ...report.acks.later]));
+    const echoAckMs = baseline.echoAck ?? summarize([]);
     const figures: ManyGamesFigures = {
       setupSeconds: round1(setupSeconds),
       playSeconds: round1(playSeconds),
       questionDeliveryMs,
-      answerAckMs: summarize(reports.flatMap((report) => [...report.acks.first, ...report.acks.later])),
+      answerAckMs,
       firstQuestionDeliveryMs: summarize(reports.flatMap((report) => report.deliveries.first)),
       firstQuestionAckMs: summarize(reports.flatMap((report) => report.acks.first)),
       laterQuestionsDeliveryMs: summarize(reports.flatMap((report) => report.deliveries.later)),
       laterQuestionsAckMs: summarize(reports.flatMap((report) => report.acks.later)),
       baselineDeliveryMs: baseline.delivery,
       deliveryP99OverBaseline: Math.round((questionDeliveryMs.p99 / baseline.delivery.p99) * 100) / 100,
+      echoAckMs,
+      ackP99OverEcho: Math.round((answerAckMs.p99 / echoAckMs.p99) * 100) / 100,
       answersSent: sum((tally) => tally.sent),
       answersAcknowledged: sum((tally) => tally.acknowledged),
       answersStored: perGame.reduce((total, game) => total + game.stored, 0),
@@ -236,7 +258,7 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
       }),
     );
     const pages = await runPagePasses(server.url, options.pages);
-    return { figures, firstErrors: reports.flatMap((report) => report.errors).slice(0, 5), pages };
+    return { figures, firstErrors: reports.flatMap((report) => report.errors).slice(0, 5), startedAtMonotonicMs, pages };
   } finally {
     clearInterval(rssSampler);
     for (const worker of workers) worker.stop();
@@ -274,6 +296,8 @@ export function manyGamesRows(options: ManyGamesOptions, figures: ManyGamesFigur
     ["bare ws broadcast", `${formatLatency(figures.baselineDeliveryMs)} to ${options.games * (options.playersPerGame + 1)} sockets`],
     ["delivery p99 / baseline", `${figures.deliveryP99OverBaseline}×`],
     ["answer ack", formatLatency(figures.answerAckMs)],
+    ["bare ws echo of every answer", `${formatLatency(figures.echoAckMs)}, ${options.echoRounds} answer windows of ${options.timeLimitSeconds} s`],
+    ["answer ack p99 / echo", `${figures.ackP99OverEcho}× (target: p99 under 250 ms, or within 1.25× of the echo where the echo is slower)`],
     [
       `question 1${options.staggerSeconds === 0 ? " (all games at once)" : ""}`,
       `delivery ${formatLatency(figures.firstQuestionDeliveryMs)}; ack ${formatLatency(figures.firstQuestionAckMs)}`,
@@ -314,6 +338,8 @@ export function manyGamesMedianRows(options: ManyGamesOptions, runs: ManyGamesFi
     ["bare ws broadcast", latency((figures) => figures.baselineDeliveryMs)],
     ["delivery p99 / baseline", `${of((figures) => figures.deliveryP99OverBaseline)}×`],
     ["answer ack", latency((figures) => figures.answerAckMs)],
+    ["bare ws echo of every answer", latency((figures) => figures.echoAckMs)],
+    ["answer ack p99 / echo", `${of((figures) => figures.ackP99OverEcho)}×`],
     ["question 1 delivery / ack", `${latency((figures) => figures.firstQuestionDeliveryMs)} / ${latency((figures) => figures.firstQuestionAckMs)}`],
     [
       `${laterQuestionsLabel(options)} delivery / ack`,

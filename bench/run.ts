@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --server-node-arg=ARG]`
- * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --server-node-arg=ARG]`
+ * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --echo-rounds N --server-node-arg=ARG]`
+ * `npm run bench -- --outsider [--players N --questions Q --time-limit S --workers W --runs R --client ws|lean --settle-ms MS --no-answers --server-env NAME=VALUE]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -32,6 +33,9 @@
  * or spread over `--stagger S` seconds; no display or remote there. Its baseline broadcasts to as
  * many sockets as the games' hosts and players together, and the first question's figures are
  * printed apart from the later ones' (with no stagger, every game's first question opens at once).
+ * After its broadcasts the bare server also opens `--echo-rounds` answer windows (default 2) as long
+ * as a question's: every socket answers once at a random moment of each, and the bare server
+ * acknowledges at once; the answer ack's p99 is printed over that echo's.
  *
  * `--runs R` repeats the whole measurement R times, each on a fresh server and database, prints each
  * run's table and then the median of each figure with every run's value, and writes the runs and the
@@ -39,6 +43,12 @@
  *
  * `--client lean|ws` picks the simulated players' WebSocket client, for the game and the bare `ws`
  * baseline alike (bench/client-socket.ts): `lean`, the default, or `ws`'s own, as an outsider would.
+ *
+ * `--outsider` times a game as an outsider would (bench/outsider.ts): `ws`'s own clients (unless
+ * `--client lean`) in worker processes, the host in this process driving the game question by
+ * question, each question timed from the moment the host sent its command, against a bare `ws`
+ * server that broadcasts on the host's command; `--server-env NAME=VALUE` (repeatable) starts the
+ * server with a variable set, for studies such as `SQLITE_SYNCHRONOUS=normal`.
  *
  * This file is the runner: its command line, the runs of each mode, their medians and results.json.
  * One run of the single-game mode is bench/single-game.ts (its table and results.json entry in
@@ -58,6 +68,7 @@ import {
   type ManyGamesFigures,
   type ManyGamesOptions,
 } from "./many-games";
+import { describeOutsider, measureOutsider, outsiderMedianRows, outsiderRows, type OutsiderFigures, type OutsiderOptions } from "./outsider";
 import { pagePassResults, pagePassRows } from "./page-passes";
 import { ensureBuild, log, root } from "./processes";
 import { KINDS_SETTINGS, benchQuestions, type KindsSetting } from "./questions";
@@ -85,6 +96,8 @@ const { values } = parseArgs({
     "time-limit": { type: "string", default: "10" },
     workers: { type: "string" },
     "baseline-broadcasts": { type: "string", default: "5" },
+    /** Many games: answer windows of the bare server's immediate echo, the floor of the answer ack (0 skips them). */
+    "echo-rounds": { type: "string", default: "2" },
     "http-seconds": { type: "string", default: "5" },
     "http-connections": { type: "string", default: "10" },
     /** Phones (Chromium) that join and answer, for what a player downloads; 0 skips it. */
@@ -96,8 +109,16 @@ const { values } = parseArgs({
     "display-remote": { type: "boolean", default: true },
     /** Writes a V8 CPU profile of the server to bench/profiles/ (open it in Chrome DevTools). */
     profile: { type: "boolean", default: false },
-    /** The simulated players' WebSocket client (bench/client-socket.ts): `lean`, the bench's own, or `ws`'s. */
-    client: { type: "string", default: "lean" },
+    /** The simulated players' WebSocket client (bench/client-socket.ts): `lean`, the bench's own (the default), or `ws`'s (the default of --outsider). */
+    client: { type: "string" },
+    /** The outsider's measurement (bench/outsider.ts): `ws` clients in worker processes, each question timed from the host's command. */
+    outsider: { type: "boolean", default: false },
+    /** --outsider: how long the host waits after its leaderboard (or the lobby) before its next command. */
+    "settle-ms": { type: "string", default: "1000" },
+    /** --outsider: every player answers each question at a random moment of its window (`--no-answers`: none does). */
+    answers: { type: "boolean", default: true },
+    /** --outsider: NAME=VALUE for the server's environment (repeatable), e.g. `--server-env SQLITE_SYNCHRONOUS=normal`. */
+    "server-env": { type: "string", multiple: true, default: [] },
     /** An argument for the server's `node` (repeatable), e.g. `--server-node-arg=--heap-growing-percent=0` for V8's own heap growth (docs/decisions/0039-heap-growth.md). */
     "server-node-arg": { type: "string", multiple: true, default: [] },
   },
@@ -106,11 +127,13 @@ if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
   throw new Error(`--kinds must be one of ${KINDS_SETTINGS.join(", ")} (got ${values.kinds}).`);
 }
 const kinds = values.kinds as KindsSetting;
-if (!(CLIENT_KINDS as readonly string[]).includes(values.client!))
-  throw new Error(`--client must be one of ${CLIENT_KINDS.join(", ")} (got ${values.client}).`);
+const outsider = values.outsider!;
+const client = values.client ?? (outsider ? "ws" : "lean");
+if (!(CLIENT_KINDS as readonly string[]).includes(client)) throw new Error(`--client must be one of ${CLIENT_KINDS.join(", ")} (got ${client}).`);
 // The load workers are forked with this environment (bench/processes.ts) and open their sockets by it.
-process.env.BENCH_CLIENT = values.client;
+process.env.BENCH_CLIENT = client;
 const manyGames = values.games !== undefined;
+if (outsider && manyGames) throw new Error("--outsider plays one game; leave out --games.");
 if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
 if (manyGames && values.pictures) throw new Error("--pictures is for the single-game mode.");
 const withPictures = values.pictures!;
@@ -221,17 +244,24 @@ async function mainManyGames(): Promise<void> {
     staggerSeconds,
     workers: workerCount,
     baselineBroadcasts,
+    echoRounds: Number(values["echo-rounds"]),
     serverNodeArgs,
     pages: pageOptions,
   };
+  if (!Number.isInteger(options.echoRounds) || options.echoRounds < 0) throw new Error(`--echo-rounds must be a whole number (got ${values["echo-rounds"]}).`);
   const settings = describeManyGames(options, `kinds ${kinds}`);
   const runs: ManyGamesFigures[] = [];
-  const perRun: Array<{ figures: ManyGamesFigures; firstErrors: string[]; pages: ReturnType<typeof pagePassResults> }> = [];
+  const perRun: Array<{ figures: ManyGamesFigures; firstErrors: string[]; startedAtMonotonicMs: number; pages: ReturnType<typeof pagePassResults> }> = [];
   for (let run = 1; run <= runCount; run++) {
     log(`run ${run} of ${runCount}`);
     const outcome = await runManyGames(options);
     runs.push(outcome.figures);
-    perRun.push({ figures: outcome.figures, firstErrors: outcome.firstErrors, pages: pagePassResults(outcome.pages) });
+    perRun.push({
+      figures: outcome.figures,
+      firstErrors: outcome.firstErrors,
+      startedAtMonotonicMs: outcome.startedAtMonotonicMs,
+      pages: pagePassResults(outcome.pages),
+    });
     console.log(`\nrun ${run} of ${runCount}`);
     printTable([
       ["command", command],
@@ -269,6 +299,42 @@ async function mainManyGames(): Promise<void> {
   }
 }
 
+/** The outsider's measurement (bench/outsider.ts). */
+async function mainOutsider(): Promise<void> {
+  const serverEnv = Object.fromEntries(
+    values["server-env"]!.map((pair) => {
+      const at = pair.indexOf("=");
+      if (at <= 0) throw new Error(`--server-env takes NAME=VALUE (got ${pair}).`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+  const settleMs = Number(values["settle-ms"]);
+  if (!(settleMs >= 0)) throw new Error(`--settle-ms must be 0 or more (got ${values["settle-ms"]}).`);
+  const options: OutsiderOptions = {
+    playerCount,
+    questionCount,
+    timeLimitSeconds,
+    workerCount,
+    settleMs,
+    answers: values.answers!,
+    serverNodeArgs,
+    serverEnv,
+  };
+  const runs: OutsiderFigures[] = [];
+  for (let run = 1; run <= runCount; run++) {
+    log(`run ${run} of ${runCount}`);
+    runs.push(await measureOutsider(options));
+    console.log(`\nrun ${run} of ${runCount}`);
+    printTable([["command", command], ["outsider", describeOutsider(options)], ...outsiderRows(runs.at(-1)!)]);
+  }
+  const medians = medianFigures(runs) as unknown as OutsiderFigures;
+  if (runCount > 1) {
+    console.log(`\nmedians of ${runCount} runs`);
+    printTable([["command", command], ["outsider", describeOutsider(options)], ...outsiderMedianRows(runs, medians)]);
+  }
+  writeResults({ date: new Date().toISOString(), command, machine: machineDescription(), mode: "outsider", options, runs, median: medians });
+}
+
 function writeResults(results: object): void {
   fs.writeFileSync(path.resolve(root, values.out!), `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${values.out}`);
@@ -276,7 +342,7 @@ function writeResults(results: object): void {
 
 async function main(): Promise<void> {
   ensureBuild();
-  await (manyGames ? mainManyGames() : mainSingleGame());
+  await (outsider ? mainOutsider() : manyGames ? mainManyGames() : mainSingleGame());
 }
 
 main().catch((error: unknown) => {

@@ -109,7 +109,7 @@ async function playGame(server: GameServer, workers: Worker[], options: SingleGa
 
   const wsUrl = `${server.url.replace(/^http/, "ws")}/ws`;
   // With the host secret the server set when the game was made (docs/decisions/0044-shared-browsers.md).
-  const host = new WebSocket(`${wsUrl}?clientId=${hostId}`, { perMessageDeflate: false, headers: withCookies(hostId, {}) });
+  const host = new WebSocket(`${wsUrl}?clientId=${hostId}&game=${gameCode}`, { perMessageDeflate: false, headers: withCookies(hostId, {}) });
   await new Promise((resolve, reject) => host.once("open", resolve).once("error", reject));
   const hostReady = new Promise<void>((resolve) => {
     host.on("message", (data: Buffer) => {

@@ -14,6 +14,18 @@ export interface MetricSources {
   games: () => number;
   players: () => number;
   sockets: () => number;
+  /**
+   * Games this node owns (issue 28): on one node, every game in memory; in a cluster, those whose
+   * ownership row names this node. Counts `games` when absent.
+   */
+  gamesOwned?: () => number;
+  /** Whether this node takes new work (`/readyz`): 1 or 0. 1 when absent. */
+  ready?: () => Promise<boolean>;
+}
+
+/** This node's name in a cluster: NODE_ID, or the machine's host name (docs/configuration.md). */
+export interface NodeIdentity {
+  nodeId: string;
 }
 
 /**
@@ -53,10 +65,59 @@ export class ServerMetrics implements OutboxMetrics {
   private readonly aiGenerations: Counter;
   private readonly aiFailures: Counter;
   private readonly webhookEvents: Counter<"type" | "outcome">;
+  private readonly claims: Counter;
+  private readonly handovers: Counter;
+  private readonly forwardedSockets: Counter;
+  private readonly fencedCommits: Counter;
 
-  constructor() {
+  constructor(identity: NodeIdentity = { nodeId: "local" }) {
     const registers = [this.registry];
     const sources = () => this.sources;
+    // An info metric rather than a label on every series: a query joins it on `instance` for the
+    // node's name (`* on(instance) group_left(node) quiz_night_node_info`), and the series of one
+    // node keep the names and labels they had before issue 28.
+    new Gauge({ name: "quiz_night_node_info", help: "This node's name (NODE_ID) as a label; always 1.", labelNames: ["node"], registers }).set(
+      { node: identity.nodeId },
+      1,
+    );
+    new Gauge({
+      name: "quiz_night_games_owned",
+      help: "Games this node owns: on one node every live game in memory, in a cluster those whose ownership names this node.",
+      registers,
+      collect() {
+        const { gamesOwned, games } = sources();
+        this.set((gamesOwned ?? games)());
+      },
+    });
+    new Gauge({
+      name: "quiz_night_ready",
+      help: "1 while this node takes new work (GET /readyz answers 200), 0 once it drains or while its database does not answer.",
+      registers,
+      async collect() {
+        const ready = sources().ready;
+        this.set(ready === undefined || (await ready()) ? 1 : 0);
+      },
+    });
+    this.claims = new Counter({
+      name: "quiz_night_game_claims_total",
+      help: "Games this node claimed: free ones, and those whose owner was dead.",
+      registers,
+    });
+    this.handovers = new Counter({
+      name: "quiz_night_game_handovers_total",
+      help: "Games this node handed over to another while it drained.",
+      registers,
+    });
+    this.forwardedSockets = new Counter({
+      name: "quiz_night_forwarded_sockets_total",
+      help: "Sockets this node forwarded to the owner of their game, another node.",
+      registers,
+    });
+    this.fencedCommits = new Counter({
+      name: "quiz_night_fenced_commits_total",
+      help: "Game commits refused because this node no longer owned the game (its epoch was taken).",
+      registers,
+    });
     new Gauge({
       name: "quiz_night_games",
       help: "Games loaded in this server (live rooms).",
@@ -166,6 +227,26 @@ export class ServerMetrics implements OutboxMetrics {
 
   webhookEvent(type: string, outcome: WebhookOutcome): void {
     this.webhookEvents.labels(type, outcome).inc();
+  }
+
+  /** This node claimed a game (a free one, or one whose owner was dead). */
+  gameClaimed(): void {
+    this.claims.inc();
+  }
+
+  /** This node handed a game over to another while it drained (server/drain.ts). */
+  gameHandedOver(): void {
+    this.handovers.inc();
+  }
+
+  /** This node forwarded a socket to the owner of its game. */
+  socketForwarded(): void {
+    this.forwardedSockets.inc();
+  }
+
+  /** A commit of this node was refused: another node owns the game now. */
+  commitFenced(): void {
+    this.fencedCommits.inc();
   }
 }
 

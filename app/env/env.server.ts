@@ -67,12 +67,20 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATABASE_PATH: z.string().min(1).default("./data/quiz.sqlite"),
-  // PostgreSQL instead of the SQLite file (docs/configuration.md, docs/decisions/0051-postgres-second-store.md).
+  // PostgreSQL instead of the SQLite file: a cluster's shared database (issue 28; docs/configuration.md,
+  // docs/decisions/0051-postgres-second-store.md). Unset, one node runs on the SQLite file above.
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/[^\s]+$/i, { error: "must be a PostgreSQL URL such as postgres://quiz:secret@db.example:5432/quiz" })
     .optional(),
   DATABASE_POOL_SIZE: WholeNumber.min(2, { error: "must be 2 or more (the sweep holds one connection while it runs)" }).max(1000).default(10),
+  // This node's name in /metrics and the logs; the machine's host name when unset.
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: "must be 1 to 64 letters, digits, dots, dashes or underscores" })
+    .optional(),
+  // How long a node drains after SIGTERM before it saves and closes (server/drain.ts); by default 20 in a cluster, 0 alone.
+  DRAIN_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int().min(0).max(600).optional(),
   SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   SEED_DEMO: BooleanFlag.default(true),
   ALLOWED_ORIGINS: OriginList.default([]),

@@ -4,6 +4,11 @@
  * are in protocol.ts, which re-exports these.
  */
 export const WS_PATH = "/ws";
+/**
+ * The socket URL's parameter naming the game the socket is for (`/ws?clientId=...&game=CODE`): a
+ * balancer hashes on it so every socket of a game reaches the same node (issue 28, docs/deploy/).
+ */
+export const GAME_URL_PARAM = "game";
 /** Frames larger than this are refused by the server before parsing. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 

@@ -3,6 +3,9 @@
  * attempts per key (an address, an account, or the whole server) in a window, with
  * `rate-limiter-flexible`'s SQLite store so the counts survive a restart. The store is its own small
  * SQLite file beside the database: its writes never wait for, or take part in, a game's commit.
+ * In a cluster (DATABASE_URL) the counts are kept in Postgres instead, with the library's Postgres
+ * store, in a table of their own that every node counts in, so a limit holds across the nodes
+ * whichever one a request reaches (docs/decisions/0054-limits-across-nodes.md).
  *
  * Like the quiz generator, it is built in server.ts and called from routes in the app build, so it
  * answers with data (`LimitCheck`), never with an error class of its own.
@@ -11,7 +14,8 @@ import { appError, type AppError, type ErrorCode } from "#app/i18n/app-error";
 import fs from "node:fs";
 import path from "node:path";
 import { SQLite, type SQLiteDatabase } from "#db/sqlite.server";
-import { RateLimiterMemory, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { LimitsPool } from "#db/limits-pool.server";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 export type LimitName =
   | "guest"
@@ -114,45 +118,115 @@ export function limitsDatabasePath(databasePath: string): string {
 /** How often rows whose window ended over an hour ago are cleared from the store. */
 const CLEAR_EXPIRED_EVERY_MS = 5 * 60_000;
 
+/**
+ * An allowance kept where every node of a cluster counts it (rate-limiter-flexible's Postgres
+ * store, `RateLimits.sharedAllowance`): the joins an address may make across games in a
+ * window, whichever nodes they land on (docs/decisions/0054-limits-across-nodes.md).
+ */
+export interface SharedAllowance {
+  /**
+   * Takes up to `wanted` of `key`'s allowance in its current window, atomically across nodes:
+   * how many were granted (0: none left) and the milliseconds until the window ends.
+   */
+  lease(key: string, wanted: number): Promise<{ granted: number; msLeft: number }>;
+}
+
+/** The table of the counts, in the limits' SQLite file or in a cluster's Postgres database. */
+const TABLE = "rate_limits";
+
+/** rate-limiter-flexible's own table, as its Postgres store would make it (key, points, expire in epoch ms). */
+const CREATE_POSTGRES_TABLE = `create table if not exists ${TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
+
+/** Where the counts are kept: this node's SQLite file, or the Postgres database every node of a cluster shares. */
+type Store = { kind: "sqlite"; db: SQLiteDatabase } | { kind: "postgres"; pool: LimitsPool };
+
 export class RateLimits {
   private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
-  private readonly store: SQLiteDatabase;
+  private readonly store: Store;
   private readonly clearTimer: NodeJS.Timeout;
 
-  /** `storePath`: a SQLite file for the counts (":memory:" keeps them in this process only). */
+  /**
+   * The counts of a cluster's nodes in `pool`'s database, shared by every node (DATABASE_URL); the
+   * table is made on first use. The pool stays the caller's: `close` leaves it open.
+   */
+  static async onPostgres(pool: LimitsPool, rules: LimitRules = DEFAULT_LIMIT_RULES, now: () => number = Date.now): Promise<RateLimits> {
+    await pool.query(CREATE_POSTGRES_TABLE);
+    return new RateLimits(pool, rules, now);
+  }
+
+  /**
+   * `store`: a SQLite file for the counts (":memory:" keeps them in this process only), or a
+   * Postgres pool whose table exists (`onPostgres` makes it).
+   */
   constructor(
-    storePath: string,
+    store: string | LimitsPool,
     private readonly rules: LimitRules = DEFAULT_LIMIT_RULES,
     private readonly now: () => number = Date.now,
   ) {
-    if (storePath !== ":memory:") fs.mkdirSync(path.dirname(storePath), { recursive: true });
-    this.store = new SQLite(storePath);
-    this.store.pragma("journal_mode = WAL");
-    // Counts lost to a power cut only let a few more attempts through.
-    this.store.pragma("synchronous = NORMAL");
-    this.store.exec("create table if not exists rate_limits (key text primary key, points integer not null default 0, expire integer)");
+    this.store = typeof store === "string" ? { kind: "sqlite", db: openSqliteStore(store) } : { kind: "postgres", pool: store };
     for (const [name, rule] of Object.entries(rules) as [LimitName, LimitRule][]) {
       if (!Number.isFinite(rule.points)) continue;
       // A UTC-day limit keys each day apart; its rows simply expire a day later.
       const duration = rule.window === "utc-day" ? 2 * 24 * HOUR : rule.window;
-      const limiter = new RateLimiterSQLite({
-        storeClient: this.store,
-        storeType: "better-sqlite3",
-        tableName: "rate_limits",
-        tableCreated: true,
-        keyPrefix: name,
-        points: rule.points,
-        duration,
-        // Once over, a key is refused from memory until its window ends: a flood costs no writes.
-        inMemoryBlockOnConsumed: rule.points + 1,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration }),
-      });
-      this.limiters.set(name, limiter);
+      // Once over, a key is refused from memory until its window ends: a flood costs no writes.
+      this.limiters.set(name, this.limiter(name, rule.points, duration, rule.points + 1));
     }
     // The limiters share one table (the library's own timer would run once per limiter and outlive `close`).
-    const clearExpired = this.store.prepare("delete from rate_limits where expire < ?");
-    this.clearTimer = setInterval(() => clearExpired.run(this.now() - HOUR * 1000), CLEAR_EXPIRED_EVERY_MS);
+    this.clearTimer = setInterval(() => void this.clearExpired(this.now() - HOUR * 1000), CLEAR_EXPIRED_EVERY_MS);
     this.clearTimer.unref();
+  }
+
+  /**
+   * A limiter of the store, with a memory one as its insurance: when the store fails (a Postgres
+   * that does not answer), this node counts alone rather than refuse or let everything through.
+   */
+  private limiter(keyPrefix: string, points: number, duration: number, inMemoryBlockOnConsumed?: number): RateLimiterAbstract {
+    const common = {
+      tableName: TABLE,
+      tableCreated: true,
+      keyPrefix,
+      points,
+      duration,
+      ...(inMemoryBlockOnConsumed === undefined ? {} : { inMemoryBlockOnConsumed }),
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+    };
+    const store = this.store;
+    if (store.kind === "sqlite") return new RateLimiterSQLite({ ...common, storeClient: store.db, storeType: "better-sqlite3" });
+    return new RateLimiterPostgres({ ...common, storeClient: store.pool, storeType: "pool", clearExpiredByTimeout: false });
+  }
+
+  private async clearExpired(before: number): Promise<void> {
+    const store = this.store;
+    if (store.kind === "sqlite") {
+      store.db.prepare(`delete from ${TABLE} where expire < ?`).run(before);
+      return;
+    }
+    // Every node clears; a row cleared twice costs nothing, and a failure only leaves old rows a while longer.
+    await store.pool.query(`delete from ${TABLE} where expire < $1`, [before]).catch(() => {});
+  }
+
+  /**
+   * In a cluster, an allowance every node spends from (`SharedAllowance`): `points` per `key` in
+   * windows of `windowSeconds`, for the socket's join limit across games (server/socket/join-limits.ts).
+   * Null on one node, whose own count in memory is exact and costs no write.
+   */
+  sharedAllowance(keyPrefix: string, points: number, windowSeconds: number): SharedAllowance | null {
+    if (this.store.kind !== "postgres" || !Number.isFinite(points)) return null;
+    // Without a block in memory: a refused lease must still say how much of it the store granted.
+    const limiter = this.limiter(keyPrefix, points, windowSeconds);
+    return {
+      async lease(key, wanted) {
+        try {
+          const taken = await limiter.consume(key, wanted);
+          return { granted: wanted, msLeft: taken.msBeforeNext };
+        } catch (rejection) {
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          // The store counted all of `wanted` and went past `points`: what was left before it is granted.
+          const before = rejection.consumedPoints - wanted;
+          return { granted: Math.max(0, Math.min(wanted, points - before)), msLeft: rejection.msBeforeNext };
+        }
+      },
+    };
   }
 
   private keyOf(name: LimitName, key: string): string {
@@ -206,10 +280,21 @@ export class RateLimits {
     await this.limiters.get(name)?.delete(this.keyOf(name, key));
   }
 
+  /** Stops the clearing; closes a SQLite store (a Postgres pool is its opener's to end). */
   close(): void {
     clearInterval(this.clearTimer);
-    this.store.close();
+    if (this.store.kind === "sqlite") this.store.db.close();
   }
+}
+
+function openSqliteStore(storePath: string): SQLiteDatabase {
+  if (storePath !== ":memory:") fs.mkdirSync(path.dirname(storePath), { recursive: true });
+  const db = new SQLite(storePath);
+  db.pragma("journal_mode = WAL");
+  // Counts lost to a power cut only let a few more attempts through.
+  db.pragma("synchronous = NORMAL");
+  db.exec(`create table if not exists ${TABLE} (key text primary key, points integer not null default 0, expire integer)`);
+  return db;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { DeliverySlot, type Connection, type GameRoom, type OutgoingData } from "../game-room";
 import { ownTextFrame, textFrame } from "./frames";
+import type { SocketIdentity } from "./upgrade";
 
 /** A client this far behind is too slow to keep: it is dropped and may rejoin, instead of buffering without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -31,16 +32,30 @@ export class Client implements Connection {
   waiting: Array<string | typeof SOCKET_CLOSED> | null = null;
   lastRefill = Date.now();
 
-  /** `stream` is the connection under the WebSocket: corked, several frames leave in one write. `address` is for the join limits, never logged. */
+  readonly clientId: string;
+  /** For the join limits, never logged. */
+  readonly address: string;
+  /** The upgrade's host secret and session cookies, if it had any (`hostCookiesOf`). */
+  readonly cookie: string | null;
+  /**
+   * The game its URL named, or null (opened before its browser knew one): what a balancer hashed it
+   * by, and what a node routes or forwards it by (issue 28). A message may still name another game:
+   * on one node that is harmless, and the transport lets it through (see `join`).
+   */
+  readonly gameCode: string | null;
+
+  /** `stream` is the connection under the WebSocket: corked, several frames leave in one write. */
   constructor(
     readonly socket: WebSocket,
     private readonly stream: Duplex,
-    readonly clientId: string,
-    readonly address: string,
+    identity: SocketIdentity,
     public tokens: number,
-    /** The upgrade's host secret and session cookies, if it had any (`hostCookiesOf`). */
-    readonly cookie: string | null,
-  ) {}
+  ) {
+    this.clientId = identity.clientId;
+    this.address = identity.address;
+    this.cookie = identity.cookie;
+    this.gameCode = identity.gameCode;
+  }
 
   send(...messages: OutgoingData[]): void {
     const socket = this.socket;

@@ -1,5 +1,8 @@
 import { WindowCounter } from "../window-counter";
 import type { ErrorCode } from "#app/i18n/app-error";
+import type { SharedAllowance } from "#app/limits/rate-limits.server";
+
+export type { SharedAllowance };
 
 /**
  * How many new players may come in. A classroom or an assembly joins one game from one address
@@ -48,35 +51,131 @@ export const JOIN_LIMIT_KEYS = {
 /** How long the count of players an address brought into a game is kept: longer than any game lasts. */
 const PLAYERS_PER_IP_WINDOW_SECONDS = 24 * 60 * 60;
 
+/** The per-minute windows of the join limits. */
+export const JOIN_WINDOW_SECONDS = 60;
+
+/**
+ * The largest lease a node takes of an address's shared allowance at once, as a share of the
+ * limit: a node refuses early by at most what other nodes hold leased and unspent, each at most
+ * this share (docs/decisions/0054-limits-across-nodes.md).
+ */
+export const LEASE_SHARE = 1 / 20;
+
+interface Lease {
+  /** Joins granted to this node and not spent yet. */
+  left: number;
+  /** How many the last lease asked for: the next asks twice as many, up to the share. */
+  size: number;
+  /** When the shared window ends (epoch ms); the lease ends with it. */
+  until: number;
+}
+
+/**
+ * One node's side of a shared per-address allowance: joins are spent from leases taken of the
+ * shared count, so the shared store is asked once per lease, not once per join. A lease starts
+ * at one join and doubles while the address keeps joining here, up to `maxLease`: an address
+ * that joins once (a phone at home) strands nothing, and a flood asks the store a handful of times.
+ * Cluster-wide, an address never gets more than the limit in a window: every join spent was
+ * granted by the store first.
+ */
+export class LeasedAllowance {
+  private readonly leases = new Map<string, Lease>();
+  private readonly renewing = new Map<string, Promise<void>>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly shared: SharedAllowance,
+    private readonly maxLease: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), JOIN_WINDOW_SECONDS * 1000);
+    this.sweeper.unref();
+  }
+
+  /** Spends one of `key`'s allowance: false when the cluster has none left in this window. */
+  async take(key: string): Promise<boolean> {
+    for (;;) {
+      const lease = this.leases.get(key);
+      const current = lease && lease.until > this.now() ? lease : undefined;
+      if (current && current.left > 0) {
+        current.left--;
+        return true;
+      }
+      // The store said none is left (`size` 0) until the window ends: refused without asking again.
+      if (current && current.size === 0) return false;
+      let renewal = this.renewing.get(key);
+      if (!renewal) {
+        renewal = this.renew(key, current).finally(() => this.renewing.delete(key));
+        this.renewing.set(key, renewal);
+      }
+      // Joins of one address arriving together wait for one lease, then spend it in turn.
+      await renewal;
+    }
+  }
+
+  private async renew(key: string, current: Lease | undefined): Promise<void> {
+    const wanted = current ? Math.min(this.maxLease, current.size * 2) : 1;
+    const { granted, msLeft } = await this.shared.lease(key, wanted);
+    const until = this.now() + (msLeft > 0 ? msLeft : JOIN_WINDOW_SECONDS * 1000);
+    this.leases.set(key, granted > 0 ? { left: granted, size: wanted, until } : { left: 0, size: 0, until });
+  }
+
+  /** Addresses holding a lease, ended or not (for tests). */
+  get size(): number {
+    return this.leases.size;
+  }
+
+  sweep(): void {
+    const now = this.now();
+    for (const [key, lease] of this.leases) if (lease.until <= now) this.leases.delete(key);
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+}
+
 /** The allowances of new players, per address, per game and per address in a game. Rejoins never count. */
 export class JoinLimiter {
   private readonly limits: JoinLimits;
-  private readonly joinsPerAddressPerGame = new WindowCounter(60);
-  private readonly joinsPerAddress = new WindowCounter(60);
-  private readonly joinsPerGame = new WindowCounter(60);
+  private readonly joinsPerAddressPerGame = new WindowCounter(JOIN_WINDOW_SECONDS);
+  private readonly joinsPerAddress = new WindowCounter(JOIN_WINDOW_SECONDS);
+  private readonly joinsPerGame = new WindowCounter(JOIN_WINDOW_SECONDS);
   private readonly playersPerAddressPerGame = new WindowCounter(PLAYERS_PER_IP_WINDOW_SECONDS);
+  /** In a cluster, an address's joins across games, counted with the other nodes; null on one node, where `joinsPerAddress` is exact. */
+  private readonly sharedJoinsPerAddress: LeasedAllowance | null;
 
-  constructor(limits?: Partial<JoinLimits>) {
+  /**
+   * `shared`: in a cluster, where an address's joins across games are counted for every node
+   * (docs/decisions/0054-limits-across-nodes.md). The per-game limits need nothing shared: every
+   * socket of a game reaches the game's owner, which counts them exactly.
+   */
+  constructor(limits?: Partial<JoinLimits>, shared?: SharedAllowance) {
     this.limits = { ...DEFAULT_JOIN_LIMITS, ...limits };
+    const acrossGames = this.limits.joinsPerIpPerMinute;
+    this.sharedJoinsPerAddress = shared && Number.isFinite(acrossGames) ? new LeasedAllowance(shared, Math.max(1, Math.ceil(acrossGames * LEASE_SHARE))) : null;
   }
 
   /**
    * Spends one new-player join from the address's and the game's allowances; the name of the
    * one used up (its message in JOIN_LIMIT_MESSAGES), or null when the player may come in. The per-minute ones count attempts; the
-   * address's total in a game counts players admitted (see `countAdmitted`).
+   * address's total in a game counts players admitted (see `countAdmitted`). A promise only in a
+   * cluster, when the address's lease of its shared allowance is spent (`LeasedAllowance`).
    */
-  refusalOf(address: string, gameCode: string): JoinLimitName | null {
+  refusalOf(address: string, gameCode: string): JoinLimitName | null | Promise<JoinLimitName | null> {
     const limits = this.limits;
     const addressInGame = `${gameCode}|${address}`;
     if (this.playersPerAddressPerGame.count(addressInGame) >= limits.playersPerIpPerGame) return "ipGameTotal";
-    for (const [counter, key, limit, name] of [
-      [this.joinsPerAddressPerGame, addressInGame, limits.joinsPerIpPerGamePerMinute, "ipGame"],
-      [this.joinsPerAddress, address, limits.joinsPerIpPerMinute, "ip"],
-      [this.joinsPerGame, gameCode, limits.joinsPerGamePerMinute, "game"],
-    ] as const) {
-      if (!counter.take(key, limit)) return name;
+    if (!this.joinsPerAddressPerGame.take(addressInGame, limits.joinsPerIpPerGamePerMinute)) return "ipGame";
+    if (this.sharedJoinsPerAddress) {
+      return this.sharedJoinsPerAddress.take(address).then((taken) => (taken ? this.gameRefusal(gameCode) : "ip"));
     }
-    return null;
+    if (!this.joinsPerAddress.take(address, limits.joinsPerIpPerMinute)) return "ip";
+    return this.gameRefusal(gameCode);
+  }
+
+  private gameRefusal(gameCode: string): JoinLimitName | null {
+    return this.joinsPerGame.take(gameCode, this.limits.joinsPerGamePerMinute) ? null : "game";
   }
 
   /** A new player from this address is in the game; over the cap already, the next one from there is refused before it joins. */
@@ -86,5 +185,6 @@ export class JoinLimiter {
 
   stop(): void {
     for (const counter of [this.joinsPerAddressPerGame, this.joinsPerAddress, this.joinsPerGame, this.playersPerAddressPerGame]) counter.stop();
+    this.sharedJoinsPerAddress?.stop();
   }
 }

@@ -12,8 +12,8 @@ import type { GameRoom } from "../game-room";
 import { HeartbeatRounds } from "../heartbeat";
 import { silentLogger, type Logger } from "../logger";
 import { CLIENT, Client, SOCKET_CLOSED, type ClientSocket } from "./client";
-import { JOIN_LIMIT_CODE, JOIN_LIMIT_KEYS, JOIN_LIMIT_MESSAGES, JoinLimiter, type JoinLimits } from "./join-limits";
-import { upgradeListener, type UpgradeOptions } from "./upgrade";
+import { JOIN_LIMIT_CODE, JOIN_LIMIT_KEYS, JOIN_LIMIT_MESSAGES, JoinLimiter, type JoinLimits, type SharedAllowance } from "./join-limits";
+import { upgradeListener, type SocketIdentity, type UpgradeOptions } from "./upgrade";
 
 export interface TransportOptions extends UpgradeOptions {
   heartbeatIntervalMs?: number;
@@ -30,6 +30,19 @@ export interface TransportOptions extends UpgradeOptions {
   codeLookups?: CodeLookups;
   logger?: Logger;
   metrics?: TransportMetrics;
+  /**
+   * Whether this node takes a new socket for the game its URL names (null: none named). A
+   * draining node takes none for a game it does not hold (server/drain.ts): such a socket is
+   * closed with 4000 ("server restarting") as soon as it opens, and its browser reconnects, to
+   * another node. Every socket is taken when absent.
+   */
+  admitsSocket?: (gameCode: string | null) => boolean;
+  /**
+   * In a cluster, where the new players an address adds across games are counted for every node
+   * (JOIN_LIMIT_PER_IP_ALL_GAMES; docs/decisions/0054-limits-across-nodes.md); counted here alone
+   * when absent.
+   */
+  sharedJoinAllowance?: SharedAllowance;
 }
 
 /** Messages counted by type for /metrics; `invalid` stands for any message the protocol refuses, so a client cannot invent labels. */
@@ -64,10 +77,10 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const clients = new Set<Client>();
   const codeLookups = options.codeLookups;
-  const joinLimiter = new JoinLimiter(options.joinLimits);
+  const joinLimiter = new JoinLimiter(options.joinLimits, options.sharedJoinAllowance);
 
-  const onUpgrade = upgradeListener(options, (request, socket, head, clientId, address, cookie) =>
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, clientId, address, cookie)),
+  const onUpgrade = upgradeListener(options, (request, socket, head, identity) =>
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, socket, identity)),
   );
   server.on("upgrade", onUpgrade);
 
@@ -77,8 +90,14 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     return { hostSecret: hostSecretOf(client.cookie), userId: options.signedInUserOf ? await options.signedInUserOf(client.cookie) : null };
   }
 
-  function accept(socket: WebSocket, stream: Duplex, clientId: string, address: string, cookie: string | null): void {
-    const client = new Client(socket, stream, clientId, address, burst, cookie);
+  function accept(socket: WebSocket, stream: Duplex, identity: SocketIdentity): void {
+    // Refused after the handshake, not before: only an open socket can be told 4000, which a
+    // browser reconnects after, where an HTTP refusal reads as a failure (app/game/client/socket.ts).
+    if (options.admitsSocket && !options.admitsSocket(identity.gameCode)) {
+      socket.close(CloseCode.SERVER_RESTARTING, "Server restarting");
+      return;
+    }
+    const client = new Client(socket, stream, identity, burst);
     (socket as ClientSocket)[CLIENT] = client;
     clients.add(client);
     socket.on("pong", onPong);
@@ -205,6 +224,12 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
    * counts as one more.
    */
   async function lookUpRoom(client: Client, gameCode: string): Promise<GameRoom | null> {
+    // A socket whose URL named another game (or none) still joins: with one node every game is
+    // here. Once nodes forward by the URL's game (issue 28), such a message may reach a node that
+    // does not own its game; logged so that can be seen before it matters.
+    if (client.gameCode !== null && client.gameCode !== gameCode) {
+      logger.debug({ event: "socket_game_mismatch", gameCode, urlGameCode: client.gameCode }, "a socket joins another game than its URL names");
+    }
     const refusal = codeLookups?.refusal(client.address);
     if (refusal) {
       replyError(client, refusal.message, CODE_LOOKUPS_CODE, appError(CODE_LOOKUPS_CODE, { wait: refusal.wait }));
@@ -226,7 +251,7 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
     // Limits count new players only: a player coming back after a drop or a restart is never refused.
     const isNew = !isHost && !room.hasClient(client.clientId);
     if (isNew) {
-      const refusal = joinLimiter.refusalOf(client.address, gameCode);
+      const refusal = await joinLimiter.refusalOf(client.address, gameCode);
       if (refusal) {
         replyError(client, JOIN_LIMIT_MESSAGES[refusal], JOIN_LIMIT_CODE, appError(JOIN_LIMIT_KEYS[refusal]));
         return;

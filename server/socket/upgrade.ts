@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { z } from "zod";
 import { WS_PATH } from "#app/game/protocol";
 import { addressKey } from "#app/limits/address-key";
 import { HOST_SECRET_COOKIE } from "#app/sessions/host-secret.server";
-import { ClientIdSchema } from "#app/schemas/validation";
+import { ClientIdSchema, GameCodeSchema } from "#app/schemas/validation";
+import { GAME_URL_PARAM } from "#app/game/protocol-constants";
 import { isAllowedOrigin } from "../http-security";
 
 /**
@@ -29,16 +31,52 @@ export interface UpgradeOptions {
   maxSocketsPerAddress?: number;
 }
 
-/** An upgrade let through, with who it is: its browser's client id, its address (for the join limits, never logged) and the cookies it keeps. */
-export type AcceptUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, clientId: string, address: string, cookie: string | null) => void;
+/** Who an upgrade let through is: what the transport keeps of it on its `Client`. */
+export interface SocketIdentity {
+  /** Its browser's client id (a stranger's socket without one gets an `anon-` id of its own). */
+  clientId: string;
+  /** Its address as the limits count it (app/limits/address-key.ts); never logged. */
+  address: string;
+  /** The cookies it keeps for a host seat (`hostCookiesOf`), if it had any. */
+  cookie: string | null;
+  /**
+   * The game its URL names (`/ws?clientId=...&game=CODE`), or null for a socket opened before its
+   * browser knew one (the home page). A balancer hashes on it, so every socket of a game reaches
+   * one node; a node forwards by it (issue 28, docs/decisions/0054-limits-across-nodes.md).
+   */
+  gameCode: string | null;
+}
+
+/** An upgrade let through, with who it is. */
+export type AcceptUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, identity: SocketIdentity) => void;
+
+/**
+ * The `game` of a socket URL: a game code exactly as the app writes it (GameCodeSchema's own
+ * form, upper-case letters and digits). A balancer hashes the text as sent, so "abc-123" and
+ * "ABC123" would land on different nodes: a code in any other spelling is refused, not mended.
+ */
+export const SocketGameCodeSchema = z.string().refine((raw) => GameCodeSchema.safeParse(raw).data === raw, "game: not a game code");
+
+/** `game` of a socket URL: absent (null), a game code, or refused (`undefined`) when it is no game code as the app writes one. */
+export function socketGameCodeOf(url: URL): string | null | undefined {
+  const raw = url.searchParams.get(GAME_URL_PARAM);
+  if (raw === null) return null;
+  const parsed = SocketGameCodeSchema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** Where a connection's close listener finds the address its open sockets are counted under. */
 const ADDRESS = Symbol("address");
 type AddressedStream = Duplex & { [ADDRESS]: string };
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuse(socket: Duplex, status: number, text: string, body = ""): void {
+  const length = Buffer.byteLength(body);
+  const type = body ? "Content-Type: text/plain; charset=utf-8\r\n" : "";
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${length}\r\n\r\n${body}`);
 }
+
+/** What a socket URL with a malformed `game` is told, in its 400's body. */
+export const BAD_GAME_PARAM = "The game parameter is not a game code (6 upper-case letters and digits).";
 
 /**
  * The server's `upgrade` listener for /ws: the path, the origin and the sockets an address holds
@@ -77,6 +115,12 @@ export function upgradeListener(options: UpgradeOptions, accept: AcceptUpgrade):
       refuse(socket, 403, "Forbidden");
       return;
     }
+    // Before counting the address: a malformed URL holds no socket open.
+    const gameCode = socketGameCodeOf(url);
+    if (gameCode === undefined) {
+      refuse(socket, 400, "Bad Request", BAD_GAME_PARAM);
+      return;
+    }
     const address = addressKey(options.clientAddressOf?.(request) || request.socket.remoteAddress, options.ipv6PrefixLength);
     const open = socketsPerAddress.get(address) ?? 0;
     if (open >= maxSocketsPerAddress) {
@@ -90,6 +134,6 @@ export function upgradeListener(options: UpgradeOptions, accept: AcceptUpgrade):
     socket.on("close", releaseAddress);
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
-    accept(request, socket, head, clientId, address, hostCookiesOf(request.headers.cookie));
+    accept(request, socket, head, { clientId, address, cookie: hostCookiesOf(request.headers.cookie), gameCode });
   };
 }

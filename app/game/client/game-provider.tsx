@@ -5,7 +5,7 @@ import { useToast } from "#app/components/toaster";
 import { appErrorOf } from "#app/i18n/app-error";
 import { useSayError } from "#app/i18n/error-text";
 import type { ServerMessage } from "../protocol";
-import { WS_PATH } from "../protocol-constants";
+import { GAME_URL_PARAM, WS_PATH } from "../protocol-constants";
 
 /** One answer: exactly one of these, as the question's kind needs. */
 export type SubmittedAnswer = { answerIndex?: number; answerIndexes?: number[]; text?: string; number?: number };
@@ -80,9 +80,22 @@ function joinMessage(target: Target): Parameters<GameSocket["send"]>[0] {
   return { type: "JOIN_GAME", payload: { gameCode, nickname, ...(key ? { key } : {}), ...(team ? { team } : {}) } };
 }
 
-function socketUrl(clientId: string): string {
+/**
+ * The socket's URL: its browser, and the game it is in when it knows one, which a balancer in
+ * front of several nodes sends every socket of a game to one node by (issue 28, docs/deploy/).
+ */
+export function socketUrl(clientId: string, gameCode: string | null): string {
   const protocol = window.location.protocol === "https:" ? "wss" : "ws";
-  return `${protocol}://${window.location.host}${WS_PATH}?clientId=${encodeURIComponent(clientId)}`;
+  const game = gameCode ? `&${GAME_URL_PARAM}=${encodeURIComponent(gameCode)}` : "";
+  return `${protocol}://${window.location.host}${WS_PATH}?clientId=${encodeURIComponent(clientId)}${game}`;
+}
+
+/** The game this browser is in when the page itself has not said: the host's first, as the socket rejoins it. */
+function storedTarget(): Target | null {
+  const host = loadHostSession();
+  if (host) return { gameCode: host.gameCode, nickname: HOST_NICKNAME, isHost: true };
+  const player = loadPlayerSession();
+  return player ? { gameCode: player.gameCode, nickname: player.nickname, isHost: false } : null;
 }
 
 /** Owns the app's one game socket, the client game state, and the screen changes it drives. */
@@ -139,7 +152,9 @@ export function GameProvider({ children }: { children: ReactNode }) {
         toastRef.current({ title: t("toasts.quizError"), description: t("toasts.noQuestions"), variant: "destructive" });
       }
     };
-    const socket = new GameSocket(socketUrl(getClientId()), {
+    // Read for every socket opened: the game the page joins, or the one this browser was in.
+    const url = () => socketUrl(getClientId(), (targetRef.current ?? storedTarget())?.gameCode ?? null);
+    const socket = new GameSocket(url, {
       onMessage,
       onStateChange: (next) => {
         setConnection(next);
@@ -154,13 +169,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
         // (Re)join whatever game this browser is in, so a refresh or a dropped socket lands back in it.
         let target = targetRef.current;
         if (!target) {
-          const host = loadHostSession();
-          const player = loadPlayerSession();
-          target = host
-            ? { gameCode: host.gameCode, nickname: HOST_NICKNAME, isHost: true }
-            : player
-              ? { gameCode: player.gameCode, nickname: player.nickname, isHost: false }
-              : null;
+          target = storedTarget();
           if (target) {
             targetRef.current = target;
             dispatch({ type: "joining", ...target });
@@ -218,12 +227,17 @@ export function GameProvider({ children }: { children: ReactNode }) {
 
   const send = useCallback((message: Parameters<GameSocket["send"]>[0]) => socketRef.current?.send(message), []);
 
-  /** Joins now when connected; otherwise the socket's next open joins. */
+  /**
+   * Joins now when connected to a socket whose URL names this game; otherwise the next open joins:
+   * that of a socket for this game, opened beside the current one when its URL names another (or
+   * none, the home page's), or the socket's next open after a drop.
+   */
   const enter = useCallback((gameCode: string, nickname: string, isHost: boolean, keyed: { key: string; surface: Surface } | null = null, team?: string) => {
     const target: Target = { gameCode, nickname, isHost, ...keyed, ...(team ? { team } : {}) };
     targetRef.current = target;
     dispatch({ type: "joining", gameCode, nickname, isHost, surface: keyed?.surface });
-    if (socketRef.current?.state === "open") socketRef.current.send(joinMessage(target));
+    const socket = socketRef.current;
+    if (socket && !socket.follow() && socket.state === "open") socket.send(joinMessage(target));
   }, []);
 
   const value = useMemo<GameContextValue>(
