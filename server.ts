@@ -37,6 +37,9 @@ import { staticFiles } from "#server/precompressed-static";
 import { attachGameTransport } from "#server/socket/transport";
 import { JOIN_WINDOW_SECONDS } from "#server/socket/join-limits";
 import { defaultDrainSeconds, handOverGames, NodeDrain, SHUTDOWN_SECONDS } from "#server/drain";
+import { nodeAddressOf, nodeIdOf } from "#server/ownership";
+import { leaseTimings } from "#server/ownership-lease";
+import { PostgresOwnership } from "#server/ownership-postgres";
 import { limitRules, serverLimitsOf, type ServerLimits } from "#server/server-limits";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 import { issueHostSecret } from "#server/host-secret-cookie";
@@ -53,7 +56,8 @@ export interface ServerConfig {
   databasePath: string;
   /**
    * A PostgreSQL URL (DATABASE_URL): the data lives there instead (docs/decisions/0051-postgres-second-store.md),
-   * and the limits count there for every node (docs/decisions/0054-limits-across-nodes.md).
+   * the limits count there for every node (docs/decisions/0054-limits-across-nodes.md), and the games'
+   * owners are recorded there (docs/decisions/0052-game-ownership-and-fencing.md).
    */
   databaseUrl?: string;
   /** PostgreSQL only: the connection pool's size (DATABASE_POOL_SIZE; db/connection.server.ts). */
@@ -82,8 +86,15 @@ export interface ServerConfig {
   metricsToken?: string;
   /** Imports, pictures and reports: how many at once, the queue, the workers' heap; see HeavyWorkOptions. */
   heavyWork?: Partial<HeavyWorkOptions>;
-  /** This node's name (NODE_ID): the machine's host name when absent. */
+  /**
+   * This node's name (NODE_ID): in /metrics and the logs the machine's host name when absent; in a
+   * cluster, where it names the owner of games, unique to the process when absent (server/ownership.ts).
+   */
   nodeId?: string;
+  /** In a cluster: where the other nodes reach this one, host:port (NODE_ADDRESS); this machine's host name and port when absent. */
+  nodeAddress?: string;
+  /** In a cluster: how often the node renews its heartbeat, and how old another node's may be before its games are claimed (NODE_HEARTBEAT_MS, NODE_LEASE_MS). */
+  ownershipTimings?: { heartbeatMs?: number; leaseMs?: number };
   /** How long `drain` serves the node's games before the shutdown (DRAIN_SECONDS; server/drain.ts); 0 when absent. */
   drainSeconds?: number;
 }
@@ -133,7 +144,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const limits = serverLimitsOf(config);
   // In a cluster the limits count in Postgres, for every node; alone, in a SQLite file beside the database.
-  const limitsPool = config.databaseUrl ? openLimitsPool(config.databaseUrl) : null;
+  const limitsPool = config.databaseUrl
+    ? openLimitsPool(config.databaseUrl, (error) =>
+        logger.warn({ event: "limits_connection_error", err: error }, "A PostgreSQL connection of the limits failed; the pool replaces it."),
+      )
+    : null;
   const rateLimits = limitsPool
     ? await RateLimits.onPostgres(limitsPool, limitRules(limits))
     : new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
@@ -144,13 +159,32 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const databaseDir = config.databaseUrl || config.databasePath === ":memory:" ? process.cwd() : path.dirname(path.resolve(config.databasePath));
   const diskSpace = new DiskSpace(databaseDir, limits.minFreeDiskBytes);
-  const metrics = new ServerMetrics({ nodeId: config.nodeId ?? os.hostname() });
+  // In a cluster each game has one owner node at a time, recorded in Postgres (docs/decisions/0052-game-ownership-and-fencing.md).
+  const nodeId = config.databaseUrl ? nodeIdOf(config.nodeId) : (config.nodeId ?? os.hostname());
+  let listeningPort = config.port;
+  const ownership = config.databaseUrl
+    ? new PostgresOwnership({
+        db,
+        // The heartbeat and the node's advisory lock on one connection of their own, which their session lives on.
+        heartbeatDb: openDatabase(config.databaseUrl, {
+          poolSize: 1,
+          onConnectionError: (error) => logger.warn({ event: "heartbeat_connection_error", err: error }, "the ownership heartbeat's connection failed"),
+        }),
+        nodeId,
+        address: () => nodeAddressOf(config.nodeAddress, listeningPort),
+        timings: leaseTimings(config.ownershipTimings?.heartbeatMs, config.ownershipTimings?.leaseMs),
+        logger,
+      })
+    : undefined;
+  const metrics = new ServerMetrics({ nodeId });
   const hub = new GameHub(db, {
     ...config.game,
     logger,
     metrics,
     onSharedCommit: (games, seconds) => metrics.sharedCommit(games, seconds),
     settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame },
+    ownership,
+    ownershipEvents: { claimed: () => metrics.gameClaimed(), handedOver: () => metrics.gameHandedOver(), fencedCommit: () => metrics.commitFenced() },
   });
   const drain = new NodeDrain(hub);
   const readiness = () => drain.readiness(() => sql`select 1`.execute(db));
@@ -287,6 +321,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  listeningPort = port;
+  // Once it listens, so its row names the port the others reach it at; until then it claims no game.
+  await ownership?.start();
   const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
 
   return {
@@ -339,6 +376,8 @@ async function main(): Promise<void> {
     logger,
     metricsToken: env.METRICS_TOKEN,
     nodeId: env.NODE_ID,
+    nodeAddress: env.NODE_ADDRESS,
+    ownershipTimings: { heartbeatMs: env.NODE_HEARTBEAT_MS, leaseMs: env.NODE_LEASE_MS },
     drainSeconds,
     heavyWork: {
       concurrency: env.HEAVY_WORK_CONCURRENCY,

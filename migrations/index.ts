@@ -16,6 +16,7 @@ import * as hostSecrets from "./2026-11-30T0044-host-secrets";
 import * as everySubscription from "./2026-11-30T0400-every-subscription";
 import * as kindWithoutCheck from "./2026-12-01T0000-kind-without-check";
 import * as postgresBaseline from "./postgres/2026-12-01T0000-postgres-baseline";
+import * as gameOwners from "./2026-12-02T0000-game-owners";
 
 /**
  * Static lists of migrations, oldest first. Kysely's FileMigrationProvider cannot import `.ts`
@@ -56,7 +57,9 @@ const postgresHistory: Record<string, Migration> = {
  * step one database cannot take the same way (SQLite rebuilding a table to change a CHECK) branches
  * on dialectOf(db) from db/dialect.ts inside the migration.
  */
-const sharedMigrations: Record<string, Migration> = {};
+const sharedMigrations: Record<string, Migration> = {
+  "2026-12-02T0000-game-owners": gameOwners,
+};
 
 export function migrationsFor(dialect: "sqlite" | "postgres"): Record<string, Migration> {
   return { ...(dialect === "postgres" ? postgresHistory : sqliteHistory), ...sharedMigrations };

@@ -14,10 +14,14 @@
  * process gets after SIGTERM (docs/configuration.md).
  */
 
-/** What the drain needs of the game hub: how many games this node holds, and whether it holds one. */
+/** What the drain needs of the game hub: how many games this node holds, whether it holds one, and how to hand them over. */
 export interface DrainingHub {
   readonly roomCount: number;
   liveRoom(gameCode: string): unknown;
+  /** Whether another node can take this node's games (a cluster on PostgreSQL). */
+  readonly clustered: boolean;
+  /** Hands every game over at its next safe point, `deadlineMs` from now at the latest (server/game-hub.ts). */
+  handOverAll(deadlineMs: number): Promise<void>;
 }
 
 /**
@@ -35,23 +39,28 @@ export function defaultDrainSeconds(clustered: boolean): number {
   return clustered ? 20 : 0;
 }
 
-/** How often the placeholder handover looks whether games are left. */
+/** How often a node alone looks whether games are left. */
 const DRAIN_POLL_MS = 250;
 
 /**
  * THE place where a draining node hands its games over, and the only one: the rest of the drain
  * (readiness, refusing new sockets, the shutdown after it) does not change when this does.
  *
- * What it must do (issue 28): hand each game over at its next safe point (not mid-question where
- * it can wait), commit, release its ownership, and close its sockets with 4000 so they land on the
- * next owner; resolve once every game is handed over, and by `deadline` (epoch ms) at the latest.
- *
- * Today no other node can take a game, so it only keeps serving them: it resolves once the node
- * holds no game (each one's last socket gone and the room swept) or at `deadline`, whichever
- * comes first; the shutdown then saves and closes those left. `signal` ends it early (a second
- * signal, a test).
+ * In a cluster, each game is handed over at its next safe point (not mid-question where it can
+ * wait: `GameHub.handOverAll`, docs/decisions/0052-game-ownership-and-fencing.md): its writes
+ * committed, its ownership released so that another node claims it at once, its sockets closed
+ * with 4000 so they land on that node; this resolves once every game is handed over, by
+ * `deadline` (epoch ms) at the latest. A node alone has nobody to hand a game to: it serves its
+ * games until none is left (each one's last socket gone and the room swept) or `deadline`; the
+ * shutdown then saves and closes those left. `signal` ends it early (a second signal, a test); the
+ * shutdown that follows hands over what is left at once.
  */
 export async function handOverGames(hub: DrainingHub, deadline: number, signal?: AbortSignal): Promise<void> {
+  if (hub.clustered) {
+    const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+    if (!signal?.aborted) await Promise.race([hub.handOverAll(Math.max(0, deadline - Date.now())), aborted]);
+    return;
+  }
   while (hub.roomCount > 0 && Date.now() < deadline && !signal?.aborted) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_POLL_MS, Math.max(0, deadline - Date.now()))));
   }

@@ -15,6 +15,7 @@ import { SendPacer } from "./send-pacer";
 import { DEFAULT_COMMIT_INTERVAL_MS, GameRoom, type CommitOutcome, type RoomOptions } from "./game-room";
 import { GameWriter } from "./game-writer";
 import { silentLogger, type Logger } from "./logger";
+import { singleNodeOwnership, type GameOwner, type GameOwnership } from "./ownership";
 
 export interface HubOptions {
   settings?: Partial<GameSettings>;
@@ -37,7 +38,37 @@ export interface HubOptions {
   metrics?: OutboxMetrics;
   /** A shared transaction of `games` rooms' batches returned after `seconds`. */
   onSharedCommit?: (games: number, seconds: number) => void;
+  /**
+   * Who owns which game (docs/decisions/0052-game-ownership-and-fencing.md): on PostgreSQL a
+   * started `PostgresOwnership`, which the hub stops at `close`; by default this node owns every game.
+   */
+  ownership?: GameOwnership;
+  /** What ownership did, for /metrics. */
+  ownershipEvents?: OwnershipEvents;
 }
+
+export interface OwnershipEvents {
+  /** This node claimed a game as it loaded its room. */
+  claimed?(): void;
+  /** A room was handed over: committed, released and its sockets closed for another node to take it. */
+  handedOver?(): void;
+  /** A commit wrote nothing: another node had claimed the game. */
+  fencedCommit?(): void;
+  /** This node stopped all its rooms: its heartbeat or lock connection failed. */
+  selfFenced?(): void;
+}
+
+/**
+ * `getRoom`'s answer for a game this node does not run: another live node owns it (`owner`, where
+ * the connection belongs), or this node may take no game now (`owner` null: it fenced itself or is
+ * draining). Either way the client reconnects; the transport may forward it to `owner` instead.
+ */
+export class GameElsewhere {
+  constructor(readonly owner: GameOwner | null) {}
+}
+
+/** How long `handOverAll` waits at most for a game to reach a safe point (issue 28: "at most 20 s"). */
+export const DEFAULT_HANDOVER_DEADLINE_MS = 20_000;
 
 const DEFAULT_IDLE_LOBBY_TTL_MS = 30 * 60_000;
 const DEFAULT_FINISHED_ROOM_TTL_MS = 10 * 60_000;
@@ -47,7 +78,7 @@ const DEFAULT_REPORT_RETENTION_MS = 365 * DAY_MS;
 /** The live games of this process, loaded from the database on first use. */
 export class GameHub {
   private readonly rooms = new Map<string, GameRoom>();
-  private readonly loading = new Map<string, Promise<GameRoom | null>>();
+  private readonly loading = new Map<string, Promise<GameRoom | GameElsewhere | null>>();
   private readonly sweepTimer: NodeJS.Timeout;
   /** Every room's group commits of a tick in one transaction (docs/decisions/0035-one-writer.md). */
   private readonly writer: GameWriter;
@@ -55,12 +86,21 @@ export class GameHub {
   private readonly commitClock: CommitClock;
   /** Every room's deliveries count against one slice of socket writes per turn of the event loop. */
   private readonly sendPacer = new SendPacer();
+  private readonly ownership: GameOwnership;
+  /** The epoch each room's game was claimed at, which its commits are fenced with. */
+  private readonly epochs = new Map<GameRoom, number>();
+  /** Counts this node's self-fences: a load that began before one must not open its room after it. */
+  private fences = 0;
+  /** Handing its games over (a drain): no game is claimed any more. */
+  private leaving = false;
 
   constructor(
     private readonly db: DB,
     private readonly options: HubOptions = {},
   ) {
-    this.writer = new GameWriter(db, { onTransaction: options.onSharedCommit });
+    this.ownership = options.ownership ?? singleNodeOwnership();
+    this.ownership.onSelfFence(() => this.fenceAll());
+    this.writer = new GameWriter(db, { onTransaction: options.onSharedCommit, fence: this.ownership.fence });
     this.commitClock = new CommitClock(options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS);
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
@@ -69,6 +109,11 @@ export class GameHub {
   /** How long a finished game's report is kept (the report page says until when). */
   get reportRetentionMs(): number {
     return this.options.reportRetentionMs ?? DEFAULT_REPORT_RETENTION_MS;
+  }
+
+  /** Whether other nodes may take this node's games (a cluster on PostgreSQL): a drain hands them over. */
+  get clustered(): boolean {
+    return this.ownership.clustered;
   }
 
   get roomCount(): number {
@@ -91,17 +136,22 @@ export class GameHub {
     return room && !room.isFinished() ? room : null;
   }
 
-  /** The room of a live game, or null when no live game has this code. */
-  async getRoom(gameCode: string): Promise<GameRoom | null> {
+  /**
+   * The room of a live game, loading it (and claiming the game) if it is not in memory;
+   * `GameElsewhere` when another node owns the game or this one may own none now; null when no live
+   * game has this code.
+   */
+  async getRoom(gameCode: string): Promise<GameRoom | GameElsewhere | null> {
     const room = this.rooms.get(gameCode);
     if (room && !room.isFinished()) return room;
     if (room) {
       // A finished game's code may have been drawn again for a new game, which then takes precedence.
       const live = await findLiveGame(this.db, gameCode);
       if (!live || live.id === room.gameId) return room;
-      this.rooms.delete(gameCode);
-      void room.dispose();
+      this.forget(room);
+      void this.retire(room);
     }
+    if (this.leaving) return new GameElsewhere(null);
     let pending = this.loading.get(gameCode);
     if (!pending) {
       pending = this.load(gameCode).finally(() => this.loading.delete(gameCode));
@@ -134,12 +184,27 @@ export class GameHub {
    */
   async replaceGameKeys(gameCode: string, gameId: number, keys: { displayKey: string; remoteKey: string }): Promise<void> {
     const room = this.rooms.get(gameCode) ?? (await this.loading.get(gameCode)) ?? null;
-    if (room && room.gameId === gameId) room.replaceKeys(keys);
+    if (room instanceof GameRoom && room.gameId === gameId) room.replaceKeys(keys);
   }
 
-  private async load(gameCode: string): Promise<GameRoom | null> {
+  /**
+   * Claims the game, then restores its room from what is stored: after the claim, so that it reads
+   * everything the game's previous owner committed (a commit still running holds the claim back).
+   */
+  private async load(gameCode: string): Promise<GameRoom | GameElsewhere | null> {
+    const fences = this.fences;
+    const live = await findLiveGame(this.db, gameCode);
+    if (!live) return null;
+    const claim = await this.ownership.claim(live.id);
+    if (!claim.owned) return new GameElsewhere(claim.owner);
+    const { epoch } = claim;
     const loaded = await loadGameForPlay(this.db, gameCode);
-    if (!loaded) return null;
+    if (!loaded || loaded.game.id !== live.id || fences !== this.fences || this.leaving) {
+      // The game ended or its code went to another game meanwhile, or this node fenced itself or began to leave.
+      await this.ownership.release(live.id, epoch);
+      return loaded && loaded.game.id === live.id ? new GameElsewhere(null) : null;
+    }
+    this.options.ownershipEvents?.claimed?.();
     const gameId = loaded.game.id;
     const roomOptions: RoomOptions = {
       settings: this.options.settings,
@@ -149,23 +214,21 @@ export class GameHub {
       now: this.options.now,
       logger: this.options.logger,
       metrics: this.options.metrics,
-      onClosed: (closed) => {
-        if (this.rooms.get(gameCode) === closed) this.rooms.delete(gameCode);
-        this.idleSince.delete(closed);
-      },
+      onClosed: (closed) => this.forget(closed),
     };
     const room = new GameRoom(
       loaded,
       {
-        commit: (batch) => this.commit(gameId, gameCode, batch),
+        commit: (batch) => this.commit(gameId, epoch, gameCode, batch),
         isHost: (requester) => isGameHostById(this.db, gameId, requester),
       },
       roomOptions,
     );
     this.rooms.set(gameCode, room);
+    this.epochs.set(room, epoch);
     const resumed = room.state.phase !== "lobby" || room.state.players.size > 0;
     (this.options.logger ?? silentLogger).info(
-      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size },
+      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size, epoch },
       resumed ? "game resumed from the database" : "game opened",
     );
     return room;
@@ -176,9 +239,11 @@ export class GameHub {
    * vanished game row is found by the commit itself, inside its transaction, so a refusal here is
    * never that.
    */
-  private async commit(gameId: number, gameCode: string, batch: GameWriteBatch): Promise<CommitOutcome> {
+  private async commit(gameId: number, epoch: number, gameCode: string, batch: GameWriteBatch): Promise<CommitOutcome> {
     try {
-      return await this.writer.commit(gameId, batch);
+      const outcome = await this.writer.commit(gameId, batch, epoch);
+      if (outcome === "fenced") this.options.ownershipEvents?.fencedCommit?.();
+      return outcome;
     } catch (error) {
       if (!isConstraintViolation(error)) throw error;
       (this.options.logger ?? silentLogger).error({ event: "commit_refused", gameCode, gameId, err: error }, "the database refused a group commit");
@@ -203,7 +268,7 @@ export class GameHub {
       const finishedTtl = this.options.finishedRoomTtlMs ?? DEFAULT_FINISHED_ROOM_TTL_MS;
       const lobbyTtl = this.options.idleLobbyTtlMs ?? DEFAULT_IDLE_LOBBY_TTL_MS;
       const idleLobbies: GameRoom[] = [];
-      for (const [code, room] of this.rooms) {
+      for (const room of this.rooms.values()) {
         if (room.connectionCount > 0) {
           this.idleSince.delete(room);
           continue;
@@ -213,10 +278,9 @@ export class GameHub {
         const idleFor = now - since;
         const done = room.isFinished() ? idleFor >= finishedTtl : room.isInLobby() && idleFor >= lobbyTtl;
         if (!done) continue;
-        this.rooms.delete(code);
-        this.idleSince.delete(room);
         if (!room.isFinished()) idleLobbies.push(room);
-        void room.dispose();
+        this.forget(room);
+        void this.retire(room);
       }
       const logger = this.options.logger ?? silentLogger;
       await expireWaitingGames(
@@ -231,6 +295,8 @@ export class GameHub {
       // others skip it this turn (db/locks.server.ts).
       await runAlone(this.db, "hub-sweep", async () => {
         const open = new Set([...this.rooms.values()].map((room) => room.gameId));
+        // In a cluster a waiting game another node runs is open too (docs/decisions/0052-game-ownership-and-fencing.md).
+        for (const gameId of await this.ownership.ownedGames()) open.add(gameId);
         const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
         if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
         // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
@@ -254,10 +320,75 @@ export class GameHub {
     }
   }
 
-  /** Commits every game's pending writes and closes every socket with `closeCode`. */
+  /** The room leaves memory (its game's ownership is released by `retire`, or was lost). */
+  private forget(room: GameRoom): void {
+    if (this.rooms.get(room.gameCode) === room) this.rooms.delete(room.gameCode);
+    this.idleSince.delete(room);
+  }
+
+  /**
+   * Commits the room's pending writes, gives its game up for any node to claim, and closes its
+   * sockets; false when the room had stopped already (its game gone, fenced), so nothing was given up.
+   */
+  private async retire(room: GameRoom, closeCode?: number, reason?: string): Promise<boolean> {
+    const epoch = this.epochs.get(room);
+    this.epochs.delete(room);
+    let released = false;
+    await room.dispose(closeCode, reason, async () => {
+      if (epoch !== undefined) await this.ownership.release(room.gameId, epoch);
+      released = true;
+    });
+    return released;
+  }
+
+  /**
+   * This node fenced itself (server/ownership.ts): every room stops at once, storing and saying
+   * nothing more, and its clients reconnect to whichever node claims the game next.
+   */
+  private fenceAll(): void {
+    this.fences++;
+    const rooms = [...this.rooms.values()];
+    this.rooms.clear();
+    this.idleSince.clear();
+    for (const room of rooms) {
+      this.epochs.delete(room);
+      room.fence();
+    }
+    this.options.ownershipEvents?.selfFenced?.();
+    (this.options.logger ?? silentLogger).error({ event: "games_fenced", games: rooms.length }, "this node stopped all its games");
+  }
+
+  /**
+   * A drain (SIGTERM): every game is handed over at its next safe point (`GameRoom.atSafePoint`: not
+   * in an open question, which runs to its close) or after `deadlineMs` at the latest: its pending
+   * writes committed, its ownership released so another node claims it at once, its sockets closed
+   * with the "server restarting" code, on which clients reconnect (docs/decisions/0052). From now on
+   * this node claims no game.
+   */
+  async handOverAll(deadlineMs = DEFAULT_HANDOVER_DEADLINE_MS): Promise<void> {
+    this.leaving = true;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
+    try {
+      await Promise.all(
+        [...this.rooms.values()].map(async (room) => {
+          await Promise.race([room.atSafePoint(), deadline]);
+          this.forget(room);
+          if (await this.retire(room)) this.options.ownershipEvents?.handedOver?.();
+        }),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Commits every game's pending writes, releases them, closes every socket with `closeCode`, and stops the ownership. */
   async close(closeCode?: number, reason?: string): Promise<void> {
     clearInterval(this.sweepTimer);
-    await Promise.all([...this.rooms.values()].map((room) => room.dispose(closeCode, reason)));
+    this.leaving = true;
+    const rooms = [...this.rooms.values()];
     this.rooms.clear();
+    await Promise.all(rooms.map((room) => this.retire(room, closeCode, reason)));
+    await this.ownership.stop();
   }
 }

@@ -15,10 +15,12 @@ import { emptyBatch, GameWrites, isEmptyBatch, writesIn } from "./game-writes";
 
 /**
  * How a group commit ended when it did not throw: stored; the game's row is gone (the room
- * closes); or refused for good by a rule of the database (the room reloads from what is stored).
- * A thrown error is one that may pass (a busy or full disk): the commit is tried again.
+ * closes); refused for good by a rule of the database (the room reloads from what is stored); or
+ * fenced: another node owns the game now and nothing was written (the room stops, its clients
+ * reconnect to the new owner; docs/decisions/0052-game-ownership-and-fencing.md). A thrown error
+ * is one that may pass (a busy or full disk): the commit is tried again.
  */
-export type CommitOutcome = "stored" | "game-gone" | "refused";
+export type CommitOutcome = "stored" | "game-gone" | "refused" | "fenced";
 
 export interface OutboxMetrics {
   /** `count` messages of `type` were handed to their sockets. */
@@ -37,8 +39,8 @@ export interface OutboxOptions {
   now: () => number;
   logger: Logger;
   metrics?: OutboxMetrics;
-  /** The commit found the game's row gone, or the database refused it for good; what was pending is dropped. */
-  onCommitFailed: (outcome: "game-gone" | "refused") => void;
+  /** The commit found the game's row gone, the database refused it for good, or it was fenced; what was pending is dropped. */
+  onCommitFailed: (outcome: Exclude<CommitOutcome, "stored">) => void;
 }
 
 /** Waits between attempts of a group commit that failed: the game holds its messages meanwhile. */

@@ -53,6 +53,8 @@ export class GameRoom {
   private readonly timers: RoomTimers;
   private readonly updates: LiveUpdates;
   private disposed = false;
+  /** Waiting for the game to leave its open question (`atSafePoint`); empty but for a node handing its games over. */
+  private safePointWaiters: (() => void)[] = [];
 
   constructor(loaded: LoadedGame, store: RoomStore, options: RoomOptions = {}) {
     this.gameCode = loaded.game.game_code;
@@ -77,7 +79,7 @@ export class GameRoom {
       now: this.now,
       logger: this.logger,
       metrics: options.metrics,
-      onCommitFailed: (outcome) => (outcome === "game-gone" ? this.closeForGood() : this.reload()),
+      onCommitFailed: (outcome) => (outcome === "game-gone" ? this.closeForGood() : outcome === "fenced" ? this.moved() : this.reload()),
     });
     this.state = restoredState(loaded, options.settings, this.now());
     this.updates = new LiveUpdates(this.state, this.outbox, this.membership, this.now);
@@ -277,6 +279,24 @@ export class GameRoom {
     }
     this.armPhaseTimer();
     this.outbox.scheduleFlush();
+    if (this.safePointWaiters.length > 0 && this.state.phase !== "question") this.reachSafePoint();
+  }
+
+  /**
+   * Resolves once the game is anywhere but in an open question (the lobby, a question's results,
+   * the leaderboard, a break, the end), or stopped: where it can move to another node costing its
+   * players no more than a reconnect (docs/decisions/0052-game-ownership-and-fencing.md). A question
+   * in progress is left to run to its close.
+   */
+  atSafePoint(): Promise<void> {
+    if (this.disposed || this.state.phase !== "question") return Promise.resolve();
+    return new Promise((resolve) => this.safePointWaiters.push(resolve));
+  }
+
+  private reachSafePoint(): void {
+    const waiters = this.safePointWaiters;
+    this.safePointWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** The connection leaves its seat (a player's current one disconnects it); false when it had none. */
@@ -358,10 +378,30 @@ export class GameRoom {
     this.stop(CloseCode.SERVER_RESTARTING, "Reloading the game");
   }
 
+  /**
+   * Another node claimed the game since this one did: this commit wrote nothing, and nothing more
+   * of this room may be stored or said. Its clients reconnect and reach the game at its new owner,
+   * as the database has it (docs/decisions/0052-game-ownership-and-fencing.md).
+   */
+  private moved(): void {
+    this.logger.warn({ event: "game_fenced", players: this.state.players.size }, "another node owns this game now; its commit was fenced");
+    this.stop(CloseCode.SERVER_RESTARTING, "The game moved to another server");
+  }
+
+  /**
+   * This node fenced itself (its heartbeat or lock connection failed): the room ends at once,
+   * storing nothing more, and its clients reconnect to whichever node owns the game next.
+   */
+  fence(): void {
+    if (this.disposed) return;
+    this.stop(CloseCode.SERVER_RESTARTING, "The game moved to another server");
+  }
+
   /** Ends the room at once, dropping what is pending, and tells the hub to forget it. */
   private stop(closeCode: number, reason: string): void {
     this.cancelTimers();
     this.disposed = true;
+    this.reachSafePoint();
     this.outbox.drop();
     this.closeConnections(closeCode, reason);
     this.onClosed(this);
@@ -383,13 +423,20 @@ export class GameRoom {
     this.updates.cancel();
   }
 
-  async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting"): Promise<void> {
+  /**
+   * Commits what is pending, then closes every connection with `closeCode`. `afterCommit` runs
+   * between the two (the hub releases the game's ownership there, so the clients that reconnect find
+   * it free to claim); not when the last commit stopped the room instead (the game gone, or fenced).
+   */
+  async dispose(closeCode: number = CloseCode.SERVER_RESTARTING, reason = "Server restarting", afterCommit?: () => Promise<void>): Promise<void> {
     if (this.disposed) return;
     this.cancelTimers();
     await this.outbox.close();
     // Its last commit may have found the game gone and stopped the room already.
     if (this.disposed) return;
     this.disposed = true;
+    this.reachSafePoint();
+    await afterCommit?.();
     this.closeConnections(closeCode, reason);
   }
 }

@@ -9,11 +9,17 @@
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
 import { writeGameBatch, type CommitOutcome, type GameWriteBatch } from "#app/models/game-batch.server";
+import type { GameFence } from "./ownership";
+
+/** A batch's end: stored, its game's row gone, or "fenced": this node no longer owns the game, and nothing was written. */
+export type WriterOutcome = CommitOutcome | "fenced";
 
 interface Pending {
   gameId: number;
+  /** The epoch this node claimed the game at (server/ownership.ts). */
+  epoch: number;
   batch: GameWriteBatch;
-  resolve: (outcome: CommitOutcome) => void;
+  resolve: (outcome: WriterOutcome) => void;
   reject: (error: unknown) => void;
 }
 
@@ -30,6 +36,12 @@ export interface GameWriterOptions {
   maxGamesPerTransaction?: number;
   /** A shared transaction of `games` games' batches returned after `seconds` (for /metrics and tests). */
   onTransaction?: (games: number, seconds: number) => void;
+  /**
+   * Checks that this node still owns each game at its epoch, first thing in the transaction, in one
+   * statement for all its games (docs/decisions/0052-game-ownership-and-fencing.md); absent on a
+   * single node, which adds no statement.
+   */
+  fence?: GameFence | null;
 }
 
 export class GameWriter {
@@ -43,14 +55,15 @@ export class GameWriter {
   ) {}
 
   /**
-   * Stores one game's batch with the others due now: "stored", or "game-gone" when its row no
-   * longer exists (nothing written). Rejects with the database's error when its part was refused
+   * Stores one game's batch with the others due now: "stored", "game-gone" when its row no
+   * longer exists, or "fenced" when another node has claimed the game since `epoch` (nothing written
+   * in either case). Rejects with the database's error when its part was refused
    * (the others still commit), or when the shared transaction failed as a whole (nothing of it is
    * stored; each game tries again).
    */
-  commit(gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
+  commit(gameId: number, batch: GameWriteBatch, epoch = 0): Promise<WriterOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ gameId, batch, resolve, reject });
+      this.queue.push({ gameId, epoch, batch, resolve, reject });
       this.schedule();
     });
   }
@@ -78,11 +91,19 @@ export class GameWriter {
   }
 
   private async write(due: Pending[]): Promise<void> {
-    const results: ({ outcome: CommitOutcome } | { error: unknown })[] = [];
+    const results: ({ outcome: WriterOutcome } | { error: unknown })[] = [];
     const started = performance.now();
+    const fence = this.options.fence;
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const { gameId, batch } of due) {
+        // The owner rows stay locked until this transaction ends, so no claim passes before the commit.
+        const owners = fence ? await fence(trx, due) : null;
+        for (const [index, { gameId, batch }] of due.entries()) {
+          const owner = owners?.[index] ?? "owned";
+          if (owner !== "owned") {
+            results.push({ outcome: owner === "lost" ? "fenced" : "game-gone" });
+            continue;
+          }
           await sql`savepoint game_batch`.execute(trx);
           try {
             results.push({ outcome: await writeGameBatch(trx, gameId, batch) });

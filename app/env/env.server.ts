@@ -67,8 +67,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATABASE_PATH: z.string().min(1).default("./data/quiz.sqlite"),
-  // PostgreSQL instead of the SQLite file: a cluster's shared database (issue 28; docs/configuration.md,
-  // docs/decisions/0051-postgres-second-store.md). Unset, one node runs on the SQLite file above.
+  // PostgreSQL instead of the SQLite file (docs/configuration.md, docs/decisions/0051-postgres-second-store.md).
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/[^\s]+$/i, { error: "must be a PostgreSQL URL such as postgres://quiz:secret@db.example:5432/quiz" })
@@ -79,6 +78,17 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: "must be 1 to 64 letters, digits, dots, dashes or underscores" })
     .optional(),
+  // In a cluster: where the other nodes reach this one (host:port); this machine's host name and PORT when unset.
+  NODE_ADDRESS: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, { error: "must be host:port" })
+    .optional(),
+  // In a cluster: how often a node renews its heartbeat, and how old one may be before its games are
+  // claimed (docs/decisions/0052-game-ownership-and-fencing.md); the lease at least three heartbeats.
+  // At most 5 s: the heartbeat's connection must never sit idle for the 10 s after which pg's pool
+  // closes it, since a new session would no longer hold the node's lock.
+  NODE_HEARTBEAT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(50).max(5_000).optional(),
+  NODE_LEASE_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(150).max(300_000).optional(),
   // How long a node drains after SIGTERM before it saves and closes (server/drain.ts); by default 20 in a cluster, 0 alone.
   DRAIN_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int().min(0).max(600).optional(),
   SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),

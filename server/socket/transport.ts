@@ -7,7 +7,7 @@ import { CLIENT_MESSAGE_ROUTES, type TransportMessageType } from "#app/game/prot
 import { HOST_NICKNAME } from "#app/game/rules";
 import { hostSecretOf } from "#app/sessions/host-secret.server";
 import { CODE_LOOKUPS_CODE, type CodeLookups } from "../code-lookups";
-import type { GameHub } from "../game-hub";
+import { GameElsewhere, type GameHub } from "../game-hub";
 import type { GameRoom } from "../game-room";
 import { HeartbeatRounds } from "../heartbeat";
 import { silentLogger, type Logger } from "../logger";
@@ -236,6 +236,11 @@ export function attachGameTransport(server: Server, hub: GameHub, options: Trans
       return null;
     }
     const room = await hub.getRoom(gameCode);
+    if (room instanceof GameElsewhere) {
+      // Another node runs this game (or this one is leaving): the client reconnects and lands on it (docs/decisions/0052).
+      client.close(CloseCode.SERVER_RESTARTING, "The game is on another server");
+      return null;
+    }
     if (!room) {
       codeLookups?.failed(client.address);
       replyError(client, "Game not found. Check the code and try again.", "GAME_NOT_FOUND", appError("GAME_NOT_FOUND"));

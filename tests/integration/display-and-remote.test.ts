@@ -6,6 +6,7 @@
  * replaces both keys and closes what came in with the old ones.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GameRoom } from "#server/game-room";
 import { TestClient, browserCookie, createGameFixture, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
@@ -441,7 +442,7 @@ describe("new links", () => {
     await game.ann.next("QUESTION_STARTED");
     game.host.send("END_GAME", { gameCode: game.gameCode });
     await game.ann.next("GAME_OVER");
-    await server.hub.getRoom(game.gameCode).then((room) => room?.settle());
+    await server.hub.getRoom(game.gameCode).then((room) => (room instanceof GameRoom ? room.settle() : undefined));
     expect(await postNewLinks(game.gameCode, game.hostClientId)).toEqual({ status: 302, location: `/waiting/${game.gameCode}` });
     expect(await keysOf(game.gameCode)).toEqual({ displayKey: game.displayKey, remoteKey: game.remoteKey });
     expect(await postNewLinks(game.gameCode, "someone-else")).toEqual({ status: 302, location: "/" });

@@ -15,6 +15,7 @@ import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import * as teamsApi from "#app/routes/api.games_.$gameCode.teams";
 import * as joinRoute from "#app/routes/join";
 import { GameHub } from "#server/game-hub";
+import type { GameRoom } from "#server/game-room";
 import { silentLogger } from "#server/logger";
 
 let dir: string;
@@ -42,7 +43,7 @@ async function newGame(): Promise<string> {
 
 /** The live game's engine state takes a host's command, as its room would. */
 async function host(gameCode: string, ...commands: Command[]): Promise<void> {
-  const room = (await hub.getRoom(gameCode))!;
+  const room = (await hub.getRoom(gameCode)) as GameRoom;
   for (const command of commands) {
     const result = transition(room.state, command, Date.now());
     if (isRejection(result)) throw new Error(result.error.message);

@@ -1,20 +1,28 @@
 /**
  * The drain's parts that need no process (server/drain.ts): readiness, which sockets a draining
- * node takes, and the handover's placeholder, which serves the games until none is left or the
- * drain's time is over. tests/integration/drain.test.ts drives the whole of it with SIGTERM.
+ * node takes, and the handover: in a cluster the hub's `handOverAll` within the drain's time; alone,
+ * serving the games until none is left or the drain's time is over. tests/integration/drain.test.ts
+ * drives the whole of it with SIGTERM, tests/integration/ownership-fencing.test.ts the hub's handover.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defaultDrainSeconds, handOverGames, NodeDrain, SHUTDOWN_SECONDS } from "#server/drain";
 import { parseEnv } from "#app/env/env.server";
 
-function hubHolding(codes: string[]) {
+function hubHolding(codes: string[], clustered = false) {
   const rooms = new Set(codes);
+  const handOvers: number[] = [];
   return {
     rooms,
+    handOvers,
+    clustered,
     get roomCount() {
       return rooms.size;
     },
     liveRoom: (code: string) => (rooms.has(code) ? {} : null),
+    handOverAll: async (deadlineMs: number) => {
+      handOvers.push(deadlineMs);
+      rooms.clear();
+    },
   };
 }
 
@@ -43,7 +51,25 @@ describe("NodeDrain", () => {
   });
 });
 
-describe("handOverGames (today: serve until no game is left, or the drain's time is over)", () => {
+describe("handOverGames in a cluster", () => {
+  it("hands every game over through the hub within the drain's time", async () => {
+    vi.useFakeTimers();
+    const hub = hubHolding(["ABC234", "DEF567"], true);
+    await handOverGames(hub, Date.now() + 20_000);
+    expect(hub.handOvers).toEqual([20_000]);
+    expect(hub.roomCount).toBe(0);
+  });
+
+  it("ends early when the drain is cut short", async () => {
+    const hub = { ...hubHolding(["ABC234"], true), handOverAll: () => new Promise<void>(() => {}) };
+    const cut = new AbortController();
+    const done = handOverGames(hub, Date.now() + 20_000, cut.signal);
+    cut.abort();
+    await expect(done).resolves.toBeUndefined();
+  });
+});
+
+describe("handOverGames alone (nobody to hand a game to: serve until no game is left, or the drain's time is over)", () => {
   it("returns at once when the node holds no game", async () => {
     vi.useFakeTimers();
     let done = false;
