@@ -109,7 +109,8 @@ export class GameHub {
     this.ownership.onSelfFence(() => this.fenceAll());
     this.writer = new GameWriter(db, { onTransaction: options.onSharedCommit, fence: this.ownership.fence });
     this.commitClock = new CommitClock(options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS);
-    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
+    // The timer's turn is skipped while a sweep is under way.
+    this.sweepTimer = setInterval(() => void (this.sweepUnderWay ?? this.sweep()), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
   }
 
@@ -287,16 +288,25 @@ export class GameHub {
 
   /** Since when each room has had nobody connected. */
   private readonly idleSince = new Map<GameRoom, number>();
-  private sweeping = false;
+  private sweepUnderWay: Promise<void> | null = null;
 
   /**
    * Forgets finished games nobody is watching any more (their results stay in the database),
    * closes lobbies nobody has been in for the idle time and waiting games nobody ever opened, and
    * removes deleted quizzes whose games are all over and finished games past the report retention.
+   * Asked for while one is under way, it waits for that one and sweeps again: the one under way may
+   * have looked before what the caller did (on PostgreSQL a sweep's queries take long enough to be
+   * caught mid-way by the timer's next turn).
    */
   async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+    while (this.sweepUnderWay) await this.sweepUnderWay;
+    this.sweepUnderWay = this.sweepOnce().finally(() => {
+      this.sweepUnderWay = null;
+    });
+    return this.sweepUnderWay;
+  }
+
+  private async sweepOnce(): Promise<void> {
     try {
       const now = (this.options.now ?? Date.now)();
       const finishedTtl = this.options.finishedRoomTtlMs ?? DEFAULT_FINISHED_ROOM_TTL_MS;
@@ -349,8 +359,6 @@ export class GameHub {
       });
     } catch (error) {
       (this.options.logger ?? silentLogger).error({ event: "sweep_failed", err: error }, "the sweep of idle games failed");
-    } finally {
-      this.sweeping = false;
     }
   }
 
