@@ -107,6 +107,9 @@ function startNode(id: string, port: number, databaseUrl: string, sessionSecret:
       NODE_ID: id,
       HOST: "127.0.0.1",
       PORT: String(port),
+      // Where the other nodes forward a socket for a game this node owns: it listens on loopback
+      // only, and the machine's host name (the default) may name another of its addresses.
+      NODE_ADDRESS: `127.0.0.1:${port}`,
       DATABASE_URL: databaseUrl,
       // Nothing of a node's lands in the repository's ./data: what a node keeps on disk beside its
       // database settings stays in the cluster's temporary folder, one folder per node.

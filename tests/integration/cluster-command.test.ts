@@ -3,7 +3,8 @@
  * runs it, from the production build, with a real PostgreSQL from Debian's binaries and two real
  * node processes behind its proxy. It prints the URL; a quiz and a game made over the API (whose
  * requests go round robin, so both nodes read and write the one database) are played through the
- * proxy by a host and two players whose sockets name the game; Ctrl-C (SIGINT) stops everything:
+ * proxy by a host and two players whose sockets name the game, with a player on each node straight
+ * (the node that does not own the game forwards that socket); Ctrl-C (SIGINT) stops everything:
  * the command exits 0, and no node, proxy or PostgreSQL is left listening. Without PostgreSQL's
  * programs it is skipped, saying so, unless REQUIRE_POSTGRES_TESTS=1 (CI).
  */
@@ -21,6 +22,8 @@ import { describeWithPostgres } from "./with-postgres";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NODES = 2;
+/** The nodes inherit it, so the test reads each node's /metrics. */
+const METRICS_TOKEN = "cluster-command-test-metrics-token";
 
 /** Whether something accepts connections on 127.0.0.1:port. */
 function listening(port: number): Promise<boolean> {
@@ -92,7 +95,7 @@ describeWithPostgres("npm run cluster", () => {
       stdio: ["ignore", "pipe", "pipe"],
       // The nodes inherit it: a 2 s drain instead of a cluster's 20, so the Ctrl-C below, with the
       // game still open, ends in seconds (docs/deployment.md, "Several nodes").
-      env: { ...process.env, DRAIN_SECONDS: "2" },
+      env: { ...process.env, DRAIN_SECONDS: "2", METRICS_TOKEN },
     });
     command.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     command.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -158,6 +161,21 @@ describeWithPostgres("npm run cluster", () => {
       player.send("JOIN_GAME", { gameCode, nickname: ["Ann", "Bob"][i] });
       await host.next("PLAYER_JOINED", (payload) => payload.player.nickname === ["Ann", "Bob"][i]);
     }
+    // A phone whose socket reaches each node straight (a stale hash, a round-robin balancer): the
+    // node that does not own the game passes it on to the one that does (docs/decisions/0056).
+    for (let i = 1; i <= NODES; i++) {
+      const direct = await GameSocket.open(`http://127.0.0.1:${port + i}`, `direct-${i}-${randomUUID()}`, gameCode);
+      sockets.push(direct);
+      direct.send("JOIN_GAME", { gameCode, nickname: `Direct ${i}` });
+      await host.next("PLAYER_JOINED", (payload) => payload.player.nickname === `Direct ${i}`);
+    }
+    let forwarded = 0;
+    for (let i = 1; i <= NODES; i++) {
+      const metrics = await (await fetch(`http://127.0.0.1:${port + i}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      forwarded += Number(/^quiz_night_forwarded_sockets_total (\d+)/m.exec(metrics)?.[1] ?? 0);
+    }
+    expect(forwarded).toBe(NODES - 1);
+
     host.send("START_GAME", { gameCode });
     for (const player of players) expect(await player.next("QUESTION_STARTED")).toMatchObject({ questionNumber: 1 });
     const ann = await players[0]!.next("PLAYER_JOINED", (payload) => payload.player.nickname === "Ann");

@@ -356,7 +356,7 @@ describe("docs/deploy/compose.cluster.yaml (Docker is not on this machine: its f
   const compose = readDeployFile("compose.cluster.yaml");
 
   it("runs the nodes nginx-cluster.conf and haproxy.cfg list, from the repository's Dockerfile", () => {
-    const services = [...compose.matchAll(/^ {2}(node-\d+): \*node$/gm)].map((match) => match[1]);
+    const services = [...compose.matchAll(/^ {2}(node-\d+):\n {4}<<: \*node\n {4}hostname: \1$/gm)].map((match) => match[1]);
     expect(services).toEqual(["node-1", "node-2", "node-3"]);
     expect([...readDeployFile("nginx-cluster.conf").matchAll(/^\s*server (node-\d+):3000 /gm)].map((match) => match[1])).toEqual(services);
     expect([...readDeployFile("haproxy.cfg").matchAll(/^\s*server (node-\d+) \1:3000 id \d+/gm)].map((match) => match[1])).toEqual(services);
