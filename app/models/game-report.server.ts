@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { setImmediate } from "node:timers/promises";
 import type { DB } from "#db/connection.server";
 import { jsonArrayAgg, jsonObject } from "#db/dialect";
 import type { GameStatus } from "#db/schema";
@@ -316,10 +317,17 @@ export interface FullReport {
 }
 
 const EXPORT_BATCH = 500;
+/**
+ * Players handed on at a time, the event loop turning between two: SQLite's driver answers without
+ * ever giving the loop a turn, so without this a 10,000-player file is written in one block of
+ * seconds while every live game waits (issue 28 found it; docs/decisions/0041-heavy-work-off-the-loop.md).
+ */
+const EXPORT_SLICE = 25;
 
 /**
  * The report with every player, for the downloads: the players' answers are read in batches of
- * players (one query per batch), so a game of 10,000 players never holds all its answers at once.
+ * players (one query per batch), so a game of 10,000 players never holds all its answers at once,
+ * and handed on a slice at a time (EXPORT_SLICE).
  */
 export async function getFullGameReport(db: DB, gameId: number, requester: Requester, options: { round?: number } = {}): Promise<ReportResult<FullReport>> {
   const loaded = await loadReport(db, gameId, requester, { round: options.round, playerPage: 1 });
@@ -333,7 +341,10 @@ export async function getFullGameReport(db: DB, gameId: number, requester: Reque
         scope,
         batch.map((player) => player.id),
       );
-      yield batch.map((player) => lineOf(scope, player, answers.get(player.id)));
+      for (let slice = 0; slice < batch.length; slice += EXPORT_SLICE) {
+        await setImmediate();
+        yield batch.slice(slice, slice + EXPORT_SLICE).map((player) => lineOf(scope, player, answers.get(player.id)));
+      }
     }
   }
   return { status: "ok", value: { report, questions, standings: everyone, players: batches() } };

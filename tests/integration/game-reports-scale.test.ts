@@ -3,7 +3,6 @@
  * whatever the number of players, and the figures of every player's answers; the downloads read
  * the answers a batch of players at a time.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KyselyPlugin } from "kysely";
 import type { DB } from "#db/connection.server";
@@ -68,6 +67,30 @@ beforeAll(async () => {
 
 afterAll(() => database.remove());
 
+/**
+ * The longest the event loop went without a turn while `run` ran, seen by a timer that ticks every
+ * 5 ms: unlike perf_hooks' delay histogram, it also sees a loop that never turned at all (SQLite's
+ * driver answers synchronously, so a file written without yielding is one block and no sample).
+ */
+async function withLoopWatch<T>(run: () => Promise<T>): Promise<{ value: T; worstGapMs: number }> {
+  let last = performance.now();
+  let worstGapMs = 0;
+  const tick = () => {
+    const now = performance.now();
+    worstGapMs = Math.max(worstGapMs, now - last);
+    last = now;
+  };
+  const timer = setInterval(tick, 5);
+  try {
+    const value = await run();
+    // The gap up to now counts too: a run that never let the timer fire is one gap.
+    tick();
+    return { value, worstGapMs };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** The database, counting every query sent through it. */
 function counting(db: DB): { db: DB; queries: () => number } {
   let count = 0;
@@ -120,16 +143,13 @@ describe("a report of 10,000 players", () => {
     async (format) => {
       const result = await getFullGameReport(database.db, gameId, HOST);
       if (result.status !== "ok") throw new Error("no report");
-      const histogram = monitorEventLoopDelay({ resolution: 10 });
-      histogram.enable();
       const file = format === "xlsx" ? reportXlsxFile(result.value, "en") : reportCsvFile(result.value, "en");
-      const bytes = await new Response(file.body).arrayBuffer();
-      histogram.disable();
+      const { value: bytes, worstGapMs } = await withLoopWatch(() => new Response(file.body).arrayBuffer());
       expect(bytes.byteLength).toBeGreaterThan(PLAYERS * QUESTIONS * 10);
       console.log(
-        `the ${format} of ${PLAYERS} players: ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB, worst loop delay ${(histogram.max / 1e6).toFixed(0)} ms`,
+        `the ${format} of ${PLAYERS} players: ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB, longest the event loop was held ${worstGapMs.toFixed(0)} ms`,
       );
-      expect(histogram.max / 1e6).toBeLessThan(100);
+      expect(worstGapMs).toBeLessThan(100);
     },
     120_000,
   );
