@@ -13,7 +13,7 @@ import express from "express";
 import pino from "pino";
 import proxyaddr from "proxy-addr";
 import { sql } from "kysely";
-import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { describeDatabaseUrl, migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { seedDemoQuizzes } from "#db/seed.server";
 import { CloseCode } from "#app/game/protocol";
 import { describeAiConfig, isAiConfigured, QuizGenerator, type AiConfig } from "#app/ai/quiz-generator.server";
@@ -362,6 +362,8 @@ async function main(): Promise<void> {
     port: env.PORT,
     host: env.HOST,
     databasePath: env.DATABASE_PATH,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     seedDemo: env.SEED_DEMO,
     allowedOrigins: env.ALLOWED_ORIGINS,
     mode: env.NODE_ENV === "production" ? "production" : "development",
@@ -369,7 +371,6 @@ async function main(): Promise<void> {
     billing: billingConfigOf(env),
     logger,
     metricsToken: env.METRICS_TOKEN,
-    databaseUrl: env.DATABASE_URL,
     nodeId: env.NODE_ID,
     nodeAddress: env.NODE_ADDRESS,
     ownershipTimings: { heartbeatMs: env.NODE_HEARTBEAT_MS, leaseMs: env.NODE_LEASE_MS },
@@ -417,7 +418,8 @@ async function main(): Promise<void> {
       reportRetentionMs: env.REPORT_RETENTION_DAYS * 24 * 60 * 60_000,
     },
   });
-  logger.info({ event: "server_started", url: server.url }, `Quiz Night is running at ${server.url} (database ${env.DATABASE_PATH})`);
+  const database = env.DATABASE_URL ? `PostgreSQL ${describeDatabaseUrl(env.DATABASE_URL)}` : env.DATABASE_PATH;
+  logger.info({ event: "server_started", url: server.url, database }, `Quiz Night is running at ${server.url} (database ${database})`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { attackNight, heavyTests } from "./tests/heavy-tests";
+import { SQLITE_ONLY_FILES } from "./tests/integration/sqlite-only";
 import { pathAliases } from "./vite.aliases";
 
 export default defineConfig({
@@ -36,7 +37,13 @@ export default defineConfig({
           // fresh databases, and loading the server's modules again for every file was 40 % of this
           // project's time (docs/decisions/0049-ten-minute-test-loop.md, "Third pass"). Vitest 3 takes
           // the forks pool's isolation from the root config only, so it is the script's flag, not set here.
-          exclude: [...configDefaults.exclude, ...heavyTests, attackNight],
+          // The Postgres pass leaves out the files about SQLite itself (tests/integration/sqlite-only.ts).
+          exclude: [
+            ...configDefaults.exclude,
+            ...heavyTests,
+            attackNight,
+            ...(process.env.QUIZ_TEST_DATABASE === "postgres" ? Object.keys(SQLITE_ONLY_FILES) : []),
+          ],
           // With QUIZ_TEST_DATABASE=postgres, one throwaway PostgreSQL for the run (docs/testing.md).
           globalSetup: ["./tests/setup/postgres.ts"],
         },

@@ -41,7 +41,14 @@ if (force && command === "restore") usage("--force is for the backup command onl
 let databasePath: string;
 try {
   loadDotEnvFile(); // the server reads `.env` from the folder it starts in; npm runs this from the same one
-  databasePath = parseEnv().DATABASE_PATH;
+  const env = parseEnv(process.env, "tool");
+  if (env.DATABASE_URL) {
+    console.error(
+      `DATABASE_URL is set: the data is in PostgreSQL, which these commands do not copy (they copy SQLite's file). Use PostgreSQL's own tools: pg_dump --format=custom --file=FILE "$DATABASE_URL" to back up, pg_restore --dbname="$DATABASE_URL" FILE to restore (docs/configuration.md).`,
+    );
+    process.exit(1);
+  }
+  databasePath = env.DATABASE_PATH;
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);

@@ -34,6 +34,12 @@ export function isPostgresUrl(location: string): boolean {
 
 export const DEFAULT_POOL_SIZE = 10;
 
+/** A PostgreSQL URL fit for a log: host, port and database, without the user's password. */
+export function describeDatabaseUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname}`;
+}
+
 /**
  * PostgreSQL's 64-bit integers (ids and millisecond timestamps are `bigint`, and so are count(*) and
  * sum()) and numerics (avg()) come from `pg` as strings, since JavaScript's number cannot hold every

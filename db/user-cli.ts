@@ -1,6 +1,6 @@
 /**
  * `npm run user -- set-tier <email> <free|standard|premium>`: puts an account on a plan by hand,
- * for clubs that do not bill through Stripe. Works on DATABASE_PATH, like the server.
+ * for clubs that do not bill through Stripe. Works on DATABASE_URL, else DATABASE_PATH, like the server.
  */
 import { migrateToLatest, openDatabase } from "./connection.server";
 import { setTierByEmail } from "#app/models/subscription.server";
@@ -15,8 +15,8 @@ if (command !== "set-tier" || !email || !tier || extra.length > 0) {
 }
 
 loadDotEnvFile();
-const env = parseEnv();
-const db = openDatabase(env.DATABASE_PATH);
+const env = parseEnv(process.env, "tool");
+const db = openDatabase(env.DATABASE_URL ?? env.DATABASE_PATH);
 try {
   await migrateToLatest(db);
   const result = await setTierByEmail(db, email, tier);

@@ -67,11 +67,12 @@ const EnvSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATABASE_PATH: z.string().min(1).default("./data/quiz.sqlite"),
-  // A cluster's shared database (issue 28); unset, one node runs on the SQLite file above.
+  // PostgreSQL instead of the SQLite file (docs/configuration.md, docs/decisions/0051-postgres-second-store.md).
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// or postgresql:// URL" })
+    .regex(/^postgres(ql)?:\/\/[^\s]+$/i, { error: "must be a PostgreSQL URL such as postgres://quiz:secret@db.example:5432/quiz" })
     .optional(),
+  DATABASE_POOL_SIZE: WholeNumber.min(2, { error: "must be 2 or more (the sweep holds one connection while it runs)" }).max(1000).default(10),
   // This node's name in /metrics and the logs; the machine's host name when unset.
   NODE_ID: z
     .string()
@@ -154,10 +155,28 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string };
 
-/** Reads and checks the environment once; a bad value stops the boot with a message naming it. */
-export function parseEnv(source: Record<string, string | undefined> = process.env): z.infer<typeof EnvSchema> {
+/**
+ * On PostgreSQL the server needs SESSION_SECRET set: the secret generated beside a SQLite file would
+ * be one per machine, and every server on the database must sign and check the same cookies. The
+ * command-line tools (`npm run user`, `db:migrate`) sign nothing and go without.
+ */
+const ServerEnvSchema = EnvSchema.superRefine((env, context) => {
+  if (env.DATABASE_URL && !env.SESSION_SECRET) {
+    context.addIssue({
+      code: "custom",
+      path: ["SESSION_SECRET"],
+      message: "must be set when DATABASE_URL is: every server on the database signs sign-in cookies with it (at least 32 characters)",
+    });
+  }
+});
+
+/**
+ * Reads and checks the environment once; a bad value stops the boot with a message naming it. A
+ * command-line `tool` is not held to the server's rules between variables.
+ */
+export function parseEnv(source: Record<string, string | undefined> = process.env, purpose: "server" | "tool" = "server"): z.infer<typeof EnvSchema> {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
-  const result = EnvSchema.safeParse(cleaned);
+  const result = (purpose === "server" ? ServerEnvSchema : EnvSchema).safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}\nSee .env.example for every variable.`);

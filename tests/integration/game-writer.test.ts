@@ -1,11 +1,12 @@
 /**
  * One writer for the process (issue 18, docs/decisions/0035-one-writer.md) against a real SQLite
- * file: many games' group commits in one transaction; a game whose write SQLite refuses is rolled
+ * file (or PostgreSQL database, in the Postgres pass): many games' group commits in one transaction; a game whose write SQLite refuses is rolled
  * back alone and told so while the others commit; rooms sharing the writer acknowledge nothing
  * before its commit, and each game's messages keep their order; on the one commit clock, answers of
  * several games given within an interval share a transaction.
  */
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "#db/connection.server";
 import { isConstraintViolation } from "#db/errors";
@@ -19,16 +20,46 @@ import { GameRoom } from "#server/game-room";
 import { GameWriter } from "#server/game-writer";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { recordingConnection } from "../unit/recording-connection";
+import { usesPostgres } from "../postgres";
 
 let database: TempDatabase;
 let db: DB;
-let path: string;
 
 beforeAll(async () => {
   database = await openTempDatabase("writer");
   db = database.db;
-  path = (await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db)).rows[0].file;
 });
+
+/**
+ * Another connection holds the answers' write lock, so no commit that stores an answer can finish
+ * until `release()`: SQLite's one write lock (its commits fail busy and are tried again), or a lock
+ * on PostgreSQL's answers table that lets reads through (its commits wait).
+ */
+async function holdWriteLock(): Promise<{ release(): Promise<void> }> {
+  if (usesPostgres()) {
+    const locker = new pg.Client(database.location);
+    await locker.connect();
+    await locker.query("begin");
+    await locker.query("lock table answers in exclusive mode");
+    return {
+      async release() {
+        await locker.query("rollback");
+        await locker.end();
+      },
+    };
+  }
+  // A short wait for the lock, so a blocked transaction fails and is tried again rather than waiting 5 s.
+  await sql`pragma busy_timeout = 20`.execute(db);
+  const locker = new SQLite(database.location);
+  locker.prepare("begin immediate").run();
+  return {
+    async release() {
+      locker.prepare("rollback").run();
+      locker.close();
+      await sql`pragma busy_timeout = 5000`.execute(db);
+    },
+  };
+}
 
 afterAll(() => database.remove());
 
@@ -91,8 +122,9 @@ describe("the shared writer", () => {
     expect(await playersOf(good.id)).toEqual([1]);
     expect(await playersOf(bad.id)).toEqual([1]);
     expect(await playersOf(alsoGood.id)).toEqual([1]);
-    const locks = await db.selectFrom("games").select(["id", "locked"]).where("id", "in", [good.id, bad.id]).orderBy("id").execute();
-    expect(locks.map((row) => row.locked)).toEqual([1, 0]);
+    const locks = await db.selectFrom("games").select(["id", "locked"]).where("id", "in", [good.id, bad.id]).execute();
+    // By id: games made at once on PostgreSQL's several connections get their ids in any order.
+    expect(Object.fromEntries(locks.map((row) => [row.id, row.locked]))).toEqual({ [good.id]: 1, [bad.id]: 0 });
   });
 });
 
@@ -103,8 +135,6 @@ const has = (client: { received: { type: string }[] }, type: string) => client.r
 describe("rooms sharing the writer", () => {
   it("acknowledge no answer before the shared transaction that stores it commits, and keep each game's messages in order", { timeout: 20_000 }, async () => {
     const writer = new GameWriter(db);
-    // A short wait for the lock, so a blocked transaction fails and is tried again rather than waiting 5 s.
-    await sql`pragma busy_timeout = 20`.execute(db);
     const rooms = [];
     for (let index = 0; index < 3; index++) {
       const game = await newGame();
@@ -125,8 +155,7 @@ describe("rooms sharing the writer", () => {
     }
 
     // Another connection holds the write lock: the shared transaction cannot commit.
-    const locker = new SQLite(path);
-    locker.prepare("begin immediate").run();
+    const locker = await holdWriteLock();
     try {
       for (const { room, ann, playerId } of rooms) room.answer(ann, playerId, { answerIndex: 1 });
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -143,8 +172,7 @@ describe("rooms sharing the writer", () => {
           .execute(),
       ).toEqual([]);
     } finally {
-      locker.prepare("rollback").run();
-      locker.close();
+      await locker.release();
     }
     for (const { ann } of rooms) await expect.poll(() => has(ann, "ANSWER_RESULTS"), { timeout: 5000 }).toBe(true);
     for (const { game, ann } of rooms) {
@@ -156,7 +184,6 @@ describe("rooms sharing the writer", () => {
         { answer_index: 1, correct: 1 },
       ]);
     }
-    await sql`pragma busy_timeout = 5000`.execute(db);
     for (const { room } of rooms) await room.dispose();
   });
 

@@ -6,7 +6,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SQLite } from "#db/sqlite.server";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
@@ -84,18 +83,15 @@ describe("pausing a question", () => {
     expect((await host.next("ERROR")).code).toBe("NOT_PAUSED");
 
     // Ann answered about 300 ms of running time in: her time leaves the 1.5 s pause out.
-    const db = new SQLite(server.databasePath, { readonly: true, fileMustExist: true });
-    try {
-      const row = db
-        .prepare("select response_ms from answers where player_id = ? and game_id = (select id from games where game_code = ?)")
-        .get(annId, gameCode) as {
-        response_ms: number;
-      };
-      expect(row.response_ms).toBeGreaterThanOrEqual(250);
-      expect(row.response_ms).toBeLessThan(1500);
-    } finally {
-      db.close();
-    }
+    const row = await server.db
+      .selectFrom("answers")
+      .innerJoin("games", "games.id", "answers.game_id")
+      .select("answers.response_ms")
+      .where("answers.player_id", "=", annId)
+      .where("games.game_code", "=", gameCode)
+      .executeTakeFirstOrThrow();
+    expect(row.response_ms).toBeGreaterThanOrEqual(250);
+    expect(row.response_ms).toBeLessThan(1500);
   });
 
   it("lets only the host pause and resume", async () => {

@@ -644,7 +644,9 @@ describe("without Stripe configuration", () => {
 describe("npm run user -- set-tier", () => {
   const run = promisify(execFile);
   const cli = (args: string[]) =>
-    run("node_modules/.bin/tsx", ["db/user-cli.ts", ...args], { env: { ...process.env, DATABASE_PATH: server.databasePath } }).then(
+    run("node_modules/.bin/tsx", ["db/user-cli.ts", ...args], {
+      env: { ...process.env, DATABASE_PATH: server.databasePath, DATABASE_URL: server.databaseUrl ?? "" },
+    }).then(
       ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
       (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
     );

@@ -218,7 +218,7 @@ async function pointsOf(gameId: number): Promise<Record<string, number>> {
     .leftJoin("answers", (join) => join.onRef("answers.game_id", "=", "players.game_id").onRef("answers.player_id", "=", "players.id"))
     .select(["players.nickname", (eb) => eb.fn.coalesce(eb.fn.sum<number>("answers.points"), eb.lit(0)).as("points")])
     .where("players.game_id", "=", gameId)
-    .groupBy("players.id")
+    .groupBy(["players.game_id", "players.id"])
     .execute();
   return Object.fromEntries(rows.map((row) => [row.nickname, Number(row.points)]));
 }

@@ -6,12 +6,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
 import { DEFAULT_LIMIT_RULES, RateLimits, type LimitRules } from "#app/limits/rate-limits.server";
 import { sharedTestPostgres, uniqueDatabaseName, usesPostgres, TEST_TEMPLATE_DATABASE } from "../postgres";
 
 export interface TempDatabase {
   db: DB;
+  /** The SQLite file, or the PostgreSQL database's URL, for a second connection of a test's own. */
+  location: string;
   /** Closes the database and deletes its folder. */
   remove(): Promise<void>;
 }
@@ -20,9 +23,13 @@ export async function openTempDatabase(name: string): Promise<TempDatabase> {
   if (usesPostgres()) {
     const postgres = sharedTestPostgres();
     const databaseName = uniqueDatabaseName(name);
-    const db = openDatabase(await postgres.createDatabase(databaseName, { template: TEST_TEMPLATE_DATABASE }));
+    const location = await postgres.createDatabase(databaseName, { template: TEST_TEMPLATE_DATABASE });
+    const db = openDatabase(location);
+    // Connects now, as opening a SQLite file does: a test that destroys `db` then finds it closed.
+    await sql`select 1`.execute(db);
     return {
       db,
+      location,
       async remove() {
         await db.destroy();
         await postgres.dropDatabase(databaseName);
@@ -31,10 +38,12 @@ export async function openTempDatabase(name: string): Promise<TempDatabase> {
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quiz-night-${name}-`));
-  const db = openDatabase(path.join(dir, `${name}.sqlite`));
+  const location = path.join(dir, `${name}.sqlite`);
+  const db = openDatabase(location);
   await migrateToLatest(db);
   return {
     db,
+    location,
     async remove() {
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -129,3 +129,27 @@ describe("METRICS_TOKEN", () => {
     expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrow("METRICS_TOKEN: must be at least 16 characters");
   });
 });
+
+describe("DATABASE_URL", () => {
+  const secret = "s".repeat(32);
+
+  it("takes a PostgreSQL URL, with the pool's size defaulting to 10", () => {
+    expect(parseEnv({ DATABASE_URL: "postgres://quiz:pw@db.example:5432/quiz", SESSION_SECRET: secret })).toMatchObject({
+      DATABASE_URL: "postgres://quiz:pw@db.example:5432/quiz",
+      DATABASE_POOL_SIZE: 10,
+    });
+    expect(parseEnv({ DATABASE_URL: "postgresql://db.example/quiz", SESSION_SECRET: secret, DATABASE_POOL_SIZE: "25" }).DATABASE_POOL_SIZE).toBe(25);
+  });
+
+  it("refuses anything but a PostgreSQL URL, and a pool of fewer than two connections", () => {
+    expect(() => parseEnv({ DATABASE_URL: "./data/quiz.sqlite", SESSION_SECRET: secret })).toThrow("DATABASE_URL: must be a PostgreSQL URL");
+    expect(() => parseEnv({ DATABASE_URL: "mysql://db.example/quiz", SESSION_SECRET: secret })).toThrow("DATABASE_URL: must be a PostgreSQL URL");
+    expect(() => parseEnv({ DATABASE_POOL_SIZE: "1" })).toThrow("DATABASE_POOL_SIZE: must be 2 or more");
+  });
+
+  it("needs SESSION_SECRET for the server, and says so; the command-line tools go without", () => {
+    expect(() => parseEnv({ DATABASE_URL: "postgres://db.example/quiz" })).toThrow("SESSION_SECRET: must be set when DATABASE_URL is");
+    expect(parseEnv({ DATABASE_URL: "postgres://db.example/quiz" }, "tool").DATABASE_URL).toBe("postgres://db.example/quiz");
+    expect(parseEnv({}).DATABASE_URL).toBeUndefined();
+  });
+});
