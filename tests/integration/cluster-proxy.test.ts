@@ -352,6 +352,27 @@ async function finishStarting(url: string, child: ChildProcess, output: () => st
   return running;
 }
 
+describe("docs/deploy/compose.cluster.yaml (Docker is not on this machine: its files and names are checked)", () => {
+  const compose = readDeployFile("compose.cluster.yaml");
+
+  it("runs the nodes nginx-cluster.conf and haproxy.cfg list, from the repository's Dockerfile", () => {
+    const services = [...compose.matchAll(/^ {2}(node-\d+): \*node$/gm)].map((match) => match[1]);
+    expect(services).toEqual(["node-1", "node-2", "node-3"]);
+    expect([...readDeployFile("nginx-cluster.conf").matchAll(/^\s*server (node-\d+):3000 /gm)].map((match) => match[1])).toEqual(services);
+    expect([...readDeployFile("haproxy.cfg").matchAll(/^\s*server (node-\d+) \1:3000 id \d+/gm)].map((match) => match[1])).toEqual(services);
+    expect(compose).toMatch(/^ {2}build: \.\.\/\.\.$/m);
+    expect(fs.existsSync(path.join(DEPLOY, "../../Dockerfile"))).toBe(true);
+  });
+
+  it("mounts nginx-cluster.conf, gives every node one database, one session secret and TRUST_PROXY=1, and the drain its 30 s", () => {
+    expect(compose).toContain("- ./nginx-cluster.conf:/etc/nginx/conf.d/default.conf:ro");
+    expect(compose).toMatch(/^ {4}DATABASE_URL: postgres:\/\/quiz:.+@postgres:5432\/quiz$/m);
+    expect(compose).toMatch(/^ {4}SESSION_SECRET: \$\{SESSION_SECRET:\?/m);
+    expect(compose).toMatch(/^ {4}TRUST_PROXY: "1"$/m);
+    expect(compose).toMatch(/^ {2}stop_grace_period: 30s$/m);
+  });
+});
+
 const PROXIES = [
   {
     name: "nginx (docs/deploy/nginx-cluster.conf)",
