@@ -187,7 +187,10 @@ async function runCluster(options: Options): Promise<void> {
     }
     await Promise.all(nodes.map(waitUntilServing));
     for (const node of nodes)
-      node.child.on("exit", (code, signal) => stopping || console.log(`${node.id} exited (${signal ?? `code ${code}`}); its games go to the other nodes.`));
+      node.child.on(
+        "exit",
+        (code, signal) => stopping || console.log(`${node.id} exited (${signal ?? `code ${code}`}); the proxy sends its games to the other nodes.`),
+      );
 
     proxy = await startClusterProxy({
       nodes: nodes.map((node) => ({ id: node.id, url: `http://127.0.0.1:${node.port}` })),
