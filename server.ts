@@ -40,6 +40,10 @@ import { defaultDrainSeconds, handOverGames, NodeDrain, SHUTDOWN_SECONDS } from 
 import { nodeAddressOf, nodeIdOf } from "#server/ownership";
 import { leaseTimings } from "#server/ownership-lease";
 import { PostgresOwnership } from "#server/ownership-postgres";
+import { liveOwnerOfCode } from "#app/models/game-owners.server";
+import { startClusterSignals } from "#server/cluster-signals";
+import { SocketForwarder } from "#server/socket/forward";
+import { forwardingKeyOf } from "#server/socket/forward-auth";
 import { limitRules, serverLimitsOf, type ServerLimits } from "#server/server-limits";
 import { CodeLookups, DEFAULT_CODE_LOOKUP_LIMITS, guardCodeLookups } from "#server/code-lookups";
 import { issueHostSecret } from "#server/host-secret-cookie";
@@ -158,6 +162,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // In a cluster each game has one owner node at a time, recorded in Postgres (docs/decisions/0052-game-ownership-and-fencing.md).
   const nodeId = config.databaseUrl ? nodeIdOf(config.nodeId) : (config.nodeId ?? os.hostname());
   let listeningPort = config.port;
+  const timings = leaseTimings(config.ownershipTimings?.heartbeatMs, config.ownershipTimings?.leaseMs);
   const ownership = config.databaseUrl
     ? new PostgresOwnership({
         db,
@@ -168,11 +173,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         }),
         nodeId,
         address: () => nodeAddressOf(config.nodeAddress, listeningPort),
-        timings: leaseTimings(config.ownershipTimings?.heartbeatMs, config.ownershipTimings?.leaseMs),
+        timings,
         logger,
       })
     : undefined;
   const metrics = new ServerMetrics({ nodeId });
+  // In a cluster what a request on any node changes for a live room reaches the node that has it
+  // (server/cluster-signals.ts, docs/decisions/0056-forwarding-and-signals.md); alone, the hub does it.
+  const signals = config.databaseUrl ? await startClusterSignals({ databaseUrl: config.databaseUrl, db, nodeId, logger }) : null;
   const hub = new GameHub(db, {
     ...config.game,
     logger,
@@ -181,7 +189,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     settings: { ...config.game?.settings, maxPlayers: limits.maxPlayersPerGame },
     ownership,
     ownershipEvents: { claimed: () => metrics.gameClaimed(), handedOver: () => metrics.gameHandedOver(), fencedCommit: () => metrics.commitFenced() },
+    signals: signals ?? undefined,
+    ownerLeaseMs: timings.leaseMs,
   });
+  signals?.onSignal((signal) => hub.receiveSignal(signal));
   const drain = new NodeDrain(hub);
   const readiness = () => drain.readiness(() => sql`select 1`.execute(db));
   const heavyWork = new HeavyWork(config.heavyWork ?? {}, heavyWorkerScript(config.mode), logger);
@@ -284,6 +295,17 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     }),
   );
 
+  // In a cluster a socket for a game another live node owns is passed on to it, one hop, its
+  // player's address proven with a key from SESSION_SECRET (server/socket/forward.ts, docs/decisions/0056).
+  const forwarder = config.databaseUrl
+    ? new SocketForwarder({
+        nodeId,
+        key: forwardingKeyOf(config.sessionSecret),
+        liveOwnerOf: (gameCode) => liveOwnerOfCode(db, gameCode, timings.leaseMs),
+        logger,
+        metrics,
+      })
+    : null;
   const transport = attachGameTransport(httpServer, hub, {
     allowedOrigins: config.allowedOrigins,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
@@ -300,6 +322,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     metrics,
     rejectOtherUpgrades: config.mode === "production",
     admitsSocket: drain.admitsSocket,
+    forwarding: forwarder
+      ? {
+          check: (request, gameCode) => forwarder.check(request, gameCode),
+          // A draining node passes nothing on: its carried sockets would end with it. Its new sockets get 4000 and land elsewhere.
+          forward: (request, socket, head, gameCode, clientAddress) =>
+            drain.draining ? Promise.resolve(false) : forwarder.forward(request, socket, head, gameCode, clientAddress),
+        }
+      : undefined,
+    onForwardRefused: (reason) => logger.warn({ event: "forward_refused", reason }, "an upgrade's forwarding headers did not check out"),
     sharedJoinAllowance: rateLimits.sharedAllowance("joinsAcrossGames", limits.joinsPerIpPerMinute, JOIN_WINDOW_SECONDS) ?? undefined,
   });
   metrics.watch({
@@ -334,7 +365,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     },
     async close(closeCode = CloseCode.SERVER_RESTARTING) {
       await hub.close(closeCode, "Server restarting");
+      await signals?.close();
       await transport.close();
+      forwarder?.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       await vite?.close();

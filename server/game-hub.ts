@@ -8,6 +8,10 @@ import type { GameWriteBatch } from "#app/models/game-batch.server";
 import { purgeExpiredGames } from "#app/models/game-purge.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz-delete.server";
+import { ensureGameKeys } from "#app/models/game-keys.server";
+import { waitingGamesWithLiveOwner } from "#app/models/game-owners.server";
+import { aloneInCluster, ClusterWork } from "#db/cluster-lock.server";
+import type { ClusterSignal, SignalPublisher } from "./cluster-signals";
 import type { OutboxMetrics } from "./game-outbox";
 import { CommitClock } from "./commit-clock";
 import { SendPacer } from "./send-pacer";
@@ -15,6 +19,7 @@ import { DEFAULT_COMMIT_INTERVAL_MS, GameRoom, type CommitOutcome, type RoomOpti
 import { GameWriter } from "./game-writer";
 import { silentLogger, type Logger } from "./logger";
 import { singleNodeOwnership, type GameOwner, type GameOwnership } from "./ownership";
+import { DEFAULT_LEASE_MS } from "./ownership-lease";
 
 export interface HubOptions {
   settings?: Partial<GameSettings>;
@@ -44,6 +49,16 @@ export interface HubOptions {
   ownership?: GameOwnership;
   /** What ownership did, for /metrics. */
   ownershipEvents?: OwnershipEvents;
+  /**
+   * In a cluster: how the other nodes hear what a request on this one changed for a live room
+   * (server/cluster-signals.ts); their signals come in through `receiveSignal`. None on one node.
+   */
+  signals?: SignalPublisher;
+  /**
+   * In a cluster: how old a node's heartbeat may be before it counts as dead (NODE_LEASE_MS), for
+   * the sweep, which leaves alone the waiting games a live node owns.
+   */
+  ownerLeaseMs?: number;
 }
 
 export interface OwnershipEvents {
@@ -169,9 +184,15 @@ export class GameHub {
   /**
    * Someone signed in or out on the browser with this client id: its sockets leave the host seats
    * they hold (`GameRoom.releaseHostSeats`), and all of them reopen, so that each carries the
-   * browser's cookies as they are now (docs/decisions/0044-shared-browsers.md).
+   * browser's cookies as they are now (docs/decisions/0044-shared-browsers.md). In a cluster the
+   * browser's sockets may be on any node: every other node is told, and does the same.
    */
-  releaseHostSeats(clientId: string): void {
+  async releaseHostSeats(clientId: string): Promise<void> {
+    this.releaseHostSeatsHere(clientId);
+    await this.options.signals?.publish({ kind: "host-seats-released", clientId });
+  }
+
+  private releaseHostSeatsHere(clientId: string): void {
     for (const room of this.rooms.values()) room.releaseHostSeats(clientId);
     this.signInChanged?.(clientId);
   }
@@ -179,11 +200,32 @@ export class GameHub {
   /**
    * The host made new links (`renewGameKeys`, already stored): the game's room, if it is in memory
    * or loading, takes the new keys and closes the displays and remotes of the old ones. A room not
-   * in memory reads the new keys when it loads.
+   * in memory reads the new keys when it loads. In a cluster the room may be on another node, which
+   * is told, and reads the keys from the database.
    */
   async replaceGameKeys(gameCode: string, gameId: number, keys: { displayKey: string; remoteKey: string }): Promise<void> {
+    await this.replaceGameKeysHere(gameCode, gameId, async () => keys);
+    await this.options.signals?.publish({ kind: "game-keys-replaced", gameCode, gameId });
+  }
+
+  private async replaceGameKeysHere(gameCode: string, gameId: number, keysOf: () => Promise<{ displayKey: string; remoteKey: string } | null>): Promise<void> {
     const room = this.rooms.get(gameCode) ?? (await this.loading.get(gameCode)) ?? null;
-    if (room instanceof GameRoom && room.gameId === gameId) room.replaceKeys(keys);
+    if (!(room instanceof GameRoom) || room.gameId !== gameId) return;
+    const keys = await keysOf();
+    if (keys) room.replaceKeys(keys);
+  }
+
+  /** What another node's request changed for a live room (server/cluster-signals.ts): this node's share of it. */
+  async receiveSignal(signal: ClusterSignal): Promise<void> {
+    switch (signal.kind) {
+      case "host-seats-released":
+        this.releaseHostSeatsHere(signal.clientId);
+        return;
+      case "game-keys-replaced":
+        // Only the owner has the room: the others look no further.
+        await this.replaceGameKeysHere(signal.gameCode, signal.gameId, () => ensureGameKeys(this.db, signal.gameId));
+        return;
+    }
   }
 
   /**
@@ -290,29 +332,41 @@ export class GameHub {
       for (const room of idleLobbies) {
         logger.info({ event: "game_expired", gameCode: room.gameCode, idleMinutes: Math.round(lobbyTtl / 60_000) }, "idle lobby closed");
       }
-      const open = new Set([...this.rooms.values()].map((room) => room.gameId));
-      // In a cluster a waiting game another node runs is open too (docs/decisions/0052-game-ownership-and-fencing.md).
-      for (const gameId of await this.ownership.ownedGames()) open.add(gameId);
-      const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
-      if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
-      // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
-      const retentionMs = this.reportRetentionMs;
-      const reports = await purgeExpiredGames(this.db, now - retentionMs);
-      if (reports > 0) {
-        logger.info(
-          { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
-          "finished games past the report retention were removed",
-        );
-      }
-      const purged = await purgeDeletedQuizzes(this.db);
-      if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
-      const pictures = await purgeUnusedImages(this.db, now);
-      if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
+      // What the database holds for every node is looked over by one node at a time (db/cluster-lock.server.ts).
+      await aloneInCluster(this.db, ClusterWork.sweep, (db) => this.sweepStored(db, now, lobbyTtl));
     } catch (error) {
       (this.options.logger ?? silentLogger).error({ event: "sweep_failed", err: error }, "the sweep of idle games failed");
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /**
+   * The sweep's share that is the same for every node: waiting games nobody opened are closed (in a
+   * cluster, a game a live node owns is open, wherever its room is), and what is past its time is
+   * purged.
+   */
+  private async sweepStored(db: DB, now: number, lobbyTtl: number): Promise<void> {
+    const logger = this.options.logger ?? silentLogger;
+    const open = new Set([...this.rooms.values()].map((room) => room.gameId));
+    if (this.ownership.clustered) {
+      for (const gameId of await waitingGamesWithLiveOwner(db, this.options.ownerLeaseMs ?? DEFAULT_LEASE_MS)) open.add(gameId);
+    }
+    const stale = await expireUnopenedGames(db, now - lobbyTtl, open, now);
+    if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
+    // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
+    const retentionMs = this.reportRetentionMs;
+    const reports = await purgeExpiredGames(db, now - retentionMs);
+    if (reports > 0) {
+      logger.info(
+        { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
+        "finished games past the report retention were removed",
+      );
+    }
+    const purged = await purgeDeletedQuizzes(db);
+    if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
+    const pictures = await purgeUnusedImages(db, now);
+    if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
   }
 
   /** The room leaves memory (its game's ownership is released by `retire`, or was lost). */

@@ -170,3 +170,39 @@ export async function releaseGamesOf(db: DB, nodeId: string): Promise<number> {
   const result = await withOwnerTables(db).updateTable("game_owners").set({ node_id: null }).where("node_id", "=", nodeId).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * A node is alive for the others: its heartbeat younger than `leaseMs` and its session's advisory
+ * lock held, as a claim judges it (`claimGame`), so nothing is sent to a node a claim would take over.
+ */
+const nodeAlive = (leaseMs: number) => sql<boolean>`node.heartbeat_at >= ${DB_NOW_MS} - ${leaseMs} and ${lockHeld(sql.ref("node.lock_key"))}`;
+
+/**
+ * The live node that owns the live game with this code: where a socket for it belongs
+ * (server/socket/forward.ts, docs/decisions/0056-forwarding-and-signals.md). Undefined when no
+ * node owns it, or its owner is dead: then whichever node the socket reached claims it. One
+ * statement on indexes (the live code's, the owner's key, the node's key).
+ */
+export async function liveOwnerOfCode(db: DB, gameCode: string, leaseMs: number): Promise<GameOwner | undefined> {
+  const { rows } = await sql<{ node_id: string; address: string }>`
+    select node.node_id, node.address
+    from games game
+    join game_owners owner on owner.game_id = game.id
+    join nodes node on node.node_id = owner.node_id
+    where game.game_code = ${gameCode} and game.status != 'finished' and ${nodeAlive(leaseMs)}`.execute(db);
+  return rows[0] ? { nodeId: rows[0].node_id, address: rows[0].address } : undefined;
+}
+
+/**
+ * The waiting games a live node owns: open somewhere in the cluster, which the sweep of games
+ * nobody opened must leave alone (server/game-hub.ts).
+ */
+export async function waitingGamesWithLiveOwner(db: DB, leaseMs: number): Promise<Set<number>> {
+  const { rows } = await sql<{ game_id: number }>`
+    select owner.game_id
+    from game_owners owner
+    join games game on game.id = owner.game_id
+    join nodes node on node.node_id = owner.node_id
+    where game.status = 'waiting' and ${nodeAlive(leaseMs)}`.execute(db);
+  return new Set(rows.map((row) => Number(row.game_id)));
+}

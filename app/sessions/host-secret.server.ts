@@ -50,9 +50,12 @@ export function newHostSecret(secure: boolean): { hostSecret: string; setCookie:
   };
 }
 
-/** The running games, when the caller has them (a route's load context): to end the host seats of a browser's open sockets. */
+/**
+ * The running games, when the caller has them (a route's load context): to end the host seats of a
+ * browser's open sockets, on every node of a cluster (server/cluster-signals.ts).
+ */
 export interface HostSeatRelease {
-  hub?: { releaseHostSeats(clientId: string): void } | null;
+  hub?: { releaseHostSeats(clientId: string): Promise<void> } | null;
 }
 
 /**
@@ -65,5 +68,5 @@ export async function releaseHostClaims(context: { db: DB } & HostSeatRelease, r
   const secret = hostSecretOf(request.headers.get("cookie"));
   if (secret) await context.db.updateTable("games").set({ host_secret_hash: null }).where("host_secret_hash", "=", hashHostSecret(secret)).execute();
   const clientId = clientIdOf(request);
-  if (clientId) context.hub?.releaseHostSeats(clientId);
+  if (clientId) await context.hub?.releaseHostSeats(clientId);
 }

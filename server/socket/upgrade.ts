@@ -8,6 +8,7 @@ import { HOST_SECRET_COOKIE } from "#app/sessions/host-secret.server";
 import { ClientIdSchema, GameCodeSchema } from "#app/schemas/validation";
 import { GAME_URL_PARAM } from "#app/game/protocol-constants";
 import { isAllowedOrigin } from "../http-security";
+import type { ForwardCheck } from "./forward-auth";
 
 /**
  * Open sockets per address: twice the players one address may bring into a game, so a school's
@@ -29,6 +30,22 @@ export interface UpgradeOptions {
   ipv6PrefixLength?: number;
   /** Sockets one address may hold open at once; past it an upgrade is refused with 429 (SOCKETS_PER_IP). */
   maxSocketsPerAddress?: number;
+  /**
+   * In a cluster (server/socket/forward.ts, docs/decisions/0056-forwarding-and-signals.md): a
+   * forwarded upgrade's proof is checked, and a socket for a game another live node owns is passed
+   * on to it. Absent on one node, which then looks nothing up.
+   */
+  forwarding?: UpgradeForwarding;
+  /** An upgrade whose forwarding headers did not check out was refused (logged by the caller). */
+  onForwardRefused?: (reason: string) => void;
+}
+
+/** What the upgrade asks of forwarding (server/socket/forward.ts: `SocketForwarder`). */
+export interface UpgradeForwarding {
+  /** What the upgrade's forwarding headers say: a socket from a client, one another node forwarded (with its player's address), or a forgery. */
+  check(request: IncomingMessage, gameCode: string | null): ForwardCheck;
+  /** Passes the upgrade on to the game's owner if another live node owns it: true when it did, false when this node takes the socket. */
+  forward(request: IncomingMessage, socket: Duplex, head: Buffer, gameCode: string, clientAddress: string): Promise<boolean>;
 }
 
 /** Who an upgrade let through is: what the transport keeps of it on its `Client`. */
@@ -45,6 +62,8 @@ export interface SocketIdentity {
    * one node; a node forwards by it (issue 28, docs/decisions/0054-limits-across-nodes.md).
    */
   gameCode: string | null;
+  /** Another node forwarded it here (its `address` is the player's, from that node's proof): it is never forwarded again. */
+  forwarded: boolean;
 }
 
 /** An upgrade let through, with who it is. */
@@ -121,7 +140,16 @@ export function upgradeListener(options: UpgradeOptions, accept: AcceptUpgrade):
       refuse(socket, 400, "Bad Request", BAD_GAME_PARAM);
       return;
     }
-    const address = addressKey(options.clientAddressOf?.(request) || request.socket.remoteAddress, options.ipv6PrefixLength);
+    const forwardCheck = options.forwarding?.check(request, gameCode) ?? DIRECT;
+    if (forwardCheck.kind === "refused") {
+      refuse(socket, 403, "Forbidden", "The forwarding headers do not check out.");
+      options.onForwardRefused?.(forwardCheck.reason);
+      return;
+    }
+    // A forwarded socket is counted by its player's address, which the forwarding node proved.
+    const clientAddress =
+      forwardCheck.kind === "forwarded" ? forwardCheck.clientAddress : options.clientAddressOf?.(request) || request.socket.remoteAddress || "";
+    const address = addressKey(clientAddress, options.ipv6PrefixLength);
     const open = socketsPerAddress.get(address) ?? 0;
     if (open >= maxSocketsPerAddress) {
       refuse(socket, 429, "Too Many Requests");
@@ -134,6 +162,35 @@ export function upgradeListener(options: UpgradeOptions, accept: AcceptUpgrade):
     socket.on("close", releaseAddress);
     const parsedId = ClientIdSchema.safeParse(url.searchParams.get("clientId") ?? undefined);
     const clientId = parsedId.success ? parsedId.data : `anon-${randomUUID()}`;
-    accept(request, socket, head, { clientId, address, cookie: hostCookiesOf(request.headers.cookie), gameCode });
+    const identity: SocketIdentity = {
+      clientId,
+      address,
+      cookie: hostCookiesOf(request.headers.cookie),
+      gameCode,
+      forwarded: forwardCheck.kind === "forwarded",
+    };
+    // One hop: a forwarded socket stays here, whatever this node finds when it joins (4000 if the game is elsewhere after all).
+    if (!options.forwarding || gameCode === null || identity.forwarded) {
+      accept(request, socket, head, identity);
+      return;
+    }
+    // Until ws or the carried connection listens to it, an error on the socket (the client went) must not be unhandled.
+    socket.on("error", destroyOnError);
+    options.forwarding.forward(request, socket, head, gameCode, clientAddress).then(
+      (forwarded) => {
+        socket.off("error", destroyOnError);
+        if (!forwarded && !socket.destroyed) accept(request, socket, head, identity);
+      },
+      () => {
+        socket.off("error", destroyOnError);
+        if (!socket.destroyed) accept(request, socket, head, identity);
+      },
+    );
   };
+}
+
+const DIRECT: ForwardCheck = { kind: "direct" };
+
+function destroyOnError(this: Duplex): void {
+  this.destroy();
 }

@@ -245,17 +245,25 @@ export class TestClient {
     );
   }
 
-  /** `server` may be anything with a URL, such as a proxy in front of the server; `options` go to `ws` (a local address, TLS). */
+  /**
+   * `server` may be anything with a URL, such as a proxy in front of the server; `options` go to `ws`
+   * (a local address, TLS), but `game`, which the socket URL names as a browser's does (`&game=CODE`).
+   */
   static async connect(
     server: Pick<TestServer, "url">,
     clientId: string = `client-${randomUUID()}`,
     headers?: Record<string, string>,
-    options: WebSocket.ClientOptions = {},
+    options: WebSocket.ClientOptions & { game?: string } = {},
   ): Promise<TestClient> {
     // The browser's cookies go with the upgrade, as a browser's do (its host secret among them).
     const cookie = cookiesOf(clientId);
     const withCookies = cookie && !Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "cookie") ? { ...headers, cookie } : headers;
-    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}`, { ...options, headers: withCookies });
+    const { game, ...socketOptions } = options;
+    const gameParam = game === undefined ? "" : `&game=${encodeURIComponent(game)}`;
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/ws?clientId=${encodeURIComponent(clientId)}${gameParam}`, {
+      ...socketOptions,
+      headers: withCookies,
+    });
     const client = new TestClient(socket, clientId);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());
