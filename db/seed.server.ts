@@ -1,4 +1,5 @@
 import type { DB } from "./connection.server";
+import { lockUntilCommit } from "./locks.server";
 import { QuestionInputSchema, type QuestionInput } from "#app/game/question-input";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { systemUserId } from "#app/models/user.server";
@@ -73,7 +74,10 @@ export async function seedDemoQuizzes(db: DB): Promise<number> {
   const existing = await db.selectFrom("quizzes").select("id").limit(1).executeTakeFirst();
   if (existing) return 0;
   const owner = { userId: await systemUserId(db) };
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    // Servers starting together on one PostgreSQL database: one seeds, the others then find its quizzes.
+    await lockUntilCommit(trx, "seed-demo-quizzes");
+    if (await trx.selectFrom("quizzes").select("id").limit(1).executeTakeFirst()) return 0;
     for (const demo of DEMO_QUIZZES) {
       const quiz = await createQuiz(trx, { title: demo.title, description: demo.description, timeLimit: demo.timeLimit, isPublic: true }, owner);
       for (const [order, question] of demo.questions.entries()) {
@@ -81,6 +85,6 @@ export async function seedDemoQuizzes(db: DB): Promise<number> {
         await addQuestion(trx, { quizId: quiz.id, ...QuestionInputSchema.parse(input), order });
       }
     }
+    return DEMO_QUIZZES.length;
   });
-  return DEMO_QUIZZES.length;
 }

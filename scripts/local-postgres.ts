@@ -213,7 +213,12 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
 
   // --no-sync: initdb's files need not reach the disk before the server starts; a crash now loses
   // only a cluster nobody uses yet. C locale: text sorts by bytes, as SQLite's BINARY collation does.
-  run(path.join(binaries, "initdb"), ["-D", dataDir, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], runAs);
+  try {
+    run(path.join(binaries, "initdb"), ["-D", dataDir, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], runAs);
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 
   const settings: Record<string, string> = {
     listen_addresses: "127.0.0.1",

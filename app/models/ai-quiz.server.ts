@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { DB } from "#db/connection.server";
+import { lockedForUpdate } from "#db/dialect";
 import { quizLanguageOf, type GenerateQuizInput } from "#app/ai/options";
 import { AI_NOT_CONFIGURED, type GenerationFailureReason } from "#app/ai/quiz-generator.server";
 import { checkLimits } from "#app/limits/rate-limits.server";
@@ -80,6 +81,9 @@ export async function generateAndHostQuiz(
   context.metrics.aiGeneration(generation.ok);
   if (!generation.ok) return { ok: false, reason: generation.reason, message: generation.message, error: generation.error };
   return db.transaction().execute(async (trx): Promise<GenerateAndHostResult> => {
+    // The user's row stays locked until this transaction ends, so another request of theirs (on
+    // another connection or server, with PostgreSQL) waits here and then counts this one's spending.
+    await lockedForUpdate(trx, trx.selectFrom("users").select("id").where("id", "=", user.id)).execute();
     // Nothing is written before this second look, so returning the refusal commits nothing.
     const spent = await quotaUsed(trx, user);
     if (spent) return spent;

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { inTransaction, type DB } from "#db/connection.server";
+import { lockedForUpdate } from "#db/dialect";
 import type { GameRow } from "#db/schema";
 import { hashHostSecret } from "#app/sessions/host-secret.server";
 import type { Requester } from "./quiz.server";
@@ -45,12 +46,15 @@ export type RegisterHostResult = "registered" | "not-found" | "taken" | "not-cre
  */
 export async function registerHost(db: DB, gameCode: string, clientId: string, requester: Requester): Promise<RegisterHostResult> {
   return inTransaction(db, async (trx) => {
-    const game = await trx
-      .selectFrom("games")
-      .select(["id", "host_client_id", "creator_client_id", "host_id", "host_secret_hash"])
-      .where("game_code", "=", gameCode)
-      .where("status", "!=", "finished")
-      .executeTakeFirst();
+    // Locked until the seat is taken or refused: another server's registration waits and then sees it taken.
+    const game = await lockedForUpdate(
+      trx,
+      trx
+        .selectFrom("games")
+        .select(["id", "host_client_id", "creator_client_id", "host_id", "host_secret_hash"])
+        .where("game_code", "=", gameCode)
+        .where("status", "!=", "finished"),
+    ).executeTakeFirst();
     if (!game) return "not-found";
     if (game.host_client_id !== null) return isGameHost(game, { ...requester, clientId }) ? "registered" : "taken";
     // The browser being registered is the one asking, or one the creator names (a script's).

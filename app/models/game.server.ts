@@ -31,11 +31,15 @@ export interface NewGame {
   hostSecret?: string | null;
 }
 
+/** How many codes createGame draws before it gives up: a clash with a live game is rare, twenty in a row never happen. */
+const CODE_DRAWS = 20;
+
 /**
  * Creates a waiting game with a fresh code, drawing again on the rare clash with a live game. The
  * game keeps the quiz's questions and time limit as they are now (docs/decisions/0014).
+ * `drawCode` is generateGameCode but in tests that make codes clash.
  */
-export async function createGame(db: DB, input: NewGame, now = Date.now()): Promise<GameSummary> {
+export async function createGame(db: DB, input: NewGame, now = Date.now(), drawCode: () => string = generateGameCode): Promise<GameSummary> {
   return inTransaction(db, async (trx) => {
     const quiz = await trx.selectFrom("quizzes").select("time_limit").where("id", "=", input.quizId).executeTakeFirstOrThrow();
     const values = {
@@ -49,17 +53,26 @@ export async function createGame(db: DB, input: NewGame, now = Date.now()): Prom
       remote_key: newGameKey(),
       created_at: now,
     };
-    // Inside the transaction nothing else writes between the look and the insert.
-    let gameCode = generateGameCode();
-    for (let attempt = 0; await findLiveGame(trx, gameCode); attempt++) {
-      if (attempt >= 20) throw new Error("Could not draw a free game code.");
-      gameCode = generateGameCode();
+    // The unique index on live games' codes decides: an insert that would repeat a live code inserts
+    // nothing, and another code is drawn. A look first and an insert after would not do on
+    // PostgreSQL, where another server's transaction may take the same code in between; there the
+    // insert waits for that transaction and then sees its row (docs/decisions/0051-postgres-second-store.md).
+    let row: { id: number; game_code: string; status: GameStatus } | undefined;
+    for (let attempt = 0; !row; attempt++) {
+      if (attempt >= CODE_DRAWS) throw new Error("Could not draw a free game code.");
+      row = await trx
+        .insertInto("games")
+        .values({ ...values, game_code: drawCode() })
+        // The index's own condition, as a literal: both databases match a partial index by its text.
+        .onConflict((conflict) =>
+          conflict
+            .column("game_code")
+            .where(sql<boolean>`status != 'finished'`)
+            .doNothing(),
+        )
+        .returning(["id", "game_code", "status"])
+        .executeTakeFirst();
     }
-    const row = await trx
-      .insertInto("games")
-      .values({ ...values, game_code: gameCode })
-      .returning(["id", "game_code", "status"])
-      .executeTakeFirstOrThrow();
     await sql`
       insert into game_questions (game_id, position, question_id)
       select ${row.id}, row_number() over (order by "order", id) - 1, id

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { sql, type ExpressionBuilder } from "kysely";
 import { inTransaction, type DB } from "#db/connection.server";
+import { lockUntilCommit } from "#db/locks.server";
 import type { Database } from "#db/schema";
 import { appError, type AppError } from "#app/i18n/app-error";
 import { processPicture, sniffPictureFormat, UNSUPPORTED_PICTURE_MESSAGE } from "#app/pictures/image-processing.server";
@@ -77,7 +78,9 @@ async function chargeStored(
   fresh?: { large: Buffer; small: Buffer; width: number; height: number },
 ): Promise<StoreImageResult> {
   return inTransaction(db, async (trx) => {
-    // The quota is read and spent in one transaction, so two uploads at once cannot both fit in the last space.
+    // The quota is read and spent in one transaction, so two uploads at once cannot both fit in the
+    // last space: on PostgreSQL the owner's lock keeps another server's upload out until this one commits.
+    await lockUntilCommit(trx, `image-quota:${owner.userId === null ? `client:${owner.clientId}` : `user:${owner.userId}`}`);
     const charged = await ownerUploads(trx, owner).select("bytes").where("image_uploads.image_id", "=", id).executeTakeFirst();
     const stored = await trx
       .selectFrom("images")
@@ -92,10 +95,12 @@ async function chargeStored(
     const image = stored ?? { width: fresh!.width, height: fresh!.height, bytes: fresh!.large.byteLength + fresh!.small.byteLength };
     const usedBytes = await storageUsed(trx, owner, now);
     if (usedBytes + image.bytes > limitBytes) return { status: "over-quota", usedBytes, limitBytes };
+    // Another owner's upload of the same picture may store it at the same moment: then theirs stays.
     if (!stored)
       await trx
         .insertInto("images")
         .values({ id, ...fresh!, created_at: now })
+        .onConflict((conflict) => conflict.column("id").doNothing())
         .execute();
     await trx
       .insertInto("image_uploads")

@@ -8,6 +8,7 @@
  */
 import type Stripe from "stripe";
 import type { DB } from "#db/connection.server";
+import { lockUntilCommit } from "#db/locks.server";
 import type { SubscriptionRow, UserRow } from "#db/schema";
 import { BILLING_NOT_CONFIGURED, type Billing, type BillingResult } from "#app/billing/billing.server";
 import { FREE_TIER, PLEASE_SIGN_IN, tierOf } from "#app/billing/plans";
@@ -216,6 +217,9 @@ export async function applyStripeEvent(
 ): Promise<BillingResult<EventOutcome>> {
   const tierOfPrice: TierOfPrice = (price) => billing.tierOfPrice(price);
   const effect = await db.transaction().execute(async (trx): Promise<Effect> => {
+    // One event at a time on every server (a few a day): each reads what the ones before it wrote,
+    // as SQLite's one writer had it, so two events of one account cannot each miss the other's change.
+    await lockUntilCommit(trx, "stripe-events");
     const inserted = await trx
       .insertInto("stripe_events")
       .values({ id: event.id, type: event.type, received_at: now })

@@ -1,10 +1,11 @@
 /** scripts/local-postgres.ts: a real PostgreSQL in a temporary folder, databases copied from a template, all gone at stop. */
 import fs from "node:fs";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { connectToLocalPostgres, startLocalPostgres, type LocalPostgres } from "../../scripts/local-postgres";
+import { describeWithPostgres } from "./with-postgres";
 
-describe("a local PostgreSQL", () => {
+describeWithPostgres("a local PostgreSQL", () => {
   let postgres: LocalPostgres | undefined;
   afterAll(async () => {
     await postgres?.stop();

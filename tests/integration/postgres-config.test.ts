@@ -7,9 +7,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase } from "#db/connection.server";
 import { freePort } from "../free-port";
+import { describeWithPostgres } from "./with-postgres";
 import { testPostgres, type TestPostgres } from "../postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -28,7 +29,7 @@ function startServer(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-describe("the server on DATABASE_URL", () => {
+describeWithPostgres("the server on DATABASE_URL", () => {
   let postgres: TestPostgres;
   let dir: string;
   let baseEnv: Record<string, string>;

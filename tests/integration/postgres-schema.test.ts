@@ -5,8 +5,9 @@
  * Runs in both passes: on a PostgreSQL of its own in the SQLite pass.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrateToLatest, openDatabase, type DB } from "#db/connection.server";
+import { describeWithPostgres } from "./with-postgres";
 import { testPostgres, uniqueDatabaseName, type TestPostgres } from "../postgres";
 
 interface Schema {
@@ -134,7 +135,7 @@ async function seededRows(db: DB) {
   return { plans, users };
 }
 
-describe("the PostgreSQL migrations", () => {
+describeWithPostgres("the PostgreSQL migrations", () => {
   let postgres: TestPostgres;
   let sqlite: DB;
   let pg: DB;
