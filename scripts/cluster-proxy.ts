@@ -132,9 +132,13 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
     request.headers["x-forwarded-proto"] = "http";
   }
 
-  /** A refused or reset connection drops the node at once; its next check brings it back. */
+  /**
+   * A refused connection drops the node at once (nothing listens: it died); its checks bring it
+   * back. Not a reset: a live node resets the sockets it ends itself (a client that missed its
+   * heartbeat), which says nothing about the node.
+   */
   function onNodeError(node: NodeState, error: NodeJS.ErrnoException): void {
-    if (error.code === "ECONNREFUSED" || error.code === "ECONNRESET") setLive(node, false, error.code);
+    if (error.code === "ECONNREFUSED") setLive(node, false, error.code);
     log(`${node.id}: ${error.code ?? error.message}`);
   }
 

@@ -49,10 +49,8 @@ class GameSocket {
     socket.on("message", (data) => this.messages.push(JSON.parse(String(data)) as { type: string; payload: any }));
   }
 
-  static async open(base: string, clientId: string, gameCode: string): Promise<GameSocket> {
-    const socket = new WebSocket(`${base.replace(/^http/, "ws")}/ws?clientId=${clientId}&game=${gameCode}`, {
-      headers: { origin: base, cookie: `quiz_client_id=${clientId}` },
-    });
+  static async open(base: string, clientId: string, gameCode: string, cookie = `quiz_client_id=${clientId}`): Promise<GameSocket> {
+    const socket = new WebSocket(`${base.replace(/^http/, "ws")}/ws?clientId=${clientId}&game=${gameCode}`, { headers: { origin: base, cookie } });
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());
       socket.once("error", reject);
@@ -123,12 +121,19 @@ describe("npm run cluster", () => {
 
   it("plays a game made over the API (any node) through the proxy, its sockets naming it", async () => {
     const hostClientId = `host-${randomUUID()}`;
+    // The host's browser keeps the cookies it is given (its host secret, docs/decisions/0044) for its socket.
+    const hostCookies = new Map([["quiz_client_id", hostClientId]]);
+    const cookieHeader = () => [...hostCookies].map(([name, value]) => `${name}=${value}`).join("; ");
     const api = async (pathname: string, body: unknown) => {
       const reply = await fetch(`${url}${pathname}`, {
         method: "POST",
-        headers: { "content-type": "application/json", origin: url, cookie: `quiz_client_id=${hostClientId}` },
+        headers: { "content-type": "application/json", origin: url, cookie: cookieHeader() },
         body: JSON.stringify(body),
       });
+      for (const line of reply.headers.getSetCookie()) {
+        const pair = line.split(";")[0]!;
+        hostCookies.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+      }
       return { status: reply.status, body: (await reply.json()) as any };
     };
     const quiz = await api("/api/quizzes", { title: "Across nodes", description: "", timeLimit: 30, isPublic: false });
@@ -141,7 +146,7 @@ describe("npm run cluster", () => {
     const gameCode = game.body.gameCode as string;
     expect((await api(`/api/games/${gameCode}/register-host`, { clientId: hostClientId })).status).toBe(200);
 
-    const host = await GameSocket.open(url, hostClientId, gameCode);
+    const host = await GameSocket.open(url, hostClientId, gameCode, cookieHeader());
     sockets.push(host);
     host.send("JOIN_GAME", { gameCode, nickname: "__HOST__" });
     expect(await host.next("GAME_SNAPSHOT", (payload) => payload.role === "host")).toMatchObject({ gameCode, phase: "lobby" });
