@@ -148,7 +148,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const limits = serverLimitsOf(config);
   // In a cluster the limits count in Postgres, for every node; alone, in a SQLite file beside the database.
-  const limitsPool = config.databaseUrl ? openLimitsPool(config.databaseUrl) : null;
+  const limitsPool = config.databaseUrl
+    ? openLimitsPool(config.databaseUrl, (error) =>
+        logger.warn({ event: "limits_connection_error", err: error }, "A PostgreSQL connection of the limits failed; the pool replaces it."),
+      )
+    : null;
   const rateLimits = limitsPool
     ? await RateLimits.onPostgres(limitsPool, limitRules(limits))
     : new RateLimits(limitsDatabasePath(config.databasePath), limitRules(limits));
@@ -190,7 +194,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     ownership,
     ownershipEvents: { claimed: () => metrics.gameClaimed(), handedOver: () => metrics.gameHandedOver(), fencedCommit: () => metrics.commitFenced() },
     signals: signals ?? undefined,
-    ownerLeaseMs: timings.leaseMs,
   });
   signals?.onSignal((signal) => hub.receiveSignal(signal));
   const drain = new NodeDrain(hub);

@@ -48,7 +48,8 @@ export default defineConfig({
           globalSetup: ["./tests/setup/postgres.ts"],
         },
       },
-      { extends: true, test: { name: "heavy", include: heavyTests } },
+      // The soak and storm tests may run on PostgreSQL too (QUIZ_TEST_DATABASE=postgres); CI runs them on SQLite.
+      { extends: true, test: { name: "heavy", include: heavyTests, globalSetup: ["./tests/setup/postgres.ts"] } },
       { extends: true, test: { name: "attacks", include: [attackNight] } },
     ],
   },

@@ -40,6 +40,9 @@ const RUNS = Number(args.runs);
 // bench/client-socket.ts reads the client kind from the environment, as the load workers do.
 process.env.BENCH_CLIENT = args.client;
 
+/** Each player answers at a random moment this long after the question reached it. */
+const ANSWER_AFTER_MS = 500;
+
 type Path = "direct" | "forwarded";
 interface PathSamples {
   deliveryFirst: number[];
@@ -107,7 +110,8 @@ async function playOneGame(nodeA: GameServer, nodeB: GameServer, run: number): P
     let ackFrom = 0;
     await new Promise<void>((joined) => {
       socket.on("message", (data: Buffer) => {
-        const receivedAt = Date.now();
+        // Sub-millisecond, on the clock `serverNow` is read from (Date.now, on the same machine).
+        const receivedAt = performance.timeOrigin + performance.now();
         switch (frameTypeOf(data)) {
           case "PLAYER_JOINED":
             if (playerId === 0) {
@@ -118,9 +122,13 @@ async function playOneGame(nodeA: GameServer, nodeB: GameServer, run: number): P
           case "QUESTION_STARTED": {
             const { payload } = JSON.parse(data.toString());
             (payload.questionNumber === 1 ? samples[path].deliveryFirst : samples[path].delivery).push(receivedAt - payload.serverNow);
-            // Answered at once: the question closes when everyone has, and the game goes on.
-            ackFrom = performance.now();
-            socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, answerIndex: 0, time: 0 } }));
+            // Answered a moment later, at random: the answers sent by the first to hear the question
+            // must not hold back this process's reading of the others'. The question closes when
+            // everyone has answered, and the game goes on.
+            setTimeout(() => {
+              ackFrom = performance.now();
+              socket.send(JSON.stringify({ type: "SUBMIT_ANSWER", payload: { gameCode, playerId, answerIndex: 0, time: 0 } }));
+            }, ANSWER_AFTER_MS * Math.random());
             return;
           }
           case "ANSWER_ACCEPTED":

@@ -11,6 +11,13 @@ export type LimitsPool = pg.Pool;
 /** A few connections: a limit check is one short upsert. */
 const LIMITS_POOL_SIZE = 4;
 
-export function openLimitsPool(databaseUrl: string): LimitsPool {
-  return new pg.Pool({ connectionString: databaseUrl, max: LIMITS_POOL_SIZE });
+/**
+ * `onConnectionError`: an idle connection the server ended (a restart, a terminated backend). pg
+ * emits it on the pool, and an `error` event nobody listens to ends the process; the pool opens a
+ * new connection for the next check.
+ */
+export function openLimitsPool(databaseUrl: string, onConnectionError: (error: Error) => void): LimitsPool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: LIMITS_POOL_SIZE });
+  pool.on("error", onConnectionError);
+  return pool;
 }

@@ -26,9 +26,9 @@ export const CLUSTER_SIGNAL_CHANNEL = "quiz_night_signals";
 
 const GameCode = z.string().regex(new RegExp(`^[A-Z0-9]{${GAME_CODE_LENGTH}}$`));
 
-export const ClusterSignalSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("host-seats-released"), clientId: z.string().min(1).max(100) }).strict(),
-  z.object({ kind: z.literal("game-keys-replaced"), gameCode: GameCode, gameId: z.number().int().positive() }).strict(),
+export const ClusterSignalSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("host-seats-released"), clientId: z.string().min(1).max(100) }).strict(),
+  z.object({ type: z.literal("game-keys-replaced"), gameCode: GameCode, gameId: z.number().int().positive() }).strict(),
 ]);
 
 export type ClusterSignal = z.infer<typeof ClusterSignalSchema>;
@@ -87,7 +87,7 @@ export async function startClusterSignals(options: ClusterSignalOptions): Promis
       Promise.resolve()
         .then(() => listener?.(read.signal))
         .catch((error: unknown) =>
-          logger.error({ event: "cluster_signal_failed", kind: read.signal.kind, err: error }, "a cluster signal could not be handled"),
+          logger.error({ event: "cluster_signal_failed", type: read.signal.type, err: error }, "a cluster signal could not be handled"),
         );
     },
     onConnectionLost(error) {

@@ -1,6 +1,7 @@
 import type { DB } from "#db/connection.server";
 import type { GameSettings } from "#app/game/engine/index";
 import { isConstraintViolation } from "#db/errors";
+import { runAlone } from "#db/locks.server";
 import { expireUnopenedGames, expireWaitingGames, loadGameForPlay } from "#app/models/game-play.server";
 import { findLiveGame } from "#app/models/game.server";
 import { isGameHostById } from "#app/models/game-host.server";
@@ -9,8 +10,6 @@ import { purgeExpiredGames } from "#app/models/game-purge.server";
 import { purgeUnusedImages } from "#app/models/image.server";
 import { purgeDeletedQuizzes } from "#app/models/quiz-delete.server";
 import { ensureGameKeys } from "#app/models/game-keys.server";
-import { waitingGamesWithLiveOwner } from "#app/models/game-owners.server";
-import { aloneInCluster, ClusterWork } from "#db/cluster-lock.server";
 import type { ClusterSignal, SignalPublisher } from "./cluster-signals";
 import type { OutboxMetrics } from "./game-outbox";
 import { CommitClock } from "./commit-clock";
@@ -19,7 +18,6 @@ import { DEFAULT_COMMIT_INTERVAL_MS, GameRoom, type CommitOutcome, type RoomOpti
 import { GameWriter } from "./game-writer";
 import { silentLogger, type Logger } from "./logger";
 import { singleNodeOwnership, type GameOwner, type GameOwnership } from "./ownership";
-import { DEFAULT_LEASE_MS } from "./ownership-lease";
 
 export interface HubOptions {
   settings?: Partial<GameSettings>;
@@ -54,11 +52,6 @@ export interface HubOptions {
    * (server/cluster-signals.ts); their signals come in through `receiveSignal`. None on one node.
    */
   signals?: SignalPublisher;
-  /**
-   * In a cluster: how old a node's heartbeat may be before it counts as dead (NODE_LEASE_MS), for
-   * the sweep, which leaves alone the waiting games a live node owns.
-   */
-  ownerLeaseMs?: number;
 }
 
 export interface OwnershipEvents {
@@ -116,7 +109,8 @@ export class GameHub {
     this.ownership.onSelfFence(() => this.fenceAll());
     this.writer = new GameWriter(db, { onTransaction: options.onSharedCommit, fence: this.ownership.fence });
     this.commitClock = new CommitClock(options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS);
-    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 30_000);
+    // The timer's turn is skipped while a sweep is under way.
+    this.sweepTimer = setInterval(() => void (this.sweepUnderWay ?? this.sweep()), options.sweepIntervalMs ?? 30_000);
     this.sweepTimer.unref();
   }
 
@@ -189,7 +183,7 @@ export class GameHub {
    */
   async releaseHostSeats(clientId: string): Promise<void> {
     this.releaseHostSeatsHere(clientId);
-    await this.options.signals?.publish({ kind: "host-seats-released", clientId });
+    await this.options.signals?.publish({ type: "host-seats-released", clientId });
   }
 
   private releaseHostSeatsHere(clientId: string): void {
@@ -205,7 +199,7 @@ export class GameHub {
    */
   async replaceGameKeys(gameCode: string, gameId: number, keys: { displayKey: string; remoteKey: string }): Promise<void> {
     await this.replaceGameKeysHere(gameCode, gameId, async () => keys);
-    await this.options.signals?.publish({ kind: "game-keys-replaced", gameCode, gameId });
+    await this.options.signals?.publish({ type: "game-keys-replaced", gameCode, gameId });
   }
 
   private async replaceGameKeysHere(gameCode: string, gameId: number, keysOf: () => Promise<{ displayKey: string; remoteKey: string } | null>): Promise<void> {
@@ -217,7 +211,7 @@ export class GameHub {
 
   /** What another node's request changed for a live room (server/cluster-signals.ts): this node's share of it. */
   async receiveSignal(signal: ClusterSignal): Promise<void> {
-    switch (signal.kind) {
+    switch (signal.type) {
       case "host-seats-released":
         this.releaseHostSeatsHere(signal.clientId);
         return;
@@ -269,7 +263,7 @@ export class GameHub {
     this.epochs.set(room, epoch);
     const resumed = room.state.phase !== "lobby" || room.state.players.size > 0;
     (this.options.logger ?? silentLogger).info(
-      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size },
+      { event: resumed ? "game_resumed" : "game_opened", gameCode, phase: room.state.phase, players: room.state.players.size, epoch },
       resumed ? "game resumed from the database" : "game opened",
     );
     return room;
@@ -294,16 +288,25 @@ export class GameHub {
 
   /** Since when each room has had nobody connected. */
   private readonly idleSince = new Map<GameRoom, number>();
-  private sweeping = false;
+  private sweepUnderWay: Promise<void> | null = null;
 
   /**
    * Forgets finished games nobody is watching any more (their results stay in the database),
    * closes lobbies nobody has been in for the idle time and waiting games nobody ever opened, and
    * removes deleted quizzes whose games are all over and finished games past the report retention.
+   * Asked for while one is under way, it waits for that one and sweeps again: the one under way may
+   * have looked before what the caller did (on PostgreSQL a sweep's queries take long enough to be
+   * caught mid-way by the timer's next turn).
    */
   async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+    while (this.sweepUnderWay) await this.sweepUnderWay;
+    this.sweepUnderWay = this.sweepOnce().finally(() => {
+      this.sweepUnderWay = null;
+    });
+    return this.sweepUnderWay;
+  }
+
+  private async sweepOnce(): Promise<void> {
     try {
       const now = (this.options.now ?? Date.now)();
       const finishedTtl = this.options.finishedRoomTtlMs ?? DEFAULT_FINISHED_ROOM_TTL_MS;
@@ -332,41 +335,31 @@ export class GameHub {
       for (const room of idleLobbies) {
         logger.info({ event: "game_expired", gameCode: room.gameCode, idleMinutes: Math.round(lobbyTtl / 60_000) }, "idle lobby closed");
       }
-      // What the database holds for every node is looked over by one node at a time (db/cluster-lock.server.ts).
-      await aloneInCluster(this.db, ClusterWork.sweep, (db) => this.sweepStored(db, now, lobbyTtl));
+      // The rest is the whole database's, not this hub's rooms': one server at a time does it, the
+      // others skip it this turn (db/locks.server.ts).
+      await runAlone(this.db, "hub-sweep", async () => {
+        const open = new Set([...this.rooms.values()].map((room) => room.gameId));
+        // In a cluster a waiting game another node runs is open too (docs/decisions/0052-game-ownership-and-fencing.md).
+        for (const gameId of await this.ownership.ownedGames()) open.add(gameId);
+        const stale = await expireUnopenedGames(this.db, now - lobbyTtl, open, now);
+        if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
+        // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
+        const retentionMs = this.reportRetentionMs;
+        const reports = await purgeExpiredGames(this.db, now - retentionMs);
+        if (reports > 0) {
+          logger.info(
+            { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
+            "finished games past the report retention were removed",
+          );
+        }
+        const purged = await purgeDeletedQuizzes(this.db);
+        if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
+        const pictures = await purgeUnusedImages(this.db, now);
+        if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
+      });
     } catch (error) {
       (this.options.logger ?? silentLogger).error({ event: "sweep_failed", err: error }, "the sweep of idle games failed");
-    } finally {
-      this.sweeping = false;
     }
-  }
-
-  /**
-   * The sweep's share that is the same for every node: waiting games nobody opened are closed (in a
-   * cluster, a game a live node owns is open, wherever its room is), and what is past its time is
-   * purged.
-   */
-  private async sweepStored(db: DB, now: number, lobbyTtl: number): Promise<void> {
-    const logger = this.options.logger ?? silentLogger;
-    const open = new Set([...this.rooms.values()].map((room) => room.gameId));
-    if (this.ownership.clustered) {
-      for (const gameId of await waitingGamesWithLiveOwner(db, this.options.ownerLeaseMs ?? DEFAULT_LEASE_MS)) open.add(gameId);
-    }
-    const stale = await expireUnopenedGames(db, now - lobbyTtl, open, now);
-    if (stale > 0) logger.info({ event: "games_expired", games: stale }, "waiting games nobody opened were closed");
-    // Before the deleted quizzes: a quiz whose last report goes now goes in the same sweep.
-    const retentionMs = this.reportRetentionMs;
-    const reports = await purgeExpiredGames(db, now - retentionMs);
-    if (reports > 0) {
-      logger.info(
-        { event: "reports_purged", games: reports, retentionDays: Math.round(retentionMs / DAY_MS) },
-        "finished games past the report retention were removed",
-      );
-    }
-    const purged = await purgeDeletedQuizzes(db);
-    if (purged > 0) logger.info({ event: "quizzes_purged", quizzes: purged }, "deleted quizzes whose last game went were removed");
-    const pictures = await purgeUnusedImages(db, now);
-    if (pictures > 0) logger.info({ event: "images_purged", images: pictures }, "pictures no quiz uses any more were removed");
   }
 
   /** The room leaves memory (its game's ownership is released by `retire`, or was lost). */
@@ -375,11 +368,19 @@ export class GameHub {
     this.idleSince.delete(room);
   }
 
-  /** Commits the room's pending writes, gives its game up for any node to claim, and closes its sockets. */
-  private async retire(room: GameRoom, closeCode?: number, reason?: string): Promise<void> {
+  /**
+   * Commits the room's pending writes, gives its game up for any node to claim, and closes its
+   * sockets; false when the room had stopped already (its game gone, fenced), so nothing was given up.
+   */
+  private async retire(room: GameRoom, closeCode?: number, reason?: string): Promise<boolean> {
     const epoch = this.epochs.get(room);
     this.epochs.delete(room);
-    await room.dispose(closeCode, reason, epoch === undefined ? undefined : () => this.ownership.release(room.gameId, epoch));
+    let released = false;
+    await room.dispose(closeCode, reason, async () => {
+      if (epoch !== undefined) await this.ownership.release(room.gameId, epoch);
+      released = true;
+    });
+    return released;
   }
 
   /**
@@ -415,8 +416,7 @@ export class GameHub {
         [...this.rooms.values()].map(async (room) => {
           await Promise.race([room.atSafePoint(), deadline]);
           this.forget(room);
-          await this.retire(room);
-          this.options.ownershipEvents?.handedOver?.();
+          if (await this.retire(room)) this.options.ownershipEvents?.handedOver?.();
         }),
       );
     } finally {

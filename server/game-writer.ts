@@ -37,9 +37,9 @@ export interface GameWriterOptions {
   /** A shared transaction of `games` games' batches returned after `seconds` (for /metrics and tests). */
   onTransaction?: (games: number, seconds: number) => void;
   /**
-   * Checks that this node still owns each game at its epoch, first thing in the game's savepoint
-   * (docs/decisions/0052-game-ownership-and-fencing.md); absent on a single node, which adds no
-   * statement.
+   * Checks that this node still owns each game at its epoch, first thing in the transaction, in one
+   * statement for all its games (docs/decisions/0052-game-ownership-and-fencing.md); absent on a
+   * single node, which adds no statement.
    */
   fence?: GameFence | null;
 }
@@ -96,12 +96,17 @@ export class GameWriter {
     const fence = this.options.fence;
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const { gameId, epoch, batch } of due) {
+        // The owner rows stay locked until this transaction ends, so no claim passes before the commit.
+        const owners = fence ? await fence(trx, due) : null;
+        for (const [index, { gameId, batch }] of due.entries()) {
+          const owner = owners?.[index] ?? "owned";
+          if (owner !== "owned") {
+            results.push({ outcome: owner === "lost" ? "fenced" : "game-gone" });
+            continue;
+          }
           await sql`savepoint game_batch`.execute(trx);
           try {
-            // The owner row stays locked until this transaction ends, so no claim passes before the commit.
-            const owner = fence ? await fence(trx, gameId, epoch) : "owned";
-            results.push({ outcome: owner === "owned" ? await writeGameBatch(trx, gameId, batch) : owner === "lost" ? "fenced" : "game-gone" });
+            results.push({ outcome: await writeGameBatch(trx, gameId, batch) });
             await sql`release game_batch`.execute(trx);
           } catch (error) {
             // Only this game's part goes; if SQLite undid the whole transaction, this throws and all retry.

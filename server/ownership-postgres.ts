@@ -17,7 +17,7 @@ import type { DB } from "#db/connection.server";
 import {
   claimGame,
   dropNodeLocks,
-  fenceGame,
+  fenceGames,
   ownedGameIds,
   registerNode,
   releaseGame,
@@ -85,7 +85,7 @@ export class PostgresOwnership implements GameOwnership {
     this.logger = (options.logger ?? silentLogger).child({ nodeId: options.nodeId });
     this.now = options.now ?? (() => performance.now());
     this.lease = new LeaseClock(options.timings);
-    this.fence = (trx, gameId, epoch) => fenceGame(trx, gameId, this.nodeId, epoch);
+    this.fence = (trx, claims) => fenceGames(trx, this.nodeId, claims);
   }
 
   /** Takes the node's lock and writes its row; throws when the database cannot be reached. */
@@ -119,13 +119,13 @@ export class PostgresOwnership implements GameOwnership {
     try {
       await releaseGame(this.db, gameId, this.nodeId, epoch);
     } catch (error) {
-      // Not fatal: the game is claimed once this node's lease lapses, or when it stops.
+      // Not fatal: the game still names this node, which claims it again when asked for it, and gives it up when it stops or fences itself.
       this.logger.warn({ event: "game_release_failed", gameId, err: error }, "could not release a game");
     }
   }
 
   ownedGames(): Promise<number[]> {
-    return ownedGameIds(this.db);
+    return ownedGameIds(this.db, this.timings.leaseMs);
   }
 
   /**
@@ -197,7 +197,6 @@ export class PostgresOwnership implements GameOwnership {
    * and releases what still names it from before: its rooms are gone, so any node may claim those.
    */
   private async establish(): Promise<void> {
-    const sentAt = this.now();
     await dropNodeLocks(this.heartbeatDb);
     let lock = await takeNodeLock(this.heartbeatDb, this.lockKey);
     // Another node's session holds this key (one chance in two billion): draw another.
@@ -206,6 +205,8 @@ export class PostgresOwnership implements GameOwnership {
       lock = await takeNodeLock(this.heartbeatDb, this.lockKey);
     }
     if (!lock.locked) throw new Error("could not take a node lock");
+    // The row's heartbeat is stamped by this statement: the lease counts from its send.
+    const sentAt = this.now();
     await registerNode(this.heartbeatDb, { nodeId: this.nodeId, address: this.address, lockKey: this.lockKey });
     const released = await releaseGamesOf(this.db, this.nodeId);
     if (this.stopped) return;

@@ -16,11 +16,11 @@ export type { GameOwner } from "#app/models/game-owners.server";
 export type Claim = { owned: true; epoch: number } | { owned: false; owner: GameOwner | null };
 
 /**
- * Inside the transaction of a game's batch, before its writes: whether this node still owns the
- * game at `epoch` ("owned", and no claim can pass until the transaction ends), lost it, or the
- * game's row is gone.
+ * First in the transaction of some games' batches, before their writes: for each game, whether this
+ * node still owns it at its epoch ("owned", and no claim can pass until the transaction ends), lost
+ * it, or the game's row is gone. One statement for all of them.
  */
-export type GameFence = (trx: DB, gameId: number, epoch: number) => Promise<"owned" | "lost" | "game-gone">;
+export type GameFence = (trx: DB, claims: readonly { gameId: number; epoch: number }[]) => Promise<("owned" | "lost" | "game-gone")[]>;
 
 export interface GameOwnership {
   readonly nodeId: string;

@@ -85,7 +85,9 @@ const EnvSchema = z.object({
     .optional(),
   // In a cluster: how often a node renews its heartbeat, and how old one may be before its games are
   // claimed (docs/decisions/0052-game-ownership-and-fencing.md); the lease at least three heartbeats.
-  NODE_HEARTBEAT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(50).max(60_000).optional(),
+  // At most 5 s: the heartbeat's connection must never sit idle for the 10 s after which pg's pool
+  // closes it, since a new session would no longer hold the node's lock.
+  NODE_HEARTBEAT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(50).max(5_000).optional(),
   NODE_LEASE_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(150).max(300_000).optional(),
   // How long a node drains after SIGTERM before it saves and closes (server/drain.ts); by default 20 in a cluster, 0 alone.
   DRAIN_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int().min(0).max(600).optional(),

@@ -124,19 +124,30 @@ export async function ownerRowOf(db: DB, gameId: number): Promise<{ nodeId: stri
   return row ? { nodeId: row.node_id, epoch: Number(row.epoch) } : undefined;
 }
 
+export type FenceOutcome = "owned" | "lost" | "game-gone";
+
 /**
- * The fence, inside the transaction (and savepoint) of a game's batch, before any of its writes:
- * "owned" when the game's row still names this node at this epoch, and locks that row until the
- * transaction ends, so no claim can pass between this check and the commit; "lost" when another
- * node claimed it or it was released (nothing may be written); "game-gone" when the game's row
- * itself is gone (its owner row went with it).
+ * The fence, first thing in the transaction that writes these games' batches, before any of their
+ * writes, in one statement for all of them: for each claim, "owned" when the game's row still names
+ * this node at this epoch, and that row stays locked until the transaction ends, so no claim can
+ * pass between this check and the commit; "lost" when another node claimed it or it was released
+ * (nothing may be written); "game-gone" when the game's row itself is gone (its owner row went with
+ * it). The rows are locked in the order of their ids, as every transaction of this node takes them.
  */
-export async function fenceGame(trx: DB, gameId: number, nodeId: string, epoch: number): Promise<"owned" | "lost" | "game-gone"> {
-  const { rows } = await sql`
-    select 1 from game_owners where game_id = ${gameId} and node_id = ${nodeId} and epoch = ${epoch} for update`.execute(trx);
-  if (rows.length > 0) return "owned";
-  const game = await trx.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst();
-  return game ? "lost" : "game-gone";
+export async function fenceGames(trx: DB, nodeId: string, claims: readonly { gameId: number; epoch: number }[]): Promise<FenceOutcome[]> {
+  const ids = claims.map((claim) => claim.gameId);
+  const { rows } = await sql<{ game_id: number; epoch: number }>`
+    select game_id, epoch from game_owners
+    where game_id = any(${ids}::bigint[]) and node_id = ${nodeId}
+    order by game_id for update`.execute(trx);
+  const owned = new Map(rows.map((row) => [Number(row.game_id), Number(row.epoch)]));
+  const lost = claims.filter((claim) => owned.get(claim.gameId) !== claim.epoch).map((claim) => claim.gameId);
+  // Only when a game was lost: is it gone altogether?
+  const present =
+    lost.length === 0
+      ? new Set<number>()
+      : new Set((await trx.selectFrom("games").select("id").where("id", "in", lost).execute()).map((row) => Number(row.id)));
+  return claims.map((claim) => (owned.get(claim.gameId) === claim.epoch ? "owned" : present.has(claim.gameId) ? "lost" : "game-gone"));
 }
 
 /**
@@ -155,9 +166,15 @@ export async function releaseGame(db: DB, gameId: number, nodeId: string, epoch:
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The games some node owns now (a waiting game among them is open, though not in this node's memory). */
-export async function ownedGameIds(db: DB): Promise<number[]> {
-  const rows = await withOwnerTables(db).selectFrom("game_owners").select("game_id").where("node_id", "is not", null).execute();
+/**
+ * The games a live node owns now (a waiting game among them is open, though not in this node's
+ * memory). A dead node's claim does not count: the default node id names its process, so a killed
+ * node may never come back to release its games, and its waiting games must still expire.
+ */
+export async function ownedGameIds(db: DB, leaseMs: number): Promise<number[]> {
+  const { rows } = await sql<{ game_id: number }>`
+    select owner.game_id from game_owners owner join nodes node on node.node_id = owner.node_id
+    where ${nodeAlive(leaseMs)}`.execute(db);
   return rows.map((row) => Number(row.game_id));
 }
 
@@ -191,18 +208,4 @@ export async function liveOwnerOfCode(db: DB, gameCode: string, leaseMs: number)
     join nodes node on node.node_id = owner.node_id
     where game.game_code = ${gameCode} and game.status != 'finished' and ${nodeAlive(leaseMs)}`.execute(db);
   return rows[0] ? { nodeId: rows[0].node_id, address: rows[0].address } : undefined;
-}
-
-/**
- * The waiting games a live node owns: open somewhere in the cluster, which the sweep of games
- * nobody opened must leave alone (server/game-hub.ts).
- */
-export async function waitingGamesWithLiveOwner(db: DB, leaseMs: number): Promise<Set<number>> {
-  const { rows } = await sql<{ game_id: number }>`
-    select owner.game_id
-    from game_owners owner
-    join games game on game.id = owner.game_id
-    join nodes node on node.node_id = owner.node_id
-    where game.status = 'waiting' and ${nodeAlive(leaseMs)}`.execute(db);
-  return new Set(rows.map((row) => Number(row.game_id)));
 }

@@ -13,7 +13,8 @@ const NewLinksFormSchema = z.object({ redirectTo: z.string().optional() });
 /**
  * POST /host/CODE/new-links: the host's "New links" button (docs/decisions/0032-display-and-remote.md).
  * Draws the game's display and remote keys again, closes every display and remote that came in with
- * the old ones, and goes back to the host's page, whose loader shows the new links and QR codes.
+ * the old ones (on whichever node has the game's room: the hub tells the others,
+ * docs/decisions/0056-forwarding-and-signals.md), and goes back to the host's page, whose loader shows the new links and QR codes.
  * The host's seat is checked as the host's pages check it (this browser's client id, and its account
  * or host secret: docs/decisions/0044-shared-browsers.md); anyone else goes home. A plain form post: it works without JavaScript.
  */

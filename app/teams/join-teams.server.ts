@@ -2,8 +2,12 @@
  * What the join form offers of a game played in teams (docs/decisions/0033-team-scoring.md): its
  * teams with their sizes. Nothing for a game not in team mode, an unknown code, or a game that is
  * over. It never loads a game's room (issue 26): a game in memory answers from its state, any
- * other from its row. An unknown code counts against the address's failed lookups
- * (server/code-lookups.ts), and past them nothing is looked up.
+ * other from its row. In a cluster that row is also what a node without the game's room answers
+ * from: the owner's group commits keep the teams and each player's team there, one commit interval
+ * behind its memory, which a list offered while a code is typed can afford; asking the owner would
+ * need a reply, which the nodes' signals do not carry (docs/decisions/0056-forwarding-and-signals.md).
+ * An unknown code counts against the address's failed lookups (server/code-lookups.ts), and past
+ * them nothing is looked up.
  */
 import type { AppLoadContext } from "@remix-run/node";
 import { GAME_CODE_LENGTH } from "#app/game/rules";

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "#tests/fakes/openai";
 import { DEFAULT_LIMITS } from "../../server/server-limits";
 import { SAMPLE_QUESTIONS, signInAs, startTestServer, type TestServer } from "./harness";
-import { sqliteOnly } from "./sqlite-only";
 
 let fake: FakeOpenAI;
 
@@ -194,7 +193,7 @@ describe("quizzes, questions and games", () => {
     expect(Number(counts.n)).toBe(4);
   });
 
-  it.skipIf(sqliteOnly("limits-in-a-file"))("keeps its count across a restart (the counts are in a file beside the database)", async () => {
+  it("keeps its count across a restart (the counts are in a file beside the database)", async () => {
     const first = await startTestServer({ limits: { quizzesPerIpPerHour: 2 } });
     const databasePath = first.databasePath;
     for (let i = 0; i < 2; i++) expect((await first.api("/api/quizzes", { body: { title: `R${i}`, timeLimit: 20 }, clientId: "restarts" })).status).toBe(201);

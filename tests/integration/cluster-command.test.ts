@@ -4,7 +4,8 @@
  * node processes behind its proxy. It prints the URL; a quiz and a game made over the API (whose
  * requests go round robin, so both nodes read and write the one database) are played through the
  * proxy by a host and two players whose sockets name the game; Ctrl-C (SIGINT) stops everything:
- * the command exits 0, and no node, proxy or PostgreSQL is left listening.
+ * the command exits 0, and no node, proxy or PostgreSQL is left listening. Without PostgreSQL's
+ * programs it is skipped, saying so, unless REQUIRE_POSTGRES_TESTS=1 (CI).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -12,10 +13,11 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import WebSocket from "ws";
 import { freePort } from "#tests/free-port";
 import { SAMPLE_QUESTIONS } from "./harness";
+import { describeWithPostgres } from "./with-postgres";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NODES = 2;
@@ -74,7 +76,7 @@ class GameSocket {
   }
 }
 
-describe("npm run cluster", () => {
+describeWithPostgres("npm run cluster", () => {
   let command: ChildProcess;
   let output = "";
   let url: string;

@@ -23,7 +23,7 @@ describe("limits shared by two nodes on one Postgres", () => {
     postgres = await testPostgres();
     const url = await postgres.freshDatabase("limits_across_nodes");
     for (let node = 0; node < 2; node++) {
-      const pool = openLimitsPool(url);
+      const pool = openLimitsPool(url, () => {});
       pools.push(pool);
       nodes.push(await RateLimits.onPostgres(pool, RULES));
     }
@@ -47,6 +47,28 @@ describe("limits shared by two nodes on one Postgres", () => {
     expect(refusedOnA.ok).toBe(false);
     // Another address is untouched on either node.
     expect((await a.consume("game", "203.0.113.8")).ok).toBe(true);
+  });
+
+  it("outlives an idle connection the server ends: the pool reports it and the next check opens another", async () => {
+    const url = await postgres.freshDatabase("limits_connection_ended");
+    const errors: Error[] = [];
+    const pool = openLimitsPool(url, (error) => errors.push(error));
+    const node = await RateLimits.onPostgres(pool, RULES);
+    try {
+      expect((await node.consume("game", "203.0.113.20")).ok).toBe(true);
+      const admin = openLimitsPool(url, () => {});
+      try {
+        // Every idle connection of the limits' pool, as a restart or an operator's pg_terminate_backend ends it.
+        await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
+      } finally {
+        await admin.end();
+      }
+      await expect.poll(() => errors.length).toBeGreaterThan(0);
+      expect((await node.consume("game", "203.0.113.20")).ok).toBe(true);
+    } finally {
+      node.close();
+      await pool.end();
+    }
   });
 
   it("has no shared allowance on SQLite: one node's own count is exact", () => {

@@ -1,6 +1,7 @@
 /**
  * The built server (`npm run serve`) with DATABASE_URL: it refuses to start without SESSION_SECRET,
- * saying why, and with it runs on the PostgreSQL database, saying which (docs/configuration.md).
+ * saying why, and with it runs on the PostgreSQL database, saying which; the SQLite backup commands
+ * send the operator to PostgreSQL's own tools (docs/configuration.md).
  * Runs in both passes: on a PostgreSQL of its own in the SQLite pass.
  */
 import { spawn } from "node:child_process";
@@ -58,6 +59,28 @@ describeWithPostgres("the server on DATABASE_URL", () => {
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain("SESSION_SECRET: must be set when DATABASE_URL is");
     expect(fs.existsSync(path.join(dir, "session-secret"))).toBe(false);
+  });
+
+  it("has npm run db:backup and db:restore refuse, pointing to pg_dump and pg_restore, and write nothing", async () => {
+    const url = await postgres.freshDatabase("config_backup");
+    const toolEnv: Record<string, string> = { ...baseEnv, DATABASE_URL: url };
+    for (const command of ["backup", "restore"]) {
+      const file = path.join(dir, `quiz-${command}.sqlite`);
+      // What `npm run db:backup -- FILE` runs.
+      const tool = spawn(process.execPath, [path.join(ROOT, "build/node/db-backup.js"), command, file], {
+        cwd: ROOT,
+        env: toolEnv as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      tool.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      const code = await new Promise<number | null>((resolve) => tool.once("exit", resolve));
+      expect(code, command).toBe(1);
+      expect(stderr).toContain("DATABASE_URL is set");
+      expect(stderr).toContain("pg_dump");
+      expect(stderr).toContain("pg_restore");
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it("runs on the PostgreSQL database and says so, leaving DATABASE_PATH alone", async () => {

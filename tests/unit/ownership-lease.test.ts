@@ -4,6 +4,8 @@
  * and a node the others see dead is one whose heartbeat is older than the lease or whose lock is gone.
  */
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "#app/env/env.server";
+import { nodeAddressOf, nodeIdOf } from "#server/ownership";
 import { LeaseClock, leaseTimings, ownerIsDead } from "#server/ownership-lease";
 
 describe("lease timings", () => {
@@ -82,5 +84,27 @@ describe("a dead owner", () => {
     expect(ownerIsDead({ heartbeatAt: 6999, lockHeld: true }, 10_000, 3000)).toBe(true);
     // A killed process: its session's lock went with it, however fresh its last heartbeat.
     expect(ownerIsDead({ heartbeatAt: 9999, lockHeld: false }, 10_000, 3000)).toBe(true);
+  });
+});
+
+describe("the ownership settings", () => {
+  it("read NODE_ADDRESS, NODE_HEARTBEAT_MS and NODE_LEASE_MS, and refuse what they cannot be", () => {
+    expect(parseEnv({ NODE_ADDRESS: "node-2.internal:3000", NODE_HEARTBEAT_MS: "500", NODE_LEASE_MS: "2000" })).toMatchObject({
+      NODE_ADDRESS: "node-2.internal:3000",
+      NODE_HEARTBEAT_MS: 500,
+      NODE_LEASE_MS: 2000,
+    });
+    expect(parseEnv({ NODE_ADDRESS: "[fd00::2]:3000" }).NODE_ADDRESS).toBe("[fd00::2]:3000");
+    expect(() => parseEnv({ NODE_ADDRESS: "node-2.internal" })).toThrow(/NODE_ADDRESS/);
+    // Longer than the pool keeps an idle connection: the lock's session would be lost between heartbeats.
+    expect(() => parseEnv({ NODE_HEARTBEAT_MS: "10000" })).toThrow(/NODE_HEARTBEAT_MS/);
+  });
+
+  it("default to a process-unique node id and the host name with the listening port", () => {
+    expect(nodeIdOf("node-2")).toBe("node-2");
+    expect(nodeIdOf(undefined)).not.toBe(nodeIdOf(undefined));
+    expect(nodeIdOf(undefined)).toMatch(/^[A-Za-z0-9._-]+$/);
+    expect(nodeAddressOf("node-2.internal:3000", 4000)).toBe("node-2.internal:3000");
+    expect(nodeAddressOf(undefined, 4000)).toMatch(/:4000$/);
   });
 });

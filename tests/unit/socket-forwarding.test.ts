@@ -91,12 +91,12 @@ describe("a node's address", () => {
 
 describe("a cluster signal from the channel", () => {
   it("is read when it is one of ours, and refused otherwise", () => {
-    const keys = { from: "node-b", signal: { kind: "game-keys-replaced", gameCode: "ABC234", gameId: 7 } };
+    const keys = { from: "node-b", signal: { type: "game-keys-replaced", gameCode: "ABC234", gameId: 7 } };
     expect(readSignalPayload(JSON.stringify(keys))).toEqual(keys);
-    const seats = { from: "node-b", signal: { kind: "host-seats-released", clientId: "browser-1" } };
+    const seats = { from: "node-b", signal: { type: "host-seats-released", clientId: "browser-1" } };
     expect(readSignalPayload(JSON.stringify(seats))).toEqual(seats);
     expect(readSignalPayload("not json")).toBeNull();
-    expect(readSignalPayload(JSON.stringify({ from: "node-b", signal: { kind: "drop-tables" } }))).toBeNull();
+    expect(readSignalPayload(JSON.stringify({ from: "node-b", signal: { type: "drop-tables" } }))).toBeNull();
     expect(readSignalPayload(JSON.stringify({ from: "node-b", signal: { ...keys.signal, displayKey: "secret" } }))).toBeNull();
     expect(readSignalPayload(JSON.stringify({ from: "node-b", signal: { ...keys.signal, gameCode: "abc-234" } }))).toBeNull();
   });
