@@ -29,9 +29,9 @@ import { answerFor } from "../../bench/questions";
 import { SERVER, startLocalCluster, type ClusterNodeHandle, type LocalCluster } from "../../scripts/cluster-lib";
 
 /**
- * Whether a node forwards a socket for a game another node owns (the `forwarding` work of issue 28).
- * Until it does, such a socket is closed with 4000 and its client comes back through the proxy,
- * which this test then checks instead; set to true when forwarding lands.
+ * Whether a node forwards a socket for a game another node owns (docs/decisions/0056-forwarding-and-signals.md).
+ * Without it, such a socket is closed with 4000 and its client comes back through the proxy, which
+ * this test then checks instead (false runs it so, against a build from before forwarding).
  */
 const FORWARDING = true;
 
