@@ -2,6 +2,7 @@
  * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --server-node-arg=ARG]`
  * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --echo-rounds N --server-node-arg=ARG]`
  * `npm run bench -- --outsider [--players N --questions Q --time-limit S --workers W --runs R --client ws|lean --settle-ms MS --no-answers --server-env NAME=VALUE]`
+ * `npm run bench -- --nodes N --kill-owner-at Q|--hang-owner-at Q [--players P --questions Q --time-limit S --workers W --runs R --database-url URL]`
  *
  * Starts the production server (from the existing build; it builds once only when there is none)
  * on a loopback port with a fresh database, plus a bare `ws` baseline server, and drives both from
@@ -50,6 +51,13 @@
  * server that broadcasts on the host's command; `--server-env NAME=VALUE` (repeatable) starts the
  * server with a variable set, for studies such as `SQLITE_SYNCHRONOUS=normal`.
  *
+ * `--nodes N --kill-owner-at Q` is the failover mode (bench/failover.ts): a local cluster of N nodes
+ * on PostgreSQL (a throwaway one from Debian's binaries, or `--database-url`) behind the
+ * consistent-hash proxy, one game whose players reconnect as the browser does, and its owner
+ * killed (kill -9) 30 % into question Q; `--hang-owner-at Q` stops it (SIGSTOP) instead. It prints
+ * how long the players took to be back in the game, when another node owned it, the acknowledged
+ * answers lost or counted twice, the forwarded sockets and each node's CPU time.
+ *
  * This file is the runner: its command line, the runs of each mode, their medians and results.json.
  * One run of the single-game mode is bench/single-game.ts (its table and results.json entry in
  * bench/single-game-figures.ts); one of the many-games mode, bench/many-games.ts.
@@ -68,6 +76,7 @@ import {
   type ManyGamesFigures,
   type ManyGamesOptions,
 } from "./many-games";
+import { describeFailover, failoverMedianRows, failoverRows, measureFailover, type FailoverFigures, type FailoverOptions, type FailoverRun } from "./failover";
 import { describeOutsider, measureOutsider, outsiderMedianRows, outsiderRows, type OutsiderFigures, type OutsiderOptions } from "./outsider";
 import { pagePassResults, pagePassRows } from "./page-passes";
 import { ensureBuild, log, root } from "./processes";
@@ -121,6 +130,16 @@ const { values } = parseArgs({
     "server-env": { type: "string", multiple: true, default: [] },
     /** An argument for the server's `node` (repeatable), e.g. `--server-node-arg=--heap-growing-percent=0` for V8's own heap growth (docs/decisions/0039-heap-growth.md). */
     "server-node-arg": { type: "string", multiple: true, default: [] },
+    /** Nodes of a local cluster on PostgreSQL behind the consistent-hash proxy (scripts/cluster-lib.ts); the failover mode needs 2 or more. */
+    nodes: { type: "string", default: "1" },
+    /** `sqlite` (one node, the default) or `postgres` (a throwaway PostgreSQL, as with --nodes 2 or more). */
+    database: { type: "string" },
+    /** An existing, empty PostgreSQL database for the cluster instead of a throwaway one. */
+    "database-url": { type: "string" },
+    /** The failover mode: kill -9 of the game's owner 30 % into question Q. */
+    "kill-owner-at": { type: "string" },
+    /** The failover mode: SIGSTOP of the game's owner 30 % into question Q (continued once replaced). */
+    "hang-owner-at": { type: "string" },
   },
 });
 if (!(KINDS_SETTINGS as readonly string[]).includes(values.kinds!)) {
@@ -133,6 +152,19 @@ if (!(CLIENT_KINDS as readonly string[]).includes(client)) throw new Error(`--cl
 // The load workers are forked with this environment (bench/processes.ts) and open their sockets by it.
 process.env.BENCH_CLIENT = client;
 const manyGames = values.games !== undefined;
+const nodeCount = Number(values.nodes);
+if (!Number.isInteger(nodeCount) || nodeCount < 1 || nodeCount > 16) throw new Error(`--nodes must be a whole number from 1 to 16 (got ${values.nodes}).`);
+if (values["kill-owner-at"] !== undefined && values["hang-owner-at"] !== undefined) throw new Error("--kill-owner-at or --hang-owner-at: one fault a run.");
+const faultAt = values["kill-owner-at"] ?? values["hang-owner-at"];
+const failover = faultAt !== undefined;
+const onPostgres = nodeCount > 1 || values.database === "postgres" || values["database-url"] !== undefined;
+if (values.database !== undefined && !["sqlite", "postgres"].includes(values.database))
+  throw new Error(`--database must be sqlite or postgres (got ${values.database}).`);
+if (values.database === "sqlite" && onPostgres) throw new Error("--database sqlite is one node on its SQLite file: leave out --nodes and --database-url.");
+if (onPostgres && !failover) {
+  throw new Error("--nodes, --database postgres and --database-url run the failover mode for now: add --kill-owner-at Q or --hang-owner-at Q.");
+}
+if (failover && (manyGames || outsider)) throw new Error("--kill-owner-at and --hang-owner-at play one game: leave out --games and --outsider.");
 if (outsider && manyGames) throw new Error("--outsider plays one game; leave out --games.");
 if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
 if (manyGames && values.pictures) throw new Error("--pictures is for the single-game mode.");
@@ -141,8 +173,8 @@ const withScreens = values["display-remote"]!;
 const gameCount = Number(values.games ?? 1);
 const playersPerGame = Number(values["players-per-game"]);
 const staggerSeconds = Number(values.stagger);
-const playerCount = manyGames ? gameCount * playersPerGame : Number(values.players ?? 2000);
-const questionCount = Number(values.questions ?? (kinds === "mixed" ? 12 : 5));
+const playerCount = manyGames ? gameCount * playersPerGame : Number(values.players ?? (failover ? 200 : 2000));
+const questionCount = Number(values.questions ?? (kinds === "mixed" ? 12 : failover ? Math.max(5, Number(faultAt) + 1) : 5));
 const timeLimitSeconds = Number(values["time-limit"]);
 /** About 2,500 sockets per load-generator process keeps each one's event loop responsive (a host is a socket too). */
 const workerCount = Number(values.workers ?? defaultWorkerCount(manyGames ? gameCount * (playersPerGame + 1) : playerCount));
@@ -299,6 +331,51 @@ async function mainManyGames(): Promise<void> {
   }
 }
 
+/** The failover mode (bench/failover.ts). */
+async function mainFailover(): Promise<void> {
+  const options: FailoverOptions = {
+    nodes: nodeCount,
+    playerCount,
+    questionCount,
+    timeLimitSeconds,
+    workerCount,
+    fault: values["kill-owner-at"] !== undefined ? "kill" : "hang",
+    atQuestion: Number(faultAt),
+    databaseUrl: values["database-url"],
+    serverNodeArgs,
+  };
+  if (!Number.isInteger(options.atQuestion) || options.atQuestion < 1 || options.atQuestion > questionCount) {
+    throw new Error(`--${options.fault}-owner-at must be a question from 1 to ${questionCount} (got ${faultAt}).`);
+  }
+  if (options.databaseUrl && runCount > 1)
+    throw new Error("--database-url holds one run's game: give --runs 1, or leave it out for a throwaway database per run.");
+  const runs: FailoverRun[] = [];
+  for (let run = 1; run <= runCount; run++) {
+    log(`run ${run} of ${runCount}`);
+    runs.push(await measureFailover(options));
+    console.log(`\nrun ${run} of ${runCount}`);
+    printTable([["command", command], ["failover", describeFailover(options)], ...failoverRows(runs.at(-1)!)]);
+  }
+  const medians = medianFigures(runs.map((run) => run.figures)) as unknown as FailoverFigures;
+  if (runCount > 1) {
+    console.log(`\nmedians of ${runCount} runs`);
+    printTable([["command", command], ["failover", describeFailover(options)], ...failoverMedianRows(runs, medians)]);
+  }
+  writeResults({
+    date: new Date().toISOString(),
+    command,
+    machine: machineDescription(),
+    mode: "failover",
+    options: { ...options, databaseUrl: undefined },
+    runs,
+    median: medians,
+  });
+  if (runs.some((run) => run.figures.answersLost > 0 || run.figures.answersCountedTwice > 0)) {
+    log("acknowledged answers were lost or counted twice");
+    process.exitCode = 1;
+  }
+}
+
 /** The outsider's measurement (bench/outsider.ts). */
 async function mainOutsider(): Promise<void> {
   const serverEnv = Object.fromEntries(
@@ -342,7 +419,7 @@ function writeResults(results: object): void {
 
 async function main(): Promise<void> {
   ensureBuild();
-  await (outsider ? mainOutsider() : manyGames ? mainManyGames() : mainSingleGame());
+  await (failover ? mainFailover() : outsider ? mainOutsider() : manyGames ? mainManyGames() : mainSingleGame());
 }
 
 main().catch((error: unknown) => {

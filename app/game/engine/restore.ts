@@ -197,6 +197,10 @@ export function restoreGameState(
       const last = state.questionPauses[state.questionPauses.length - 1];
       if (last) state.questionEndsAt += last.pausedBefore + (last.to === null ? 0 : last.to - last.from);
       state.deadline = last && last.to === null ? null : state.questionEndsAt;
+      // Nobody is connected yet: the players who have not answered are awaited as they come back,
+      // so that the question closes early only once all of them answered (state.ts, awaitingReturn).
+      for (const player of state.players.values()) if (!player.lastAnswer) state.awaitingReturn.add(player.id);
+      state.pendingAnswers = state.awaitingReturn.size;
       break;
     }
     case "results":

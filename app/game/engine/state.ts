@@ -153,6 +153,13 @@ export interface GameState {
   connectedCount: number;
   /** Connected players who have not answered the open question; it closes early at 0. */
   pendingAnswers: number;
+  /**
+   * A question restored mid-way (a restart, or another node taking the game over): the players who
+   * had not answered it, counted in `pendingAnswers` though not yet back, so that the first player
+   * back who answers does not close it on the others still reconnecting (issue 28). A player leaves
+   * the set when it comes back (already counted) or is removed; the next question starts it empty.
+   */
+  awaitingReturn: Set<number>;
   answeredCount: number;
   /** Answers per option of the open question (picks, for multi-select); empty for typed kinds. */
   answerCounts: number[];
@@ -244,6 +251,7 @@ export function createGameState(input: NewGameInput): GameState {
     nextPlayerId: 1,
     connectedCount: 0,
     pendingAnswers: 0,
+    awaitingReturn: new Set(),
     answeredCount: 0,
     answerCounts: [],
     typedAnswers: new Map(),

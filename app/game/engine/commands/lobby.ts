@@ -12,7 +12,9 @@ export function join(state: GameState, clientId: string, rawNickname: string, no
     if (!returning.connected) {
       returning.connected = true;
       state.connectedCount++;
-      if (state.phase === "question" && !answerToCurrentQuestion(state, returning)) state.pendingAnswers++;
+      // Back after a restore: already counted in pendingAnswers as awaited (restore.ts).
+      const awaited = state.awaitingReturn.delete(returning.id);
+      if (!awaited && state.phase === "question" && !answerToCurrentQuestion(state, returning)) state.pendingAnswers++;
     }
     const effects: Effect[] = [{ type: "playerJoined", player: returning, rejoined: true }];
     // A rejoin names the team chosen on the join form; it counts only while the player may still choose.
@@ -143,7 +145,7 @@ export function kick(state: GameState, actor: Actor, playerId: number, now: numb
   if (player.connected) {
     state.connectedCount--;
     if (state.phase === "question" && !answered) state.pendingAnswers--;
-  }
+  } else if (state.awaitingReturn.delete(player.id) && state.phase === "question") state.pendingAnswers--;
   if (answered) {
     state.answeredCount--;
     countAnswer(state, answered, undefined, answered.correct, -1);

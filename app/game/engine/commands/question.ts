@@ -22,6 +22,7 @@ export function startQuestion(state: GameState, index: number, now: number): Eff
   state.typedAnswers = new Map();
   state.numberSpread = null;
   state.pendingAnswers = state.connectedCount;
+  state.awaitingReturn.clear();
   return [{ type: "questionStarted" }];
 }
 
