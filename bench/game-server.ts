@@ -11,8 +11,10 @@ import path from "node:path";
 export interface GameServer {
   url: string;
   pid: number;
-  /** The fresh SQLite file, there until stop(). */
+  /** The fresh SQLite file, there until stop() (unused when the server runs on `databaseUrl`). */
   databasePath: string;
+  /** Where the server keeps its data: `databaseUrl` when given, else `databasePath`. */
+  databaseLocation: string;
   /** Settles when the server's process ends, with its exit code (or the signal that ended it). */
   exited: Promise<number | string>;
   stop(): Promise<void>;
@@ -24,6 +26,8 @@ export interface GameServerOptions {
   nodeArgs?: string[];
   /** Variables beyond the production defaults set here. */
   env?: Record<string, string>;
+  /** A fresh PostgreSQL database (bench/bench-database.ts) instead of a SQLite file. */
+  databaseUrl?: string;
 }
 
 /**
@@ -44,7 +48,7 @@ export function benchServerEnv(limit: number, maxPlayersPerGame: number): Record
   };
 }
 
-export async function startGameServer({ root, nodeArgs = [], env = {} }: GameServerOptions): Promise<GameServer> {
+export async function startGameServer({ root, nodeArgs = [], env = {}, databaseUrl }: GameServerOptions): Promise<GameServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-bench-"));
   const databasePath = path.join(dir, "bench.sqlite");
   const child = spawn(process.execPath, [...nodeArgs, "build/node/server.js"], {
@@ -55,6 +59,7 @@ export async function startGameServer({ root, nodeArgs = [], env = {} }: GameSer
       PORT: "0",
       HOST: "127.0.0.1",
       DATABASE_PATH: databasePath,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       SEED_DEMO: "false",
       LOG_LEVEL: "info",
       SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
@@ -85,6 +90,7 @@ export async function startGameServer({ root, nodeArgs = [], env = {} }: GameSer
     url,
     pid: child.pid!,
     databasePath,
+    databaseLocation: databaseUrl ?? databasePath,
     exited,
     async stop() {
       if (child.exitCode === null) {

@@ -11,15 +11,16 @@
  *
  * Figures: question delivery (the server's `serverNow` to arrival) and answer acknowledgement
  * (SUBMIT_ANSWER to ANSWER_ACCEPTED) percentiles over all games; lost answers (sent but never
- * acknowledged, or acknowledged but not in the answers table of the SQLite file read after the
- * games); games finished (the host and every player saw GAME_OVER); the server's CPU time
+ * acknowledged, or acknowledged but not in the answers table of the server's database read after
+ * the games); games finished (the host and every player saw GAME_OVER); the server's CPU time
  * (utime + stime from /proc/PID/stat) while the games play, per player-question; and its RSS: idle
  * (freshly started, before any game is created) against the peak during setup and play, per player.
  */
 import os from "node:os";
-import { SQLite } from "#db/sqlite.server";
+import { openDatabase } from "#db/connection.server";
 import { measureBaseline } from "./baseline";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
+import { freshDatabaseUrl, type BenchDatabase } from "./bench-database";
 import { assignGames, lostAnswers, startOffsetsMs, type LostAnswers } from "./games-plan";
 import type { GameTally, ParentCommand, WorkerReport } from "./ipc";
 import { gameAddresses } from "./loopback";
@@ -43,6 +44,8 @@ export interface ManyGamesOptions {
   baselineBroadcasts: number;
   /** Answer windows of the bare server's immediate echo (the floor of the answer ack under the same burst); 0 skips them. */
   echoRounds: number;
+  /** Where the server keeps its data (bench/bench-database.ts). */
+  database: BenchDatabase;
   /** Arguments for the server's `node` (`--server-node-arg`, and a CPU profile's with `--profile`). */
   serverNodeArgs: string[];
   pages: PagePassOptions;
@@ -116,7 +119,7 @@ export interface ManyGamesRun {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-function startServer(options: ManyGamesOptions): Promise<GameServer> {
+async function startServer(options: ManyGamesOptions): Promise<GameServer> {
   const players = options.games * options.playersPerGame;
   // Every client has its own address, so the defaults would do; generous all the same, so that a
   // limit is never what is measured.
@@ -124,22 +127,25 @@ function startServer(options: ManyGamesOptions): Promise<GameServer> {
     root,
     nodeArgs: options.serverNodeArgs,
     env: benchServerEnv(Math.max(10_000, players * 10), options.playersPerGame),
+    databaseUrl: await freshDatabaseUrl(options.database),
   });
 }
 
-/** What the SQLite file holds of each game after the run: its answers and whether it finished. */
-function storedGames(databasePath: string): Map<string, { answers: number; finished: boolean }> {
-  const db = new SQLite(databasePath, { readonly: true, fileMustExist: true });
+/** What the server's database holds of each game after the run (its SQLite file, or its PostgreSQL database): its answers and whether it finished. */
+async function storedGames(databaseLocation: string): Promise<Map<string, { answers: number; finished: boolean }>> {
+  const db = openDatabase(databaseLocation);
   try {
-    const rows = db
-      .prepare(
-        `SELECT g.game_code AS code, g.status AS status, (SELECT COUNT(*) FROM answers a WHERE a.game_id = g.id) AS answers
-         FROM games g`,
-      )
-      .all() as Array<{ code: string; status: string; answers: number }>;
+    const rows = await db
+      .selectFrom("games")
+      .select((eb) => [
+        "games.game_code as code",
+        "games.status as status",
+        eb.selectFrom("answers").whereRef("answers.game_id", "=", "games.id").select(eb.fn.countAll<number>().as("count")).as("answers"),
+      ])
+      .execute();
     return new Map(rows.map((row) => [row.code, { answers: Number(row.answers), finished: row.status === "finished" }]));
   } finally {
-    db.close();
+    await db.destroy();
   }
 }
 
@@ -203,7 +209,7 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
     const afterPlay = sampleProcess(server.pid);
     const playSeconds = (Math.max(...reports.map((report) => report.at)) - startAt) / 1000;
 
-    const stored = storedGames(server.databasePath);
+    const stored = await storedGames(server.databaseLocation);
     clearInterval(rssSampler);
     const kernelPeakBytes = kernelPeak ? (sampleProcess(server.pid)?.peakRssBytes ?? 0) : 0;
     peakRssBytes = Math.max(peakRssBytes, kernelPeakBytes);

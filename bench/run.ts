@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --server-node-arg=ARG]`
- * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --echo-rounds N --server-node-arg=ARG]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --database sqlite|postgres|both --server-node-arg=ARG]`
+ * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --echo-rounds N --database sqlite|postgres|both --server-node-arg=ARG]`
  * `npm run bench -- --outsider [--players N --questions Q --time-limit S --workers W --runs R --client ws|lean --settle-ms MS --no-answers --server-env NAME=VALUE]`
  * `npm run bench -- --nodes N --kill-owner-at Q|--hang-owner-at Q [--players P --questions Q --time-limit S --workers W --runs R --database-url URL]`
  *
@@ -13,6 +13,10 @@
  * Lighthouse's scores for `/`, `/join` and a live `/play/CODE` (bench/lighthouse.ts, `--lighthouse-runs 0` skips it). Prints a table and writes
  * bench/results.json. Figures, not tests: nothing here passes or fails on speed; only lost answers
  * make it exit non-zero.
+ *
+ * `--database postgres` runs the server on a fresh database of a throwaway PostgreSQL instead of its
+ * SQLite file (bench/bench-database.ts); `--database both` runs each run on one then the other, so
+ * that both meet the same machine, and prints the medians of each.
  *
  * `--kinds mixed` plays the six question kinds in rotation (12 questions, every kind twice, unless
  * --questions says otherwise) instead of four-option choice questions, each player answering each
@@ -83,6 +87,7 @@ import { ensureBuild, log, root } from "./processes";
 import { KINDS_SETTINGS, benchQuestions, type KindsSetting } from "./questions";
 import { measureSingleGame, type SingleGameOptions, type SingleGameRun } from "./single-game";
 import { medianFigures, withRuns, type LatencySummary } from "./stats";
+import { BENCH_DATABASES, stopBenchPostgres, type BenchDatabase } from "./bench-database";
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -132,7 +137,10 @@ const { values } = parseArgs({
     "server-node-arg": { type: "string", multiple: true, default: [] },
     /** Nodes of a local cluster on PostgreSQL behind the consistent-hash proxy (scripts/cluster-lib.ts); the failover mode needs 2 or more. */
     nodes: { type: "string", default: "1" },
-    /** `sqlite` (one node, the default) or `postgres` (a throwaway PostgreSQL, as with --nodes 2 or more). */
+    /**
+     * The single-game and many-games modes: `sqlite` (the default), `postgres` (a fresh database on a
+     * throwaway PostgreSQL, bench/bench-database.ts) or `both`, each run on one then the other.
+     */
     database: { type: "string" },
     /** An existing, empty PostgreSQL database for the cluster instead of a throwaway one. */
     "database-url": { type: "string" },
@@ -157,13 +165,19 @@ if (!Number.isInteger(nodeCount) || nodeCount < 1 || nodeCount > 16) throw new E
 if (values["kill-owner-at"] !== undefined && values["hang-owner-at"] !== undefined) throw new Error("--kill-owner-at or --hang-owner-at: one fault a run.");
 const faultAt = values["kill-owner-at"] ?? values["hang-owner-at"];
 const failover = faultAt !== undefined;
-const onPostgres = nodeCount > 1 || values.database === "postgres" || values["database-url"] !== undefined;
-if (values.database !== undefined && !["sqlite", "postgres"].includes(values.database))
-  throw new Error(`--database must be sqlite or postgres (got ${values.database}).`);
-if (values.database === "sqlite" && onPostgres) throw new Error("--database sqlite is one node on its SQLite file: leave out --nodes and --database-url.");
-if (onPostgres && !failover) {
-  throw new Error("--nodes, --database postgres and --database-url run the failover mode for now: add --kill-owner-at Q or --hang-owner-at Q.");
+// One node on SQLite, on PostgreSQL, or both in turn in one run (`both`: run 1 on each, then run 2 on each, ...).
+if (values.database !== undefined && !["sqlite", "postgres", "both"].includes(values.database))
+  throw new Error(`--database must be sqlite, postgres or both (got ${values.database}).`);
+const clustered = nodeCount > 1 || values["database-url"] !== undefined;
+if (values.database === "sqlite" && clustered) throw new Error("--database sqlite is one node on its SQLite file: leave out --nodes and --database-url.");
+if (clustered && !failover) {
+  throw new Error(
+    "--nodes and --database-url run the failover mode for now: add --kill-owner-at Q or --hang-owner-at Q (one node on PostgreSQL: --database postgres).",
+  );
 }
+if (failover && values.database === "both") throw new Error("the failover mode runs on PostgreSQL: leave out --database both.");
+if (outsider && values.database !== undefined && values.database !== "sqlite") throw new Error("--outsider runs one node on SQLite: leave out --database.");
+const benchDatabases: BenchDatabase[] = values.database === "both" ? [...BENCH_DATABASES] : [(values.database as BenchDatabase | undefined) ?? "sqlite"];
 if (failover && (manyGames || outsider)) throw new Error("--kill-owner-at and --hang-owner-at play one game: leave out --games and --outsider.");
 if (outsider && manyGames) throw new Error("--outsider plays one game; leave out --games.");
 if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
@@ -217,6 +231,7 @@ const singleGameOptions: SingleGameOptions = {
   serverNodeArgs,
   pages: pageOptions,
   command,
+  database: "sqlite",
 };
 
 // ------------------------------------------------------------------ report
@@ -226,44 +241,59 @@ function printTable(rows: Array<[string, string]>): void {
   for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);
 }
 
-/** The single-game mode: one run writes what results.json always held; more runs write each run and the medians. */
+/** The single-game mode: one run writes what results.json always held; more runs, or two databases, write each run and the medians. */
 async function mainSingleGame(): Promise<void> {
-  const runs: SingleGameRun[] = [];
+  const runs = new Map<BenchDatabase, SingleGameRun[]>(benchDatabases.map((database) => [database, []]));
+  const many = runCount > 1 || benchDatabases.length > 1;
   for (let run = 1; run <= runCount; run++) {
-    if (runCount > 1) log(`run ${run} of ${runCount}`);
-    const outcome = await measureSingleGame(singleGameOptions);
-    runs.push(outcome);
-    if (runCount > 1) console.log(`\nrun ${run} of ${runCount}`);
-    printTable(runCount > 1 ? [["command", command], ...outcome.rows] : outcome.rows);
+    for (const database of benchDatabases) {
+      const label = `run ${run} of ${runCount} on ${database}`;
+      if (many) log(label);
+      const outcome = await measureSingleGame({ ...singleGameOptions, database });
+      runs.get(database)!.push(outcome);
+      if (many) console.log(`\n${label}`);
+      printTable(many ? [["command", command], ["database", database], ...outcome.rows] : outcome.rows);
+    }
   }
-  if (runCount === 1) {
-    writeResults(runs[0].results);
+  await stopBenchPostgres();
+  if (!many) {
+    writeResults(runs.get(benchDatabases[0])![0].results);
   } else {
-    const results = runs.map((run) => run.results);
-    const medians = medianFigures(results) as unknown as (typeof results)[number];
-    const of = (pick: (figures: (typeof results)[number]) => number, unit = "") =>
-      withRuns(pick(medians), results.map(pick), (value) => `${Math.round(value * 100) / 100}${unit}`);
-    const latency = (pick: (figures: (typeof results)[number]) => LatencySummary) =>
-      (["p50", "p95", "p99"] as const).map((p) => `${p} ${of((figures) => pick(figures)[p])}`).join(" · ") + " ms";
-    console.log(`\nmedians of ${runCount} runs`);
-    printTable([
-      ["command", command],
-      ["runs", `${runCount}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
-      ["join", `${of((figures) => figures.joinSeconds, " s")}`],
-      ["question delivery", latency((figures) => figures.questionDeliveryMs)],
-      ["bare ws broadcast", latency((figures) => figures.baselineBroadcastMs)],
-      ["delivery p99 / baseline", of((figures) => figures.deliveryP99RatioToBaseline, "×")],
-      ["answer ack", latency((figures) => figures.answerAckMs)],
-      ["answers lost (sent − stored)", of((figures) => figures.answersSent - figures.answersInFinalScores)],
-      ["server CPU joining / playing", `${of((figures) => figures.serverCpuSecondsJoining, " s")} / ${of((figures) => figures.serverCpuSecondsPlaying, " s")}`],
-      ["server RSS idle / per player", `${of((figures) => figures.serverIdleRssMiB, " MiB")} / ${of((figures) => figures.serverRssPerPlayerKiB, " KiB")}`],
-    ]);
-    writeResults({ date: new Date().toISOString(), command, machine: machineDescription(), mode: "single game", runs: results, median: medians });
+    const byDatabase = benchDatabases.map((database) => {
+      const results = runs.get(database)!.map((run) => run.results);
+      const medians = medianFigures(results) as unknown as (typeof results)[number];
+      printSingleGameMedians(database, results, medians);
+      return { database, runs: results, median: medians };
+    });
+    writeResults({ date: new Date().toISOString(), command, machine: machineDescription(), mode: "single game", databases: byDatabase });
   }
-  if (runs.some((run) => !run.answersAllKept)) {
+  if ([...runs.values()].flat().some((run) => !run.answersAllKept)) {
     log("answers were lost: sent, acknowledged and stored differ");
     process.exitCode = 1;
   }
+}
+
+type SingleGameFigures = SingleGameRun["results"];
+
+function printSingleGameMedians(database: BenchDatabase, results: SingleGameFigures[], medians: SingleGameFigures): void {
+  const of = (pick: (figures: SingleGameFigures) => number, unit = "") =>
+    withRuns(pick(medians), results.map(pick), (value) => `${Math.round(value * 100) / 100}${unit}`);
+  const latency = (pick: (figures: SingleGameFigures) => LatencySummary) =>
+    (["p50", "p95", "p99"] as const).map((p) => `${p} ${of((figures) => pick(figures)[p])}`).join(" · ") + " ms";
+  console.log(`\nmedians of ${results.length} runs on ${database}`);
+  printTable([
+    ["command", command],
+    ["database", database],
+    ["runs", `${results.length}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
+    ["join", `${of((figures) => figures.joinSeconds, " s")}`],
+    ["question delivery", latency((figures) => figures.questionDeliveryMs)],
+    ["bare ws broadcast", latency((figures) => figures.baselineBroadcastMs)],
+    ["delivery p99 / baseline", of((figures) => figures.deliveryP99RatioToBaseline, "×")],
+    ["answer ack", latency((figures) => figures.answerAckMs)],
+    ["answers lost (sent − stored)", of((figures) => figures.answersSent - figures.answersInFinalScores)],
+    ["server CPU joining / playing", `${of((figures) => figures.serverCpuSecondsJoining, " s")} / ${of((figures) => figures.serverCpuSecondsPlaying, " s")}`],
+    ["server RSS idle / per player", `${of((figures) => figures.serverIdleRssMiB, " MiB")} / ${of((figures) => figures.serverRssPerPlayerKiB, " KiB")}`],
+  ]);
 }
 
 /** The many-games mode (bench/many-games.ts). */
@@ -279,36 +309,46 @@ async function mainManyGames(): Promise<void> {
     echoRounds: Number(values["echo-rounds"]),
     serverNodeArgs,
     pages: pageOptions,
+    database: "sqlite",
   };
   if (!Number.isInteger(options.echoRounds) || options.echoRounds < 0) throw new Error(`--echo-rounds must be a whole number (got ${values["echo-rounds"]}).`);
   const settings = describeManyGames(options, `kinds ${kinds}`);
-  const runs: ManyGamesFigures[] = [];
-  const perRun: Array<{ figures: ManyGamesFigures; firstErrors: string[]; startedAtMonotonicMs: number; pages: ReturnType<typeof pagePassResults> }> = [];
+  type PerRun = { figures: ManyGamesFigures; firstErrors: string[]; startedAtMonotonicMs: number; pages: ReturnType<typeof pagePassResults> };
+  const perRun = new Map<BenchDatabase, PerRun[]>(benchDatabases.map((database) => [database, []]));
   for (let run = 1; run <= runCount; run++) {
-    log(`run ${run} of ${runCount}`);
-    const outcome = await runManyGames(options);
-    runs.push(outcome.figures);
-    perRun.push({
-      figures: outcome.figures,
-      firstErrors: outcome.firstErrors,
-      startedAtMonotonicMs: outcome.startedAtMonotonicMs,
-      pages: pagePassResults(outcome.pages),
-    });
-    console.log(`\nrun ${run} of ${runCount}`);
-    printTable([
-      ["command", command],
-      ["machine", machineDescription()],
-      ["games", settings],
-      ...manyGamesRows(options, outcome.figures),
-      ...pagePassRows(outcome.pages, lighthouseRuns),
-    ]);
-    if (outcome.firstErrors.length > 0) log(`first errors: ${outcome.firstErrors.join(" | ")}`);
+    for (const database of benchDatabases) {
+      const label = `run ${run} of ${runCount} on ${database}`;
+      log(label);
+      const outcome = await runManyGames({ ...options, database });
+      perRun.get(database)!.push({
+        figures: outcome.figures,
+        firstErrors: outcome.firstErrors,
+        startedAtMonotonicMs: outcome.startedAtMonotonicMs,
+        pages: pagePassResults(outcome.pages),
+      });
+      console.log(`\n${label}`);
+      printTable([
+        ["command", command],
+        ["machine", machineDescription()],
+        ["database", database],
+        ["games", settings],
+        ...manyGamesRows(options, outcome.figures),
+        ...pagePassRows(outcome.pages, lighthouseRuns),
+      ]);
+      if (outcome.firstErrors.length > 0) log(`first errors: ${outcome.firstErrors.join(" | ")}`);
+    }
   }
-  const medians = medianFigures(runs) as unknown as ManyGamesFigures;
-  if (runCount > 1) {
-    console.log(`\nmedians of ${runCount} runs`);
-    printTable([["command", command], ["games", settings], ...manyGamesMedianRows(options, runs, medians)]);
-  }
+  await stopBenchPostgres();
+  const byDatabase = benchDatabases.map((database) => {
+    const runs = perRun.get(database)!;
+    const figures = runs.map((run) => run.figures);
+    const medians = medianFigures(figures) as unknown as ManyGamesFigures;
+    if (runCount > 1) {
+      console.log(`\nmedians of ${runCount} runs on ${database}`);
+      printTable([["command", command], ["database", database], ["games", settings], ...manyGamesMedianRows(options, figures, medians)]);
+    }
+    return { database, runs, median: medians };
+  });
   writeResults({
     date: new Date().toISOString(),
     command,
@@ -322,10 +362,9 @@ async function mainManyGames(): Promise<void> {
     timeLimitSeconds,
     staggerSeconds,
     loadGeneratorProcesses: Math.min(workerCount, gameCount),
-    runs: perRun,
-    median: medians,
+    ...(byDatabase.length === 1 ? { runs: byDatabase[0].runs, median: byDatabase[0].median } : { databases: byDatabase }),
   });
-  if (runs.some((figures) => figures.lostAnswers > 0)) {
+  if ([...perRun.values()].flat().some((run) => run.figures.lostAnswers > 0)) {
     log("answers were lost: sent but not acknowledged, or acknowledged but not stored");
     process.exitCode = 1;
   }

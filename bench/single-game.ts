@@ -9,6 +9,7 @@ import { HOST_NICKNAME } from "#app/game/rules";
 import { measureBaseline, slices, type BaselineFigures } from "./baseline";
 import { withCookies } from "./cookie-jar";
 import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
+import { freshDatabaseUrl, type BenchDatabase } from "./bench-database";
 import type { ParentCommand, WorkerReport } from "./ipc";
 import { machineDescription } from "./many-games";
 import { runPagePasses, type PagePassOptions, type PagePasses } from "./page-passes";
@@ -36,14 +37,17 @@ export interface SingleGameOptions {
   pages: PagePassOptions;
   /** The command as typed after `npm run bench`, printed with the figures and kept in results.json. */
   command: string;
+  /** Where the server keeps its data (bench/bench-database.ts). */
+  database: BenchDatabase;
 }
 
 /** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
-function startBenchServer(options: SingleGameOptions): Promise<GameServer> {
+async function startBenchServer(options: SingleGameOptions): Promise<GameServer> {
   return startGameServer({
     root,
     nodeArgs: options.serverNodeArgs,
     env: benchServerEnv(options.playerCount * 10, options.playerCount),
+    databaseUrl: await freshDatabaseUrl(options.database),
   });
 }
 
