@@ -7,6 +7,13 @@
  * twice in a row (draining, or dead) drops out until it answers 200 twice; a refused connection
  * drops it at once. The visitor's address is appended to X-Forwarded-For, as nginx does.
  *
+ * A node that stops answering at all (its checks time out or find nothing listening: hung, as under
+ * SIGSTOP, or dead) also loses the game sockets the proxy carries to it, both sides closed, as
+ * HAProxy's `on-marked-down shutdown-sessions` does (docs/deploy/haproxy.cfg): the browsers
+ * reconnect through the proxy to the next node, which takes the game over once the owner's lease
+ * has lapsed (issue 28: a hung owner replaced within 10 s). A node that answers 503 is draining and
+ * closes its sockets itself at each game's safe point (server/drain.ts), so those are left alone.
+ *
  * The proxying itself (HTTP and WebSocket upgrades) is http-proxy-3's; the hash is rendezvous
  * hashing (highest random weight): each node scores hash(node, code) and the highest live score
  * wins, so a node leaving moves only the games it had, and a node joining takes about one game in N
@@ -80,6 +87,15 @@ interface NodeState extends ClusterNode {
   live: boolean;
   /** Checks in a row that disagreed with `live`. */
   streak: number;
+  /** Checks in a row that got no answer at all (a timeout or a failed connection): `fall` of them close its sockets. */
+  silent: number;
+  /** The upgraded sockets carried to this node: the client's, and the node's once connected. */
+  upgrades: Set<CarriedUpgrade>;
+}
+
+interface CarriedUpgrade {
+  client: Duplex;
+  node?: Duplex;
 }
 
 export async function startClusterProxy(options: ClusterProxyOptions): Promise<ClusterProxy> {
@@ -88,7 +104,7 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
   const [fall, rise] = [options.fall ?? 2, options.rise ?? 2];
   const log = options.log ?? (() => {});
   // Every node starts live, as HAProxy's do: the first round of checks runs before the proxy listens.
-  const nodes: NodeState[] = options.nodes.map((node) => ({ ...node, live: true, streak: 0 }));
+  const nodes: NodeState[] = options.nodes.map((node) => ({ ...node, live: true, streak: 0, silent: 0, upgrades: new Set() }));
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const liveIds = () => nodes.filter((node) => node.live).map((node) => node.id);
 
@@ -99,17 +115,34 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
     log(`${node.id} is ${live ? "back" : "out"} (${why}); live: ${liveIds().join(", ") || "none"}`);
   }
 
+  /** Closes both sides of every socket carried to `node`: it is hung or dead, and its clients reconnect to the next node. */
+  function shutDownSessions(node: NodeState, why: string): void {
+    if (node.upgrades.size === 0) return;
+    log(`${node.id}: closing its ${node.upgrades.size} sockets (${why})`);
+    for (const upgrade of node.upgrades) {
+      upgrade.client.destroy();
+      upgrade.node?.destroy();
+    }
+    node.upgrades.clear();
+  }
+
   async function check(node: NodeState): Promise<void> {
     let healthy: boolean;
+    let answered: boolean;
     try {
       const reply = await fetch(new URL(healthPath, node.url), { signal: AbortSignal.timeout(options.healthIntervalMs ?? 1000) });
       await reply.body?.cancel();
       healthy = reply.status === 200;
+      answered = true;
     } catch {
       healthy = false;
+      answered = false;
     }
     if (healthy === node.live) node.streak = 0;
     else if (++node.streak >= (healthy ? rise : fall)) setLive(node, healthy, `${healthPath} ${healthy ? "answers" : "fails"}`);
+    // Counted apart from `streak`: a draining node (out already, on 503) that then hangs loses its sockets too.
+    node.silent = answered ? 0 : node.silent + 1;
+    if (node.silent >= fall) shutDownSessions(node, `${healthPath} does not answer`);
   }
   const checkAll = () => Promise.all(nodes.map(check)).then(() => undefined);
 
@@ -138,7 +171,10 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
    * heartbeat), which says nothing about the node.
    */
   function onNodeError(node: NodeState, error: NodeJS.ErrnoException): void {
-    if (error.code === "ECONNREFUSED") setLive(node, false, error.code);
+    if (error.code === "ECONNREFUSED") {
+      setLive(node, false, error.code);
+      shutDownSessions(node, error.code);
+    }
     log(`${node.id}: ${error.code ?? error.message}`);
   }
 
@@ -146,6 +182,14 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
   // The library's own error event: every call below passes a callback, so this only keeps an
   // unexpected error from ending the process.
   proxy.on("error", (error) => log(`proxy: ${error.message}`));
+  /** The upgrade each client socket is carried in, until its request to the node has a socket to record. */
+  const upgradeOf = new WeakMap<Duplex, CarriedUpgrade>();
+  // The node's side of an upgrade, so that a shutdown closes it too: the library only half-closes
+  // it after the client's side, and a hung node would never answer that end.
+  proxy.on("proxyReqWs", (proxyRequest: http.ClientRequest, _request: http.IncomingMessage, socket: Duplex) => {
+    const upgrade = upgradeOf.get(socket);
+    if (upgrade) proxyRequest.once("socket", (nodeSocket) => (upgrade.node = nodeSocket));
+  });
 
   const server = http.createServer((request, response) => {
     const node = pick(request.url);
@@ -171,7 +215,14 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
       return;
     }
     addForwardedHeaders(request);
+    const upgrade: CarriedUpgrade = { client: socket };
+    upgradeOf.set(socket, upgrade);
+    node.upgrades.add(upgrade);
+    socket.once("close", () => node.upgrades.delete(upgrade));
     // The client reconnects by itself (as after a node's restart) and then reaches the next node.
+    // A refused connection is not retried on the next node (HAProxy's `retries` and `redispatch`):
+    // http-proxy-3 ends the client's socket itself after this callback; the browser's reconnection
+    // finds the node dropped and reaches the next one.
     proxy.ws(request, socket as Socket, head, { target: node.url }, (error) => onNodeError(node, error as NodeJS.ErrnoException));
   });
 

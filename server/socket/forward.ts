@@ -33,10 +33,27 @@ export interface ForwardingOptions {
   connectTimeoutMs?: number;
   /** How long the owner may take to answer the handshake before both sides are closed (the client retries). */
   answerTimeoutMs?: number;
+  /** How often the games of carried sockets are looked up: a pair whose game has lost that owner is closed. */
+  ownerCheckMs?: number;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 1000;
-export const DEFAULT_ANSWER_TIMEOUT_MS = 5000;
+/**
+ * A live owner answers an upgrade within milliseconds; one that has not answered in a second is hung
+ * (SIGSTOP, a stalled loop), and every second waited here is a second its players wait before they
+ * retry and reach a node that takes the game over once its lease lapses (issue 28: a hung owner
+ * replaced within 10 s; the lease is NODE_LEASE_MS, 3 s).
+ */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 1000;
+/**
+ * A carried socket's owner may hang (SIGSTOP) after the handshake: nothing on the connection says so,
+ * and its players would wait on it. Once another node has claimed the game (its lease lapsed, and a
+ * socket that came back through the balancer reached that node), the lookup says so within this,
+ * and both sides are closed: the client reconnects and is carried to the new owner (issue 28: a
+ * hung owner replaced within 10 s). No live owner at all is not enough: a finished game has none,
+ * and its podium stays on the sockets it has.
+ */
+export const DEFAULT_OWNER_CHECK_MS = 1000;
 /** How long one side may take to take in the last bytes after the other closed. */
 const LINGER_MS = 10_000;
 
@@ -64,12 +81,20 @@ export function forwardedHead(request: IncomingMessage, added: Record<string, st
   return `${lines.join("\r\n")}\r\n\r\n`;
 }
 
+interface CarriedPair {
+  client: Duplex;
+  owner: net.Socket;
+  gameCode: string;
+  ownerNodeId: string;
+}
+
 export class SocketForwarder {
   private readonly logger: Logger;
   /** Lookups under way, by game: a burst of one game's sockets (a reconnecting room) asks the database once. */
   private readonly lookups = new Map<string, Promise<GameOwner | undefined>>();
   /** The connections carried to an owner, each pair closed together at `close`. */
-  private readonly carried = new Set<{ client: Duplex; owner: net.Socket }>();
+  private readonly carried = new Set<CarriedPair>();
+  private ownerCheck: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: ForwardingOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -109,18 +134,44 @@ export class SocketForwarder {
     const headers = forwardHeaders(this.options.key, { targetNodeId: owner.nodeId, at: Date.now(), clientAddress, gameCode });
     upstream.write(forwardedHead(request, headers));
     if (head.length > 0) upstream.write(head);
-    this.carry(socket, upstream);
+    this.carry(socket, upstream, gameCode, owner.nodeId);
     this.options.metrics?.socketForwarded();
     return true;
   }
 
   /** Ends every carried connection (the server is closing). */
   close(): void {
+    if (this.ownerCheck) clearInterval(this.ownerCheck);
+    this.ownerCheck = null;
     for (const { client, owner } of this.carried) {
       client.destroy();
       owner.destroy();
     }
     this.carried.clear();
+  }
+
+  /** Closes the carried pairs whose game another live node owns now. */
+  private async checkOwners(): Promise<void> {
+    const games = new Set([...this.carried].map((pair) => pair.gameCode));
+    for (const gameCode of games) {
+      let owner: GameOwner | undefined;
+      try {
+        owner = await this.options.liveOwnerOf(gameCode);
+      } catch {
+        continue; // the database did not answer: say nothing about the owner
+      }
+      for (const pair of this.carried) {
+        if (pair.gameCode !== gameCode || !owner || owner.nodeId === pair.ownerNodeId) continue;
+        this.logger.warn({ event: "forward_owner_lost", gameCode, owner: pair.ownerNodeId }, "a carried socket's game lost that owner; closing it");
+        this.carried.delete(pair);
+        pair.client.destroy();
+        pair.owner.destroy();
+      }
+    }
+    if (this.carried.size === 0 && this.ownerCheck) {
+      clearInterval(this.ownerCheck);
+      this.ownerCheck = null;
+    }
   }
 
   private async ownerElsewhere(gameCode: string): Promise<GameOwner | undefined> {
@@ -158,9 +209,18 @@ export class SocketForwarder {
   }
 
   /** Each side's bytes to the other; an end passes on, an error or a silent owner closes both. */
-  private carry(client: Duplex, owner: net.Socket): void {
-    const pair = { client, owner };
+  private carry(client: Duplex, owner: net.Socket, gameCode: string, ownerNodeId: string): void {
+    const pair: CarriedPair = { client, owner, gameCode, ownerNodeId };
     this.carried.add(pair);
+    if (!this.ownerCheck) {
+      let checking = false;
+      this.ownerCheck = setInterval(() => {
+        if (checking) return;
+        checking = true;
+        void this.checkOwners().finally(() => (checking = false));
+      }, this.options.ownerCheckMs ?? DEFAULT_OWNER_CHECK_MS);
+      this.ownerCheck.unref();
+    }
     (client as Partial<net.Socket>).setNoDelay?.(true);
     const unanswered = setTimeout(() => {
       this.logger.warn({ event: "forward_unanswered" }, "the game's owner did not answer a forwarded socket; closing it");
