@@ -6,7 +6,9 @@
  * without a game go round robin, WebSocket frames pass both ways, the backend reads the visitor's
  * address as TRUST_PROXY=1 does, and removing a backend moves only the games that hashed to it
  * (consistent hashing). Through HAProxy and the cluster proxy, which poll /readyz, a backend that
- * starts draining loses its new sockets within seconds and keeps the ones it has.
+ * starts draining loses its new sockets within seconds (HAProxy closes the ones it has, the cluster
+ * proxy leaves them to the node), and a backend whose /readyz stops answering (hung) loses its
+ * open sockets too, so that their clients reconnect to the next node.
  *
  * The test reads the shipped files and changes only ports, addresses and paths (replaceIn insists
  * on each), so what an operator copies is what passed here. Without nginx or HAProxy (or openssl,
@@ -76,6 +78,8 @@ interface Backend {
   name: string;
   port: number;
   draining: boolean;
+  /** Leaves /readyz unanswered, as a hung (SIGSTOPped) node does; the rest still answers, so only the check can tell. */
+  hung: boolean;
   /** Closes its listener and every connection: a node that died. */
   stop(): Promise<void>;
 }
@@ -96,8 +100,9 @@ function seenBy(name: string, request: http.IncomingMessage): Seen {
 }
 
 async function startBackend(name: string): Promise<Backend> {
-  const backend = { name, port: 0, draining: false } as Backend;
+  const backend = { name, port: 0, draining: false, hung: false } as Backend;
   const server = http.createServer((request, response) => {
+    if (request.url === "/readyz" && backend.hung) return; // no answer; stop() closes the connection
     if (request.url === "/readyz") {
       response.writeHead(backend.draining ? 503 : 200, { "content-type": "application/json" }).end(JSON.stringify({ ready: !backend.draining }));
       return;
@@ -119,6 +124,18 @@ async function startBackend(name: string): Promise<Backend> {
     await closed;
   };
   return backend;
+}
+
+/** Waits until `socket` is closed (by the proxy: the test's backends never close one), failing after `seconds`. */
+function closedWithin(socket: WebSocket, seconds: number): Promise<void> {
+  if (socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the socket was still open after ${seconds} s`)), seconds * 1000);
+    socket.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 interface Reply {
@@ -379,6 +396,7 @@ const PROXIES = [
     programs: ["nginx", "openssl"],
     start: startNginx,
     readsReadyz: false,
+    keepsDrainingSockets: true,
     logsRequests: true,
     failsFirstOnDeadNode: false,
     scheme: "https",
@@ -388,6 +406,7 @@ const PROXIES = [
     programs: ["haproxy", "openssl"],
     start: startHaproxy,
     readsReadyz: true,
+    keepsDrainingSockets: false,
     logsRequests: true,
     failsFirstOnDeadNode: false,
     scheme: "https",
@@ -396,6 +415,7 @@ const PROXIES = [
     name: "npm run cluster's proxy (scripts/cluster-proxy.ts)",
     programs: [],
     readsReadyz: true,
+    keepsDrainingSockets: true,
     logsRequests: false,
     failsFirstOnDeadNode: true,
     scheme: "http",
@@ -535,7 +555,7 @@ for (const proxy of PROXIES) {
     }
 
     if (proxy.readsReadyz) {
-      it("stops sending a draining backend (503 on /readyz) new sockets of its games, moving no other game, and keeps its open sockets", async () => {
+      it(`stops sending a draining backend (503 on /readyz) new sockets of its games, moving no other game, and ${proxy.keepsDrainingSockets ? "keeps" : "closes"} its open sockets`, async () => {
         const before = await routes();
         const draining = backends[0]!;
         const code = CODES.find((candidate) => before.get(candidate) === draining.name)!;
@@ -549,12 +569,47 @@ for (const proxy of PROXIES) {
           if (backend === draining.name) expect(during.get(game), game).not.toBe(draining.name);
           else expect(during.get(game), game).toBe(backend);
         }
-        // The socket it already had goes on until the node closes it itself.
-        open.socket.send("still here");
-        expect(await open.nextMessage()).toBe(`${draining.name} got still here`);
+        if (proxy.keepsDrainingSockets) {
+          // The socket it already had goes on until the node closes it itself.
+          open.socket.send("still here");
+          expect(await open.nextMessage()).toBe(`${draining.name} got still here`);
+        } else {
+          // HAProxy's on-marked-down shutdown-sessions: the client reconnects, to the next node.
+          await closedWithin(open.socket, 10);
+        }
 
         // Ready again: its games come back to it, and only those.
         draining.draining = false;
+        const after = await routesOnce((routing) => [...routing].every(([game, backend]) => backend === before.get(game)), 15);
+        expect(after).toEqual(before);
+      });
+    }
+
+    if (proxy.readsReadyz) {
+      it("closes the open sockets of a backend whose /readyz stops answering (hung), and sends that game's new sockets to another backend", async () => {
+        const before = await routes();
+        const hung = backends[2]!;
+        const code = CODES.find((candidate) => before.get(candidate) === hung.name)!;
+        const open = await openSocket(running.url, `clientId=stuck&game=${code}`);
+        sockets.push(open.socket);
+        expect(open.seen.backend).toBe(hung.name);
+        // A second socket, to another backend: left alone.
+        const otherCode = CODES.find((candidate) => before.get(candidate) !== hung.name)!;
+        const other = await openSocket(running.url, `clientId=bystander&game=${otherCode}`);
+        sockets.push(other.socket);
+
+        hung.hung = true;
+        try {
+          // The backend still answers on the socket: only the failing checks close it.
+          await closedWithin(open.socket, 15);
+          const reopened = await openSocket(running.url, `clientId=stuck&game=${code}`);
+          sockets.push(reopened.socket);
+          expect(reopened.seen.backend).not.toBe(hung.name);
+          other.socket.send("still here");
+          expect(await other.nextMessage()).toBe(`${other.seen.backend} got still here`);
+        } finally {
+          hung.hung = false;
+        }
         const after = await routesOnce((routing) => [...routing].every(([game, backend]) => backend === before.get(game)), 15);
         expect(after).toEqual(before);
       });
