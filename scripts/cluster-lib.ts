@@ -243,7 +243,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   if (!fs.existsSync(SERVER)) throw new Error(`${path.relative(ROOT, SERVER)} is missing: run \`npm run build\` first (npm run cluster does).`);
   const log = options.log ?? (() => {});
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-cluster-"));
-  const metricsToken = randomBytes(16).toString("hex");
+  // The caller's own METRICS_TOKEN when it set one (it reads /metrics itself, as an operator's scraper would); else one for the handles.
+  const metricsToken = options.env?.METRICS_TOKEN ?? process.env.METRICS_TOKEN ?? randomBytes(16).toString("hex");
   const sessionSecret = randomBytes(32).toString("base64url");
   let postgres: LocalPostgres | null = null;
   let pool: pg.Pool | null = null;
