@@ -69,3 +69,18 @@ export function clientKind(): ClientKind {
 export function openClientSocket(url: string, options: LeanSocketOptions = {}): Promise<ClientSocket> {
   return clientKind() === "ws" ? openWsSocket(url, options) : openLeanSocket(url, options);
 }
+
+/** Attempts at opening one socket before a worker gives up: a burst of connects can meet a full accept queue. */
+const CONNECT_ATTEMPTS = 5;
+
+/** `openClientSocket`, tried again a moment later (50 ms, 100 ms, ...) when the server refused or reset it. */
+export async function connectWithRetry(url: string): Promise<ClientSocket> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openClientSocket(url);
+    } catch (error) {
+      if (attempt >= CONNECT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}

@@ -4,7 +4,7 @@
  * It measures on the client side and reports raw samples to the parent over IPC. The many-games
  * mode's hosts and players live in bench/game-players.ts.
  */
-import { openClientSocket, type ClientSocket } from "./client-socket";
+import { connectWithRetry, type ClientSocket } from "./client-socket";
 import type { QuestionKind } from "#app/game/question-kinds";
 import { closeGames, setUpGames, startGames } from "./game-players";
 import { frameTypeOf } from "./lean-socket";
@@ -13,21 +13,9 @@ import { answerFor, type AnswerKey } from "./questions";
 
 /** Sockets this worker opens at once; more would only fill the server's accept backlog. */
 const CONNECT_CONCURRENCY = 50;
-const CONNECT_ATTEMPTS = 5;
 
 function report(message: WorkerReport): void {
   process.send!(message);
-}
-
-async function connectWithRetry(url: string): Promise<ClientSocket> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await openClientSocket(url);
-    } catch (error) {
-      if (attempt >= CONNECT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
 }
 
 /** Opens `count` sockets, at most CONNECT_CONCURRENCY at a time, calling `ready` on each as it opens. */

@@ -5,7 +5,7 @@
  * machine's monotonic clock (bench/monotonic.ts), so the runner can time it from the moment its
  * host sent the command; it also keeps the bench's usual figure, from the message's `serverNow`.
  */
-import { openClientSocket, type ClientSocket } from "./client-socket";
+import { connectWithRetry, type ClientSocket } from "./client-socket";
 import type { QuestionKind } from "#app/game/question-kinds";
 import { frameTypeOf } from "./lean-socket";
 import { monotonicMs } from "./monotonic";
@@ -13,7 +13,6 @@ import type { OutsiderCommand, OutsiderReport, Receipts } from "./outsider-ipc";
 import { answerFor } from "./questions";
 
 const CONNECT_CONCURRENCY = 50;
-const CONNECT_ATTEMPTS = 5;
 
 let sockets: ClientSocket[] = [];
 /** By round (the bare server's) or question number (the game's): when it reached each player. */
@@ -29,24 +28,13 @@ function report(message: OutsiderReport): void {
   process.send!(message);
 }
 
-async function connect(url: string): Promise<ClientSocket> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await openClientSocket(url);
-    } catch (error) {
-      if (attempt >= CONNECT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
-}
-
 async function openAll(count: number, urlOf: (index: number) => string, ready: (socket: ClientSocket, index: number) => void): Promise<void> {
   sockets = new Array(count);
   let next = 0;
   const lane = async () => {
     while (next < count) {
       const index = next++;
-      const socket = await connect(urlOf(index));
+      const socket = await connectWithRetry(urlOf(index));
       sockets[index] = socket;
       ready(socket, index);
     }
