@@ -82,117 +82,135 @@ export async function commitGameBatch(db: DB, gameId: number, batch: GameWriteBa
   return db.transaction().execute((trx) => writeGameBatch(trx, gameId, batch));
 }
 
-/**
- * A batch's writes inside a transaction the caller holds (the process's shared writer puts every
- * game's batch of a tick into one, each in a savepoint: server/game-writer.ts).
- */
+/** One game's batch inside a transaction the caller holds. */
 export async function writeGameBatch(trx: DB, gameId: number, batch: GameWriteBatch): Promise<CommitOutcome> {
-  if (!(await trx.selectFrom("games").select("id").where("id", "=", gameId).executeTakeFirst())) return "game-gone";
-  if (batch.left.length > 0) {
-    for (const ids of chunks(batch.left)) {
-      await trx.deleteFrom("players").where("game_id", "=", gameId).where("id", "in", ids).execute();
-    }
+  const [outcome] = await writeGameBatches(trx, [{ gameId, batch }]);
+  return outcome;
+}
+
+export interface GameBatchPart {
+  gameId: number;
+  batch: GameWriteBatch;
+}
+
+/**
+ * Several games' batches inside a transaction the caller holds (the process's shared writer puts every
+ * game's batch of a tick into one: server/game-writer.ts). Each kind of write goes in one statement
+ * for all the games (a chunk of rows at a time), not one per game: on PostgreSQL every statement is a
+ * round trip, and 100 games' answers in one tick were 400 of them (docs/decisions/0058-one-statement-per-table.md).
+ * Each game's writes keep their order, which keeps foreign keys satisfied; the games touch disjoint
+ * rows, so doing one step for all before the next changes nothing. A game whose row no longer exists
+ * is "game-gone", and nothing of it is written. A statement the database refuses throws, and the
+ * caller's transaction is to be rolled back (PostgreSQL takes no more statements in it).
+ */
+export async function writeGameBatches(trx: DB, parts: readonly GameBatchPart[], { checkGamesExist = true } = {}): Promise<CommitOutcome[]> {
+  if (parts.length === 0) return [];
+  const ids = parts.map((part) => part.gameId);
+  // The caller may know they exist: the writer's fence holds their owner rows, which a game's delete would take with it.
+  const existing = new Set(checkGamesExist ? (await trx.selectFrom("games").select("id").where("id", "in", ids).execute()).map((row) => row.id) : ids);
+  const live = parts.filter((part) => existing.has(part.gameId));
+  const rowsOf = <T>(rowsOfPart: (part: GameBatchPart) => T[] | undefined | null | false): T[] => live.flatMap((part) => rowsOfPart(part) || []);
+
+  for (const rows of chunks(rowsOf((part) => part.batch.left.map((id) => [part.gameId, id])))) {
+    await sql`delete from players where (game_id, id) in (${valuesList(trx, ["bigint", "bigint"], rows)})`.execute(trx);
   }
-  if (batch.resetScores) {
-    await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0, team_points: 0 }).where("game_id", "=", gameId).execute();
+  const reset = rowsOf((part) => part.batch.resetScores && [part.gameId]);
+  if (reset.length > 0) {
+    await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0, team_points: 0 }).where("game_id", "in", reset).execute();
   }
-  for (const rows of chunks(batch.joined)) {
-    await trx
-      .insertInto("players")
-      .values(
-        rows.map((player) => ({
-          game_id: gameId,
-          id: player.id,
-          nickname: player.nickname,
-          client_id: player.clientId,
-          joined_at: player.joinedAt,
-        })),
-      )
-      .execute();
-  }
-  for (const rows of chunks(batch.answers)) {
-    await trx.insertInto("answers").values(rows).execute();
-  }
-  for (const rows of chunks(batch.rescored ?? [])) {
-    const changed = valuesList(
-      trx,
-      ["bigint", "bigint", "bigint", "bigint", "bigint"],
-      rows.map((row) => [row.playerId, row.round, row.questionIndex, row.correct ? 1 : 0, row.points]),
-    );
+  const joined = rowsOf((part) =>
+    part.batch.joined.map((player) => ({
+      game_id: part.gameId,
+      id: player.id,
+      nickname: player.nickname,
+      client_id: player.clientId,
+      joined_at: player.joinedAt,
+    })),
+  );
+  for (const rows of chunks(joined)) await trx.insertInto("players").values(rows).execute();
+  for (const rows of chunks(rowsOf((part) => part.batch.answers))) await trx.insertInto("answers").values(rows).execute();
+
+  const rescored = rowsOf((part) =>
+    part.batch.rescored?.map((row) => [part.gameId, row.playerId, row.round, row.questionIndex, row.correct ? 1 : 0, row.points]),
+  );
+  for (const rows of chunks(rescored)) {
+    const changed = valuesList(trx, ["bigint", "bigint", "bigint", "bigint", "bigint", "bigint"], rows);
     await sql`
-      update answers set correct = changed.column4, points = changed.column5
+      update answers set correct = changed.column5, points = changed.column6
       from (${changed}) as changed
-      where answers.game_id = ${gameId} and answers.player_id = changed.column1
-        and answers.round = changed.column2 and answers.question_index = changed.column3`.execute(trx);
+      where answers.game_id = changed.column1 and answers.player_id = changed.column2
+        and answers.round = changed.column3 and answers.question_index = changed.column4`.execute(trx);
   }
   // A question's close changes every player's score: one statement per chunk, not one per player.
-  for (const rows of chunks(batch.scores)) {
-    const changed = valuesList(
-      trx,
-      ["bigint", "bigint", "bigint", "bigint", "double precision"],
-      rows.map((row) => [row.id, row.score, row.streak, row.correctCount, row.teamPoints ?? 0]),
-    );
+  const scores = rowsOf((part) => part.batch.scores.map((row) => [part.gameId, row.id, row.score, row.streak, row.correctCount, row.teamPoints ?? 0]));
+  for (const rows of chunks(scores)) {
+    const changed = valuesList(trx, ["bigint", "bigint", "bigint", "bigint", "bigint", "double precision"], rows);
     await sql`
-      update players set score = changed.column2, streak = changed.column3, correct_count = changed.column4, team_points = changed.column5
+      update players set score = changed.column3, streak = changed.column4, correct_count = changed.column5, team_points = changed.column6
       from (${changed}) as changed
-      where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
+      where players.game_id = changed.column1 and players.id = changed.column2`.execute(trx);
   }
-  for (const rows of chunks(batch.teamAssignments ?? [])) {
-    const changed = valuesList(
-      trx,
-      ["bigint", "bigint"],
-      rows.map((row) => [row.id, row.teamId]),
-    );
+  const teams = rowsOf((part) => part.batch.teamAssignments?.map((row) => [part.gameId, row.id, row.teamId]));
+  for (const rows of chunks(teams)) {
     await sql`
-      update players set team_id = changed.column2
-      from (${changed}) as changed
-      where players.game_id = ${gameId} and players.id = changed.column1`.execute(trx);
+      update players set team_id = changed.column3
+      from (${valuesList(trx, ["bigint", "bigint", "bigint"], rows)}) as changed
+      where players.game_id = changed.column1 and players.id = changed.column2`.execute(trx);
   }
-  if (batch.evening) {
-    await trx
-      .updateTable("games")
-      .set({ evening: JSON.stringify(batch.evening) })
-      .where("id", "=", gameId)
-      .execute();
-  }
-  if (batch.kicked.length > 0) {
-    const kickedAt = Date.now();
+  const kickedAt = Date.now();
+  const kicks = rowsOf((part) => part.batch.kicked.map((clientId) => ({ game_id: part.gameId, client_id: clientId, kicked_at: kickedAt })));
+  for (const rows of chunks(kicks)) {
     await trx
       .insertInto("game_kicks")
-      .values(batch.kicked.map((clientId) => ({ game_id: gameId, client_id: clientId, kicked_at: kickedAt })))
+      .values(rows)
       .onConflict((conflict) => conflict.doNothing())
       .execute();
   }
-  if (batch.locked !== null) {
-    await trx
-      .updateTable("games")
-      .set({ locked: batch.locked ? 1 : 0 })
-      .where("id", "=", gameId)
-      .execute();
+  // What a game's row holds of its state: the evening, the lock, pictures on players, its progress.
+  // A column a batch leaves unchanged is null here, and keeps its value.
+  const games = rowsOf((part) => {
+    const { evening, locked, picturesOnPlayers, progress } = part.batch;
+    if (!evening && locked === null && picturesOnPlayers == null && !progress) return [];
+    return [
+      [
+        part.gameId,
+        evening ? JSON.stringify(evening) : null,
+        locked === null ? null : locked ? 1 : 0,
+        picturesOnPlayers == null ? null : picturesOnPlayers ? 1 : 0,
+        progress ? 1 : 0,
+        progress?.phase ?? null,
+        progress?.round ?? null,
+        progress?.questionIndex ?? null,
+        progress?.questionStartedAt ?? null,
+        progress ? JSON.stringify(progress.questionPauses) : null,
+        progress?.status ?? null,
+        progress?.startedAt ?? null,
+        progress?.endedAt ?? null,
+      ],
+    ];
+  });
+  for (const rows of chunks(games)) {
+    const changed = valuesList(
+      trx,
+      ["bigint", "text", "bigint", "bigint", "bigint", "text", "bigint", "bigint", "bigint", "text", "text", "bigint", "bigint"],
+      rows,
+    );
+    // question_started_at may become null (between questions), so it follows the progress flag, not coalesce.
+    await sql`
+      update games set
+        evening = coalesce(changed.column2, games.evening),
+        locked = coalesce(changed.column3, games.locked),
+        pictures_on_players = coalesce(changed.column4, games.pictures_on_players),
+        phase = coalesce(changed.column6, games.phase),
+        round = coalesce(changed.column7, games.round),
+        question_index = coalesce(changed.column8, games.question_index),
+        question_started_at = case when changed.column5 = 1 then changed.column9 else games.question_started_at end,
+        question_pauses = coalesce(changed.column10, games.question_pauses),
+        status = coalesce(changed.column11, games.status),
+        started_at = coalesce(changed.column12, games.started_at),
+        ended_at = coalesce(changed.column13, games.ended_at)
+      from (${changed}) as changed
+      where games.id = changed.column1`.execute(trx);
   }
-  if (batch.picturesOnPlayers != null) {
-    await trx
-      .updateTable("games")
-      .set({ pictures_on_players: batch.picturesOnPlayers ? 1 : 0 })
-      .where("id", "=", gameId)
-      .execute();
-  }
-  if (batch.progress) {
-    const { progress } = batch;
-    await trx
-      .updateTable("games")
-      .set({
-        phase: progress.phase,
-        round: progress.round,
-        question_index: progress.questionIndex,
-        question_started_at: progress.questionStartedAt,
-        question_pauses: JSON.stringify(progress.questionPauses),
-        status: progress.status,
-        ...(progress.startedAt !== undefined ? { started_at: progress.startedAt } : {}),
-        ...(progress.endedAt !== undefined ? { ended_at: progress.endedAt } : {}),
-      })
-      .where("id", "=", gameId)
-      .execute();
-  }
-  return "stored";
+  return parts.map((part) => (existing.has(part.gameId) ? "stored" : "game-gone"));
 }

@@ -177,6 +177,9 @@ test.describe("with JavaScript", () => {
 
     await openHydrated(page, "/join");
     const mine = page.getByRole("listitem").filter({ hasText: code });
+    // Listed, and as this browser's game: Start Game, not the line everyone else reads.
+    await expect(mine).toBeVisible();
+    await expect(mine).not.toContainText("Only the host can start the game.");
     const open = mine.getByRole("link", { name: "Start Game" });
     await expect(open).toHaveAttribute("href", `/waiting/${code}`);
     await open.click();

@@ -94,12 +94,38 @@ describe("the shared writer", () => {
 
   it("puts at most the set number of games in one transaction, the rest in the next turn", async () => {
     const transactions: number[] = [];
-    const writer = new GameWriter(db, { onTransaction: (games) => transactions.push(games), maxGamesPerTransaction: 4 });
+    const writer = new GameWriter(db, { onTransaction: (games) => transactions.push(games), maxGamesPerTransaction: 4, transactionsInFlight: 1 });
     const games = await Promise.all(Array.from({ length: 10 }, () => newGame()));
     const outcomes = await Promise.all(games.map((game) => writer.commit(game.id, batch({ joined: [player(1, game.id)] }))));
     expect(outcomes).toEqual(games.map(() => "stored"));
     expect(transactions).toEqual([4, 4, 2]);
     for (const game of games) expect(await playersOf(game.id)).toEqual([1]);
+  });
+
+  it("runs transactions side by side when allowed, but never two of one game's batches at once: the later waits and lands last", async () => {
+    const transactions: number[] = [];
+    const writer = new GameWriter(db, { onTransaction: (games) => transactions.push(games), maxGamesPerTransaction: 2, transactionsInFlight: 3 });
+    const [first, second, third] = await Promise.all([newGame(), newGame(), newGame()]);
+    const progress = (phase: "question" | "results") => ({
+      phase,
+      round: 0,
+      questionIndex: 0,
+      questionStartedAt: null,
+      questionPauses: [],
+      status: "active" as const,
+    });
+    const outcomes = await Promise.all([
+      writer.commit(first.id, batch({ joined: [player(1, first.id)], progress: progress("question") })),
+      writer.commit(first.id, batch({ joined: [player(2, first.id)], progress: progress("results") })),
+      writer.commit(second.id, batch({ joined: [player(1, second.id)] })),
+      writer.commit(third.id, batch({ joined: [player(1, third.id)] })),
+    ]);
+    expect(outcomes).toEqual(["stored", "stored", "stored", "stored"]);
+    // The first game's and the second's, the third's beside them, then the first game's second batch once its first is stored.
+    expect(transactions.slice(-1)).toEqual([1]);
+    expect([...transactions].sort()).toEqual([1, 1, 2]);
+    expect(await playersOf(first.id)).toEqual([1, 2]);
+    expect((await db.selectFrom("games").select("phase").where("id", "=", first.id).executeTakeFirstOrThrow()).phase).toBe("results");
   });
 
   it("rolls back only the game whose write the database refuses, and tells that game alone", async () => {
