@@ -16,7 +16,8 @@
  * `HANG_LIMIT_MS`), so the run also shows what the fence does to it.
  */
 import { HOST_NICKNAME } from "#app/game/rules";
-import { startLocalCluster, type LocalCluster } from "../scripts/cluster-lib";
+import type { LocalCluster } from "../scripts/cluster-lib";
+import { metricOfEachNode, startBenchCluster } from "./bench-target";
 import { slices } from "./baseline";
 import { FailoverClient, type ReceivedMessage } from "./failover-client";
 import { gameSocketUrl, hostHeaders, makeGame } from "./failover-game";
@@ -89,31 +90,20 @@ async function collect(workers: Worker[], since: number): Promise<PlayerOutcome[
   return all;
 }
 
+/** A metric summed over the nodes that answer their /metrics. */
 async function sumMetric(cluster: LocalCluster, name: string): Promise<number> {
-  let sum = 0;
-  for (const node of cluster.nodes) {
-    if (!node.running()) continue;
-    try {
-      sum += (await node.metrics()).get(name) ?? 0;
-    } catch {
-      // A node that does not answer (stopped) counts nothing.
-    }
-  }
-  return sum;
+  return Object.values(await metricOfEachNode(cluster, name)).reduce((sum, value) => sum + value, 0);
 }
 
 export async function measureFailover(options: FailoverOptions): Promise<FailoverRun> {
   if (options.nodes < 2) throw new Error("--kill-owner-at and --hang-owner-at need --nodes 2 or more: another node takes the game over.");
   if (options.atQuestion < 1 || options.atQuestion > options.questionCount) throw new Error(`the fault's question must be 1 to ${options.questionCount}`);
-  const cluster = await startLocalCluster({
+  const cluster = await startBenchCluster({
     nodes: options.nodes,
     databaseUrl: options.databaseUrl,
     nodeArgs: options.serverNodeArgs,
-    env: { ...benchServerEnv(options.playerCount * 10, options.playerCount), LOG_LEVEL: "warn", SEED_DEMO: "false" },
-    output: (nodeId, line) => {
-      if (/"level":(50|60)/.test(line)) log(`${nodeId}: ${line.slice(0, 300)}`);
-    },
-    log: (line) => log(`cluster: ${line}`),
+    env: benchServerEnv(options.playerCount * 10, options.playerCount),
+    logLevel: "warn",
   });
   const workers: Worker[] = Array.from({ length: options.workerCount }, (_, i) => new Reporter(forkScript("failover-worker.ts"), `failover worker ${i + 1}`));
   let host: FailoverClient | null = null;

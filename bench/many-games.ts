@@ -15,19 +15,37 @@
  * the games); games finished (the host and every player saw GAME_OVER); the server's CPU time
  * (utime + stime from /proc/PID/stat) while the games play, per player-question; and its RSS: idle
  * (freshly started, before any game is created) against the peak during setup and play, per player.
+ *
+ * With `--nodes N` the same load is played through the proxy of a local cluster of N nodes on one
+ * PostgreSQL (bench/bench-target.ts): the server's figures are then the nodes' together (CPU and
+ * RSS summed), the lost answers are read from that PostgreSQL, and each node's own CPU, RSS, games
+ * owned at the end and forwarded sockets are printed beside them.
  */
 import os from "node:os";
 import { openDatabase } from "#db/connection.server";
 import { measureBaseline } from "./baseline";
-import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
-import { freshDatabaseUrl, type BenchDatabase } from "./bench-database";
+import { benchServerEnv } from "./game-server";
+import type { BenchDatabase } from "./bench-database";
+import {
+  ProcessWatch,
+  clusterFigures,
+  clusterMedianRows,
+  clusterRows,
+  describeTarget,
+  ownCpuSeconds,
+  serverLabel,
+  startBenchTarget,
+  sumOver,
+  type BenchTarget,
+  type ClusterFigures,
+} from "./bench-target";
 import { assignGames, lostAnswers, startOffsetsMs, type LostAnswers } from "./games-plan";
 import type { GameTally, ParentCommand, WorkerReport } from "./ipc";
 import { gameAddresses } from "./loopback";
 import { runPagePasses, type PagePassOptions, type PagePasses } from "./page-passes";
-import { Reporter, forkScript, log, root, sleep, within } from "./processes";
+import { Reporter, forkScript, log, sleep, within } from "./processes";
 import type { BenchQuestion } from "./questions";
-import { MIB, formatLatency, resetPeakRss, sampleProcess, summarize, withRuns, type LatencySummary } from "./stats";
+import { MIB, formatLatency, summarize, withRuns, type LatencySummary } from "./stats";
 import { clientKind } from "./client-socket";
 import { wallMinusMonotonicMs } from "./monotonic";
 
@@ -44,8 +62,12 @@ export interface ManyGamesOptions {
   baselineBroadcasts: number;
   /** Answer windows of the bare server's immediate echo (the floor of the answer ack under the same burst); 0 skips them. */
   echoRounds: number;
-  /** Where the server keeps its data (bench/bench-database.ts). */
+  /** Where the server keeps its data (bench/bench-database.ts); a cluster's is PostgreSQL. */
   database: BenchDatabase;
+  /** 1: one server; 2 or more: a local cluster behind the consistent-hash proxy (bench/bench-target.ts). */
+  nodes: number;
+  /** A cluster's existing, empty database instead of a throwaway PostgreSQL. */
+  databaseUrl?: string;
   /** Arguments for the server's `node` (`--server-node-arg`, and a CPU profile's with `--profile`). */
   serverNodeArgs: string[];
   pages: PagePassOptions;
@@ -93,10 +115,12 @@ export interface ManyGamesFigures {
   gamesFinished: number;
   /** Games whose row in the database says finished. */
   gamesFinishedStored: number;
+  /** A cluster's: every node's together. */
   serverCpuSecondsSetup: number;
   serverCpuSecondsPlaying: number;
   /** Server CPU while playing, divided by players × questions. */
   serverCpuMsPerPlayerQuestion: number;
+  /** A cluster's: the sum of each node's (its peaks need not fall at one moment). */
   serverIdleRssMiB: number;
   serverPeakRssMiB: number;
   /** (peak − idle) / players. */
@@ -105,6 +129,8 @@ export interface ManyGamesFigures {
   generatorCpuSecondsPlaying: number;
   /** The worst of the workers' event loop delay p99 while playing. */
   generatorLoopDelayP99Ms: number;
+  /** With `--nodes`: each node's figures and the proxy's. */
+  cluster?: ClusterFigures;
 }
 
 export interface ManyGamesRun {
@@ -119,15 +145,16 @@ export interface ManyGamesRun {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-async function startServer(options: ManyGamesOptions): Promise<GameServer> {
+async function startServer(options: ManyGamesOptions): Promise<BenchTarget> {
   const players = options.games * options.playersPerGame;
   // Every client has its own address, so the defaults would do; generous all the same, so that a
-  // limit is never what is measured.
-  return startGameServer({
-    root,
+  // limit is never what is measured (a cluster's nodes get the same).
+  return startBenchTarget({
+    nodes: options.nodes,
+    database: options.database,
+    databaseUrl: options.databaseUrl,
     nodeArgs: options.serverNodeArgs,
     env: benchServerEnv(Math.max(10_000, players * 10), options.playersPerGame),
-    databaseUrl: await freshDatabaseUrl(options.database),
   });
 }
 
@@ -157,9 +184,9 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
   const workers: Worker[] = dealt.map((_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
   const lastAddress = gameAddresses(games - 1, playersPerGame).players.at(-1) ?? gameAddresses(games - 1, playersPerGame).host;
   log(
-    `server ${server.url} (pid ${server.pid}); ${games} games × ${playersPerGame} players over ${workers.length} load-generator processes, clients on 127.1.0.1-${lastAddress}`,
+    `${describeTarget(server)}; ${games} games × ${playersPerGame} players over ${workers.length} load-generator processes, clients on 127.1.0.1-${lastAddress}`,
   );
-  let rssSampler: NodeJS.Timeout | undefined;
+  const watch = new ProcessWatch(server.processes);
   try {
     // Hosts receive every question too: the games' broadcasts reach players + hosts.
     const baseline = await measureBaseline(workers, {
@@ -168,15 +195,11 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
       echo: { rounds: options.echoRounds, windowMs: timeLimitSeconds * 1000 },
     });
     log(`baseline delivery ${formatLatency(baseline.delivery)}${baseline.echoAck ? `; its echo of every answer ${formatLatency(baseline.echoAck)}` : ""}`);
-    // Idle: the freshly started server, settled, before any game exists.
+    // Idle: the freshly started server (or nodes), settled, before any game exists.
     await sleep(1000);
-    const idle = sampleProcess(server.pid);
-    if (!idle) throw new Error("cannot read the server's /proc entry (the many-games figures need Linux)");
-    const kernelPeak = resetPeakRss(server.pid);
-    let peakRssBytes = idle.rssBytes;
-    rssSampler = setInterval(() => {
-      peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
-    }, 100);
+    const idle = watch.sample();
+    if (idle.size < server.processes.length) throw new Error("cannot read the server's /proc entry (the many-games figures need Linux)");
+    watch.watchPeaks(idle, { kernelPeak: true });
 
     const wsUrl = `${server.url.replace(/^http/, "ws")}/ws`;
     const setupStart = Date.now();
@@ -203,22 +226,30 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
     workers.forEach((worker) => worker.send({ cmd: "startGames", at: startAt, offsetsMs: startOffsetsMs(games, staggerSeconds) }));
     await sleep(Math.max(0, startAt - Date.now()));
     const startedAtMonotonicMs = startAt - wallMinusMonotonicMs();
-    const beforePlay = sampleProcess(server.pid);
+    const beforePlay = watch.sample();
+    const proxyCpuBefore = ownCpuSeconds();
     const playMs = staggerSeconds * 1000 + questions.length * (timeLimitSeconds + 10) * 1000 + 60_000;
     const reports = await within(Promise.all(finished), playMs, "every game to finish");
-    const afterPlay = sampleProcess(server.pid);
+    const afterPlay = watch.sample();
+    const proxyCpuSecondsPlaying = ownCpuSeconds() - proxyCpuBefore;
     const playSeconds = (Math.max(...reports.map((report) => report.at)) - startAt) / 1000;
 
     const stored = await storedGames(server.databaseLocation);
-    clearInterval(rssSampler);
-    const kernelPeakBytes = kernelPeak ? (sampleProcess(server.pid)?.peakRssBytes ?? 0) : 0;
-    peakRssBytes = Math.max(peakRssBytes, kernelPeakBytes);
+    const peaks = watch.stopPeaks();
+    const cpu = (samples: typeof idle) => sumOver(server.processes, samples, (sample) => sample.cpuSeconds);
+    const idleRssBytes = sumOver(server.processes, idle, (sample) => sample.rssBytes);
+    const peakRssBytes = server.processes.reduce((sum, { id }) => sum + (peaks.get(id) ?? NaN), 0);
 
     const tallies: GameTally[] = reports.flatMap((report) => report.games);
     const perGame = tallies.map((tally) => ({ sent: tally.sent, acknowledged: tally.acknowledged, stored: stored.get(tally.code)?.answers ?? 0 }));
     const lost: LostAnswers = lostAnswers(perGame);
     const sum = (pick: (tally: GameTally) => number) => tallies.reduce((total, tally) => total + pick(tally), 0);
-    const cpuPlaying = (afterPlay?.cpuSeconds ?? NaN) - (beforePlay?.cpuSeconds ?? NaN);
+    const cpuPlaying = cpu(afterPlay) - cpu(beforePlay);
+    const cluster = await clusterFigures(
+      server,
+      { idle, before: beforePlay, after: afterPlay, peaks, proxyCpuSecondsPlaying },
+      tallies.map((tally) => tally.code),
+    );
     const questionDeliveryMs = summarize(reports.flatMap((report) => [...report.deliveries.first, ...report.deliveries.later]));
     const answerAckMs = summarize(reports.flatMap((report) => [...report.acks.first, ...report.acks.later]));
     const echoAckMs = baseline.echoAck ?? summarize([]);
@@ -247,14 +278,15 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
       socketsClosedEarly: sum((tally) => tally.unexpectedCloses),
       gamesFinished: tallies.filter((tally) => tally.hostSawGameOver && tally.playersFinished === playersPerGame).length,
       gamesFinishedStored: tallies.filter((tally) => stored.get(tally.code)?.finished).length,
-      serverCpuSecondsSetup: round1((beforePlay?.cpuSeconds ?? NaN) - idle.cpuSeconds),
+      serverCpuSecondsSetup: round1(cpu(beforePlay) - cpu(idle)),
       serverCpuSecondsPlaying: round1(cpuPlaying),
       serverCpuMsPerPlayerQuestion: round3((cpuPlaying * 1000) / (players * questions.length)),
-      serverIdleRssMiB: round1(idle.rssBytes / MIB),
+      serverIdleRssMiB: round1(idleRssBytes / MIB),
       serverPeakRssMiB: round1(peakRssBytes / MIB),
-      serverRssPerPlayerKiB: round1((peakRssBytes - idle.rssBytes) / players / 1024),
+      serverRssPerPlayerKiB: round1((peakRssBytes - idleRssBytes) / players / 1024),
       generatorCpuSecondsPlaying: round1(reports.reduce((total, report) => total + report.cpuSeconds, 0)),
       generatorLoopDelayP99Ms: round1(Math.max(...reports.map((report) => report.loopDelayP99Ms))),
+      ...(cluster ? { cluster } : {}),
     };
     await Promise.all(
       workers.map((worker) => {
@@ -266,7 +298,7 @@ export async function runManyGames(options: ManyGamesOptions): Promise<ManyGames
     const pages = await runPagePasses(server.url, options.pages);
     return { figures, firstErrors: reports.flatMap((report) => report.errors).slice(0, 5), startedAtMonotonicMs, pages };
   } finally {
-    clearInterval(rssSampler);
+    watch.stopPeaks();
     for (const worker of workers) worker.stop();
     await server.stop();
   }
@@ -320,10 +352,14 @@ export function manyGamesRows(options: ManyGamesOptions, figures: ManyGamesFigur
       `${figures.gamesFinished}/${options.games}${figures.gamesFinished < options.games ? "  <-- UNFINISHED" : ""} (host and every player saw GAME_OVER; ${figures.gamesFinishedStored} finished in the database), last podium ${figures.playSeconds} s after the start`,
     ],
     [
-      "server CPU",
+      serverLabel(options.nodes, "CPU"),
       `${figures.serverCpuSecondsSetup} s setup, ${figures.serverCpuSecondsPlaying} s playing: ${figures.serverCpuMsPerPlayerQuestion} ms per player-question`,
     ],
-    ["server RSS", `${figures.serverIdleRssMiB} MiB idle, ${figures.serverPeakRssMiB} MiB peak, ${figures.serverRssPerPlayerKiB} KiB per player`],
+    [
+      serverLabel(options.nodes, "RSS"),
+      `${figures.serverIdleRssMiB} MiB idle, ${figures.serverPeakRssMiB} MiB peak, ${figures.serverRssPerPlayerKiB} KiB per player`,
+    ],
+    ...(figures.cluster ? clusterRows(figures.cluster, options.games) : []),
     ["errors / dropped", `${figures.errorMessages} ERROR messages, ${figures.socketsClosedEarly} sockets closed early`],
     [
       "load generator",
@@ -338,7 +374,7 @@ export function manyGamesMedianRows(options: ManyGamesOptions, runs: ManyGamesFi
   const latency = (pick: (figures: ManyGamesFigures) => LatencySummary) =>
     (["p50", "p95", "p99"] as const).map((p) => `${p} ${of((figures) => pick(figures)[p])}`).join(" · ") + " ms";
   return [
-    ["runs", `${runs.length}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
+    ["runs", `${runs.length}, each on a fresh ${options.nodes > 1 ? "cluster" : "server"} and database; the median of each figure (each run's in parentheses)`],
     ["setup", `${of((figures) => figures.setupSeconds)} s`],
     ["question delivery", latency((figures) => figures.questionDeliveryMs)],
     ["bare ws broadcast", latency((figures) => figures.baselineDeliveryMs)],
@@ -353,9 +389,15 @@ export function manyGamesMedianRows(options: ManyGamesOptions, runs: ManyGamesFi
     ],
     ["lost answers", of((figures) => figures.lostAnswers)],
     ["games finished", `${of((figures) => figures.gamesFinished)} of ${options.games}`],
-    ["server CPU per player-question", `${of((figures) => figures.serverCpuMsPerPlayerQuestion)} ms`],
-    ["server RSS idle / peak", `${of((figures) => figures.serverIdleRssMiB)} / ${of((figures) => figures.serverPeakRssMiB)} MiB`],
-    ["server RSS per player", `${of((figures) => figures.serverRssPerPlayerKiB)} KiB`],
+    [`${serverLabel(options.nodes, "CPU")} per player-question`, `${of((figures) => figures.serverCpuMsPerPlayerQuestion)} ms`],
+    [`${serverLabel(options.nodes, "RSS")} idle / peak`, `${of((figures) => figures.serverIdleRssMiB)} / ${of((figures) => figures.serverPeakRssMiB)} MiB`],
+    [`${serverLabel(options.nodes, "RSS")} per player`, `${of((figures) => figures.serverRssPerPlayerKiB)} KiB`],
+    ...(medians.cluster
+      ? clusterMedianRows(
+          runs.map((figures) => figures.cluster!),
+          medians.cluster,
+        )
+      : []),
     [
       "load generator",
       `${of((figures) => figures.generatorCpuSecondsPlaying)} s CPU playing, event loop delay p99 ${of((figures) => figures.generatorLoopDelayP99Ms)} ms`,

@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --database sqlite|postgres|both --server-node-arg=ARG]`
- * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --echo-rounds N --database sqlite|postgres|both --server-node-arg=ARG]`
+ * `npm run bench [-- --players N --questions Q --time-limit S --workers W --kinds choice|mixed --pictures --no-display-remote --runs R --client lean|ws --database sqlite|postgres|both --nodes N --database-url URL --server-node-arg=ARG]`
+ * `npm run bench -- --games G --players-per-game P [--stagger S --questions Q --time-limit S --workers W --kinds choice|mixed --runs R --client lean|ws --echo-rounds N --database sqlite|postgres|both --nodes N --database-url URL --server-node-arg=ARG]`
  * `npm run bench -- --outsider [--players N --questions Q --time-limit S --workers W --runs R --client ws|lean --settle-ms MS --no-answers --server-env NAME=VALUE]`
  * `npm run bench -- --nodes N --kill-owner-at Q|--hang-owner-at Q [--players P --questions Q --time-limit S --workers W --runs R --database-url URL]`
  *
@@ -17,6 +17,11 @@
  * `--database postgres` runs the server on a fresh database of a throwaway PostgreSQL instead of its
  * SQLite file (bench/bench-database.ts); `--database both` runs each run on one then the other, so
  * that both meet the same machine, and prints the medians of each.
+ *
+ * `--nodes N` (2 or more) plays the single-game or many-games mode's same load through the proxy of
+ * a local cluster of N nodes on one PostgreSQL (a throwaway one, or `--database-url`), as `npm run
+ * cluster` starts it (bench/bench-target.ts): the same figures, the nodes' CPU and RSS summed, and
+ * each node's CPU time over the play, RSS, games owned at the end and forwarded sockets besides.
  *
  * `--kinds mixed` plays the six question kinds in rotation (12 questions, every kind twice, unless
  * --questions says otherwise) instead of four-option choice questions, each player answering each
@@ -87,7 +92,9 @@ import { ensureBuild, log, root } from "./processes";
 import { KINDS_SETTINGS, benchQuestions, type KindsSetting } from "./questions";
 import { measureSingleGame, type SingleGameOptions, type SingleGameRun } from "./single-game";
 import { medianFigures, withRuns, type LatencySummary } from "./stats";
-import { BENCH_DATABASES, stopBenchPostgres, type BenchDatabase } from "./bench-database";
+import { stopBenchPostgres, type BenchDatabase } from "./bench-database";
+import { benchSetup, targetLabel } from "./bench-mode";
+import { clusterMedianRows, serverLabel } from "./bench-target";
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -135,14 +142,14 @@ const { values } = parseArgs({
     "server-env": { type: "string", multiple: true, default: [] },
     /** An argument for the server's `node` (repeatable), e.g. `--server-node-arg=--heap-growing-percent=0` for V8's own heap growth (docs/decisions/0039-heap-growth.md). */
     "server-node-arg": { type: "string", multiple: true, default: [] },
-    /** Nodes of a local cluster on PostgreSQL behind the consistent-hash proxy (scripts/cluster-lib.ts); the failover mode needs 2 or more. */
+    /** Nodes of a local cluster on PostgreSQL behind the consistent-hash proxy (bench/bench-target.ts, scripts/cluster-lib.ts): 2 or more for the single-game and many-games modes' load on a cluster, and for the failover mode. */
     nodes: { type: "string", default: "1" },
     /**
      * The single-game and many-games modes: `sqlite` (the default), `postgres` (a fresh database on a
      * throwaway PostgreSQL, bench/bench-database.ts) or `both`, each run on one then the other.
      */
     database: { type: "string" },
-    /** An existing, empty PostgreSQL database for the cluster instead of a throwaway one. */
+    /** An existing, empty PostgreSQL database for the cluster (`--nodes` 2 or more) instead of a throwaway one. */
     "database-url": { type: "string" },
     /** The failover mode: kill -9 of the game's owner 30 % into question Q. */
     "kill-owner-at": { type: "string" },
@@ -159,27 +166,25 @@ const client = values.client ?? (outsider ? "ws" : "lean");
 if (!(CLIENT_KINDS as readonly string[]).includes(client)) throw new Error(`--client must be one of ${CLIENT_KINDS.join(", ")} (got ${client}).`);
 // The load workers are forked with this environment (bench/processes.ts) and open their sockets by it.
 process.env.BENCH_CLIENT = client;
-const manyGames = values.games !== undefined;
-const nodeCount = Number(values.nodes);
-if (!Number.isInteger(nodeCount) || nodeCount < 1 || nodeCount > 16) throw new Error(`--nodes must be a whole number from 1 to 16 (got ${values.nodes}).`);
-if (values["kill-owner-at"] !== undefined && values["hang-owner-at"] !== undefined) throw new Error("--kill-owner-at or --hang-owner-at: one fault a run.");
+// One node on SQLite, on PostgreSQL, or both in turn in one run (`both`: run 1 on each, then run 2 on
+// each, ...), or a cluster of --nodes on PostgreSQL; which mode, and the combinations refused (bench/bench-mode.ts).
+const setup = benchSetup({
+  nodes: values.nodes!,
+  games: values.games,
+  outsider,
+  killOwnerAt: values["kill-owner-at"],
+  hangOwnerAt: values["hang-owner-at"],
+  database: values.database,
+  databaseUrl: values["database-url"],
+  runs: Number(values.runs),
+});
+const manyGames = setup.mode === "many games";
+const failover = setup.mode === "failover";
+const nodeCount = setup.nodes;
 const faultAt = values["kill-owner-at"] ?? values["hang-owner-at"];
-const failover = faultAt !== undefined;
-// One node on SQLite, on PostgreSQL, or both in turn in one run (`both`: run 1 on each, then run 2 on each, ...).
-if (values.database !== undefined && !["sqlite", "postgres", "both"].includes(values.database))
-  throw new Error(`--database must be sqlite, postgres or both (got ${values.database}).`);
-const clustered = nodeCount > 1 || values["database-url"] !== undefined;
-if (values.database === "sqlite" && clustered) throw new Error("--database sqlite is one node on its SQLite file: leave out --nodes and --database-url.");
-if (clustered && !failover) {
-  throw new Error(
-    "--nodes and --database-url run the failover mode for now: add --kill-owner-at Q or --hang-owner-at Q (one node on PostgreSQL: --database postgres).",
-  );
-}
-if (failover && values.database === "both") throw new Error("the failover mode runs on PostgreSQL: leave out --database both.");
-if (outsider && values.database !== undefined && values.database !== "sqlite") throw new Error("--outsider runs one node on SQLite: leave out --database.");
-const benchDatabases: BenchDatabase[] = values.database === "both" ? [...BENCH_DATABASES] : [(values.database as BenchDatabase | undefined) ?? "sqlite"];
-if (failover && (manyGames || outsider)) throw new Error("--kill-owner-at and --hang-owner-at play one game: leave out --games and --outsider.");
-if (outsider && manyGames) throw new Error("--outsider plays one game; leave out --games.");
+const benchDatabases: BenchDatabase[] = setup.databases;
+/** What each run's table says it was played on: `sqlite`, `postgres` or `3 nodes on postgres`. */
+const labelOf = (database: BenchDatabase) => targetLabel(database, nodeCount);
 if (manyGames && values.players !== undefined) throw new Error("--players is the single-game mode; with --games give --players-per-game.");
 if (manyGames && values.pictures) throw new Error("--pictures is for the single-game mode.");
 const withPictures = values.pictures!;
@@ -232,6 +237,8 @@ const singleGameOptions: SingleGameOptions = {
   pages: pageOptions,
   command,
   database: "sqlite",
+  nodes: nodeCount,
+  databaseUrl: setup.databaseUrl,
 };
 
 // ------------------------------------------------------------------ report
@@ -247,12 +254,12 @@ async function mainSingleGame(): Promise<void> {
   const many = runCount > 1 || benchDatabases.length > 1;
   for (let run = 1; run <= runCount; run++) {
     for (const database of benchDatabases) {
-      const label = `run ${run} of ${runCount} on ${database}`;
+      const label = `run ${run} of ${runCount} on ${labelOf(database)}`;
       if (many) log(label);
       const outcome = await measureSingleGame({ ...singleGameOptions, database });
       runs.get(database)!.push(outcome);
       if (many) console.log(`\n${label}`);
-      printTable(many ? [["command", command], ["database", database], ...outcome.rows] : outcome.rows);
+      printTable(many || nodeCount > 1 ? [["command", command], ["database", labelOf(database)], ...outcome.rows] : outcome.rows);
     }
   }
   await stopBenchPostgres();
@@ -280,19 +287,31 @@ function printSingleGameMedians(database: BenchDatabase, results: SingleGameFigu
     withRuns(pick(medians), results.map(pick), (value) => `${Math.round(value * 100) / 100}${unit}`);
   const latency = (pick: (figures: SingleGameFigures) => LatencySummary) =>
     (["p50", "p95", "p99"] as const).map((p) => `${p} ${of((figures) => pick(figures)[p])}`).join(" · ") + " ms";
-  console.log(`\nmedians of ${results.length} runs on ${database}`);
+  console.log(`\nmedians of ${results.length} runs on ${labelOf(database)}`);
   printTable([
     ["command", command],
-    ["database", database],
-    ["runs", `${results.length}, each on a fresh server and database; the median of each figure (each run's in parentheses)`],
+    ["database", labelOf(database)],
+    ["runs", `${results.length}, each on a fresh ${nodeCount > 1 ? "cluster" : "server"} and database; the median of each figure (each run's in parentheses)`],
     ["join", `${of((figures) => figures.joinSeconds, " s")}`],
     ["question delivery", latency((figures) => figures.questionDeliveryMs)],
     ["bare ws broadcast", latency((figures) => figures.baselineBroadcastMs)],
     ["delivery p99 / baseline", of((figures) => figures.deliveryP99RatioToBaseline, "×")],
     ["answer ack", latency((figures) => figures.answerAckMs)],
     ["answers lost (sent − stored)", of((figures) => figures.answersSent - figures.answersInFinalScores)],
-    ["server CPU joining / playing", `${of((figures) => figures.serverCpuSecondsJoining, " s")} / ${of((figures) => figures.serverCpuSecondsPlaying, " s")}`],
-    ["server RSS idle / per player", `${of((figures) => figures.serverIdleRssMiB, " MiB")} / ${of((figures) => figures.serverRssPerPlayerKiB, " KiB")}`],
+    [
+      `${serverLabel(nodeCount, "CPU")} joining / playing`,
+      `${of((figures) => figures.serverCpuSecondsJoining, " s")} / ${of((figures) => figures.serverCpuSecondsPlaying, " s")}`,
+    ],
+    [
+      `${serverLabel(nodeCount, "RSS")} idle / per player`,
+      `${of((figures) => figures.serverIdleRssMiB, " MiB")} / ${of((figures) => figures.serverRssPerPlayerKiB, " KiB")}`,
+    ],
+    ...(medians.cluster
+      ? clusterMedianRows(
+          results.map((figures) => figures.cluster!),
+          medians.cluster,
+        )
+      : []),
   ]);
 }
 
@@ -310,6 +329,8 @@ async function mainManyGames(): Promise<void> {
     serverNodeArgs,
     pages: pageOptions,
     database: "sqlite",
+    nodes: nodeCount,
+    databaseUrl: setup.databaseUrl,
   };
   if (!Number.isInteger(options.echoRounds) || options.echoRounds < 0) throw new Error(`--echo-rounds must be a whole number (got ${values["echo-rounds"]}).`);
   const settings = describeManyGames(options, `kinds ${kinds}`);
@@ -317,7 +338,7 @@ async function mainManyGames(): Promise<void> {
   const perRun = new Map<BenchDatabase, PerRun[]>(benchDatabases.map((database) => [database, []]));
   for (let run = 1; run <= runCount; run++) {
     for (const database of benchDatabases) {
-      const label = `run ${run} of ${runCount} on ${database}`;
+      const label = `run ${run} of ${runCount} on ${labelOf(database)}`;
       log(label);
       const outcome = await runManyGames({ ...options, database });
       perRun.get(database)!.push({
@@ -330,7 +351,7 @@ async function mainManyGames(): Promise<void> {
       printTable([
         ["command", command],
         ["machine", machineDescription()],
-        ["database", database],
+        ["database", labelOf(database)],
         ["games", settings],
         ...manyGamesRows(options, outcome.figures),
         ...pagePassRows(outcome.pages, lighthouseRuns),
@@ -344,8 +365,8 @@ async function mainManyGames(): Promise<void> {
     const figures = runs.map((run) => run.figures);
     const medians = medianFigures(figures) as unknown as ManyGamesFigures;
     if (runCount > 1) {
-      console.log(`\nmedians of ${runCount} runs on ${database}`);
-      printTable([["command", command], ["database", database], ["games", settings], ...manyGamesMedianRows(options, figures, medians)]);
+      console.log(`\nmedians of ${runCount} runs on ${labelOf(database)}`);
+      printTable([["command", command], ["database", labelOf(database)], ["games", settings], ...manyGamesMedianRows(options, figures, medians)]);
     }
     return { database, runs, median: medians };
   });
@@ -354,6 +375,7 @@ async function mainManyGames(): Promise<void> {
     command,
     machine: machineDescription(),
     mode: "many games",
+    nodes: nodeCount,
     games: gameCount,
     playersPerGame,
     players: playerCount,
@@ -380,14 +402,12 @@ async function mainFailover(): Promise<void> {
     workerCount,
     fault: values["kill-owner-at"] !== undefined ? "kill" : "hang",
     atQuestion: Number(faultAt),
-    databaseUrl: values["database-url"],
+    databaseUrl: setup.databaseUrl,
     serverNodeArgs,
   };
   if (!Number.isInteger(options.atQuestion) || options.atQuestion < 1 || options.atQuestion > questionCount) {
     throw new Error(`--${options.fault}-owner-at must be a question from 1 to ${questionCount} (got ${faultAt}).`);
   }
-  if (options.databaseUrl && runCount > 1)
-    throw new Error("--database-url holds one run's game: give --runs 1, or leave it out for a throwaway database per run.");
   const runs: FailoverRun[] = [];
   for (let run = 1; run <= runCount; run++) {
     log(`run ${run} of ${runCount}`);

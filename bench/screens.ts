@@ -67,8 +67,9 @@ export class Screen {
     });
   }
 
-  static async open(name: string, wsUrl: string, clientId: string): Promise<Screen> {
-    const socket = new WebSocket(`${wsUrl}?clientId=${clientId}`, { perMessageDeflate: false });
+  /** Its socket names the game as the browser's does (`&game=CODE`), by which a cluster's proxy sends it to the game's node. */
+  static async open(name: string, wsUrl: string, clientId: string, gameCode: string): Promise<Screen> {
+    const socket = new WebSocket(`${wsUrl}?clientId=${clientId}&game=${gameCode}`, { perMessageDeflate: false });
     await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
     return new Screen(name, socket);
   }

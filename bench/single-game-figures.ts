@@ -8,6 +8,7 @@ import { formatScreen, type ScreenFigures } from "./screens";
 import type { GameFigures, SingleGameOptions } from "./single-game";
 import { MIB, formatLatency } from "./stats";
 import { clientKind } from "./client-socket";
+import { clusterRows, serverLabel } from "./bench-target";
 
 /** What a run's table derives from its game against the baseline. */
 export interface SingleGameDerived {
@@ -90,11 +91,12 @@ export function singleGameRows(
         game.strayAcks > 0 ? `, ${game.strayAcks} stray acks` : ""
       }`,
     ],
-    ["server CPU", `${round1(game.cpuSecondsJoining)} s joining, ${round1(game.cpuSecondsPlaying)} s playing`],
+    [serverLabel(options.nodes, "CPU"), `${round1(game.cpuSecondsJoining)} s joining, ${round1(game.cpuSecondsPlaying)} s playing`],
     [
-      "server RSS",
+      serverLabel(options.nodes, "RSS"),
       `${Math.round(game.idleRssBytes / MIB)} MiB idle, ${Math.round(game.peakRssBytes / MIB)} MiB peak, ${round1(rssPerPlayerKiB)} KiB per player`,
     ],
+    ...(game.cluster ? clusterRows(game.cluster, 1) : []),
     ["errors / dropped", `${game.errors.length} ERROR messages, ${game.unexpectedCloses} sockets closed early`],
     ...pagePassRows(pages, lighthouseRuns),
   ];
@@ -148,6 +150,8 @@ export function singleGameResults(
     serverIdleRssMiB: Math.round(game.idleRssBytes / MIB),
     serverPeakRssMiB: Math.round(game.peakRssBytes / MIB),
     serverRssPerPlayerKiB: round1(rssPerPlayerKiB),
+    /** With `--nodes`: how many, and each node's figures (CPU over the play, RSS, games owned, forwarded sockets) and the proxy's CPU. */
+    ...(game.cluster ? { nodes: options.nodes, cluster: game.cluster } : {}),
     /** What the projector's display and the host's phone received over the game (null with --no-display-remote). */
     display: game.display,
     remote: game.remote,

@@ -3,23 +3,29 @@
  * load workers, the bare `ws` baseline (bench/baseline.ts), one game of N players with the projector's
  * display and the host's phone attached (bench/screens.ts), then the page passes (bench/page-passes.ts).
  * Its table and results.json entry are made in bench/single-game-figures.ts.
+ *
+ * With `--nodes N` the game is played through the proxy of a local cluster of N nodes on one
+ * PostgreSQL (bench/bench-target.ts): the proxy sends every socket of the game to one node by its
+ * code, so this is one node on PostgreSQL behind the proxy's hop, with the others answering HTTP.
+ * The server's CPU and RSS are then the nodes' together, each node's printed beside them.
  */
 import WebSocket from "ws";
 import { HOST_NICKNAME } from "#app/game/rules";
 import { measureBaseline, slices, type BaselineFigures } from "./baseline";
 import { withCookies } from "./cookie-jar";
-import { benchServerEnv, startGameServer, type GameServer } from "./game-server";
-import { freshDatabaseUrl, type BenchDatabase } from "./bench-database";
+import { benchServerEnv } from "./game-server";
+import type { BenchDatabase } from "./bench-database";
+import { ProcessWatch, clusterFigures, describeTarget, ownCpuSeconds, startBenchTarget, sumOver, type BenchTarget, type ClusterFigures } from "./bench-target";
 import type { ParentCommand, WorkerReport } from "./ipc";
 import { machineDescription } from "./many-games";
 import { runPagePasses, type PagePassOptions, type PagePasses } from "./page-passes";
 import { api } from "./player-weight";
 import { benchPng } from "./png";
-import { Reporter, forkScript, log, root, sleep, within } from "./processes";
+import { Reporter, forkScript, log, sleep, within } from "./processes";
 import { benchQuestions, questionsWithPicture, type KindsSetting } from "./questions";
 import { Screen, fetchScreenKeys, type ScreenFigures } from "./screens";
 import { singleGameResults, singleGameRows } from "./single-game-figures";
-import { formatLatency, sampleProcess, summarize, type LatencySummary } from "./stats";
+import { formatLatency, summarize, type LatencySummary } from "./stats";
 
 /** What bench/run.ts reads from its command line for the single-game mode. */
 export interface SingleGameOptions {
@@ -37,17 +43,22 @@ export interface SingleGameOptions {
   pages: PagePassOptions;
   /** The command as typed after `npm run bench`, printed with the figures and kept in results.json. */
   command: string;
-  /** Where the server keeps its data (bench/bench-database.ts). */
+  /** Where the server keeps its data (bench/bench-database.ts); a cluster's is PostgreSQL. */
   database: BenchDatabase;
+  /** 1: one server; 2 or more: a local cluster behind the consistent-hash proxy (bench/bench-target.ts). */
+  nodes: number;
+  /** A cluster's existing, empty database instead of a throwaway PostgreSQL. */
+  databaseUrl?: string;
 }
 
-/** The real server on a fresh database; join limits lifted (every player is 127.0.0.1). */
-async function startBenchServer(options: SingleGameOptions): Promise<GameServer> {
-  return startGameServer({
-    root,
+/** The real server (or cluster) on a fresh database; join limits lifted (every player is 127.0.0.1). */
+async function startBenchServer(options: SingleGameOptions): Promise<BenchTarget> {
+  return startBenchTarget({
+    nodes: options.nodes,
+    database: options.database,
+    databaseUrl: options.databaseUrl,
     nodeArgs: options.serverNodeArgs,
     env: benchServerEnv(options.playerCount * 10, options.playerCount),
-    databaseUrl: await freshDatabaseUrl(options.database),
   });
 }
 
@@ -92,16 +103,20 @@ export interface GameFigures {
   errors: string[];
   unexpectedCloses: number;
   questionStartedBytes: number;
+  /** A cluster's: every node's together. */
   cpuSecondsJoining: number;
   cpuSecondsPlaying: number;
+  /** A cluster's: the sum of each node's. */
   idleRssBytes: number;
   peakRssBytes: number;
+  /** With `--nodes`: each node's figures and the proxy's. */
+  cluster: ClusterFigures | null;
   /** The projector's display and the host's phone, when attached. */
   display: ScreenFigures | null;
   remote: ScreenFigures | null;
 }
 
-async function playGame(server: GameServer, workers: Worker[], options: SingleGameOptions): Promise<GameFigures> {
+async function playGame(server: BenchTarget, workers: Worker[], options: SingleGameOptions): Promise<GameFigures> {
   const { playerCount, questionCount, timeLimitSeconds, kinds, withPictures, withScreens } = options;
   const hostId = "bench-host";
   const quiz = await api(server.url, "/api/quizzes", { title: "Capacity benchmark", timeLimit: timeLimitSeconds, isPublic: false }, hostId);
@@ -129,17 +144,17 @@ async function playGame(server: GameServer, workers: Worker[], options: SingleGa
   let remote: Screen | null = null;
   if (withScreens) {
     const { displayKey, remoteKey } = await fetchScreenKeys(server.url, gameCode, hostId);
-    display = await Screen.open("display", wsUrl, "bench-display");
+    display = await Screen.open("display", wsUrl, "bench-display", gameCode);
     await within(display.join(gameCode, { display: displayKey }), 10_000, "the display's snapshot");
-    remote = await Screen.open("remote", wsUrl, "bench-remote");
+    remote = await Screen.open("remote", wsUrl, "bench-remote", gameCode);
     await within(remote.join(gameCode, { remote: remoteKey }), 10_000, "the remote's snapshot");
   }
 
-  const idle = sampleProcess(server.pid);
-  let peakRssBytes = idle?.rssBytes ?? 0;
-  const rssSampler = setInterval(() => {
-    peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
-  }, 100);
+  const watch = new ProcessWatch(server.processes);
+  const idle = watch.sample();
+  // Its 100 ms samples alone, as this mode has always taken its peak (the many-games mode adds the kernel's).
+  watch.watchPeaks(idle, { kernelPeak: false });
+  const cpu = (samples: typeof idle) => sumOver(server.processes, samples, (sample) => sample.cpuSeconds);
 
   try {
     const parts = slices(playerCount, workers.length);
@@ -151,7 +166,8 @@ async function playGame(server: GameServer, workers: Worker[], options: SingleGa
     const joinReports = await within(Promise.all(joined), 60_000 + playerCount * 10, "all players to join");
     const joinEnd = Math.max(...joinReports.map((report) => report.at));
     const joinSeconds = (joinEnd - joinStart) / 1000;
-    const afterJoin = sampleProcess(server.pid);
+    const afterJoin = watch.sample();
+    const proxyCpuBefore = ownCpuSeconds();
     log(`game ${gameCode}: ${playerCount} players joined in ${joinSeconds.toFixed(2)} s; playing ${questionCount} questions`);
 
     // The remote runs the game when it is there; the host's own connection otherwise.
@@ -159,13 +175,15 @@ async function playGame(server: GameServer, workers: Worker[], options: SingleGa
     else host.send(JSON.stringify({ type: "START_GAME", payload: { gameCode } }));
     const gameMs = questionCount * (timeLimitSeconds + 10) * 1000 + 60_000;
     const reports = await within(Promise.all(finished), gameMs, "the game to finish");
-    const afterGame = sampleProcess(server.pid);
+    const afterGame = watch.sample();
+    const proxyCpuSecondsPlaying = ownCpuSeconds() - proxyCpuBefore;
     // A screen that never sees the podium is reported as such (the table says MISSING), not waited for.
     if (display && remote) await Promise.race([Promise.all([display.gameOver, remote.gameOver]), sleep(30_000)]);
 
     const results = await (await fetch(`${server.url}/api/games/${gameCode}/results`, { headers: withCookies(hostId, { "x-client-id": hostId }) })).json();
     const inFinalScores = results.players.reduce((sum: number, player: { answeredCount: number }) => sum + player.answeredCount, 0);
-    peakRssBytes = Math.max(peakRssBytes, sampleProcess(server.pid)?.rssBytes ?? 0);
+    const peaks = watch.stopPeaks();
+    const cluster = await clusterFigures(server, { idle, before: afterJoin, after: afterGame, peaks, proxyCpuSecondsPlaying }, [gameCode]);
     const ackKinds = [...new Set(questions.map((question) => question.kind))];
     const acksOf = (kind: string) => reports.flatMap((report) => report.acksByKind[kind] ?? []);
     return {
@@ -182,15 +200,16 @@ async function playGame(server: GameServer, workers: Worker[], options: SingleGa
       errors: reports.flatMap((report) => report.errors),
       unexpectedCloses: reports.reduce((sum, report) => sum + report.unexpectedCloses, 0),
       questionStartedBytes: Math.max(...reports.map((report) => report.questionStartedBytes)),
-      cpuSecondsJoining: (afterJoin?.cpuSeconds ?? NaN) - (idle?.cpuSeconds ?? NaN),
-      cpuSecondsPlaying: (afterGame?.cpuSeconds ?? NaN) - (afterJoin?.cpuSeconds ?? NaN),
-      idleRssBytes: idle?.rssBytes ?? NaN,
-      peakRssBytes,
+      cpuSecondsJoining: cpu(afterJoin) - cpu(idle),
+      cpuSecondsPlaying: cpu(afterGame) - cpu(afterJoin),
+      idleRssBytes: sumOver(server.processes, idle, (sample) => sample.rssBytes),
+      peakRssBytes: server.processes.reduce((sum, { id }) => sum + (peaks.get(id) ?? NaN), 0),
+      cluster,
       display: display?.figures() ?? null,
       remote: remote?.figures() ?? null,
     };
   } finally {
-    clearInterval(rssSampler);
+    watch.stopPeaks();
     host.terminate();
     display?.close();
     remote?.close();
@@ -216,9 +235,7 @@ export async function measureSingleGame(options: SingleGameOptions): Promise<Sin
   const { playerCount, questionCount, kinds, withPictures, workerCount, baselineBroadcasts } = options;
   const server = await startBenchServer(options);
   const workers: Worker[] = Array.from({ length: workerCount }, (_, index) => new Reporter(forkScript("load-worker.ts"), `load worker ${index + 1}`));
-  log(
-    `server ${server.url} (pid ${server.pid}); ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`,
-  );
+  log(`${describeTarget(server)}; ${playerCount} players over ${workerCount} load-generator processes; kinds ${kinds}${withPictures ? ", pictures" : ""}`);
   let baseline: BaselineFigures;
   let game: GameFigures;
   let pages: PagePasses;
