@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "#db/connection.server";
-import { valuesList } from "#db/dialect";
+import { rowsTable, type RowsColumnType } from "#db/dialect";
 import type { GameStatus, NewAnswerRow } from "#db/schema";
 import type { Phase } from "#app/game/engine/state";
 import type { StoredEvening, StoredPause } from "#app/game/engine/restore";
@@ -66,6 +66,41 @@ export interface GameWriteBatch {
 
 const INSERT_CHUNK = 500;
 
+/** The columns a new player's row is written with, in order, and their types. */
+const PLAYER_COLUMNS = [
+  ["game_id", "bigint"],
+  ["id", "bigint"],
+  ["nickname", "text"],
+  ["client_id", "text"],
+  ["joined_at", "bigint"],
+] as const satisfies readonly (readonly [string, RowsColumnType])[];
+
+/** Every column of an answer's row, in order, and its type. */
+const ANSWER_COLUMNS = [
+  ["game_id", "bigint"],
+  ["player_id", "bigint"],
+  ["round", "bigint"],
+  ["question_id", "bigint"],
+  ["question_index", "bigint"],
+  ["answer_index", "bigint"],
+  ["answer_value", "text"],
+  ["response_ms", "bigint"],
+  ["correct", "bigint"],
+  ["points", "bigint"],
+  ["answered_at", "bigint"],
+] as const satisfies readonly (readonly [keyof NewAnswerRow, RowsColumnType])[];
+
+/** Inserts rows given as arrays in `columns`' order: one statement, a few parameters on PostgreSQL (db/dialect.ts). */
+async function insertRows(trx: DB, table: "players" | "answers", columns: readonly (readonly [string, RowsColumnType])[], rows: unknown[][]): Promise<void> {
+  const names = sql.join(columns.map(([name]) => sql.id(name)));
+  const values = rowsTable(
+    trx,
+    columns.map(([, type]) => type),
+    rows,
+  );
+  await sql`insert into ${sql.table(table)} (${names}) select * from (${values}) as inserted`.execute(trx);
+}
+
 export function chunks<T>(items: T[], size = INSERT_CHUNK): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
@@ -112,29 +147,22 @@ export async function writeGameBatches(trx: DB, parts: readonly GameBatchPart[],
   const rowsOf = <T>(rowsOfPart: (part: GameBatchPart) => T[] | undefined | null | false): T[] => live.flatMap((part) => rowsOfPart(part) || []);
 
   for (const rows of chunks(rowsOf((part) => part.batch.left.map((id) => [part.gameId, id])))) {
-    await sql`delete from players where (game_id, id) in (${valuesList(trx, ["bigint", "bigint"], rows)})`.execute(trx);
+    await sql`delete from players where (game_id, id) in (${rowsTable(trx, ["bigint", "bigint"], rows)})`.execute(trx);
   }
   const reset = rowsOf((part) => part.batch.resetScores && [part.gameId]);
   if (reset.length > 0) {
     await trx.updateTable("players").set({ score: 0, streak: 0, correct_count: 0, team_points: 0 }).where("game_id", "in", reset).execute();
   }
-  const joined = rowsOf((part) =>
-    part.batch.joined.map((player) => ({
-      game_id: part.gameId,
-      id: player.id,
-      nickname: player.nickname,
-      client_id: player.clientId,
-      joined_at: player.joinedAt,
-    })),
-  );
-  for (const rows of chunks(joined)) await trx.insertInto("players").values(rows).execute();
-  for (const rows of chunks(rowsOf((part) => part.batch.answers))) await trx.insertInto("answers").values(rows).execute();
+  const joined = rowsOf((part) => part.batch.joined.map((player) => [part.gameId, player.id, player.nickname, player.clientId, player.joinedAt]));
+  for (const rows of chunks(joined)) await insertRows(trx, "players", PLAYER_COLUMNS, rows);
+  const answers = rowsOf((part) => part.batch.answers.map((answer) => ANSWER_COLUMNS.map(([column]) => answer[column] ?? null)));
+  for (const rows of chunks(answers)) await insertRows(trx, "answers", ANSWER_COLUMNS, rows);
 
   const rescored = rowsOf((part) =>
     part.batch.rescored?.map((row) => [part.gameId, row.playerId, row.round, row.questionIndex, row.correct ? 1 : 0, row.points]),
   );
   for (const rows of chunks(rescored)) {
-    const changed = valuesList(trx, ["bigint", "bigint", "bigint", "bigint", "bigint", "bigint"], rows);
+    const changed = rowsTable(trx, ["bigint", "bigint", "bigint", "bigint", "bigint", "bigint"], rows);
     await sql`
       update answers set correct = changed.column5, points = changed.column6
       from (${changed}) as changed
@@ -144,7 +172,7 @@ export async function writeGameBatches(trx: DB, parts: readonly GameBatchPart[],
   // A question's close changes every player's score: one statement per chunk, not one per player.
   const scores = rowsOf((part) => part.batch.scores.map((row) => [part.gameId, row.id, row.score, row.streak, row.correctCount, row.teamPoints ?? 0]));
   for (const rows of chunks(scores)) {
-    const changed = valuesList(trx, ["bigint", "bigint", "bigint", "bigint", "bigint", "double precision"], rows);
+    const changed = rowsTable(trx, ["bigint", "bigint", "bigint", "bigint", "bigint", "double precision"], rows);
     await sql`
       update players set score = changed.column3, streak = changed.column4, correct_count = changed.column5, team_points = changed.column6
       from (${changed}) as changed
@@ -154,7 +182,7 @@ export async function writeGameBatches(trx: DB, parts: readonly GameBatchPart[],
   for (const rows of chunks(teams)) {
     await sql`
       update players set team_id = changed.column3
-      from (${valuesList(trx, ["bigint", "bigint", "bigint"], rows)}) as changed
+      from (${rowsTable(trx, ["bigint", "bigint", "bigint"], rows)}) as changed
       where players.game_id = changed.column1 and players.id = changed.column2`.execute(trx);
   }
   const kickedAt = Date.now();
@@ -190,7 +218,7 @@ export async function writeGameBatches(trx: DB, parts: readonly GameBatchPart[],
     ];
   });
   for (const rows of chunks(games)) {
-    const changed = valuesList(
+    const changed = rowsTable(
       trx,
       ["bigint", "text", "bigint", "bigint", "bigint", "text", "bigint", "bigint", "bigint", "text", "text", "bigint", "bigint"],
       rows,
