@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { attackNight, heavyTests } from "./tests/heavy-tests";
+import { POSTGRES_FILES } from "./tests/integration/postgres-files";
 import { SQLITE_ONLY_FILES } from "./tests/integration/sqlite-only";
 import { pathAliases } from "./vite.aliases";
 
@@ -43,6 +44,8 @@ export default defineConfig({
             ...heavyTests,
             attackNight,
             ...(process.env.QUIZ_TEST_DATABASE === "postgres" ? Object.keys(SQLITE_ONLY_FILES) : []),
+            // CI's SQLite passes leave the files about PostgreSQL to its Postgres pass (tests/integration/postgres-files.ts).
+            ...(process.env.QUIZ_TEST_DATABASE !== "postgres" && process.env.QUIZ_POSTGRES_FILES_IN_POSTGRES_PASS === "1" ? POSTGRES_FILES : []),
           ],
           // With QUIZ_TEST_DATABASE=postgres, one throwaway PostgreSQL for the run (docs/testing.md).
           globalSetup: ["./tests/setup/postgres.ts"],
