@@ -48,6 +48,8 @@ export interface NodeProcess {
   child: ChildProcess;
   /** Settles when the process ends: its exit code, or the signal that ended it. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Whether it said its port was taken (EADDRINUSE): another process bound it between its choice and the node's start. */
+  portTaken(): boolean;
 }
 
 /** Calls `onLine` for each whole line of a stream. */
@@ -89,12 +91,17 @@ export function startNodeProcess(options: NodeProcessOptions): NodeProcess {
     },
   });
   const output = options.output ?? (() => {});
-  eachLine(child.stdout!, (line) => output(id, line));
-  eachLine(child.stderr!, (line) => output(id, line));
+  let portTaken = false;
+  const onLine = (line: string) => {
+    if (line.includes("EADDRINUSE")) portTaken = true;
+    output(id, line);
+  };
+  eachLine(child.stdout!, onLine);
+  eachLine(child.stderr!, onLine);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  return { id, port, url: `http://127.0.0.1:${port}`, child, exited };
+  return { id, port, url: `http://127.0.0.1:${port}`, child, exited, portTaken: () => portTaken };
 }
 
 function hasExited(node: NodeProcess): boolean {
@@ -204,6 +211,8 @@ export interface LocalClusterOptions {
   log?: (line: string) => void;
   /** The proxy's /readyz check interval (default 1000 ms). */
   healthIntervalMs?: number;
+  /** How a free port for a node is chosen (tests/free-port.ts); a test hands out a taken one. */
+  choosePort?: () => Promise<number>;
 }
 
 export interface LocalCluster {
@@ -233,7 +242,7 @@ async function nodePortsFor(options: LocalClusterOptions): Promise<number[]> {
   }
   const ports: number[] = [];
   while (ports.length < options.nodes) {
-    const port = await freePort();
+    const port = await (options.choosePort ?? freePort)();
     if (!ports.includes(port)) ports.push(port);
   }
   return ports;
@@ -249,7 +258,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   let postgres: LocalPostgres | null = null;
   let pool: pg.Pool | null = null;
   let proxy: ClusterProxy | null = null;
-  const handles: Array<ClusterNodeHandle & { current: NodeProcess | null; start(): NodeProcess }> = [];
+  const handles: Array<Omit<ClusterNodeHandle, "port" | "url"> & { port: number; url: string; current: NodeProcess | null; start(): NodeProcess }> = [];
   let stopping: Promise<void> | null = null;
   let sampler: NodeJS.Timeout | undefined;
 
@@ -280,7 +289,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
         port,
         url: `http://127.0.0.1:${port}`,
         current: null as NodeProcess | null,
-        start: () => startNodeProcess({ id, port, databaseUrl: url, sessionSecret, filesDir, env, nodeArgs: options.nodeArgs, output: options.output }),
+        start: () =>
+          startNodeProcess({ id, port: handle.port, databaseUrl: url, sessionSecret, filesDir, env, nodeArgs: options.nodeArgs, output: options.output }),
         get process() {
           if (!handle.current) throw new Error(`${id} has no process`);
           return handle.current;
@@ -339,12 +349,24 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 
     const ids = Array.from({ length: options.nodes }, (_, i) => `node-${i + 1}`);
     for (const [i, id] of ids.entries()) handles.push(makeHandle(id, nodePorts[i]!));
+    // A port chosen free can be taken before the node binds it (a busy machine, tests side by side):
+    // then the node starts again on another, unless the caller laid the ports out itself.
+    const startServing = async (handle: (typeof handles)[number]) => {
+      for (let attempt = 1; ; attempt++) {
+        handle.current = handle.start();
+        try {
+          return await waitUntilServing(handle.current);
+        } catch (error) {
+          if (options.nodePorts === "after-proxy" || !handle.current.portTaken() || attempt === 3) throw error;
+          log(`${handle.id}: port ${handle.port} was taken meanwhile; starting it on another.`);
+          handle.port = await (options.choosePort ?? freePort)();
+          handle.url = `http://127.0.0.1:${handle.port}`;
+        }
+      }
+    };
     // The first node alone, so one process applies the migrations to a fresh database; then the rest together.
-    for (const [i, handle] of handles.entries()) {
-      handle.current = handle.start();
-      if (i === 0) await waitUntilServing(handle.current);
-    }
-    await Promise.all(handles.map((handle) => waitUntilServing(handle.process)));
+    await startServing(handles[0]!);
+    await Promise.all(handles.slice(1).map(startServing));
     for (const handle of handles) watch(handle.process);
 
     proxy = await startClusterProxy({

@@ -246,6 +246,8 @@ export async function startClusterProxy(options: ClusterProxyOptions): Promise<C
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       for (const socket of openUpgrades) socket.destroy();
+      // The nodes' ends too: the library only half-closes them, and they would hold their files until each node goes.
+      for (const node of nodes) for (const upgrade of node.upgrades) upgrade.node?.destroy();
       await closed;
     },
   };

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import WebSocket from "ws";
 import { freePort } from "#tests/free-port";
+import { startLocalCluster } from "../../scripts/cluster-lib";
 import { SAMPLE_QUESTIONS } from "./harness";
 import { describeWithPostgres } from "./with-postgres";
 
@@ -193,4 +194,27 @@ describeWithPostgres("npm run cluster", () => {
     const ports = [port, ...Array.from({ length: NODES }, (_, i) => port + 1 + i), postgresPort];
     expect(await Promise.all(ports.map(listening))).toEqual(ports.map(() => false));
   }, 60_000);
+});
+
+describeWithPostgres("a cluster's nodes on ports chosen free", () => {
+  it("start a node again on another port when its own was taken between the choice and its start", async () => {
+    // The first port handed out is held by another process by the time the node binds it.
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+    const taken = (squatter.address() as net.AddressInfo).port;
+    let handedOut = 0;
+    const choosePort = () => (handedOut++ === 0 ? Promise.resolve(taken) : freePort());
+    const lines: string[] = [];
+    const cluster = await startLocalCluster({ nodes: 1, choosePort, log: (line) => lines.push(line), postgres: { fsync: false } });
+    try {
+      const node = cluster.node("node-1");
+      expect(node.port).not.toBe(taken);
+      expect((await fetch(`${node.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${cluster.proxyUrl}/healthz`)).status).toBe(200);
+      expect(lines.join("\n")).toContain(`port ${taken} was taken meanwhile`);
+    } finally {
+      await cluster.stop();
+      squatter.close();
+    }
+  }, 90_000);
 });
