@@ -25,6 +25,7 @@ import { addressKey, DEFAULT_IPV6_PREFIX_LENGTH } from "#app/limits/address-key"
 import { DiskSpace } from "#app/limits/disk-space.server";
 import { getUser, SESSION_COOKIE } from "#app/sessions/session.server";
 import { bodyCapOf } from "#app/limits/body-limits";
+import { keepIdleConnectionsLongerThanProxies } from "#server/keep-alive";
 import { GameHub, type HubOptions } from "#server/game-hub";
 import { HeavyWork, type HeavyWorkOptions, type WorkerScript } from "#server/heavy-work";
 import { DEFAULT_SPREADSHEET_LIMITS } from "#app/limits/heavy-limits";
@@ -214,6 +215,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const ipv6PrefixLength = config.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH;
   const limitKeyOf = (req: express.Request) => addressKey(req.ip, ipv6PrefixLength);
   const httpServer = http.createServer(app);
+  keepIdleConnectionsLongerThanProxies(httpServer);
   app.use(requestLogs(logger));
   app.use(securityHeaders({ firebaseAuthDomain: firebase?.authDomain ?? null, formActionOrigins: billingPageOrigins(config.billing) }));
   // Stripe's webhooks come from Stripe's servers, without an Origin; browsers always send one on a POST.

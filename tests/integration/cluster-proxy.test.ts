@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import proxyaddr from "proxy-addr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
+import { keepIdleConnectionsLongerThanProxies } from "#server/keep-alive";
 import { freePort } from "#tests/free-port";
 import { startClusterProxy } from "../../scripts/cluster-proxy";
 
@@ -109,6 +110,8 @@ async function startBackend(name: string): Promise<Backend> {
     }
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(seenBy(name, request)));
   });
+  // As a node keeps them: the proxy closes an idle connection first, and never sends on one being closed.
+  keepIdleConnectionsLongerThanProxies(server);
   const sockets = new WebSocketServer({ server });
   sockets.on("connection", (socket, request) => {
     socket.send(JSON.stringify(seenBy(name, request)));
