@@ -24,7 +24,7 @@ it("tells a client, a proxy included, that it keeps an idle connection for 65 s,
     http
       .get(`${server.url}/healthz`, { agent }, (response) => {
         response.resume();
-        resolve(response.headers["keep-alive"]);
+        resolve(response.headers["keep-alive"]?.toString());
       })
       .on("error", reject);
   });
