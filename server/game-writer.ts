@@ -78,9 +78,9 @@ export class GameWriter {
   /**
    * Stores one game's batch with the others due now: "stored", "game-gone" when its row no
    * longer exists, or "fenced" when another node has claimed the game since `epoch` (nothing written
-   * in either case). Rejects with the database's error when its part was refused
-   * (the others still commit), or when the shared transaction failed as a whole (nothing of it is
-   * stored; each game tries again).
+   * in either case). Rejects with the database's error when its part, written again alone after the
+   * shared transaction failed, failed too (nothing of it is stored; the others still commit, and the
+   * game tries again).
    */
   commit(gameId: number, batch: GameWriteBatch, epoch = 0): Promise<WriterOutcome> {
     return new Promise((resolve, reject) => {
