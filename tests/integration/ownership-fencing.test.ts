@@ -20,31 +20,19 @@ import { createGame } from "#app/models/game.server";
 import { ownerRowOf } from "#app/models/game-owners.server";
 import { addQuestion, createQuiz } from "#app/models/quiz.server";
 import { GameElsewhere, GameHub, type OwnershipEvents } from "#server/game-hub";
-import { DeliverySlot, GameRoom, type Connection } from "#server/game-room";
+import { GameRoom } from "#server/game-room";
 import { leaseTimings, type LeaseTimings } from "#server/ownership-lease";
 import { PostgresOwnership } from "#server/ownership-postgres";
 import { testPostgres, type TestPostgres } from "../postgres";
 import { describeWithPostgres } from "./with-postgres";
+import { recordingConnection, type RecordingConnection } from "../unit/recording-connection";
 
 let postgres: TestPostgres;
 let url: string;
 let db: DB;
 const opened: { hub: GameHub; db: DB }[] = [];
 
-type Recorded = Connection & { received: { type: string; payload: any }[]; closedWith: number[] };
-
-function socket(clientId: string): Recorded {
-  const received: { type: string; payload: any }[] = [];
-  const closedWith: number[] = [];
-  return {
-    clientId,
-    slot: new DeliverySlot(),
-    received,
-    closedWith,
-    send: (...messages) => void received.push(...messages.map((data) => JSON.parse(data.toString()))),
-    close: (code) => void closedWith.push(code),
-  };
-}
+const socket = recordingConnection;
 
 interface Node {
   hub: GameHub;
@@ -108,7 +96,7 @@ async function remoteKeyOf(gameId: number): Promise<string> {
   return (await db.selectFrom("games").select("remote_key").where("id", "=", gameId).executeTakeFirstOrThrow()).remote_key!;
 }
 
-const playerIdOf = (connection: Recorded): number => connection.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
+const playerIdOf = (connection: RecordingConnection): number => connection.received.find((message) => message.type === "PLAYER_JOINED")!.payload.player.id;
 
 /** The host (by the game's remote key) and two players join on `node`, and the first question opens. */
 async function gameInQuestion(node: Node) {

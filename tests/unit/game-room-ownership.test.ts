@@ -7,23 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
 import type { GameWriteBatch } from "#app/models/game-batch.server";
-import { DeliverySlot, GameRoom, type CommitOutcome, type Connection } from "#server/game-room";
+import { GameRoom, type CommitOutcome } from "#server/game-room";
 import { loadedGame } from "./loaded-game";
+import { recordingConnection } from "./recording-connection";
 
-type Recorded = Connection & { received: { type: string; payload: any }[]; closedWith: number[] };
-
-function recorded(clientId: string): Recorded {
-  const received: { type: string; payload: any }[] = [];
-  const closedWith: number[] = [];
-  return {
-    clientId,
-    slot: new DeliverySlot(),
-    received,
-    closedWith,
-    send: (...messages) => void received.push(...messages.map((data) => JSON.parse(data.toString()))),
-    close: (code) => void closedWith.push(code),
-  };
-}
+const recorded = recordingConnection;
 
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 
