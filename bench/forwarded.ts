@@ -13,7 +13,6 @@
  * Prints each run's figures and the medians of the runs. The first question of each game is kept
  * apart (docs/decisions/0055-where-the-outsiders-ratio-went.md: it is the slowest).
  */
-import net from "node:net";
 import { parseArgs } from "node:util";
 import { startLocalPostgres } from "../scripts/local-postgres";
 import { HOST_NICKNAME } from "#app/game/rules";
@@ -25,6 +24,7 @@ import { cookieOf } from "./cookie-jar";
 import { benchQuestions } from "./questions";
 import { ensureBuild, log, root, within } from "./processes";
 import { median, summarize, type LatencySummary } from "./stats";
+import { freePort } from "../tests/free-port";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,14 +50,6 @@ interface PathSamples {
   ack: number[];
 }
 type RunSamples = Record<Path, PathSamples>;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function startNode(databaseUrl: string, nodeId: string): Promise<GameServer> {
   const port = await freePort();

@@ -8,7 +8,6 @@
  * answers the team list from the database. The sweep on B leaves alone the waiting game A has open,
  * and runs on one node at a time.
  */
-import net from "node:net";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { sql } from "kysely";
@@ -24,18 +23,10 @@ import { forwardHeaders, forwardingKeyOf, FORWARD_HEADERS } from "#server/socket
 import { testPostgres, type TestPostgres } from "#tests/postgres";
 import { describeWithPostgres } from "./with-postgres";
 import { TEST_SESSION_SECRET, TestClient, browserCookie, createGameFixture, startTestServer, type TestServer } from "./harness";
+import { freePort } from "#tests/free-port";
 
 const METRICS_TOKEN = "forwarding-test-metrics-token";
 const TIMINGS = { heartbeatMs: 200, leaseMs: 1000 };
-
-/** A port nothing listens on now (taken and given back), for a node's own or for one that is gone. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let postgres: TestPostgres;
 let databaseUrl: string;
