@@ -14,31 +14,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CloseCode } from "#app/game/protocol";
 import { SHUTDOWN_SECONDS } from "#server/drain";
 import { freePort } from "#tests/free-port";
-import { SAMPLE_QUESTIONS, cookiesOf, keepCookies, TestClient } from "./harness";
+import { SAMPLE_QUESTIONS, postAs, TestClient } from "./harness";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const DRAIN_SECONDS = 3;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function post(url: string, pathname: string, body: unknown, clientId: string): Promise<{ status: number; body: any }> {
-  const cookie = cookiesOf(clientId);
-  const response = await fetch(url + pathname, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-client-id": clientId, ...(cookie ? { cookie } : {}) },
-    body: JSON.stringify(body),
-  });
-  keepCookies(clientId, response);
-  return { status: response.status, body: await response.json() };
-}
-
 /** A game with its host registered, on a server the harness did not start. */
 async function createGame(url: string): Promise<{ gameCode: string; hostClientId: string }> {
   const hostClientId = `host-drain-${process.pid}`;
-  const quiz = await post(url, "/api/quizzes", { title: "Drain quiz", description: "For tests", timeLimit: 30, isPublic: true, creatorId: 1 }, hostClientId);
-  for (const [order, question] of SAMPLE_QUESTIONS.entries()) await post(url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
-  const game = await post(url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
+  const quiz = await postAs(url, "/api/quizzes", { title: "Drain quiz", description: "For tests", timeLimit: 30, isPublic: true, creatorId: 1 }, hostClientId);
+  for (const [order, question] of SAMPLE_QUESTIONS.entries()) await postAs(url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
+  const game = await postAs(url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
   expect(game.status).toBe(201);
-  expect((await post(url, `/api/games/${game.body.gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
+  expect((await postAs(url, `/api/games/${game.body.gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
   return { gameCode: game.body.gameCode, hostClientId };
 }
 

@@ -71,6 +71,18 @@ export function keepCookies(clientId: string, response: Response): void {
   }
 }
 
+/** A JSON POST to a server the harness did not start (a node of its own process), as this client id's browser, keeping its cookies. */
+export async function postAs(url: string, pathname: string, body: unknown, clientId: string): Promise<{ status: number; body: any }> {
+  const cookie = cookiesOf(clientId);
+  const response = await fetch(url + pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-client-id": clientId, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  keepCookies(clientId, response);
+  return { status: response.status, body: await response.json() };
+}
+
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789";
 
 /**

@@ -19,7 +19,7 @@ import { CloseCode } from "#app/game/protocol";
 import { openDatabase } from "#db/connection.server";
 import { freePort } from "#tests/free-port";
 import { testPostgres, type TestPostgres } from "../postgres";
-import { SAMPLE_QUESTIONS, cookiesOf, keepCookies, TestClient } from "./harness";
+import { SAMPLE_QUESTIONS, postAs, TestClient } from "./harness";
 import { describeWithPostgres } from "./with-postgres";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -74,26 +74,20 @@ async function startNode(nodeId: string, timings = { heartbeatMs: 1000, leaseMs:
   }
 }
 
-async function post(url: string, pathname: string, body: unknown, clientId: string): Promise<{ status: number; body: any }> {
-  const cookie = cookiesOf(clientId);
-  const response = await fetch(url + pathname, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-client-id": clientId, ...(cookie ? { cookie } : {}) },
-    body: JSON.stringify(body),
-  });
-  keepCookies(clientId, response);
-  return { status: response.status, body: await response.json() };
-}
-
 /** A quiz and a game made over A's API, its host registered; returns its code and the host's client id. */
 async function newGame(url: string, label: string): Promise<{ gameCode: string; hostClientId: string }> {
   const hostClientId = `host-${label}-${process.pid}`;
-  const quiz = await post(url, "/api/quizzes", { title: `Quiz ${label}`, description: "For tests", timeLimit: 60, isPublic: true, creatorId: 1 }, hostClientId);
-  for (const [order, question] of SAMPLE_QUESTIONS.entries()) await post(url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
-  const game = await post(url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
+  const quiz = await postAs(
+    url,
+    "/api/quizzes",
+    { title: `Quiz ${label}`, description: "For tests", timeLimit: 60, isPublic: true, creatorId: 1 },
+    hostClientId,
+  );
+  for (const [order, question] of SAMPLE_QUESTIONS.entries()) await postAs(url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
+  const game = await postAs(url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
   expect(game.status).toBe(201);
   const { gameCode } = game.body as { gameCode: string };
-  expect((await post(url, `/api/games/${gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
+  expect((await postAs(url, `/api/games/${gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
   return { gameCode, hostClientId };
 }
 
@@ -138,12 +132,18 @@ describeWithPostgres("kill -9 of a game's owner", () => {
     const b = await startNode("kill9-b");
 
     const hostClientId = `host-kill9-${process.pid}`;
-    const quiz = await post(a.url, "/api/quizzes", { title: "Kill quiz", description: "For tests", timeLimit: 60, isPublic: true, creatorId: 1 }, hostClientId);
-    for (const [order, question] of SAMPLE_QUESTIONS.entries()) await post(a.url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
-    const game = await post(a.url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
+    const quiz = await postAs(
+      a.url,
+      "/api/quizzes",
+      { title: "Kill quiz", description: "For tests", timeLimit: 60, isPublic: true, creatorId: 1 },
+      hostClientId,
+    );
+    for (const [order, question] of SAMPLE_QUESTIONS.entries())
+      await postAs(a.url, "/api/questions", { quizId: quiz.body.id, order, ...question }, hostClientId);
+    const game = await postAs(a.url, "/api/games", { quizId: quiz.body.id, hostId: 1 }, hostClientId);
     expect(game.status).toBe(201);
     const { gameCode } = game.body as { gameCode: string };
-    expect((await post(a.url, `/api/games/${gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
+    expect((await postAs(a.url, `/api/games/${gameCode}/register-host`, { clientId: hostClientId }, hostClientId)).status).toBe(200);
 
     const host = await TestClient.connect(a, hostClientId);
     await host.joinAsHost(gameCode);
