@@ -15,52 +15,27 @@
  * for the certificate) that proxy's tests are skipped, saying so; REQUIRE_PROXY_TESTS=1 (CI) makes
  * that a failure.
  */
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import proxyaddr from "proxy-addr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { keepIdleConnectionsLongerThanProxies } from "#server/keep-alive";
 import { freePort } from "#tests/free-port";
 import { startClusterProxy } from "../../scripts/cluster-proxy";
+import { DEPLOY, findProgram, makeCertificate, readDeployFile, replaceIn, startChild, stopChild, waitUntilServing } from "./deploy-files";
 
-const DEPLOY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/deploy");
 const REQUIRED = process.env.REQUIRE_PROXY_TESTS === "1";
 const BACKENDS = ["node-1", "node-2", "node-3"] as const;
 /** Game codes as the server draws them; 30 of them reach each of three backends. */
 const CODES = Array.from({ length: 30 }, (_, i) => `G${String(i).padStart(2, "0")}K7Q`);
 
-function readDeployFile(name: string): string {
-  return fs.readFileSync(path.join(DEPLOY, name), "utf8");
-}
-
 /** Replaces `from` in a docs/deploy file, insisting it occurs `count` times: a reworded file fails here, not mysteriously later. */
-function replaceIn(file: string, text: string, from: string, to: string, count = 1): string {
-  const found = text.split(from).length - 1;
-  if (found !== count)
-    throw new Error(`docs/deploy/${file}: expected ${count} × ${JSON.stringify(from)}, found ${found}; update the file or this test's rendering`);
-  return text.split(from).join(to);
-}
-
-function findProgram(name: string): string | null {
-  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/local/sbin", "/sbin"];
-  for (const dir of dirs.filter(Boolean)) {
-    try {
-      fs.accessSync(path.join(dir, name), fs.constants.X_OK);
-      return path.join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a backend saw of a request or a socket. */
@@ -223,66 +198,6 @@ interface RunningProxy {
   stop(): Promise<void>;
 }
 
-function startChild(program: string, args: string[], cwd: string): { child: ChildProcess; output: () => string } {
-  const child = spawn(program, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Waits until the proxy answers through to a backend; fails with the proxy's own words if it exits or never does. */
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the proxy exited with ${child.exitCode}:\n${output()}`);
-    try {
-      if ((await request(`${url}/`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the proxy did not serve ${url}/ within 15 s:\n${output()}`);
-    await sleep(100);
-  }
-}
-
-/** A throwaway self-signed certificate and its key in `dir`. */
-function makeCertificate(dir: string): { cert: string; key: string } {
-  const cert = path.join(dir, "cert.pem");
-  const key = path.join(dir, "key.pem");
-  execFileSync(
-    findProgram("openssl")!,
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=quiz.example.com",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ],
-    { stdio: "pipe" },
-  );
-  return { cert, key };
-}
-
 async function startNginx(backends: (Backend | null)[]): Promise<RunningProxy> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-nginx-cluster-"));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
@@ -320,7 +235,7 @@ async function startNginx(backends: (Backend | null)[]): Promise<RunningProxy> {
   const { child, output } = startChild(
     findProgram("nginx")!,
     ["-p", `${dir}/`, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", `daemon off; pid ${dir}/nginx.pid;`],
-    dir,
+    { cwd: dir },
   );
   const log = () => `${output()}${fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : ""}`;
   const accessLog = path.join(dir, "quiz-night.access.log");
@@ -350,7 +265,7 @@ async function startHaproxy(backends: (Backend | null)[]): Promise<RunningProxy>
   config = replaceIn(file, config, "bind :::80 v4v6", `bind 127.0.0.1:${httpPort}`);
   config = replaceIn(file, config, "bind :::443 v4v6 ssl crt /etc/haproxy/certs/quiz.example.com.pem", `bind 127.0.0.1:${httpsPort} ssl crt ${bundle}`);
   fs.writeFileSync(path.join(dir, "haproxy.cfg"), config);
-  const { child, output } = startChild(findProgram("haproxy")!, ["-db", "-f", path.join(dir, "haproxy.cfg")], dir);
+  const { child, output } = startChild(findProgram("haproxy")!, ["-db", "-f", path.join(dir, "haproxy.cfg")], { cwd: dir });
   // The file logs to standard output.
   return { ...(await finishStarting(`https://127.0.0.1:${httpsPort}`, child, output, dir, "SIGUSR1")), accessLog: output };
 }
@@ -364,7 +279,7 @@ async function finishStarting(url: string, child: ChildProcess, output: () => st
     },
   };
   try {
-    await waitUntilServing(url, child, output);
+    await waitUntilServing(`${url}/`, async (at) => (await request(at)).status, child, output);
   } catch (error) {
     await running.stop();
     throw error;

@@ -10,13 +10,11 @@
  * Without nginx (and openssl, for its certificate) or Caddy, that proxy's tests are skipped, saying
  * so; with REQUIRE_PROXY_TESTS=1 (CI) they fail instead.
  */
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "#tests/free-port";
 import { parseEnv } from "#app/env/env.server";
@@ -25,25 +23,14 @@ import { MAX_UPLOAD_REQUEST_BYTES } from "#app/pictures/storage-limits";
 import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import { DEFAULT_HEARTBEAT_INTERVAL_MS } from "#server/socket/transport";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
+import { findProgram, makeCertificate, readDeployFile, replaceIn, startChild, stopChild, waitUntilServing } from "./deploy-files";
 
-const DEPLOY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/deploy");
 const REQUIRED = process.env.REQUIRE_PROXY_TESTS === "1";
 /** The test server pings this often, so a socket kept for a second sees several pings through the proxy. */
 const TEST_HEARTBEAT_MS = 200;
 const JOINS_PER_ADDRESS = 3;
 
-function readDeployFile(name: string): string {
-  return fs.readFileSync(path.join(DEPLOY, name), "utf8");
-}
-
 /** Replaces `from` in a docs/deploy file, insisting it occurs `count` times: a reworded file fails here, not mysteriously later. */
-function replaceIn(file: string, text: string, from: string, to: string, count = 1): string {
-  const found = text.split(from).length - 1;
-  if (found !== count)
-    throw new Error(`docs/deploy/${file}: expected ${count} × ${JSON.stringify(from)}, found ${found}; update the file or this test's rendering`);
-  return text.split(from).join(to);
-}
-
 /** The file without its comments, for reading settings. */
 const withoutComments = (text: string) => text.replace(/#.*$/gm, "");
 
@@ -52,20 +39,6 @@ function secondsOf(value: string): number {
   if (!match) throw new Error(`not a duration: ${value}`);
   const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[match[2] ?? "s"]!;
   return Number(match[1]) * unit;
-}
-
-function findProgram(name: string): string | null {
-  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/local/sbin", "/sbin"];
-  for (const dir of dirs.filter(Boolean)) {
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 interface Reply {
@@ -107,65 +80,11 @@ interface RunningProxy {
   stop(): Promise<void>;
 }
 
-function startChild(program: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd: string }): { child: ChildProcess; output: () => string } {
-  const child = spawn(program, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** Waits until /healthz answers 200 through the proxy; fails with the proxy's own words if it exits or never does. */
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the proxy exited with ${child.exitCode}:\n${output()}`);
-    try {
-      if ((await request(`${url}/healthz`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the proxy did not serve ${url}/healthz within 15 s:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function startNginx(appPort: number): Promise<RunningProxy> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiz-night-nginx-"));
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  // A throwaway self-signed certificate; the clients below do not check it.
-  const cert = path.join(dir, "cert.pem");
-  const key = path.join(dir, "key.pem");
-  execFileSync(
-    findProgram("openssl")!,
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=quiz.example.com",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ],
-    { stdio: "pipe" },
-  );
+  const { cert, key } = makeCertificate(dir);
 
   const file = "nginx.conf";
   let site = readDeployFile(file);
@@ -211,7 +130,7 @@ async function startNginx(appPort: number): Promise<RunningProxy> {
     },
   };
   try {
-    await waitUntilServing(url, child, log);
+    await waitUntilServing(`${url}/healthz`, async (at) => (await request(at)).status, child, log);
   } catch (error) {
     await running.stop();
     throw error;
@@ -252,7 +171,7 @@ async function startCaddy(appPort: number): Promise<RunningProxy> {
     },
   };
   try {
-    await waitUntilServing(url, child, output);
+    await waitUntilServing(`${url}/healthz`, async (at) => (await request(at)).status, child, output);
   } catch (error) {
     await running.stop();
     throw error;
