@@ -28,7 +28,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { keepIdleConnectionsLongerThanProxies } from "#server/keep-alive";
 import { freePort } from "#tests/free-port";
 import { startClusterProxy } from "../../scripts/cluster-proxy";
-import { DEPLOY, findProgram, makeCertificate, readDeployFile, replaceIn, startChild, stopChild, waitUntilServing } from "./deploy-files";
+import { DEPLOY, findProgram, makeCertificate, readDeployFile, replaceIn, startChild, stopChild, waitUntilServing, runNginxWithSite } from "./deploy-files";
 
 const REQUIRED = process.env.REQUIRE_PROXY_TESTS === "1";
 const BACKENDS = ["node-1", "node-2", "node-3"] as const;
@@ -218,26 +218,7 @@ async function startNginx(backends: (Backend | null)[]): Promise<RunningProxy> {
   site = replaceIn(file, site, "/etc/letsencrypt/live/quiz.example.com/fullchain.pem", cert);
   site = replaceIn(file, site, "/etc/letsencrypt/live/quiz.example.com/privkey.pem", key);
   site = replaceIn(file, site, "/var/log/nginx/quiz-night.access.log", path.join(dir, "quiz-night.access.log"), 2);
-  fs.writeFileSync(path.join(dir, "quiz-night.conf"), site);
-  // The rest of a minimal nginx.conf, everything in the test's directory; as root (CI) the workers
-  // would run as nobody, who cannot enter it.
-  const main = [
-    process.getuid?.() === 0 ? "user root;" : "",
-    "worker_processes 1;",
-    "events { worker_connections 256; }",
-    "http {",
-    `  access_log ${dir}/access.log;`,
-    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${dir}/${kind}_temp;`),
-    `  include ${dir}/quiz-night.conf;`,
-    "}",
-  ].join("\n");
-  fs.writeFileSync(path.join(dir, "nginx.conf"), main);
-  const { child, output } = startChild(
-    findProgram("nginx")!,
-    ["-p", `${dir}/`, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", `daemon off; pid ${dir}/nginx.pid;`],
-    { cwd: dir },
-  );
-  const log = () => `${output()}${fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : ""}`;
+  const { child, log } = runNginxWithSite(dir, site);
   const accessLog = path.join(dir, "quiz-night.access.log");
   const running = await finishStarting(`https://127.0.0.1:${httpsPort}`, child, log, dir, "SIGQUIT");
   return { ...running, accessLog: () => (fs.existsSync(accessLog) ? fs.readFileSync(accessLog, "utf8") : "") };

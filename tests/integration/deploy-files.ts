@@ -94,3 +94,30 @@ export function makeCertificate(dir: string): { cert: string; key: string } {
   execFileSync(findProgram("openssl")!, args, { stdio: "pipe" });
   return { cert, key };
 }
+
+/**
+ * nginx with `site` (a rendered docs/deploy file) as its only site, inside a minimal nginx.conf with
+ * everything in `dir`; its output and error log together in `log`.
+ */
+export function runNginxWithSite(dir: string, site: string): { child: ChildProcess; log: () => string } {
+  fs.writeFileSync(path.join(dir, "quiz-night.conf"), site);
+  // As root (CI containers) nginx would run its workers as nobody, who cannot enter `dir`.
+  const main = [
+    process.getuid?.() === 0 ? "user root;" : "",
+    "worker_processes 1;",
+    "events { worker_connections 256; }",
+    "http {",
+    `  access_log ${dir}/access.log;`,
+    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${dir}/${kind}_temp;`),
+    `  include ${dir}/quiz-night.conf;`,
+    "}",
+  ].join("\n");
+  fs.writeFileSync(path.join(dir, "nginx.conf"), main);
+  const errorLog = path.join(dir, "error.log");
+  const { child, output } = startChild(
+    findProgram("nginx")!,
+    ["-p", `${dir}/`, "-c", path.join(dir, "nginx.conf"), "-e", errorLog, "-g", `daemon off; pid ${dir}/nginx.pid;`],
+    { cwd: dir },
+  );
+  return { child, log: () => `${output()}${fs.existsSync(errorLog) ? fs.readFileSync(errorLog, "utf8") : ""}` };
+}

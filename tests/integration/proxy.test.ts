@@ -23,7 +23,7 @@ import { MAX_UPLOAD_REQUEST_BYTES } from "#app/pictures/storage-limits";
 import { JOIN_LIMIT_MESSAGES } from "#server/socket/join-limits";
 import { DEFAULT_HEARTBEAT_INTERVAL_MS } from "#server/socket/transport";
 import { TestClient, createGameFixture, startTestServer, type TestServer } from "./harness";
-import { findProgram, makeCertificate, readDeployFile, replaceIn, startChild, stopChild, waitUntilServing } from "./deploy-files";
+import { findProgram, makeCertificate, readDeployFile, replaceIn, startChild, stopChild, waitUntilServing, runNginxWithSite } from "./deploy-files";
 
 const REQUIRED = process.env.REQUIRE_PROXY_TESTS === "1";
 /** The test server pings this often, so a socket kept for a second sees several pings through the proxy. */
@@ -97,28 +97,7 @@ async function startNginx(appPort: number): Promise<RunningProxy> {
   site = replaceIn(file, site, "/etc/letsencrypt/live/quiz.example.com/privkey.pem", key);
   const accessLog = path.join(dir, "quiz-night.access.log");
   site = replaceIn(file, site, "/var/log/nginx/quiz-night.access.log", accessLog, 2);
-  fs.writeFileSync(path.join(dir, "quiz-night.conf"), site);
-
-  // The rest of a minimal nginx.conf, everything in the test's directory. As root (CI containers),
-  // nginx would run its workers as nobody, who cannot enter that directory.
-  const main = [
-    process.getuid?.() === 0 ? "user root;" : "",
-    "worker_processes 1;",
-    "events { worker_connections 256; }",
-    "http {",
-    `  access_log ${dir}/access.log;`,
-    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${dir}/${kind}_temp;`),
-    `  include ${dir}/quiz-night.conf;`,
-    "}",
-  ].join("\n");
-  fs.writeFileSync(path.join(dir, "nginx.conf"), main);
-
-  const { child, output } = startChild(
-    findProgram("nginx")!,
-    ["-p", `${dir}/`, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", `daemon off; pid ${dir}/nginx.pid;`],
-    { cwd: dir },
-  );
-  const log = () => `${output()}${fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : ""}`;
+  const { child, log } = runNginxWithSite(dir, site);
   const url = `https://127.0.0.1:${httpsPort}`;
   const running: RunningProxy = {
     url,
