@@ -41,7 +41,7 @@ import { defaultDrainSeconds, handOverGames, NodeDrain, SHUTDOWN_SECONDS } from 
 import { nodeAddressOf, nodeIdOf } from "#server/ownership";
 import { leaseTimings } from "#server/ownership-lease";
 import { PostgresOwnership } from "#server/ownership-postgres";
-import { liveOwnerOfCode } from "#app/models/game-owners.server";
+import { liveOwnerOfCode, liveOwnersOfCodes } from "#app/models/game-owners.server";
 import { startClusterSignals } from "#server/cluster-signals";
 import { SocketForwarder } from "#server/socket/forward";
 import { forwardingKeyOf } from "#server/socket/forward-auth";
@@ -307,6 +307,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         nodeId,
         key: forwardingKeyOf(config.sessionSecret),
         liveOwnerOf: (gameCode) => liveOwnerOfCode(db, gameCode, timings.leaseMs),
+        liveOwnersOf: (gameCodes) => liveOwnersOfCodes(db, gameCodes, timings.leaseMs),
         logger,
         metrics,
       })

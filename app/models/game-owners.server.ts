@@ -201,11 +201,17 @@ const nodeAlive = (leaseMs: number) => sql<boolean>`node.heartbeat_at >= ${DB_NO
  * statement on indexes (the live code's, the owner's key, the node's key).
  */
 export async function liveOwnerOfCode(db: DB, gameCode: string, leaseMs: number): Promise<GameOwner | undefined> {
-  const { rows } = await sql<{ node_id: string; address: string }>`
-    select node.node_id, node.address
+  return (await liveOwnersOfCodes(db, [gameCode], leaseMs)).get(gameCode);
+}
+
+/** `liveOwnerOfCode` for many games in one statement: each live game a live node owns, by its code. */
+export async function liveOwnersOfCodes(db: DB, gameCodes: readonly string[], leaseMs: number): Promise<Map<string, GameOwner>> {
+  if (gameCodes.length === 0) return new Map();
+  const { rows } = await sql<{ game_code: string; node_id: string; address: string }>`
+    select game.game_code, node.node_id, node.address
     from games game
     join game_owners owner on owner.game_id = game.id
     join nodes node on node.node_id = owner.node_id
-    where game.game_code = ${gameCode} and game.status != 'finished' and ${nodeAlive(leaseMs)}`.execute(db);
-  return rows[0] ? { nodeId: rows[0].node_id, address: rows[0].address } : undefined;
+    where game.game_code = any(${gameCodes}::text[]) and game.status != 'finished' and ${nodeAlive(leaseMs)}`.execute(db);
+  return new Map(rows.map((row) => [row.game_code, { nodeId: row.node_id, address: row.address }]));
 }

@@ -27,6 +27,8 @@ export interface ForwardingOptions {
   key: Buffer;
   /** The game's owner when a live node owns it (app/models/game-owners.server.ts: `liveOwnerOfCode`). */
   liveOwnerOf(gameCode: string): Promise<GameOwner | undefined>;
+  /** The owners of these games that live nodes own, by code, in one lookup (`liveOwnersOfCodes`). */
+  liveOwnersOf(gameCodes: string[]): Promise<Map<string, GameOwner>>;
   logger?: Logger;
   metrics?: { socketForwarded(): void };
   /** How long the owner may take to accept the connection before this node keeps the socket. */
@@ -152,16 +154,24 @@ export class SocketForwarder {
 
   /** Closes the carried pairs whose game another live node owns now. */
   private async checkOwners(): Promise<void> {
-    const games = new Set([...this.carried].map((pair) => pair.gameCode));
-    for (const gameCode of games) {
-      let owner: GameOwner | undefined;
-      try {
-        owner = await this.options.liveOwnerOf(gameCode);
-      } catch {
-        continue; // the database did not answer: say nothing about the owner
-      }
-      for (const pair of this.carried) {
-        if (pair.gameCode !== gameCode || !owner || owner.nodeId === pair.ownerNodeId) continue;
+    // The carried pairs by game, then one lookup for all their games: this runs every second, so
+    // neither a statement per game nor a scan of every pair per game.
+    const pairsByGame = new Map<string, CarriedPair[]>();
+    for (const pair of this.carried) {
+      const pairs = pairsByGame.get(pair.gameCode);
+      if (pairs) pairs.push(pair);
+      else pairsByGame.set(pair.gameCode, [pair]);
+    }
+    let owners: Map<string, GameOwner> | undefined;
+    try {
+      owners = pairsByGame.size > 0 ? await this.options.liveOwnersOf([...pairsByGame.keys()]) : new Map();
+    } catch {
+      owners = undefined; // the database did not answer: say nothing about the owners
+    }
+    for (const [gameCode, pairs] of owners ? pairsByGame : []) {
+      const owner = owners!.get(gameCode);
+      for (const pair of pairs) {
+        if (!owner || owner.nodeId === pair.ownerNodeId) continue;
         this.logger.warn({ event: "forward_owner_lost", gameCode, owner: pair.ownerNodeId }, "a carried socket's game lost that owner; closing it");
         this.carried.delete(pair);
         pair.client.destroy();

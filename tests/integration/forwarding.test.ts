@@ -129,6 +129,22 @@ describeWithPostgres("two nodes on one PostgreSQL", () => {
       await Promise.all([player.close(), game.host.close()]);
     });
 
+    it("is closed by the node carrying it once another live node owns its game, and the carrier's other games' sockets stay", async () => {
+      const [moved, stays] = [await gameOwnedByA(), await gameOwnedByA()];
+      const movedPlayer = await TestClient.connect(nodeB, `player-${randomUUID()}`, undefined, { game: moved.gameCode });
+      await movedPlayer.joinAsPlayer(moved.gameCode, "Ann");
+      const stayingPlayer = await TestClient.connect(nodeB, `player-${randomUUID()}`, undefined, { game: stays.gameCode });
+      await stayingPlayer.joinAsPlayer(stays.gameCode, "Bo");
+      // B now owns the first game (as after a takeover): the socket B carries to A for it is stale.
+      await sql`update game_owners set node_id = ${"node-b"} where game_id = ${moved.gameId}`.execute(nodeA.db);
+      expect(await movedPlayer.closedByServer(5000)).toBeGreaterThan(0);
+      // The other game's carried socket still plays.
+      stays.host.send("START_GAME", { gameCode: stays.gameCode });
+      expect(await stayingPlayer.next("GAME_STARTED")).toBeDefined();
+      await sql`update game_owners set node_id = ${"node-a"} where game_id = ${moved.gameId}`.execute(nodeA.db);
+      await Promise.all([stayingPlayer.close(), moved.host.close(), stays.host.close()]);
+    });
+
     it("is counted by the owner under its player's address, not the forwarding node's", async () => {
       const game = await gameOwnedByA();
       // Three players through B, from two addresses of their own: B reaches A from 127.0.0.1 for all.
